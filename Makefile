@@ -1,0 +1,18 @@
+# The two commands of the README: `make demo` and `make test`. Both set up what they need.
+.PHONY: setup demo test lint bench
+
+setup:
+	@bash scripts/setup.sh
+
+demo: setup
+	.venv/bin/cdpagent demo
+
+lint: setup
+	.venv/bin/ruff check .
+	.venv/bin/mypy
+
+test: lint
+	.venv/bin/pytest -q
+
+bench: setup
+	.venv/bin/python bench/roundtrip.py

@@ -1,0 +1,65 @@
+"""Every exception cdpagent raises, in one place.
+
+Driver errors derive from :class:`CDPAgentError`. A failed call carries enough to
+tell *why* it failed: the browser refused it (:class:`ProtocolError`, with CDP's own
+code and message), its session went away (:class:`SessionClosed` and its
+:class:`TargetCrashed` refinement), or the whole connection did
+(:class:`ConnectionClosed`).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BrowserNotFound",
+    "CDPAgentError",
+    "ConnectionClosed",
+    "LaunchError",
+    "ProtocolError",
+    "SessionClosed",
+    "SubscriptionOverflow",
+    "TargetCrashed",
+]
+
+
+class CDPAgentError(Exception):
+    """Base class of every error raised by cdpagent."""
+
+
+class ProtocolError(CDPAgentError):
+    """The browser answered a command with a CDP error object.
+
+    ``code`` and ``message`` are CDP's own (for example ``-32000`` and
+    ``"Cannot find context with specified id"``); ``method`` names the command.
+    """
+
+    def __init__(self, method: str, code: int, message: str, data: str | None = None) -> None:
+        self.method = method
+        self.code = code
+        self.message = message
+        self.data = data
+        detail = f" ({data})" if data else ""
+        super().__init__(f"{method}: {message} [code {code}]{detail}")
+
+
+class ConnectionClosed(CDPAgentError):
+    """The connection to the browser is gone (browser exited, socket or pipe closed)."""
+
+
+class SessionClosed(CDPAgentError):
+    """The session a call was made on detached (its tab closed or navigated away)."""
+
+
+class TargetCrashed(SessionClosed):
+    """The target's renderer crashed while the call was pending."""
+
+
+class SubscriptionOverflow(CDPAgentError):
+    """An event subscriber fell more than its buffer behind and was dropped."""
+
+
+class LaunchError(CDPAgentError):
+    """The browser could not be started, or exited before it was ready."""
+
+
+class BrowserNotFound(LaunchError):
+    """No browser executable was found; the message names ``CDPAGENT_CHROME``."""

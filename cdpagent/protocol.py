@@ -1,0 +1,228 @@
+"""The CDP protocol core: message codec, call ids, pending calls, session routing.
+
+This module contains no IO at all (the h11 / wsproto style). A
+:class:`ProtocolCore` turns commands into bytes with :meth:`ProtocolCore.command`
+and turns each message received from the browser into a list of protocol
+events with :meth:`ProtocolCore.receive`. The Trio layer in
+:mod:`cdpagent.connection` only moves those bytes and wakes the waiting tasks.
+
+Rules it enforces:
+
+* every command gets a fresh positive id; a reply resolves exactly the call that
+  holds that id, and is dropped when no call does (unknown, or already
+  cancelled with :meth:`ProtocolCore.cancel`);
+* sessions exist from the browser's ``Target.attachedToTarget`` event until its
+  ``Target.detachedFromTarget`` event; when a session detaches every call pending
+  on it fails with :class:`~cdpagent.errors.SessionClosed`, and later messages
+  for it are dropped;
+* ``Inspector.targetCrashed`` fails every call pending on that session with
+  :class:`~cdpagent.errors.TargetCrashed`, and new commands fail the same way
+  until the target is reloaded;
+* once :meth:`ProtocolCore.connection_lost` is called, every pending call fails
+  with :class:`~cdpagent.errors.ConnectionClosed` and no new command is accepted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from .errors import (
+    CDPAgentError,
+    ConnectionClosed,
+    ProtocolError,
+    SessionClosed,
+    TargetCrashed,
+)
+
+__all__ = [
+    "CallFailed",
+    "Event",
+    "ProtocolCore",
+    "Reply",
+]
+
+
+class _ErrorBody(msgspec.Struct):
+    code: int = 0
+    message: str = ""
+    data: str | None = None
+
+
+class _Incoming(msgspec.Struct):
+    """Envelope of every message from the browser; payloads stay undecoded."""
+
+    id: int | None = None
+    method: str | None = None
+    params: msgspec.Raw | None = None
+    result: msgspec.Raw | None = None
+    error: _ErrorBody | None = None
+    sessionId: str | None = None  # noqa: N815 - CDP's name
+
+
+class _Outgoing(msgspec.Struct, omit_defaults=True):
+    id: int
+    method: str
+    params: Any = None
+    sessionId: str | None = None  # noqa: N815 - CDP's name
+
+
+class _SessionRef(msgspec.Struct):
+    sessionId: str  # noqa: N815 - CDP's name
+
+
+class Reply(msgspec.Struct, frozen=True):
+    """A successful answer to call ``id``; ``result`` is the raw JSON object."""
+
+    id: int
+    result: msgspec.Raw
+
+
+class CallFailed(msgspec.Struct, frozen=True):
+    """Call ``id`` failed: an error answer, its session went away, or the connection did."""
+
+    id: int
+    error: CDPAgentError
+
+
+class Event(msgspec.Struct, frozen=True):
+    """A CDP event for ``session_id`` (``None`` for the browser session)."""
+
+    session_id: str | None
+    method: str
+    params: msgspec.Raw
+
+
+ProtocolEvent = Reply | CallFailed | Event
+
+_EMPTY = msgspec.Raw(b"{}")
+
+
+class _Pending(msgspec.Struct):
+    method: str
+    session_id: str | None
+
+
+class ProtocolCore:
+    """Pure CDP connection state; see the module docstring for its rules."""
+
+    def __init__(self) -> None:
+        self._next_id = 1
+        self._pending: dict[int, _Pending] = {}
+        self._sessions: set[str] = set()
+        self._crashed: set[str] = set()
+        self._closed: ConnectionClosed | None = None
+        self._encoder = msgspec.json.Encoder()
+        self._decoder = msgspec.json.Decoder(_Incoming)
+        self._session_ref = msgspec.json.Decoder(_SessionRef)
+        #: Messages dropped because their call or session was unknown (for tests and stats).
+        self.dropped = 0
+
+    @property
+    def pending_count(self) -> int:
+        """How many calls await an answer."""
+        return len(self._pending)
+
+    def is_open(self, session_id: str | None) -> bool:
+        """Whether commands may be sent on ``session_id`` now."""
+        if self._closed is not None:
+            return False
+        return session_id is None or (
+            session_id in self._sessions and session_id not in self._crashed
+        )
+
+    def command(
+        self, method: str, params: Any = None, session_id: str | None = None
+    ) -> tuple[int, bytes]:
+        """Allocate an id for ``method`` and return it with the bytes to send.
+
+        ``params`` is any msgspec-encodable value (a dict or a Struct), or
+        ``None`` for no params. Raises :class:`ConnectionClosed` after the
+        connection was lost, :class:`TargetCrashed` for a crashed target and
+        :class:`SessionClosed` for a session that is not (or no longer) attached.
+        """
+        if self._closed is not None:
+            raise self._closed
+        if session_id is not None:
+            if session_id in self._crashed:
+                raise TargetCrashed(f"{method}: the target has crashed")
+            if session_id not in self._sessions:
+                raise SessionClosed(f"{method}: session {session_id} is not attached")
+        call_id = self._next_id
+        self._next_id += 1
+        data = self._encoder.encode(
+            _Outgoing(call_id, method, params if params is not None else {}, session_id)
+        )
+        self._pending[call_id] = _Pending(method, session_id)
+        return call_id, data
+
+    def cancel(self, call_id: int) -> None:
+        """Forget call ``call_id``: its reply, if one comes, will be dropped."""
+        self._pending.pop(call_id, None)
+
+    def add_session(self, session_id: str) -> None:
+        """Declare ``session_id`` attached (done automatically on attach events)."""
+        self._sessions.add(session_id)
+
+    def receive(self, data: bytes | bytearray | memoryview) -> list[ProtocolEvent]:
+        """Feed one complete message from the browser; return what it means.
+
+        Raises :class:`msgspec.DecodeError` when ``data`` is not a CDP message.
+        """
+        msg = self._decoder.decode(data)
+        if msg.id is not None:
+            return self._reply(msg)
+        if msg.method is None:
+            self.dropped += 1
+            return []
+        session_id = msg.sessionId
+        if session_id is not None and session_id not in self._sessions:
+            self.dropped += 1
+            return []
+        params = msg.params if msg.params is not None else _EMPTY
+        out: list[ProtocolEvent] = []
+        method = msg.method
+        if session_id is None and method == "Target.attachedToTarget":
+            self._sessions.add(self._session_ref.decode(params).sessionId)
+        elif session_id is None and method == "Target.detachedFromTarget":
+            gone = self._session_ref.decode(params).sessionId
+            self._sessions.discard(gone)
+            self._crashed.discard(gone)
+            out.extend(self._fail_session(gone, SessionClosed, "the target was closed or detached"))
+        elif method == "Inspector.targetCrashed" and session_id is not None:
+            self._crashed.add(session_id)
+            out.extend(self._fail_session(session_id, TargetCrashed, "the target crashed"))
+        elif method == "Inspector.targetReloadedAfterCrash" and session_id is not None:
+            self._crashed.discard(session_id)
+        out.append(Event(session_id, method, params))
+        return out
+
+    def connection_lost(self, reason: str = "the connection to the browser closed") -> list[CallFailed]:
+        """Mark the connection closed and fail every pending call."""
+        if self._closed is None:
+            self._closed = ConnectionClosed(reason)
+        failed = [
+            CallFailed(call_id, ConnectionClosed(f"{p.method}: {reason}"))
+            for call_id, p in self._pending.items()
+        ]
+        self._pending.clear()
+        self._sessions.clear()
+        return failed
+
+    def _reply(self, msg: _Incoming) -> list[ProtocolEvent]:
+        assert msg.id is not None
+        pending = self._pending.pop(msg.id, None)
+        if pending is None:
+            self.dropped += 1
+            return []
+        if msg.error is not None:
+            err = msg.error
+            return [CallFailed(msg.id, ProtocolError(pending.method, err.code, err.message, err.data))]
+        return [Reply(msg.id, msg.result if msg.result is not None else _EMPTY)]
+
+    def _fail_session(
+        self, session_id: str, kind: type[SessionClosed], why: str
+    ) -> list[CallFailed]:
+        ids = [i for i, p in self._pending.items() if p.session_id == session_id]
+        return [CallFailed(i, kind(f"{self._pending.pop(i).method}: {why}")) for i in ids]

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Idempotent set-up for the demo and the tests: a virtualenv with the package and its
+# test extras, and a Chromium (Debian's package when running as root and none is found).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+    echo "setup: creating virtualenv .venv" >&2
+    "$PY" -m venv .venv
+fi
+stamp=.venv/.cdpagent-installed
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+    echo "setup: installing cdpagent and its test extras into .venv" >&2
+    .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+    touch "$stamp"
+fi
+find_browser() {
+    if [ -n "${CDPAGENT_CHROME:-}" ]; then
+        [ -x "$CDPAGENT_CHROME" ] && return 0
+        echo "setup: CDPAGENT_CHROME=$CDPAGENT_CHROME is not an executable file" >&2
+        return 1
+    fi
+    for b in chromium chromium-headless-shell google-chrome google-chrome-stable chrome; do
+        command -v "$b" >/dev/null 2>&1 && return 0
+    done
+    return 1
+}
+if ! find_browser; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "setup: no browser found; installing Debian's chromium" >&2
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq
+        apt-get install -y -qq chromium >/dev/null
+    else
+        echo "setup: no Chromium found. Install it (Debian: 'sudo apt-get install chromium')" \
+             "or set CDPAGENT_CHROME to the browser's executable." >&2
+        exit 1
+    fi
+fi
