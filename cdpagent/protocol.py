@@ -55,21 +55,21 @@ class _Incoming(msgspec.Struct):
 
     id: int | None = None
     method: str | None = None
-    params: msgspec.Raw | None = None
-    result: msgspec.Raw | None = None
+    params: msgspec.Raw = msgspec.Raw(b"")
+    result: msgspec.Raw = msgspec.Raw(b"")
     error: _ErrorBody | None = None
-    sessionId: str | None = None  # noqa: N815 - CDP's name
+    sessionId: str | None = None
 
 
 class _Outgoing(msgspec.Struct, omit_defaults=True):
     id: int
     method: str
     params: Any = None
-    sessionId: str | None = None  # noqa: N815 - CDP's name
+    sessionId: str | None = None
 
 
 class _SessionRef(msgspec.Struct):
-    sessionId: str  # noqa: N815 - CDP's name
+    sessionId: str
 
 
 class Reply(msgspec.Struct, frozen=True):
@@ -180,7 +180,7 @@ class ProtocolCore:
         if session_id is not None and session_id not in self._sessions:
             self.dropped += 1
             return []
-        params = msg.params if msg.params is not None else _EMPTY
+        params = msg.params if msg.params else _EMPTY
         out: list[ProtocolEvent] = []
         method = msg.method
         if session_id is None and method == "Target.attachedToTarget":
@@ -219,7 +219,7 @@ class ProtocolCore:
         if msg.error is not None:
             err = msg.error
             return [CallFailed(msg.id, ProtocolError(pending.method, err.code, err.message, err.data))]
-        return [Reply(msg.id, msg.result if msg.result is not None else _EMPTY)]
+        return [Reply(msg.id, msg.result if msg.result else _EMPTY)]
 
     def _fail_session(
         self, session_id: str, kind: type[SessionClosed], why: str

@@ -1,0 +1,471 @@
+"""The public driver: :func:`launch`, :func:`connect`, :class:`Browser` and :class:`Tab`.
+
+``async with launch() as browser`` owns the browser process, the connection's
+reader task and every tab: leaving the block, normally, on error or on
+cancellation, closes the browser, reaps the process and removes its
+temporary profile.
+
+New tabs and popups are attached with ``waitForDebuggerOnStart`` (DR-3): the
+driver enables the domains it needs, runs every extension's ``setup_tab`` (so
+init scripts and bindings are in place) and only then lets the target run.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager, suppress
+from pathlib import Path
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+import trio
+
+from .connection import Connection, Session
+from .documents import TRACKED_EVENTS, Document, DocumentTracker
+from .errors import (
+    CDPAgentError,
+    ConnectionClosed,
+    LaunchError,
+    ProtocolError,
+    SessionClosed,
+)
+from .launcher import BrowserProcess
+from .transport import PipeTransport, Transport, WebSocketTransport
+
+__all__ = ["Browser", "Extension", "NavigationError", "Tab", "connect", "launch", "to_url"]
+
+
+class NavigationError(CDPAgentError):
+    """A navigation failed (``Page.navigate`` reported an error, e.g. a missing file)."""
+
+
+class Extension(Protocol):
+    """Something that prepares every new tab before its first script runs."""
+
+    async def setup_tab(self, tab: Tab) -> None:
+        """Called while ``tab``'s target is paused; may send commands on ``tab.session``."""
+        ...
+
+
+def to_url(url_or_path: str | os.PathLike[str]) -> str:
+    """A URL for ``url_or_path``: URLs pass through, file paths become ``file://`` URLs."""
+    text = os.fspath(url_or_path)
+    scheme = urlsplit(text).scheme
+    if len(scheme) > 1:
+        return text
+    return Path(text).resolve().as_uri()
+
+
+class Tab:
+    """One page target. Obtain tabs from :meth:`Browser.open` or :attr:`Browser.tabs`.
+
+    ``id`` is a short string, stable for the life of the tab (``"tab1"``, …).
+    """
+
+    def __init__(self, browser: Browser, tab_id: str, target_id: str, session: Session) -> None:
+        self.browser = browser
+        self.id = tab_id
+        self.target_id = target_id
+        self.session = session
+        self.documents = DocumentTracker()
+        self.opener: Tab | None = None
+        self.closed = False
+        self.crashed = False
+        self._changed = trio.Event()
+        for method in TRACKED_EVENTS:
+            session.on(method, self._make_tracker(method))
+        session.on("Inspector.targetCrashed", self._on_crash)
+        session.on("Inspector.targetReloadedAfterCrash", self._on_recovered)
+
+    def __repr__(self) -> str:
+        doc = self.document
+        return f"<Tab {self.id} {doc.url if doc else '(no document)'}>"
+
+    @property
+    def document(self) -> Document | None:
+        """The main frame's current document (``serial`` changes with every new document)."""
+        return self.documents.main
+
+    def _make_tracker(self, method: str) -> Callable[[dict[str, Any]], None]:
+        def track(params: dict[str, Any]) -> None:
+            if self.documents.apply(method, params):
+                self._notify()
+
+        return track
+
+    def _on_crash(self, _: dict[str, Any]) -> None:
+        self.crashed = True
+        self._notify()
+
+    def _on_recovered(self, _: dict[str, Any]) -> None:
+        self.crashed = False
+        self._notify()
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = trio.Event()
+
+    def _mark_closed(self) -> None:
+        self.closed = True
+        self._notify()
+
+    async def wait_until(self, predicate: Callable[[], bool], timeout: float = 30.0) -> None:
+        """Return once ``predicate()`` holds; it is re-checked on every tab state change.
+
+        Raises :class:`trio.TooSlowError` after ``timeout`` seconds and
+        :class:`SessionClosed` when the tab closes first.
+        """
+        with trio.fail_after(timeout):
+            while not predicate():
+                if self.closed:
+                    raise SessionClosed(f"tab {self.id} was closed")
+                if self.browser.connection.closed.is_set():
+                    raise ConnectionClosed(self.browser.connection.close_reason)
+                await self._changed.wait()
+
+    async def wait_loaded(self, timeout: float = 30.0) -> Document:
+        """Wait until the current main document fired ``load``; returns that document."""
+
+        def loaded() -> bool:
+            doc = self.document
+            return doc is not None and doc.loaded
+
+        await self.wait_until(loaded, timeout)
+        doc = self.document
+        assert doc is not None
+        return doc
+
+    async def document_changed(self, serial: int, timeout: float = 30.0) -> Document:
+        """Wait until the main document is no longer the one numbered ``serial``."""
+
+        def changed() -> bool:
+            doc = self.document
+            return doc is not None and doc.serial != serial
+
+        await self.wait_until(changed, timeout)
+        doc = self.document
+        assert doc is not None
+        return doc
+
+    async def context_id(self, world: str = "", timeout: float = 30.0) -> int:
+        """The execution context of ``world`` ("" = the page's own) in the current main document."""
+
+        def ready() -> bool:
+            return self.documents.context(world) is not None
+
+        await self.wait_until(ready, timeout)
+        ctx = self.documents.context(world)
+        assert ctx is not None
+        return ctx.id
+
+    async def navigate(self, url_or_path: str | os.PathLike[str], *, timeout: float = 30.0) -> Document:
+        """Navigate the main frame and wait for the new document's ``load``.
+
+        A same-document navigation (``#hash``) returns the current document at
+        once. Raises :class:`NavigationError` when the browser reports a failure.
+        """
+        result = await self.session.send("Page.navigate", {"url": to_url(url_or_path)})
+        if result.get("errorText"):
+            raise NavigationError(f"navigation to {url_or_path} failed: {result['errorText']}")
+        loader = result.get("loaderId")
+        if loader is None:
+            doc = self.document
+            assert doc is not None
+            return doc
+
+        def arrived() -> bool:
+            doc = self.document
+            return doc is not None and doc.loader_id == loader and doc.loaded
+
+        await self.wait_until(arrived, timeout)
+        doc = self.document
+        assert doc is not None
+        return doc
+
+    async def reload(self, *, timeout: float = 30.0) -> Document:
+        """Reload and wait for the new document's ``load``."""
+        before = self.document.serial if self.document else -1
+        await self.session.send("Page.reload", {})
+        await self.document_changed(before, timeout)
+        return await self.wait_loaded(timeout)
+
+    async def close(self) -> None:
+        """Close the tab and wait until the browser confirms it is gone."""
+        if self.closed:
+            return
+        with suppress(ProtocolError):
+            await self.session.connection.call(
+                "Target.closeTarget", {"targetId": self.target_id}, None
+            )
+        with trio.move_on_after(10):
+            while not self.closed:
+                await self._changed.wait()
+
+
+class Browser:
+    """A connected browser. Create it with :func:`launch` or :func:`connect`."""
+
+    def __init__(
+        self,
+        connection: Connection,
+        nursery: trio.Nursery,
+        extensions: Sequence[Extension] = (),
+        process: BrowserProcess | None = None,
+    ) -> None:
+        self.connection = connection
+        self.process = process
+        self.extensions = list(extensions)
+        self._nursery = nursery
+        self._tabs: dict[str, Tab] = {}  # by session id
+        self._by_target: dict[str, Tab] = {}
+        self._ready: dict[str, trio.Event] = {}
+        self._setup_errors: dict[str, BaseException] = {}
+        self._ids = itertools.count(1)
+        session = connection.browser_session
+        session.on("Target.attachedToTarget", self._on_attached)
+        session.on("Target.detachedFromTarget", self._on_detached)
+
+    @property
+    def tabs(self) -> list[Tab]:
+        """Open tabs, in the order they were attached."""
+        return [t for t in self._tabs.values() if not t.closed]
+
+    def tab(self, tab_id: str) -> Tab | None:
+        """The open tab with id ``tab_id``, or ``None``."""
+        for t in self._tabs.values():
+            if t.id == tab_id and not t.closed:
+                return t
+        return None
+
+    async def send(self, method: str, params: Any = None) -> Any:
+        """Send a browser-level command (for example ``Browser.getVersion``)."""
+        return await self.connection.browser_session.send(method, params)
+
+    async def _start(self) -> None:
+        await self.send(
+            "Target.setAutoAttach",
+            {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": True},
+        )
+
+    async def open(
+        self, url_or_path: str | os.PathLike[str] = "about:blank", *, timeout: float = 30.0
+    ) -> Tab:
+        """Open a new tab, set it up, navigate it and wait for ``load``.
+
+        Raises :class:`NavigationError` when the page cannot be loaded.
+        """
+        created = await self.send("Target.createTarget", {"url": "about:blank"})
+        target_id = created["targetId"]
+        tab = await self._wait_tab(target_id, timeout)
+        url = to_url(url_or_path)
+        if url != "about:blank":
+            try:
+                await tab.navigate(url, timeout=timeout)
+            except BaseException:
+                with trio.CancelScope(shield=True):
+                    await tab.close()
+                raise
+        else:
+            await tab.wait_loaded(timeout)
+        return tab
+
+    async def _wait_tab(self, target_id: str, timeout: float) -> Tab:
+        event = self._ready.setdefault(target_id, trio.Event())
+        with trio.fail_after(timeout):
+            await event.wait()
+        self._ready.pop(target_id, None)
+        error = self._setup_errors.pop(target_id, None)
+        if error is not None:
+            raise error
+        tab = self._by_target.get(target_id)
+        if tab is None:
+            raise SessionClosed(f"target {target_id} went away while opening")
+        return tab
+
+    def _on_attached(self, params: dict[str, Any]) -> None:
+        info = params["targetInfo"]
+        session_id = params["sessionId"]
+        if info["type"] != "page":
+            self._nursery.start_soon(self._release_other, session_id)
+            return
+        tab = Tab(self, f"tab{next(self._ids)}", info["targetId"], self.connection.session(session_id))
+        opener = info.get("openerId")
+        if opener:
+            tab.opener = self._by_target.get(opener)
+        self._tabs[session_id] = tab
+        self._by_target[info["targetId"]] = tab
+        self._nursery.start_soon(self._setup, tab, params.get("waitingForDebugger", False))
+
+    async def _release_other(self, session_id: str) -> None:
+        session = self.connection.session(session_id)
+        try:
+            await session.send("Runtime.runIfWaitingForDebugger")
+            await self.send("Target.detachFromTarget", {"sessionId": session_id})
+        except CDPAgentError:
+            pass
+
+    async def _setup(self, tab: Tab, waiting: bool) -> None:
+        session = tab.session
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(session.send, "Page.enable")
+                nursery.start_soon(session.send, "Runtime.enable")
+                nursery.start_soon(session.send, "Page.setLifecycleEventsEnabled", {"enabled": True})
+                nursery.start_soon(self._load_tree, tab)
+                for extension in self.extensions:
+                    nursery.start_soon(extension.setup_tab, tab)
+            if waiting:
+                await session.send("Runtime.runIfWaitingForDebugger")
+        except CDPAgentError as exc:
+            self._setup_errors[tab.target_id] = exc
+        finally:
+            self._ready.setdefault(tab.target_id, trio.Event()).set()
+
+    async def _load_tree(self, tab: Tab) -> None:
+        tree = await tab.session.send("Page.getFrameTree")
+        tab.documents.load_frame_tree(tree["frameTree"])
+        tab._notify()
+
+    def _on_detached(self, params: dict[str, Any]) -> None:
+        session_id = params["sessionId"]
+        tab = self._tabs.pop(session_id, None)
+        self.connection.forget_session(session_id)
+        if tab is not None:
+            self._by_target.pop(tab.target_id, None)
+            tab._mark_closed()
+
+
+@asynccontextmanager
+async def _browser(
+    transport_opener: Callable[[trio.Nursery], Awaitable[Transport]],
+    extensions: Sequence[Extension],
+    process: BrowserProcess | None,
+) -> AsyncIterator[Browser]:
+    async with trio.open_nursery() as nursery:
+        transport = await transport_opener(nursery)
+        connection = Connection(transport)
+        nursery.start_soon(connection.run)
+        browser = Browser(connection, nursery, extensions, process)
+        try:
+            try:
+                await browser._start()
+            except ConnectionClosed as exc:
+                if process is not None:
+                    with trio.CancelScope(shield=True), trio.move_on_after(5):
+                        await process.process.wait()
+                if process is not None and process.process.returncode is not None:
+                    raise LaunchError(
+                        f"the browser exited during launch: {process.stderr_text()}"
+                    ) from exc
+                raise
+            yield browser
+        finally:
+            with trio.CancelScope(shield=True):
+                if process is not None and not connection.closed.is_set():
+                    with trio.move_on_after(5):
+                        with suppress(CDPAgentError):
+                            await browser.send("Browser.close")
+                if process is not None:
+                    await process.stop()
+                await transport.aclose()
+                connection.lost("the browser was closed")
+            nursery.cancel_scope.cancel()
+
+
+@asynccontextmanager
+async def launch(
+    *,
+    executable: str | None = None,
+    headless: bool = True,
+    transport: str = "pipe",
+    args: Sequence[str] = (),
+    extensions: Sequence[Extension] = (),
+    timeout: float = 30.0,
+) -> AsyncIterator[Browser]:
+    """Start a browser and yield a connected :class:`Browser`.
+
+    ``transport`` is ``"pipe"`` (default: no port is opened) or ``"websocket"``.
+    Raises :class:`~cdpagent.errors.BrowserNotFound` when no browser is found
+    and :class:`~cdpagent.errors.LaunchError` when it exits during launch.
+    """
+    if transport not in ("pipe", "websocket"):
+        raise ValueError(f"transport must be 'pipe' or 'websocket', not {transport!r}")
+    pipe = transport == "pipe"
+    process = await BrowserProcess.start(executable, headless=headless, pipe=pipe, extra_args=args)
+    try:
+        async with trio.open_nursery() as outer:
+            outer.start_soon(process.drain_stderr)
+
+            async def open_transport(nursery: trio.Nursery) -> Transport:
+                if process.pipe_fds is not None:
+                    return PipeTransport(*process.pipe_fds)
+                with trio.fail_after(timeout):
+                    url = await process.wait_ws_url()
+                return await WebSocketTransport.open(url, nursery)
+
+            try:
+                async with _browser(open_transport, extensions, process) as browser:
+                    yield browser
+            finally:
+                outer.cancel_scope.cancel()
+    finally:
+        await process.stop()
+
+
+@asynccontextmanager
+async def connect(
+    endpoint: str, *, extensions: Sequence[Extension] = (), timeout: float = 30.0
+) -> AsyncIterator[Browser]:
+    """Attach to a running browser at ``endpoint`` and yield a :class:`Browser`.
+
+    ``endpoint`` is a ``ws://…/devtools/browser/…`` url, or ``http://host:port``
+    resolved through ``/json/version``. Leaving the block detaches; the browser
+    keeps running. Raises :class:`ConnectionClosed` when the endpoint is not a
+    reachable CDP endpoint.
+    """
+
+    async def open_transport(nursery: trio.Nursery) -> Transport:
+        with trio.fail_after(timeout):
+            url = endpoint
+            if urlsplit(endpoint).scheme in ("http", "https"):
+                url = await _resolve_http(endpoint)
+            return await WebSocketTransport.open(url, nursery)
+
+    async with _browser(open_transport, extensions, None) as browser:
+        yield browser
+
+
+async def _resolve_http(endpoint: str) -> str:
+    """GET ``/json/version`` of ``endpoint`` and return its ``webSocketDebuggerUrl``."""
+    parts = urlsplit(endpoint)
+    if parts.scheme != "http" or not parts.hostname:
+        raise ConnectionClosed(f"{endpoint}: only http://host:port endpoints are supported")
+    host, port = parts.hostname, parts.port or 80
+    try:
+        stream = await trio.open_tcp_stream(host, port)
+    except OSError as exc:
+        raise ConnectionClosed(f"cannot reach {endpoint}: {exc}") from exc
+    async with stream:
+        request = f"GET /json/version HTTP/1.0\r\nHost: {host}:{port}\r\n\r\n"
+        await stream.send_all(request.encode())
+        chunks = []
+        while chunk := await stream.receive_some(65536):
+            chunks.append(chunk)
+            if sum(map(len, chunks)) > 1 << 20:
+                break
+    head, _, body = b"".join(chunks).partition(b"\r\n\r\n")
+    status = head.split(b"\r\n", 1)[0].decode(errors="replace")
+    try:
+        if b" 200 " not in head.split(b"\r\n", 1)[0] + b" ":
+            raise ValueError(status)
+        url = json.loads(body)["webSocketDebuggerUrl"]
+        if not isinstance(url, str):
+            raise ValueError("webSocketDebuggerUrl is not a string")
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ConnectionClosed(
+            f"{endpoint} is not a CDP endpoint: /json/version did not give webSocketDebuggerUrl ({exc})"
+        ) from exc
+    return url

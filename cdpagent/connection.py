@@ -1,0 +1,268 @@
+"""The Trio layer over :mod:`cdpagent.protocol`: one reader task, waiting callers, sessions.
+
+A :class:`Connection` owns a :class:`~cdpagent.transport.Transport` and a
+:class:`~cdpagent.protocol.ProtocolCore`. Its reader task never waits on a
+consumer: replies wake their caller directly, and events go either to
+synchronous handlers (registered with :meth:`Session.on`; they run inside the
+reader and must not block) or to bounded per-subscriber channels
+(:meth:`Session.subscribe`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar
+
+import msgspec
+import outcome
+import trio
+
+from .errors import ConnectionClosed, SubscriptionOverflow
+from .protocol import CallFailed, Event, ProtocolCore, Reply
+from .transport import Transport
+
+__all__ = ["Connection", "Session", "Subscription"]
+
+T = TypeVar("T")
+Handler = Callable[[dict[str, Any]], None]
+
+_decode_any = msgspec.json.Decoder()
+
+
+class _Call:
+    """One pending call: the outcome once known, and the task parked on it."""
+
+    __slots__ = ("outcome", "task")
+
+    def __init__(self) -> None:
+        self.outcome: outcome.Outcome[msgspec.Raw] | None = None
+        self.task: trio.lowlevel.Task | None = None
+
+
+class Session:
+    """Commands and events of one CDP session (a tab), or of the browser itself.
+
+    Obtain sessions from :class:`Connection`; ``session_id`` is ``None`` for the
+    browser-level session.
+    """
+
+    def __init__(self, connection: Connection, session_id: str | None) -> None:
+        self.connection = connection
+        self.session_id = session_id
+        self._handlers: dict[str, list[Handler]] = {}
+        self._subscribers: list[Subscription] = []
+
+    async def send(self, method: str, params: Any = None) -> Any:
+        """Run ``method`` with ``params`` and return its decoded result object.
+
+        Raises :class:`~cdpagent.errors.ProtocolError` when the browser refuses,
+        :class:`~cdpagent.errors.SessionClosed` / ``TargetCrashed`` when the
+        session goes away first, :class:`~cdpagent.errors.ConnectionClosed`
+        when the connection does. Cancellation forgets the call: a late reply is
+        dropped.
+        """
+        raw = await self.connection.call(method, params, self.session_id)
+        return _decode_any.decode(raw)
+
+    async def send_typed(self, method: str, params: Any, decoder: msgspec.json.Decoder[T]) -> T:
+        """Like :meth:`send`, decoding the result with a prepared typed ``decoder``."""
+        raw = await self.connection.call(method, params, self.session_id)
+        return decoder.decode(raw)
+
+    def on(self, method: str, handler: Handler) -> Callable[[], None]:
+        """Call ``handler(params)`` for every ``method`` event; returns an unsubscribe function.
+
+        Handlers run inside the reader task, in arrival order, before any later
+        message is processed: they must be quick and must not await. An
+        exception from a handler is a bug and ends the connection.
+        """
+        self._handlers.setdefault(method, []).append(handler)
+
+        def remove() -> None:
+            handlers = self._handlers.get(method, [])
+            if handler in handlers:
+                handlers.remove(handler)
+
+        return remove
+
+    @asynccontextmanager
+    async def subscribe(
+        self, methods: Iterable[str], buffer: float = 1024
+    ) -> AsyncIterator[Subscription]:
+        """Receive ``(method, params)`` for the given events while the block runs.
+
+        The reader never waits for a subscriber: when one falls more than
+        ``buffer`` events behind, it is dropped and its next receive raises
+        :class:`~cdpagent.errors.SubscriptionOverflow` (``buffer`` may be
+        ``math.inf`` to buffer without limit).
+        """
+        subscription = Subscription(frozenset(methods), buffer)
+        self._subscribers.append(subscription)
+        try:
+            yield subscription
+        finally:
+            if subscription in self._subscribers:
+                self._subscribers.remove(subscription)
+            subscription._close()
+
+    def _dispatch(self, method: str, raw: msgspec.Raw) -> None:
+        handlers = self._handlers.get(method)
+        if not handlers and not self._subscribers:
+            return
+        params: dict[str, Any] = _decode_any.decode(raw)
+        if handlers:
+            for handler in list(handlers):
+                handler(params)
+        for subscription in list(self._subscribers):
+            if method in subscription.methods and not subscription._offer(method, params):
+                self._subscribers.remove(subscription)
+
+    def _close(self) -> None:
+        for subscription in self._subscribers:
+            subscription._close()
+        self._subscribers.clear()
+
+
+class Subscription:
+    """Events of a :meth:`Session.subscribe` block, as ``(method, params)`` pairs.
+
+    Iterate it with ``async for``, or call :meth:`receive`. Iteration ends when
+    the session or connection closes.
+    """
+
+    def __init__(self, methods: frozenset[str], buffer: float) -> None:
+        self.methods = methods
+        self._send, self._receive = trio.open_memory_channel[tuple[str, Any]](buffer)
+        self.overflowed = False
+
+    async def receive(self) -> tuple[str, Any]:
+        """The next event; raises :class:`trio.EndOfChannel` at the end and
+        :class:`~cdpagent.errors.SubscriptionOverflow` when this subscriber fell behind."""
+        try:
+            return await self._receive.receive()
+        except trio.EndOfChannel:
+            if self.overflowed:
+                raise SubscriptionOverflow("the subscriber fell behind and was dropped") from None
+            raise
+
+    def __aiter__(self) -> Subscription:
+        return self
+
+    async def __anext__(self) -> tuple[str, Any]:
+        try:
+            return await self.receive()
+        except trio.EndOfChannel:
+            raise StopAsyncIteration from None
+
+    def _offer(self, method: str, params: dict[str, Any]) -> bool:
+        try:
+            self._send.send_nowait((method, params))
+        except trio.WouldBlock:
+            self.overflowed = True
+            self._send.close()
+            return False
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            return False
+        return True
+
+    def _close(self) -> None:
+        self._send.close()
+
+
+class Connection:
+    """A CDP connection: run :meth:`run` in a nursery, then use :meth:`session`."""
+
+    def __init__(self, transport: Transport) -> None:
+        self.transport = transport
+        self.core = ProtocolCore()
+        self._calls: dict[int, _Call] = {}
+        self._sessions: dict[str | None, Session] = {}
+        self.browser_session = self.session(None)
+        self.closed = trio.Event()
+        self.close_reason = ""
+
+    def session(self, session_id: str | None) -> Session:
+        """The :class:`Session` object for ``session_id`` (created on first use)."""
+        found = self._sessions.get(session_id)
+        if found is None:
+            found = self._sessions[session_id] = Session(self, session_id)
+        return found
+
+    def forget_session(self, session_id: str) -> None:
+        """Drop the session object of a detached session (its subscribers end)."""
+        found = self._sessions.pop(session_id, None)
+        if found is not None:
+            found._close()
+
+    async def call(self, method: str, params: Any, session_id: str | None) -> msgspec.Raw:
+        """Send one command and wait for its raw result; see :meth:`Session.send`."""
+        call_id, data = self.core.command(method, params, session_id)
+        call = _Call()
+        self._calls[call_id] = call
+        try:
+            await self.transport.send(data)
+        except BaseException:
+            self._forget(call_id)
+            raise
+        if call.outcome is None:
+            call.task = trio.lowlevel.current_task()
+
+            def abort(_: Any) -> trio.lowlevel.Abort:
+                self._forget(call_id)
+                return trio.lowlevel.Abort.SUCCEEDED
+
+            raw: msgspec.Raw = await trio.lowlevel.wait_task_rescheduled(abort)
+            return raw
+        return call.outcome.unwrap()
+
+    def _forget(self, call_id: int) -> None:
+        self._calls.pop(call_id, None)
+        self.core.cancel(call_id)
+
+    async def run(self) -> None:
+        """Read messages until the connection closes, then fail every pending call."""
+        reason = "the connection to the browser closed"
+        try:
+            while True:
+                message = await self.transport.receive()
+                self.feed(message)
+        except ConnectionClosed as exc:
+            reason = str(exc)
+        except msgspec.DecodeError as exc:
+            reason = f"the browser sent a message that is not CDP: {exc}"
+        finally:
+            self.lost(reason)
+
+    def feed(self, message: bytes | bytearray) -> None:
+        """Process one message from the browser (the reader calls this)."""
+        for ev in self.core.receive(message):
+            if type(ev) is Reply:
+                self._resolve(ev.id, outcome.Value(ev.result))
+            elif type(ev) is CallFailed:
+                self._resolve(ev.id, outcome.Error(ev.error))
+            else:
+                assert isinstance(ev, Event)
+                session = self._sessions.get(ev.session_id)
+                if session is not None:
+                    session._dispatch(ev.method, ev.params)
+
+    def lost(self, reason: str) -> None:
+        """Mark the connection lost: pending calls fail, sessions end, ``closed`` is set."""
+        if self.closed.is_set():
+            return
+        self.close_reason = reason
+        for failed in self.core.connection_lost(reason):
+            self._resolve(failed.id, outcome.Error(failed.error))
+        for session in self._sessions.values():
+            session._close()
+        self.closed.set()
+
+    def _resolve(self, call_id: int, result: outcome.Outcome[msgspec.Raw]) -> None:
+        call = self._calls.pop(call_id, None)
+        if call is None:
+            return
+        call.outcome = result
+        if call.task is not None:
+            trio.lowlevel.reschedule(call.task, result)
+

@@ -1,0 +1,233 @@
+"""Finding, starting and reaping a Chromium (DR-4).
+
+:func:`find_browser` looks at ``CDPAGENT_CHROME``, then the usual executable
+names on ``PATH``, then the usual macOS and Windows install paths.
+:class:`BrowserProcess` starts one with a fresh temporary profile and flags that
+keep it off the network, and always reaps it and removes the profile.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import trio
+
+from .errors import BrowserNotFound, LaunchError
+
+__all__ = ["BrowserProcess", "default_flags", "find_browser"]
+
+_NAMES = ("chromium", "chromium-headless-shell", "google-chrome", "google-chrome-stable", "chrome")
+_INSTALL_PATHS = (
+    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+    "/Applications/Chromium.app/Contents/MacOS/Chromium",
+    r"C:\Program Files\Google\Chrome\Application\chrome.exe",
+    r"C:\Program Files (x86)\Google\Chrome\Application\chrome.exe",
+)
+
+_STDERR_KEEP = 64 * 1024
+
+
+def find_browser() -> str:
+    """Return the path of the browser to launch.
+
+    Raises :class:`BrowserNotFound` (naming ``CDPAGENT_CHROME``) when none is found,
+    or when ``CDPAGENT_CHROME`` names something that is not an executable file.
+    """
+    env = os.environ.get("CDPAGENT_CHROME")
+    if env:
+        if os.path.isfile(env) and os.access(env, os.X_OK):
+            return env
+        raise BrowserNotFound(f"CDPAGENT_CHROME={env!r} is not an executable file")
+    for name in _NAMES:
+        found = shutil.which(name)
+        if found:
+            return found
+    for path in _INSTALL_PATHS:
+        if os.path.isfile(path):
+            return path
+    raise BrowserNotFound(
+        "no Chromium or Chrome found on PATH; install one (Debian: apt-get install chromium) "
+        "or set CDPAGENT_CHROME to the browser executable"
+    )
+
+
+def default_flags(profile: str, *, headless: bool, pipe: bool) -> list[str]:
+    """The command-line flags cdpagent launches with (off the network, fresh profile)."""
+    flags = [
+        f"--user-data-dir={profile}",
+        "--remote-debugging-pipe" if pipe else "--remote-debugging-port=0",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-quic",
+        "--disable-back-forward-cache",
+        "--disable-features=BackForwardCache,Translate,MediaRouter,OptimizationHints",
+        "--no-first-run",
+        "--no-default-browser-check",
+        "--disable-default-apps",
+        "--disable-extensions",
+        "--disable-breakpad",
+        "--disable-crash-reporter",
+        "--disable-dev-shm-usage",
+        "--disable-background-timer-throttling",
+        "--disable-backgrounding-occluded-windows",
+        "--disable-renderer-backgrounding",
+        "--password-store=basic",
+        "--use-mock-keychain",
+        "--mute-audio",
+        "--hide-scrollbars",
+        "--window-size=1280,800",
+    ]
+    if headless:
+        flags.append("--headless")
+    if sys.platform != "win32" and os.geteuid() == 0:
+        flags.append("--no-sandbox")
+    flags.append("about:blank")
+    return flags
+
+
+class BrowserProcess:
+    """A running browser process with its temporary profile.
+
+    Use :meth:`start`, then always :meth:`stop` (the :func:`cdpagent.launch`
+    context manager does both). ``stderr_tail`` keeps the end of the browser's
+    error output for launch error messages.
+    """
+
+    def __init__(
+        self, process: trio.Process, workdir: str, pipe_fds: tuple[int, int] | None
+    ) -> None:
+        self.process = process
+        self.workdir = workdir
+        self.pipe_fds = pipe_fds
+        self.stderr_tail = b""
+        self.ws_url: str | None = None
+        self._ws_seen = trio.Event()
+
+    @classmethod
+    async def start(
+        cls,
+        executable: str | None = None,
+        *,
+        headless: bool = True,
+        pipe: bool = True,
+        extra_args: Sequence[str] = (),
+    ) -> BrowserProcess:
+        """Start the browser; raises :class:`BrowserNotFound` or :class:`LaunchError`."""
+        exe = executable or find_browser()
+        workdir = tempfile.mkdtemp(prefix="cdpagent-")
+        profile = os.path.join(workdir, "profile")
+        argv = [exe, *default_flags(profile, headless=headless, pipe=pipe), *extra_args]
+        ours: tuple[int, int] | None = None
+        theirs: tuple[int, int] | None = None
+        if pipe:
+            to_browser_r, to_browser_w = os.pipe()
+            from_browser_r, from_browser_w = os.pipe()
+            ours = (from_browser_r, to_browser_w)
+            theirs = (to_browser_r, from_browser_w)
+        try:
+            process = await trio.lowlevel.open_process(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                pass_fds=(3, 4) if theirs else (),
+                preexec_fn=_fd_mover(theirs) if theirs else None,
+            )
+        except OSError as exc:
+            shutil.rmtree(workdir, ignore_errors=True)
+            for fd in (*(ours or ()), *(theirs or ())):
+                os.close(fd)
+            raise LaunchError(f"cannot start {exe}: {exc}") from exc
+        if theirs:
+            for fd in theirs:
+                os.close(fd)
+        return cls(process, workdir, ours)
+
+    async def drain_stderr(self) -> None:
+        """Read the browser's stderr until it closes, keeping the tail and the ws url."""
+        stream = self.process.stderr
+        assert stream is not None
+        pending = b""
+        async with stream:
+            while True:
+                try:
+                    chunk = await stream.receive_some(65536)
+                except trio.ClosedResourceError:
+                    break
+                if not chunk:
+                    break
+                self.stderr_tail = (self.stderr_tail + chunk)[-_STDERR_KEEP:]
+                if self.ws_url is None:
+                    pending += chunk
+                    for line in pending.split(b"\n"):
+                        if line.startswith(b"DevTools listening on "):
+                            self.ws_url = line.split(b" ", 3)[3].strip().decode()
+                            self._ws_seen.set()
+                    pending = pending[pending.rfind(b"\n") + 1 :]
+        self._ws_seen.set()
+
+    async def wait_ws_url(self) -> str:
+        """The DevTools websocket url the browser printed; raises :class:`LaunchError`
+        when it exits first."""
+        await self._ws_seen.wait()
+        if self.ws_url is None:
+            raise LaunchError(f"the browser exited during launch: {self.stderr_text()}")
+        return self.ws_url
+
+    def stderr_text(self) -> str:
+        """The last lines of the browser's error output, for messages."""
+        lines = self.stderr_tail.decode(errors="replace").strip().splitlines()
+        return " | ".join(lines[-5:]) or "(no output)"
+
+    async def stop(self, grace: float = 5.0) -> None:
+        """Wait up to ``grace`` seconds for the browser to exit, then kill its process group.
+
+        Always reaps the process and removes the temporary profile; safe under cancellation.
+        """
+        with trio.CancelScope(shield=True):
+            with trio.move_on_after(grace):
+                await self.process.wait()
+            if self.process.returncode is None:
+                self.kill()
+            await self.process.wait()
+            # Children of the browser (renderers, zygote) share its process group.
+            self.kill()
+            # A renderer may still be writing into the profile as it dies.
+            for _ in range(3):
+                shutil.rmtree(self.workdir, ignore_errors=True)
+                if not await trio.Path(self.workdir).exists():
+                    break
+                await trio.sleep(0.05)
+
+    def kill(self) -> None:
+        """Kill the browser's whole process group (no-op once it is gone)."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+
+    @property
+    def profile(self) -> Path:
+        """The temporary profile directory (removed by :meth:`stop`)."""
+        return Path(self.workdir) / "profile"
+
+
+def _fd_mover(theirs: tuple[int, int]) -> Callable[[], None]:
+    """A ``preexec_fn`` placing the browser's pipe ends on fds 3 (read) and 4 (write)."""
+    read_fd, write_fd = theirs
+
+    def move() -> None:
+        r = os.dup(read_fd)
+        w = os.dup(write_fd)
+        os.dup2(r, 3)
+        os.dup2(w, 4)
+
+    return move
