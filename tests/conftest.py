@@ -1,0 +1,74 @@
+"""Shared fixtures: one Chromium per test session, a fresh connection and tab per test.
+
+The session's browser listens on a loopback DevTools port; each test connects
+to it with :func:`cdpagent.connect` inside its own Trio run and closes the tabs
+it opened. Tests that are about launching (or the pipe transport) launch
+their own browser.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+import cdpagent
+from cdpagent.launcher import default_flags, find_browser
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+PAGES = Path(__file__).resolve().parent / "pages"
+
+
+@pytest.fixture(scope="session")
+def chrome_endpoint() -> Iterator[str]:
+    """The ``ws://`` DevTools url of a browser shared by the whole session."""
+    workdir = tempfile.mkdtemp(prefix="cdpagent-test-")
+    argv = [find_browser(), *default_flags(os.path.join(workdir, "profile"), headless=True, pipe=False)]
+    proc = subprocess.Popen(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    assert proc.stderr is not None
+    url = ""
+    for raw in proc.stderr:
+        line = raw.decode(errors="replace")
+        if line.startswith("DevTools listening on "):
+            url = line.split(" ", 3)[3].strip()
+            break
+    if not url:
+        proc.kill()
+        pytest.fail("the session browser did not start")
+    # Keep draining stderr so the browser never blocks on a full pipe.
+    threading.Thread(target=lambda: proc.stderr.read() if proc.stderr else None, daemon=True).start()
+    try:
+        yield url
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait(timeout=10)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.fixture
+async def browser(chrome_endpoint: str) -> AsyncIterator[cdpagent.Browser]:
+    """A connection to the session browser; tabs opened during the test are closed after it."""
+    async with cdpagent.connect(chrome_endpoint) as connected:
+        before = {t.id for t in connected.tabs}
+        try:
+            yield connected
+        finally:
+            for tab in connected.tabs:
+                if tab.id not in before:
+                    await tab.close()
