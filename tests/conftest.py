@@ -8,6 +8,7 @@ their own browser.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -53,10 +54,8 @@ def chrome_endpoint() -> Iterator[str]:
     try:
         yield url
     finally:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         proc.wait(timeout=10)
         shutil.rmtree(workdir, ignore_errors=True)
 
