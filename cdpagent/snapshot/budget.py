@@ -1,0 +1,275 @@
+"""Budgets (OB-3): from a snapshot to a bounded observation, every omission counted.
+
+:func:`assemble` applies each budget of :class:`~cdpagent.snapshot.options.ObserveOptions`
+section by section and records what it left out in
+:class:`~cdpagent.snapshot.model.Omitted`. :func:`present` renders the text and
+tools of an observation and guarantees ``len(text) + len(tools JSON) <=
+max_total_chars`` by shrinking the character budgets until it holds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from .folding import fold_actions
+from .model import (
+    ActionEntry,
+    Feedback,
+    Identity,
+    Observation,
+    Omitted,
+    Record,
+    Region,
+    Snapshot,
+    StateItem,
+)
+from .options import ObserveOptions
+from .render import (
+    action_line,
+    clean,
+    feedback_line,
+    identity_lines,
+    record_line,
+    region_labels,
+    region_line,
+    render_text,
+    state_json,
+)
+from .tools import tool_declaration
+
+__all__ = ["assemble", "build", "present", "tools_json"]
+
+
+def _identity(identity: Identity, max_chars: int) -> Identity:
+    """Drop query fields and route params that do not fit the page budget."""
+    if len("\n".join(identity_lines(identity, 10_000))) <= max_chars:
+        return identity
+    query: dict[str, str] = {}
+    trimmed = msgspec.structs.replace(identity, route_params={}, query={})
+    for key, value in identity.query.items():
+        query[key] = value
+        trial = msgspec.structs.replace(trimmed, query=query)
+        if len("\n".join(identity_lines(trial, 10_000))) > max_chars:
+            del query[key]
+            break
+    return msgspec.structs.replace(trimmed, query=query)
+
+
+def _regions(regions: list[Region], opts: ObserveOptions) -> list[Region]:
+    out: list[Region] = []
+    used = 0
+    for region in regions:
+        cost = len(region_line(region)) + 1
+        if len(out) >= opts.max_scopes or used + cost > opts.max_scope_chars:
+            break
+        out.append(region)
+        used += cost
+    return out
+
+
+def _actions(entries: list[ActionEntry], opts: ObserveOptions) -> list[ActionEntry]:
+    """Available entries first, then unavailable, within the entry and char budgets."""
+    ranked = [e for e in entries if e.available] + [e for e in entries if not e.available]
+    chosen: set[int] = set()
+    text_used = 0
+    tool_used = 2
+    for entry in ranked:
+        if len(chosen) >= opts.max_actions:
+            break
+        line = len(action_line(entry, opts.max_description_chars)) + 1
+        tool = 0
+        if entry.available:
+            tool = len(_encode(tool_declaration(entry, opts.max_description_chars))) + 1
+        if text_used + line > opts.max_action_chars or tool_used + tool > opts.max_tool_chars:
+            break
+        chosen.add(id(entry))
+        text_used += line
+        tool_used += tool
+    return [e for e in entries if id(e) in chosen]
+
+
+def _records(records: list[Record], opts: ObserveOptions) -> tuple[list[Record], int]:
+    """Full records within ``max_records`` and ``max_record_chars``; also counts cut fields."""
+    out: list[Record] = []
+    used = 0
+    cut = 0
+    for record in records:
+        if len(out) >= opts.max_records:
+            break
+        line = record_line(len(out) + 1, record, opts.max_field_chars)
+        if used + len(line) + 1 > opts.max_record_chars:
+            break
+        out.append(record)
+        used += len(line) + 1
+        cut += sum(
+            1 for v in record.fields.values() if isinstance(v, str) and len(v) > opts.max_field_chars
+        )
+    return out, cut
+
+
+def _record_ids(ids: list[str], max_chars: int) -> list[str]:
+    out: list[str] = []
+    used = 0
+    for rid in ids:
+        cost = len(clean(rid, 80)) + 3
+        if used + cost > max_chars:
+            break
+        out.append(rid)
+        used += cost
+    return out
+
+
+def _state(items: list[StateItem], opts: ObserveOptions) -> list[StateItem]:
+    out: list[StateItem] = []
+    for item in items:
+        trial = [*out, item]
+        size = len(state_json(trial, opts.max_field_chars))
+        size += sum(len(s.name) + len(s.description) + 4 for s in trial if s.description)
+        if size > opts.max_state_chars:
+            # A value too large on its own is summarised rather than dropped silently.
+            summary = msgspec.structs.replace(item, value=_summary(item.value))
+            trial = [*out, summary]
+            if len(state_json(trial, opts.max_field_chars)) > opts.max_state_chars:
+                break
+            out.append(summary)
+            continue
+        out.append(item)
+    return out
+
+
+def _summary(value: Any) -> str:
+    if isinstance(value, dict):
+        return f"{{… {len(value)} keys, too large to show}}"
+    if isinstance(value, list):
+        return f"[… {len(value)} items, too large to show]"
+    return f"… {len(str(value))} characters, too large to show"
+
+
+def _feedback(items: list[Feedback], regions: list[Region], opts: ObserveOptions) -> list[Feedback]:
+    tags = region_labels(regions)
+    out: list[Feedback] = []
+    used = 0
+    for item in items:
+        if len(out) >= opts.max_feedback:
+            break
+        line = feedback_line(item, tags)
+        if used + len(line) + 1 > opts.max_feedback_chars:
+            room = opts.max_feedback_chars - used - 80
+            if room < 40:
+                break
+            item = msgspec.structs.replace(item, message=item.message[:room] + "…")
+            line = feedback_line(item, tags)
+        out.append(item)
+        used += len(line) + 1
+    return out
+
+
+def assemble(
+    snapshot: Snapshot,
+    options: ObserveOptions | None = None,
+    *,
+    warnings: list[str] | None = None,
+    settle_ms: float = 0.0,
+) -> Observation:
+    """Apply every budget of ``options`` to ``snapshot``; never raises on page content."""
+    opts = options or ObserveOptions()
+    entries = fold_actions(snapshot)
+    actions = _actions(entries, opts)
+    regions = _regions(snapshot.regions, opts)
+    records, fields_cut = _records(snapshot.records, opts)
+    index = snapshot.record_index
+    record_ids = _record_ids(index.ids, opts.max_index_chars)
+    state = _state(snapshot.state, opts)
+    feedback = _feedback(snapshot.feedback, snapshot.regions, opts)
+    declared = snapshot.actions_total + sum(g.rows for g in snapshot.row_actions)
+    omitted = Omitted(
+        actions_declared=declared,
+        action_entries=len(entries) + max(snapshot.actions_total - len(snapshot.actions), 0),
+        action_entries_shown=len(actions),
+        records_total=len(index.ids),
+        records_shown=len(records),
+        records_id_only=len(index.ids) - len(records),
+        record_ids_not_listed=len(index.ids) - len(record_ids),
+        records_inactive=index.inactive,
+        regions_total=snapshot.regions_total,
+        regions_not_listed=snapshot.regions_total - len(regions),
+        state_total=snapshot.state_total,
+        state_not_listed=snapshot.state_total - len(state),
+        feedback_total=snapshot.feedback_total,
+        feedback_not_listed=snapshot.feedback_total - len(feedback),
+        fields_cut=fields_cut,
+    )
+    return Observation(
+        identity=_identity(snapshot.identity, opts.max_page_chars),
+        regions=regions,
+        actions=actions,
+        records=records,
+        record_ids=record_ids,
+        state=state,
+        feedback=feedback,
+        omitted=omitted,
+        warnings=[*snapshot.warnings, *(warnings or [])],
+        modal=snapshot.modal,
+        settle_ms=settle_ms,
+        collect_ms=snapshot.collect_ms,
+    )
+
+
+def _encode(value: Any) -> str:
+    return msgspec.json.encode(value).decode()
+
+
+def tools_json(tools: list[dict[str, Any]]) -> str:
+    """The tools array as compact JSON text (what the character bound measures)."""
+    return _encode(tools)
+
+
+def present(obs: Observation, options: ObserveOptions | None = None) -> tuple[str, list[dict[str, Any]]]:
+    """The rendered text and the tools array of ``obs`` (available actions only)."""
+    opts = options or ObserveOptions()
+    text = render_text(obs, opts.max_field_chars)
+    tools = [tool_declaration(e, opts.max_description_chars) for e in obs.actions if e.available]
+    return text, tools
+
+
+def build(
+    snapshot: Snapshot,
+    options: ObserveOptions | None = None,
+    *,
+    warnings: list[str] | None = None,
+    settle_ms: float = 0.0,
+) -> tuple[Observation, str, list[dict[str, Any]]]:
+    """Observation, text and tools within ``max_total_chars`` (budgets shrink to fit)."""
+    opts = options or ObserveOptions()
+    for _ in range(8):
+        obs = assemble(snapshot, opts, warnings=warnings, settle_ms=settle_ms)
+        text, tools = present(obs, opts)
+        if len(text) + len(tools_json(tools)) <= opts.max_total_chars:
+            return obs, text, tools
+        opts = _shrink(opts)
+    return obs, text, tools
+
+
+def _shrink(o: ObserveOptions) -> ObserveOptions:
+    def f(n: int) -> int:
+        return max(int(n * 0.7), 1)
+
+    return msgspec.structs.replace(
+        o,
+        max_actions=f(o.max_actions),
+        max_records=f(o.max_records),
+        max_scopes=f(o.max_scopes),
+        max_feedback=f(o.max_feedback),
+        max_state_chars=f(o.max_state_chars),
+        max_record_chars=f(o.max_record_chars),
+        max_feedback_chars=f(o.max_feedback_chars),
+        max_page_chars=f(o.max_page_chars),
+        max_action_chars=f(o.max_action_chars),
+        max_scope_chars=f(o.max_scope_chars),
+        max_index_chars=f(o.max_index_chars),
+        max_tool_chars=f(o.max_tool_chars),
+        max_field_chars=max(f(o.max_field_chars), 20),
+        max_description_chars=max(f(o.max_description_chars), 20),
+    )

@@ -1,0 +1,87 @@
+"""Folding (OB-4): a snapshot's actions become action entries, one per shape.
+
+Page-level actions become one entry each. Row actions arrive from the page
+already grouped per ``(name, region path)``; each group becomes one folded entry
+whose tool takes a required ``record`` argument and which says how many rows it
+covers, how many are outside the viewport and which ids it samples. Tool names
+are assigned here too (:func:`cdpagent.snapshot.tools.assign_tool_names`), over
+all entries, so a name does not change when an action's availability does.
+"""
+
+from __future__ import annotations
+
+from .model import ActionEntry, PageAction, RowActionGroup, Snapshot
+from .render import region_labels
+from .tools import assign_tool_names
+
+__all__ = ["fold_actions"]
+
+
+def _tag(labels: dict[tuple[str, ...], str], path: list[str]) -> str:
+    if not path:
+        return "page"
+    key = tuple(path)
+    return labels.get(key, " > ".join(path))
+
+
+def _page_entry(action: PageAction, labels: dict[tuple[str, ...], str]) -> ActionEntry:
+    return ActionEntry(
+        tool="",
+        action=action.name,
+        name=action.name,
+        kind=action.kind,
+        effect=action.effect,
+        description=action.description,
+        region=_tag(labels, action.region_path),
+        region_path=list(action.region_path),
+        ordinal=action.ordinal,
+        available=action.available,
+        reason=action.reason,
+        confirm=action.confirm,
+        handoff=action.handoff,
+        submit=action.submit,
+        input=action.input,
+        visible=1 if action.in_viewport else 0,
+    )
+
+
+def _group_entry(group: RowActionGroup, labels: dict[tuple[str, ...], str]) -> ActionEntry:
+    reason = None
+    if group.available == 0:
+        reason = "; ".join(sorted(group.reasons)) or "no row can do this now"
+    return ActionEntry(
+        tool="",
+        action=group.name + "@{record}",
+        name=group.name,
+        kind=group.kind,
+        effect=group.effect,
+        description=group.description,
+        region=_tag(labels, group.region_path),
+        region_path=list(group.region_path),
+        available=group.available > 0,
+        reason=reason,
+        confirm=group.confirm,
+        handoff=group.handoff,
+        submit=group.submit,
+        input=group.input,
+        folded=True,
+        rows=group.rows,
+        rows_available=group.available,
+        offscreen=group.offscreen,
+        visible=group.visible,
+        sample=list(group.sample),
+        record_enum=list(group.available_ids) if group.available_ids is not None else None,
+        reasons=dict(group.reasons),
+        covers=group.rows,
+    )
+
+
+def fold_actions(snapshot: Snapshot) -> list[ActionEntry]:
+    """Every action entry of ``snapshot`` in document order, with unique tool names."""
+    labels = region_labels(snapshot.regions)
+    ordered: list[tuple[int, ActionEntry]] = [
+        (a.order, _page_entry(a, labels)) for a in snapshot.actions
+    ]
+    ordered += [(g.order, _group_entry(g, labels)) for g in snapshot.row_actions]
+    ordered.sort(key=lambda pair: pair[0])
+    return assign_tool_names([entry for _, entry in ordered])

@@ -1,0 +1,340 @@
+"""The data model of observations: the raw snapshot and the bounded observation.
+
+Two layers, both msgspec Structs:
+
+* :class:`Snapshot` is what ``js/collect.js`` returns from the page's isolated
+  world (one JSON string, decoded with :data:`SNAPSHOT_DECODER`). It already
+  contains only business-level facts — no markup, selectors, styles or
+  coordinates — and sensitive values are masked in the page. It is *bounded*:
+  full detail (fields, per-row action state) only for the records the budgets
+  can show plus any ids the caller asked for; every other active record is an
+  id in :attr:`RecordIndex.ids`. Row actions arrive already grouped per
+  ``(name, region path)`` as :class:`RowActionGroup`.
+* :class:`Observation` is the snapshot after the budgets (OB-3) and folding
+  (OB-4): what the renderers turn into the Markdown page section and the
+  ``tools`` array. Every omission is counted in :class:`Omitted`.
+
+Notes for acting and receipts (OB-5, OB-7, OB-8):
+
+* Every declared action is addressable by an :class:`ActionLocator`
+  (``name``, ``record``, ``region_path``, ``ordinal``); ``collect.js`` exports
+  ``find(locator)`` in the ``cdpagent-observe`` world that returns the element
+  again at execution time. ``ActionLocator.id`` is the seed's action id
+  (``add_todo``, ``toggle@t9``).
+* Each :class:`ActionEntry` of an observation carries its ``tool`` name and the
+  locator parts, so a tool call maps back to the original action id
+  (:func:`cdpagent.snapshot.tools.resolve_tool_call`).
+* Records are keyed by stable id and carry ``fields`` as a dict and the state of
+  their row actions as a dict, so two snapshots diff by id without scanning.
+  ``collect.js`` accepts ``include`` (record ids that must be in full) so a
+  receipt can capture its target before and after.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+__all__ = [
+    "SNAPSHOT_DECODER",
+    "ActionEntry",
+    "ActionLocator",
+    "ActionState",
+    "Feedback",
+    "FieldValue",
+    "Identity",
+    "InputSpec",
+    "Observation",
+    "Omitted",
+    "PageAction",
+    "Record",
+    "RecordIndex",
+    "Region",
+    "RowActionGroup",
+    "Snapshot",
+    "StateItem",
+]
+
+FieldValue = str | bool | int | float | None
+"""A readable record field: checkbox → bool, form control → its value, else text."""
+
+Kind = Literal["click", "type", "select", "check"]
+Effect = Literal["read", "write", "navigate"]
+RegionState = Literal["active", "hidden", "inert", "covered"]
+"""``covered``: rendered, but behind an open modal dialog that is not inside it."""
+
+
+class Identity(msgspec.Struct, frozen=True):
+    """Where the page is: never the full URL (its query may hold tokens)."""
+
+    title: str = ""
+    path: str = ""
+    route: str | None = None
+    route_params: dict[str, Any] = {}
+    query: dict[str, str] = {}
+    """Only the query fields the page allows with ``<meta name="agent-query">``."""
+
+
+class Region(msgspec.Struct, frozen=True):
+    """A ``data-agent-region``: what it is, where it sits, whether it is usable now."""
+
+    id: str
+    label: str
+    role: str
+    purpose: str = ""
+    parent: str | None = None
+    path: list[str] = []
+    """Region ids from the outermost ancestor to this region (inclusive)."""
+    state: RegionState = "active"
+    covered_by: str | None = None
+    in_viewport: bool = False
+    modal: bool = False
+    actions_total: int = 0
+    actions_visible: int = 0
+    records_total: int = 0
+    records_visible: int = 0
+
+
+class InputSpec(msgspec.Struct, frozen=True, omit_defaults=True):
+    """What a type/select/check action accepts, from its declaration and the control."""
+
+    doc: str = ""
+    input_type: str = ""
+    required: bool = False
+    pattern: str | None = None
+    min: str | None = None
+    max: str | None = None
+    minlength: int | None = None
+    maxlength: int | None = None
+    options: list[str] = []
+    value: str | None = None
+    """The current value; ``"[masked]"`` for sensitive controls."""
+    checked: bool | None = None
+    sensitive: bool = False
+    read_only: bool = False
+
+
+class ActionLocator(msgspec.Struct, frozen=True):
+    """Enough to find a declared action's element again (``collect.js`` ``find``).
+
+    ``ordinal`` is the index among page-level elements sharing ``name`` and
+    ``region_path`` in document order (always 0 for row actions, which the record
+    id makes unique).
+    """
+
+    name: str
+    record: str | None = None
+    region_path: tuple[str, ...] = ()
+    ordinal: int = 0
+
+    @property
+    def id(self) -> str:
+        """The seed's action id: ``name`` or ``name@record``."""
+        return self.name if self.record is None else f"{self.name}@{self.record}"
+
+
+class PageAction(msgspec.Struct, frozen=True):
+    """A declared action outside any record, with its availability and reason."""
+
+    name: str
+    kind: Kind
+    effect: Effect
+    description: str
+    region: str | None = None
+    region_path: list[str] = []
+    ordinal: int = 0
+    available: bool = True
+    reason: str | None = None
+    confirm: str | None = None
+    handoff: str | None = None
+    submit: bool = False
+    input: InputSpec | None = None
+    in_viewport: bool = False
+    order: int = 0
+    """Position among declared actions and row-action groups (document order)."""
+
+    @property
+    def locator(self) -> ActionLocator:
+        return ActionLocator(self.name, None, tuple(self.region_path), self.ordinal)
+
+
+class RowActionGroup(msgspec.Struct, frozen=True):
+    """All row actions of one name in one region, folded in the page (OB-4).
+
+    Shape fields (kind, effect, description, input, confirm, handoff) come from
+    the first row. ``available_ids`` lists every available row id only when there
+    are at most ``enum_limit`` of them (for a ``record`` enum), else it is None.
+    """
+
+    name: str
+    kind: Kind
+    effect: Effect
+    description: str
+    region: str | None = None
+    region_path: list[str] = []
+    confirm: str | None = None
+    handoff: str | None = None
+    submit: bool = False
+    input: InputSpec | None = None
+    rows: int = 0
+    available: int = 0
+    offscreen: int = 0
+    visible: int = 0
+    sample: list[str] = []
+    available_ids: list[str] | None = None
+    reasons: dict[str, int] = {}
+    """Unavailability reason → number of rows it applies to."""
+    order: int = 0
+
+
+class ActionState(msgspec.Struct, frozen=True):
+    """The availability of one row action of a fully collected record."""
+
+    available: bool
+    reason: str | None = None
+
+
+class Record(msgspec.Struct, frozen=True):
+    """A record collected in full: fields by name, its row actions by name."""
+
+    id: str
+    label: str = ""
+    region: str | None = None
+    in_viewport: bool = False
+    fields: dict[str, FieldValue] = {}
+    actions: dict[str, ActionState] = {}
+
+
+class RecordIndex(msgspec.Struct, frozen=True):
+    """Every active record by id (document order), budgeted apart from full records."""
+
+    ids: list[str] = []
+    viewport: list[str] = []
+    """Ids of active records intersecting the viewport."""
+    inactive: int = 0
+    """Records in hidden or inert regions (not addressable now)."""
+    duplicates: list[str] = []
+    """Ids declared by more than one element; only the first is used."""
+
+
+class StateItem(msgspec.Struct, frozen=True):
+    """A declared read-only view (filter, paging, selection, totals)."""
+
+    name: str
+    value: Any = None
+    description: str = ""
+    region: str | None = None
+
+
+class Feedback(msgspec.Struct, frozen=True):
+    """A validation error, warning or status message, with its field and region path."""
+
+    level: Literal["error", "warning", "info"]
+    message: str
+    field: str | None = None
+    region_path: list[str] = []
+    source: Literal["declared", "alert", "status", "invalid"] = "declared"
+
+
+class Snapshot(msgspec.Struct, frozen=True):
+    """The raw, already bounded snapshot returned by ``js/collect.js``."""
+
+    identity: Identity
+    regions: list[Region] = []
+    regions_total: int = 0
+    actions: list[PageAction] = []
+    actions_total: int = 0
+    """Page-level actions declared (``actions`` may hold fewer when capped)."""
+    row_actions: list[RowActionGroup] = []
+    records: list[Record] = []
+    record_index: RecordIndex = RecordIndex()
+    state: list[StateItem] = []
+    state_total: int = 0
+    feedback: list[Feedback] = []
+    feedback_total: int = 0
+    modal: str | None = None
+    """Label of the open modal dialog, if any."""
+    warnings: list[str] = []
+    collect_ms: float = 0.0
+
+
+SNAPSHOT_DECODER = msgspec.json.Decoder(Snapshot)
+
+
+class ActionEntry(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One line of the action list and (when available) one tool.
+
+    ``tool`` is the legal, unique function name; ``action`` the original id
+    (``toggle@{record}`` for a folded entry). ``name``, ``region_path`` and
+    ``ordinal`` form the :class:`ActionLocator` (with the call's record).
+    """
+
+    tool: str
+    action: str
+    name: str
+    kind: Kind
+    effect: Effect
+    description: str
+    region: str = ""
+    """Region labels from outer to inner, as shown in the ``region:`` tag."""
+    region_path: list[str] = []
+    ordinal: int = 0
+    available: bool = True
+    reason: str | None = None
+    confirm: str | None = None
+    handoff: str | None = None
+    submit: bool = False
+    input: InputSpec | None = None
+    folded: bool = False
+    rows: int = 0
+    rows_available: int = 0
+    offscreen: int = 0
+    visible: int = 0
+    sample: list[str] = []
+    record_enum: list[str] | None = None
+    reasons: dict[str, int] = {}
+    covers: int = 1
+    """How many declared actions this entry stands for."""
+
+    def locator(self, record: str | None = None) -> ActionLocator:
+        """The locator of this entry's element (for a folded entry, of ``record``'s row)."""
+        return ActionLocator(self.name, record, tuple(self.region_path), self.ordinal)
+
+
+class Omitted(msgspec.Struct, frozen=True):
+    """Everything the budgets left out, counted (OB-3)."""
+
+    actions_declared: int = 0
+    action_entries: int = 0
+    action_entries_shown: int = 0
+    records_total: int = 0
+    records_shown: int = 0
+    records_id_only: int = 0
+    record_ids_not_listed: int = 0
+    records_inactive: int = 0
+    regions_total: int = 0
+    regions_not_listed: int = 0
+    state_total: int = 0
+    state_not_listed: int = 0
+    feedback_total: int = 0
+    feedback_not_listed: int = 0
+    fields_cut: int = 0
+    strings_cut: int = 0
+
+
+class Observation(msgspec.Struct, frozen=True):
+    """The bounded observation; both renderers read only this."""
+
+    identity: Identity
+    regions: list[Region]
+    actions: list[ActionEntry]
+    records: list[Record]
+    record_ids: list[str]
+    state: list[StateItem]
+    feedback: list[Feedback]
+    omitted: Omitted
+    warnings: list[str] = []
+    modal: str | None = None
+    settle_ms: float = 0.0
+    collect_ms: float = 0.0

@@ -1,0 +1,76 @@
+"""Every budget and knob of an observation, in one Struct (SPEC OB-3, OB-6).
+
+The first eight fields are SPEC OB-3's defaults under snake_case names
+(``maxActions`` → ``max_actions`` …). The character budgets after them are
+cdpagent's own and are chosen so that the rendered text plus the tools JSON
+stays under ``max_total_chars`` (12,000) whatever the page size.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+__all__ = ["ObserveOptions"]
+
+
+class ObserveOptions(msgspec.Struct, frozen=True, kw_only=True):
+    """Budgets and settle parameters; every field has the documented default."""
+
+    # SPEC OB-3 defaults
+    max_actions: int = 40
+    """Folded action entries listed (available first)."""
+    max_records: int = 20
+    """Records with full fields."""
+    max_scopes: int = 24
+    """Regions listed under Page structure."""
+    max_feedback: int = 8
+    max_state_chars: int = 1200
+    max_record_chars: int = 1500
+    max_feedback_chars: int = 800
+    max_page_chars: int = 500
+
+    # cdpagent's own bounds
+    max_action_chars: int = 2000
+    """Characters of the available + unavailable action lines together."""
+    max_scope_chars: int = 1000
+    max_index_chars: int = 600
+    """Characters of the citation id index (budgeted apart from full records)."""
+    max_tool_chars: int = 3600
+    """Characters of the tools JSON."""
+    max_total_chars: int = 12000
+    """Hard bound on rendered text + tools JSON; budgets shrink until it holds."""
+    max_field_chars: int = 160
+    """One record field or state string in the text."""
+    max_description_chars: int = 160
+    max_string_chars: int = 2000
+    """Any string leaving the page (cut in the page before transfer)."""
+    max_depth: int = 4
+    """State JSON deeper than this is summarised."""
+    sample_ids: int = 3
+    """Row ids sampled on a folded entry."""
+    enum_limit: int = 10
+    """A folded tool enumerates ``record`` when at most this many rows are available."""
+    include: tuple[str, ...] = ()
+    """Record ids that must be collected in full (receipts, OB-8)."""
+
+    # OB-6 settle
+    settle: bool = True
+    settle_quiet_ms: int = 50
+    """No DOM mutation, running animation or scroll for this long counts as settled."""
+    settle_timeout_ms: int = 1500
+    """Past this, snapshot anyway with a warning."""
+
+    def collector_args(self) -> dict[str, object]:
+        """The options ``collect.js`` reads (bounds on what leaves the page)."""
+        return {
+            "full_records": self.max_records,
+            "include": list(self.include),
+            "sample": self.sample_ids,
+            "enum_limit": self.enum_limit,
+            "max_string": self.max_string_chars,
+            "max_depth": self.max_depth,
+            "max_regions": max(self.max_scopes * 4, 100),
+            "max_page_actions": max(self.max_actions * 4, 200),
+            "max_feedback": max(self.max_feedback * 4, 32),
+            "max_state": 64,
+        }

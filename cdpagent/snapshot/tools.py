@@ -1,0 +1,247 @@
+"""The ``tools`` array (OB-9): OpenAI function declarations from action entries.
+
+Names are legal function names (``^[a-zA-Z0-9_-]{1,64}$``) derived from action
+names, and unique: names that collide across regions are qualified with their
+innermost region id, and whatever still collides gets a numeric suffix in
+document order. :func:`resolve_tool_call` maps a tool call back to the original
+action id and its :class:`~cdpagent.snapshot.model.ActionLocator`; the mapping
+grants no permission, acting re-checks availability.
+
+Schemas are strict: every property required, ``additionalProperties: false``,
+``record`` enumerated when at most ``enum_limit`` rows are available.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from typing import Any
+
+import msgspec
+
+from .model import ActionEntry, ActionLocator, InputSpec
+
+__all__ = [
+    "TOOL_NAME",
+    "ToolCallError",
+    "assign_tool_names",
+    "legal_name",
+    "resolve_tool_call",
+    "tool_declaration",
+    "tool_description",
+]
+
+TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+_ILLEGAL = re.compile(r"[^a-zA-Z0-9_-]+")
+RECORD_DOC = (
+    "Which row: a record id from the page data or citation records (for example, {example}). "
+    "Offscreen targets are scrolled into view before execution."
+)
+
+
+class ToolCallError(ValueError):
+    """A tool call that names no entry or lacks a required argument.
+
+    ``code`` is ``UNKNOWN_ACTION`` or ``RECORD_REQUIRED``.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def legal_name(text: str, limit: int = 64) -> str:
+    """A legal function name for ``text``; non-ASCII names get a stable hash.
+
+    Never empty, at most ``limit`` characters, matches :data:`TOOL_NAME`.
+    """
+    base = _ILLEGAL.sub("_", text).strip("_")
+    if len(base) < len(text) / 2 or not base:
+        # Mostly non-ASCII (e.g. 删除): keep what is legible, add a hash for uniqueness.
+        digest = f"{zlib.crc32(text.encode()):08x}"[:6]
+        base = f"{base}_{digest}" if base else f"action_{digest}"
+    if len(base) > limit:
+        digest = f"{zlib.crc32(text.encode()):08x}"[:6]
+        base = base[: limit - 7] + "_" + digest
+    return base
+
+
+def assign_tool_names(entries: list[ActionEntry]) -> list[ActionEntry]:
+    """Entries with ``tool`` set: legal, unique, and stable for a given page.
+
+    Every entry whose base name is shared by entries in different regions is
+    qualified with its innermost region id (so no entry keeps the bare name by
+    accident of order); remaining duplicates get ``_2``, ``_3``… in order.
+    """
+    bases = [legal_name(e.name) for e in entries]
+    paths_by_base: dict[str, set[tuple[str, ...]]] = {}
+    for base, e in zip(bases, entries, strict=True):
+        paths_by_base.setdefault(base, set()).add(tuple(e.region_path))
+    names: list[str] = []
+    for base, e in zip(bases, entries, strict=True):
+        if len(paths_by_base[base]) > 1:
+            region = e.region_path[-1] if e.region_path else "page"
+            base = legal_name(f"{region}_{e.name}")
+        names.append(base)
+    used: set[str] = set()
+    out: list[ActionEntry] = []
+    for name, e in zip(names, entries, strict=True):
+        unique = name
+        n = 2
+        while unique in used:
+            suffix = f"_{n}"
+            unique = name[: 64 - len(suffix)] + suffix
+            n += 1
+        used.add(unique)
+        out.append(msgspec.structs.replace(e, tool=unique))
+    return out
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def constraint_words(spec: InputSpec) -> list[str]:
+    """The input's constraints in words (shared by the text and the schema)."""
+    words: list[str] = []
+    if spec.required:
+        words.append("required")
+    if spec.input_type and spec.input_type not in ("text", "select", "textarea", "search"):
+        words.append(f"{spec.input_type} input")
+    if spec.minlength is not None:
+        words.append(f"at least {spec.minlength} characters")
+    if spec.maxlength is not None:
+        words.append(f"at most {spec.maxlength} characters")
+    if spec.min is not None:
+        words.append(f"min {spec.min}")
+    if spec.max is not None:
+        words.append(f"max {spec.max}")
+    if spec.pattern is not None:
+        words.append(f"must match /{spec.pattern}/")
+    if spec.read_only:
+        words.append("read-only")
+    if spec.sensitive:
+        words.append("sensitive: its value is masked in observations")
+    return words
+
+
+def fold_note(entry: ActionEntry) -> str:
+    """The tool description's fold note for a folded entry."""
+    note = (
+        "Row actions of the same type are folded into one: pass record to choose a row "
+        f"({entry.rows} rows"
+    )
+    if entry.offscreen:
+        note += f"; {entry.offscreen} rows outside the viewport (auto-scroll before execution)"
+    note += ")."
+    if entry.rows_available < entry.rows:
+        note += f" Available on {entry.rows_available} of {entry.rows} rows."
+    return note
+
+
+def tool_description(entry: ActionEntry, max_chars: int = 160) -> str:
+    """``description (kind / effect / region:…)`` plus fold, confirm and hand-off notes."""
+    text = (
+        f"{_cut(entry.description, max_chars)} "
+        f"({entry.kind} / {entry.effect} / region:{_cut(entry.region, 80)})"
+    )
+    if entry.folded:
+        text += " | " + fold_note(entry)
+    if entry.input is not None and entry.input.doc:
+        text += " | Input: " + _cut(entry.input.doc, max_chars)
+    if entry.submit:
+        text += " | Submits after typing."
+    if entry.confirm:
+        text += f" | Needs the user's confirmation ({_cut(entry.confirm, 120)})."
+    if entry.handoff:
+        text += (
+            f" | Hand-off: a person must do this ({_cut(entry.handoff, 120)}); "
+            "calling it only tells the user."
+        )
+    return text.replace("<", "\\u003c")
+
+
+def _html_pattern(pattern: str) -> str:
+    # HTML patterns match the whole value; JSON Schema patterns search.
+    return f"^(?:{pattern})$"
+
+
+def _input_properties(entry: ActionEntry, max_chars: int) -> dict[str, Any]:
+    spec = entry.input or InputSpec()
+    words = constraint_words(spec)
+    doc = _cut(spec.doc, max_chars) if spec.doc else ""
+    if entry.kind == "type":
+        prop: dict[str, Any] = {"type": "string"}
+        desc = doc or "The text to type (replaces the current value)."
+        if words:
+            desc += " (" + "; ".join(words) + ")"
+        prop["description"] = desc.replace("<", "\\u003c")
+        if spec.maxlength is not None:
+            prop["maxLength"] = spec.maxlength
+        if spec.minlength is not None:
+            prop["minLength"] = spec.minlength
+        elif spec.required:
+            prop["minLength"] = 1
+        if spec.pattern is not None:
+            prop["pattern"] = _html_pattern(spec.pattern)
+        return {"text": prop}
+    if entry.kind == "select":
+        prop = {"type": "string", "description": (doc or "The option to choose, by its label.")}
+        if spec.options:
+            prop["enum"] = list(spec.options)
+        return {"option": prop}
+    if entry.kind == "check":
+        desc = doc or "true to check, false to uncheck."
+        return {"checked": {"type": "boolean", "description": desc.replace("<", "\\u003c")}}
+    return {}
+
+
+def tool_declaration(entry: ActionEntry, max_chars: int = 160) -> dict[str, Any]:
+    """One OpenAI function declaration for ``entry`` (strict JSON Schema)."""
+    properties: dict[str, Any] = {}
+    if entry.folded:
+        example = entry.sample[0] if entry.sample else "an id"
+        record: dict[str, Any] = {
+            "type": "string",
+            "description": RECORD_DOC.format(example=example).replace("<", "\\u003c"),
+        }
+        if entry.record_enum is not None:
+            record["enum"] = list(entry.record_enum)
+        properties["record"] = record
+    properties.update(_input_properties(entry, max_chars))
+    return {
+        "type": "function",
+        "function": {
+            "name": entry.tool,
+            "description": tool_description(entry, max_chars),
+            "parameters": {
+                "type": "object",
+                "properties": properties,
+                "required": list(properties),
+                "additionalProperties": False,
+            },
+            "strict": True,
+        },
+    }
+
+
+def resolve_tool_call(
+    entries: list[ActionEntry], tool: str, record: str | None = None
+) -> tuple[ActionEntry, ActionLocator]:
+    """Map a tool call back to its entry and the locator of the original action.
+
+    ``toggle`` with ``record="t9"`` → the ``toggle`` entry and the locator whose
+    ``id`` is ``toggle@t9``. Unavailable entries resolve too (the caller reports
+    why they cannot run). Raises :class:`ToolCallError` with ``UNKNOWN_ACTION``
+    when no entry has that tool name, ``RECORD_REQUIRED`` when a folded entry is
+    called without a record.
+    """
+    for entry in entries:
+        if entry.tool == tool:
+            if entry.folded and not record:
+                raise ToolCallError(
+                    "RECORD_REQUIRED", f"{tool} is a row action: pass record (a record id)"
+                )
+            return entry, entry.locator(record if entry.folded else None)
+    raise ToolCallError("UNKNOWN_ACTION", f"no action named {tool!r} on this page")

@@ -1,0 +1,626 @@
+// cdpagent observation collector (SPEC OB-1, OB-2, OB-5, OB-6).
+//
+// Installed with Page.addScriptToEvaluateOnNewDocument into the isolated world
+// "cdpagent-observe", so page scripts can neither see nor patch it. It defines
+// globalThis.__cdpagentObserve with:
+//
+//   collect(optionsJson) -> string   one JSON snapshot (cdpagent.snapshot.model.Snapshot)
+//   settle(quietMs, timeoutMs) -> Promise<{settled, waited_ms, reason}>
+//   find(locator) -> Element | null  the element of an ActionLocator, for acting
+//
+// The snapshot carries business facts only: never markup, selectors, styles or
+// coordinates; sensitive values are replaced by "[masked]" before they leave.
+// Cost is bounded by one querySelectorAll per declaration kind plus constant work
+// per declared element; fields and per-row action state are read only for the
+// records that will be shown in full.
+(() => {
+  'use strict';
+  if (globalThis.__cdpagentObserve) return;
+
+  const MASK = '[masked]';
+  const ACTION = '[data-agent-action]';
+  const RECORD = '[data-agent-record]';
+  const REGION = '[data-agent-region]';
+  const FEEDBACK = '[data-agent-feedback],[role="alert"],[role="status"],[aria-invalid="true"]';
+  const now = () => performance.now();
+
+  const squash = (s) => String(s == null ? '' : s).replace(/\s+/g, ' ').trim();
+  function clip(s, max) {
+    s = squash(s);
+    if (s.length <= max) return s;
+    return s.slice(0, max) + `… (cut, ${s.length} chars)`;
+  }
+
+  function textOf(el, max) {
+    return clip(el.textContent, max);
+  }
+
+  function byIdText(ids, max) {
+    const parts = [];
+    for (const id of String(ids || '').split(/\s+/)) {
+      const ref = id && document.getElementById(id);
+      if (ref) parts.push(squash(ref.textContent));
+    }
+    return clip(parts.join(' '), max);
+  }
+
+  function accessibleName(el, max) {
+    const aria = el.getAttribute('aria-label');
+    if (aria) return clip(aria, max);
+    const by = el.getAttribute('aria-labelledby');
+    if (by) {
+      const t = byIdText(by, max);
+      if (t) return t;
+    }
+    if (el.labels && el.labels.length) {
+      const t = clip(Array.from(el.labels, (l) => l.textContent).join(' '), max);
+      if (t) return t;
+    }
+    if (el.placeholder) return clip(el.placeholder, max);
+    if (el.title) return clip(el.title, max);
+    if (el.tagName === 'INPUT' && /^(button|submit|reset)$/.test(el.type)) return clip(el.value, max);
+    return textOf(el, max);
+  }
+
+  function isSensitive(el) {
+    return (el.tagName === 'INPUT' && el.type === 'password') ||
+      el.hasAttribute('data-agent-sensitive') || !!el.closest('[data-agent-sensitive]');
+  }
+
+  function kindOf(el) {
+    const declared = el.getAttribute('data-agent-kind');
+    if (declared && /^(click|type|select|check)$/.test(declared)) return declared;
+    const tag = el.tagName;
+    if (tag === 'SELECT') return 'select';
+    if (tag === 'TEXTAREA') return 'type';
+    if (tag === 'INPUT') {
+      if (/^(checkbox|radio)$/.test(el.type)) return 'check';
+      if (/^(button|submit|reset|image|file|color|range)$/.test(el.type)) return 'click';
+      return 'type';
+    }
+    if (el.isContentEditable) return 'type';
+    const role = el.getAttribute('role');
+    if (role === 'checkbox' || role === 'switch' || role === 'radio') return 'check';
+    if (role === 'textbox' || role === 'searchbox' || role === 'combobox') return 'type';
+    return 'click';
+  }
+
+  function effectOf(el) {
+    const e = el.getAttribute('data-agent-effect');
+    if (e === 'read' || e === 'write' || e === 'navigate') return e;
+    return el.tagName === 'A' && el.hasAttribute('href') ? 'navigate' : 'write';
+  }
+
+  function inputSpec(el, kind, opts, withValue) {
+    if (kind === 'click') return null;
+    const spec = {};
+    const doc = el.getAttribute('data-agent-input');
+    if (doc) spec.doc = clip(doc, opts.max_string);
+    const sensitive = isSensitive(el);
+    if (sensitive) spec.sensitive = true;
+    if (el.tagName === 'INPUT') spec.input_type = el.type;
+    else if (el.tagName === 'SELECT') spec.input_type = 'select';
+    else if (el.tagName === 'TEXTAREA') spec.input_type = 'textarea';
+    if (el.required || el.getAttribute('aria-required') === 'true') spec.required = true;
+    if (el.readOnly) spec.read_only = true;
+    const pattern = el.getAttribute('pattern');
+    if (pattern) spec.pattern = clip(pattern, 200);
+    for (const k of ['min', 'max']) {
+      const v = el.getAttribute(k);
+      if (v) spec[k] = clip(v, 40);
+    }
+    if (el.maxLength > 0) spec.maxlength = el.maxLength;
+    if (el.minLength > 0) spec.minlength = el.minLength;
+    if (el.tagName === 'SELECT') {
+      const options = [];
+      for (const o of el.options) {
+        if (options.length >= 50) break;
+        if (!o.disabled) options.push(clip(o.label || o.text, 80));
+      }
+      spec.options = options;
+    }
+    if (withValue) {
+      if (kind === 'check') spec.checked = !!el.checked;
+      else if (el.tagName === 'SELECT') {
+        const o = el.selectedOptions && el.selectedOptions[0];
+        spec.value = sensitive ? MASK : (o ? clip(o.label || o.text, 80) : '');
+      } else if ('value' in el) {
+        spec.value = sensitive ? (el.value ? MASK : '') : clip(el.value, opts.max_string);
+      } else if (el.isContentEditable) {
+        spec.value = sensitive ? MASK : textOf(el, opts.max_string);
+      }
+    }
+    return spec;
+  }
+
+  function inViewport(r, vw, vh) {
+    return (r.width > 0 || r.height > 0) && r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
+  }
+
+  const regionRole = (el) => {
+    const role = el.getAttribute('role');
+    if (role) return role;
+    const byTag = {
+      UL: 'list', OL: 'list', NAV: 'navigation', MAIN: 'main', FORM: 'form', TABLE: 'table',
+      DIALOG: 'dialog', ASIDE: 'complementary', HEADER: 'banner', FOOTER: 'contentinfo',
+      SECTION: 'region', TBODY: 'table', FIELDSET: 'group',
+    };
+    return byTag[el.tagName] || 'group';
+  };
+
+  function regionLabel(el, max) {
+    const aria = el.getAttribute('aria-label');
+    if (aria) return clip(aria, max);
+    const by = el.getAttribute('aria-labelledby');
+    if (by) {
+      const t = byIdText(by, max);
+      if (t) return t;
+    }
+    const own = el.getAttribute('data-agent-label');
+    if (own) return clip(own, max);
+    const h = el.querySelector('h1,h2,h3,h4,h5,h6,legend,caption');
+    if (h) return textOf(h, max);
+    return el.getAttribute('data-agent-region');
+  }
+
+  function openModal() {
+    let modal = null;
+    for (const d of document.querySelectorAll('dialog')) if (d.matches(':modal')) modal = d;
+    if (modal) return modal;
+    for (const d of document.querySelectorAll('[aria-modal="true"]')) {
+      if (d.checkVisibility()) modal = d;
+    }
+    return modal;
+  }
+
+  function parseJson(text) {
+    try {
+      return JSON.parse(text);
+    } catch (_) {
+      return text;
+    }
+  }
+
+  // Cut deep or long JSON before transfer; the summary says what was left out.
+  function prune(value, depth, opts) {
+    if (typeof value === 'string') return clip(value, opts.max_string);
+    if (value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) {
+      if (depth >= opts.max_depth) return `[… ${value.length} items]`;
+      const out = value.slice(0, 50).map((v) => prune(v, depth + 1, opts));
+      if (value.length > 50) out.push(`… ${value.length - 50} more items`);
+      return out;
+    }
+    const keys = Object.keys(value);
+    if (depth >= opts.max_depth) return `{… ${keys.length} keys}`;
+    const out = {};
+    for (const k of keys.slice(0, 50)) out[clip(k, 80)] = prune(value[k], depth + 1, opts);
+    if (keys.length > 50) out['…'] = `${keys.length - 50} more keys`;
+    return out;
+  }
+
+  function fieldValue(el, opts) {
+    if (isSensitive(el)) return MASK;
+    const tag = el.tagName;
+    if (tag === 'INPUT' && /^(checkbox|radio)$/.test(el.type)) return !!el.checked;
+    if (tag === 'INPUT' || tag === 'TEXTAREA') return clip(el.value, opts.max_string);
+    if (tag === 'SELECT') {
+      const o = el.selectedOptions[0];
+      return o ? clip(o.label || o.text, opts.max_string) : '';
+    }
+    const control = el.querySelector('input,select,textarea');
+    if (control && !squash(el.textContent)) return fieldValue(control, opts);
+    const a = el.getAttribute('aria-checked');
+    if (a === 'true' || a === 'false') return a === 'true';
+    return textOf(el, opts.max_string);
+  }
+
+  function collect(optionsJson) {
+    const t0 = now();
+    const opts = Object.assign({
+      full_records: 20, include: [], sample: 3, enum_limit: 10, max_string: 2000,
+      max_depth: 4, max_regions: 100, max_page_actions: 200, max_feedback: 32, max_state: 64,
+    }, optionsJson ? JSON.parse(optionsJson) : {});
+    const vw = window.innerWidth;
+    const vh = window.innerHeight;
+    const warnings = [];
+    const modal = openModal();
+    const hasInert = !!document.querySelector('[inert]');
+    const covered = (el) => !!modal && !modal.contains(el) && !el.contains(modal);
+    const modalLabel = modal ? regionLabel(modal, 80) : null;
+
+    // Regions.
+    const regionEls = document.querySelectorAll(REGION);
+    const regionInfo = new Map();
+    const regions = [];
+    for (const el of regionEls) {
+      const id = clip(el.getAttribute('data-agent-region'), 80) || 'region';
+      const parentEl = el.parentElement && el.parentElement.closest(REGION);
+      const parent = parentEl ? regionInfo.get(parentEl) : null;
+      let state = 'active';
+      if (!el.checkVisibility()) state = 'hidden';
+      else if (hasInert && el.closest('[inert]')) state = 'inert';
+      else if (covered(el)) state = 'covered';
+      if (parent && parent.state !== 'active' && parent.state !== 'covered') state = parent.state;
+      const info = {
+        id, state, path: parent ? parent.path.concat([id]) : [id],
+        labels: null, out: null,
+      };
+      const label = regionLabel(el, 80);
+      info.labels = parent ? parent.labels.concat([label]) : [label];
+      regionInfo.set(el, info);
+      if (regions.length < opts.max_regions) {
+        const r = el.getBoundingClientRect();
+        info.out = {
+          id, label, role: regionRole(el),
+          purpose: clip(el.getAttribute('data-agent-purpose') || '', 200),
+          parent: parent ? parent.id : null, path: info.path, state,
+          covered_by: state === 'covered' ? modalLabel : null,
+          in_viewport: state !== 'hidden' && inViewport(r, vw, vh),
+          modal: el === modal || (!!modal && el.contains(modal) && el.tagName === 'DIALOG'),
+          actions_total: 0, actions_visible: 0, records_total: 0, records_visible: 0,
+        };
+        regions.push(info.out);
+      }
+    }
+    const regionOf = (el) => {
+      const r = el.closest(REGION);
+      return r ? regionInfo.get(r) : null;
+    };
+
+    // Records: ids, activity and viewport membership for all; details later.
+    const recordEls = document.querySelectorAll(RECORD);
+    const recordInfo = new Map();
+    const seen = new Set();
+    const duplicates = new Set();
+    const ids = [];
+    const viewport = [];
+    let inactive = 0;
+    for (const el of recordEls) {
+      const id = clip(el.getAttribute('data-agent-record'), 200);
+      if (seen.has(id)) {
+        duplicates.add(id);
+        continue;
+      }
+      seen.add(id);
+      const region = regionOf(el);
+      const r = el.getBoundingClientRect();
+      const rendered = r.width > 0 || r.height > 0;
+      let active = rendered && (!region || region.state === 'active' || region.state === 'covered');
+      if (active && hasInert && el.closest('[inert]')) active = false;
+      const visible = active && inViewport(r, vw, vh);
+      const info = { id, region, active, visible, covered: active && covered(el), full: null };
+      recordInfo.set(el, info);
+      if (region && region.out) {
+        if (active) region.out.records_total++;
+        if (visible) region.out.records_visible++;
+      }
+      if (!active) {
+        inactive++;
+        continue;
+      }
+      ids.push(id);
+      if (visible) viewport.push(id);
+    }
+    if (duplicates.size) {
+      warnings.push(`duplicate record ids (only the first element of each is used): ${
+        Array.from(duplicates).slice(0, 10).join(', ')}${duplicates.size > 10 ? ', …' : ''}`);
+    }
+
+    // Choose the records collected in full: requested ids, then those in the viewport.
+    const chosen = [];
+    const byId = new Map();
+    for (const [el, info] of recordInfo) byId.set(info.id, [el, info]);
+    for (const id of opts.include) {
+      const hit = byId.get(id);
+      if (hit && !hit[1].full) {
+        hit[1].full = true;
+        chosen.push(hit);
+      }
+    }
+    let picked = 0;
+    const fill = (pred) => {
+      for (const [el, info] of recordInfo) {
+        if (picked >= opts.full_records) return;
+        if (!info.full && info.active && pred(info)) {
+          info.full = true;
+          picked++;
+          chosen.push([el, info]);
+        }
+      }
+    };
+    // Only rows in the viewport get fields (the seed: offscreen rows are ids only).
+    fill((i) => i.visible);
+    const records = [];
+    for (const [el, info] of chosen) {
+      const fields = {};
+      let firstText = '';
+      for (const f of el.querySelectorAll('[data-agent-field]')) {
+        if (f.closest(RECORD) !== el) continue;
+        const name = clip(f.getAttribute('data-agent-field'), 80);
+        if (name in fields) continue;
+        const v = fieldValue(f, opts);
+        fields[name] = v;
+        if (!firstText && typeof v === 'string' && v && v !== MASK) firstText = v;
+      }
+      const label = el.getAttribute('data-agent-label') || el.getAttribute('aria-label') || firstText;
+      info.full = {
+        id: info.id, label: clip(label, 200), region: info.region ? info.region.id : null,
+        in_viewport: info.visible, fields, actions: {},
+      };
+      records.push(info.full);
+    }
+
+    // Actions: page-level in full, row actions folded per (name, region path).
+    const actionEls = document.querySelectorAll(ACTION);
+    const pageActions = [];
+    let pageActionsTotal = 0;
+    const ordinals = new Map();
+    const groups = new Map();
+    const groupList = [];
+    let order = 0;
+    for (const el of actionEls) {
+      const name = clip(el.getAttribute('data-agent-action'), 120) || 'action';
+      const owner = el.closest(RECORD + ',' + REGION);
+      const recordEl = owner && owner.hasAttribute('data-agent-record') ? owner : el.closest(RECORD);
+      const rec = recordEl ? recordInfo.get(recordEl) : null;
+      if (recordEl && !rec) continue; // a duplicate record's actions are not addressable
+      const region = owner && !owner.hasAttribute('data-agent-record') ? regionInfo.get(owner)
+        : (rec ? rec.region : null);
+      const path = region ? region.path : [];
+      if (rec) {
+        // Row action: cheap availability from attributes and its record's state.
+        let reason = el.getAttribute('data-agent-unavailable');
+        if (!reason && el.disabled === true) reason = 'disabled';
+        if (!reason && el.getAttribute('aria-disabled') === 'true') reason = 'disabled';
+        if (!reason && !rec.active) reason = region && region.state === 'inert' ? 'inert' : 'hidden';
+        if (!reason && hasInert && el.closest('[inert]')) reason = 'inert';
+        if (!reason && rec.covered) reason = `behind the open dialog "${modalLabel}"`;
+        if (rec.full && !reason && !el.checkVisibility()) reason = 'hidden';
+        if (reason) reason = clip(reason, 200);
+        const key = name + '\u0000' + path.join('\u0000');
+        let g = groups.get(key);
+        if (!g) {
+          const kind = kindOf(el);
+          g = {
+            name, kind, effect: effectOf(el),
+            description: clip(el.getAttribute('data-agent-description') || accessibleName(el, 200), opts.max_string),
+            region: region ? region.id : null, region_path: path,
+            confirm: el.hasAttribute('data-agent-confirm') ? clip(el.getAttribute('data-agent-confirm') || 'Confirm?', 300) : null,
+            handoff: el.hasAttribute('data-agent-handoff') ? clip(el.getAttribute('data-agent-handoff') || 'a person must do this', 300) : null,
+            submit: el.hasAttribute('data-agent-submit'),
+            input: inputSpec(el, kind, opts, false),
+            rows: 0, available: 0, offscreen: 0, visible: 0, sample: [], available_ids: [], reasons: {},
+            order: order++,
+          };
+          groups.set(key, g);
+          groupList.push(g);
+        }
+        g.rows++;
+        if (rec.active && !rec.visible) g.offscreen++;
+        if (rec.visible) g.visible++;
+        if (region && region.out) {
+          region.out.actions_total++;
+          if (rec.visible) region.out.actions_visible++;
+        }
+        if (g.sample.length < opts.sample && !reason) g.sample.push(rec.id);
+        if (reason) g.reasons[reason] = (g.reasons[reason] || 0) + 1;
+        else {
+          g.available++;
+          if (g.available_ids && g.available_ids.length <= opts.enum_limit) g.available_ids.push(rec.id);
+        }
+        if (rec.full) rec.full.actions[name] = reason ? { available: false, reason } : { available: true };
+        continue;
+      }
+      pageActionsTotal++;
+      const okey = name + '\u0000' + path.join('\u0000');
+      const ordinal = ordinals.get(okey) || 0;
+      ordinals.set(okey, ordinal + 1);
+      const r = el.getBoundingClientRect();
+      const shown = el.checkVisibility();
+      if (region && region.out) {
+        region.out.actions_total++;
+        if (shown && inViewport(r, vw, vh)) region.out.actions_visible++;
+      }
+      if (pageActions.length >= opts.max_page_actions) continue;
+      const kind = kindOf(el);
+      let reason = el.getAttribute('data-agent-unavailable');
+      if (!reason && (el.disabled === true || el.matches(':disabled'))) reason = 'disabled';
+      if (!reason && el.getAttribute('aria-disabled') === 'true') reason = 'disabled';
+      if (!reason && hasInert && el.closest('[inert]')) reason = 'inert';
+      if (!reason && !shown) reason = 'hidden';
+      if (!reason && covered(el)) reason = `behind the open dialog "${modalLabel}"`;
+      if (!reason && kind === 'type' && el.readOnly) reason = 'read-only';
+      pageActions.push({
+        name, kind, effect: effectOf(el),
+        description: clip(el.getAttribute('data-agent-description') || accessibleName(el, 200), opts.max_string),
+        region: region ? region.id : null, region_path: path, ordinal,
+        available: !reason, reason: reason ? clip(reason, 200) : null,
+        confirm: el.hasAttribute('data-agent-confirm') ? clip(el.getAttribute('data-agent-confirm') || 'Confirm?', 300) : null,
+        handoff: el.hasAttribute('data-agent-handoff') ? clip(el.getAttribute('data-agent-handoff') || 'a person must do this', 300) : null,
+        submit: el.hasAttribute('data-agent-submit'),
+        input: inputSpec(el, kind, opts, true),
+        in_viewport: shown && inViewport(r, vw, vh), order: order++,
+      });
+    }
+    for (const g of groupList) {
+      if (g.available_ids.length > opts.enum_limit) g.available_ids = null;
+    }
+
+    // State.
+    const state = [];
+    const stateEls = document.querySelectorAll('[data-agent-state]');
+    for (const el of stateEls) {
+      if (state.length >= opts.max_state) break;
+      let value;
+      if (isSensitive(el)) value = MASK;
+      else if (el.hasAttribute('data-agent-value')) value = parseJson(el.getAttribute('data-agent-value'));
+      else if (el.tagName === 'SCRIPT') value = parseJson(el.textContent);
+      else {
+        const script = el.querySelector('script[type="application/json"]');
+        if (script) value = parseJson(script.textContent);
+        else if (/^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName)) value = fieldValue(el, opts);
+        else value = textOf(el, opts.max_string);
+      }
+      const region = regionOf(el);
+      state.push({
+        name: clip(el.getAttribute('data-agent-state'), 80),
+        value: prune(value, 0, opts),
+        description: clip(el.getAttribute('data-agent-description') || '', 200),
+        region: region ? region.id : null,
+      });
+    }
+
+    // Feedback: declared, live regions, invalid fields with their messages.
+    const feedback = [];
+    let feedbackTotal = 0;
+    const seenFeedback = new Set();
+    const fieldNameOf = (el) => el.getAttribute('data-agent-action') || el.getAttribute('data-agent-field') ||
+      el.getAttribute('name') || accessibleName(el, 80) || null;
+    for (const el of document.querySelectorAll(FEEDBACK)) {
+      let level;
+      let source;
+      let message;
+      let field = null;
+      if (el.getAttribute('aria-invalid') === 'true') {
+        source = 'invalid';
+        level = 'error';
+        message = byIdText(el.getAttribute('aria-errormessage'), opts.max_string) ||
+          byIdText(el.getAttribute('aria-describedby'), opts.max_string) ||
+          (el.validationMessage ? clip(el.validationMessage, opts.max_string) : 'invalid value');
+        field = fieldNameOf(el);
+        if (!el.checkVisibility()) continue;
+      } else {
+        if (!el.checkVisibility()) continue;
+        const declared = el.getAttribute('data-agent-feedback');
+        source = declared ? 'declared' : (el.getAttribute('role') === 'alert' ? 'alert' : 'status');
+        level = declared && /^(error|warning|info)$/.test(declared) ? declared
+          : (el.getAttribute('role') === 'alert' ? 'error' : 'info');
+        message = isSensitive(el) ? MASK : textOf(el, opts.max_string);
+        const f = el.getAttribute('data-agent-for');
+        if (f) field = clip(f, 80);
+        else if (el.id) {
+          const owner = document.querySelector(`[aria-errormessage~="${CSS.escape(el.id)}"],[aria-describedby~="${CSS.escape(el.id)}"]`);
+          if (owner) field = fieldNameOf(owner);
+        }
+      }
+      if (!message) continue;
+      const key = message + '\u0000' + (field || '');
+      if (seenFeedback.has(key)) continue;
+      seenFeedback.add(key);
+      feedbackTotal++;
+      if (feedback.length >= opts.max_feedback) continue;
+      const region = regionOf(el);
+      feedback.push({ level, message, field: field ? clip(field, 80) : null, region_path: region ? region.path : [], source });
+    }
+
+    // Identity: never the full URL.
+    const meta = (name) => {
+      const m = document.querySelector(`meta[name="${name}"]`);
+      return m ? m.getAttribute('content') : null;
+    };
+    const query = {};
+    const allowed = (meta('agent-query') || '').split(',').map((s) => s.trim()).filter(Boolean);
+    const params = new URLSearchParams(location.search);
+    for (const k of allowed) if (params.has(k)) query[clip(k, 80)] = clip(params.get(k), 200);
+    const routeParams = meta('agent-route-params');
+    const identity = {
+      title: clip(document.title, 300), path: clip(location.pathname, 300),
+      route: meta('agent-route') ? clip(meta('agent-route'), 120) : null,
+      route_params: routeParams ? prune(parseJson(routeParams), 0, opts) : {},
+      query,
+    };
+    if (typeof identity.route_params !== 'object' || Array.isArray(identity.route_params) || identity.route_params === null) {
+      identity.route_params = {};
+    }
+
+    return JSON.stringify({
+      identity, regions, regions_total: regionEls.length,
+      actions: pageActions, actions_total: pageActionsTotal, row_actions: groupList,
+      records, record_index: { ids, viewport, inactive, duplicates: Array.from(duplicates) },
+      state, state_total: stateEls.length, feedback, feedback_total: feedbackTotal,
+      modal: modalLabel, warnings, collect_ms: now() - t0,
+    });
+  }
+
+  // OB-6: resolve once the document is loaded and nothing moved for quietMs
+  // (no DOM mutation, no running finite animation, no scroll), or at timeoutMs.
+  function settle(quietMs, timeoutMs) {
+    const start = now();
+    return new Promise((resolve) => {
+      let last = now();
+      let done = false;
+      const observer = new MutationObserver(() => { last = now(); });
+      const onScroll = () => { last = now(); };
+      const finish = (settled, reason) => {
+        if (done) return;
+        done = true;
+        observer.disconnect();
+        removeEventListener('scroll', onScroll, true);
+        resolve({ settled, waited_ms: now() - start, reason });
+      };
+      observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      addEventListener('scroll', onScroll, true);
+      const busyAnimations = () => {
+        for (const a of document.getAnimations()) {
+          if (a.playState !== 'running') continue;
+          const end = a.effect && a.effect.getComputedTiming().endTime;
+          if (Number.isFinite(end)) return true; // infinite spinners never settle; ignore them
+        }
+        return false;
+      };
+      const tick = () => {
+        if (done) return;
+        const t = now();
+        if (t - start >= timeoutMs) {
+          const why = document.readyState !== 'complete' ? 'document still loading'
+            : busyAnimations() ? 'animations still running' : 'page kept changing';
+          finish(false, why);
+          return;
+        }
+        if (document.readyState === 'complete' && t - last >= quietMs && !busyAnimations()) {
+          finish(true, null);
+          return;
+        }
+        setTimeout(tick, Math.max(5, Math.min(quietMs, 25)));
+      };
+      // Let one frame render first; fall back to a timer where frames are throttled.
+      let ticked = false;
+      const first = () => { if (!ticked) { ticked = true; tick(); } };
+      requestAnimationFrame(first);
+      setTimeout(first, 20);
+    });
+  }
+
+  // OB-7 helper for acting: the element an ActionLocator names, or null.
+  function find(locator) {
+    const name = String(locator.name);
+    const path = (locator.region_path || []).join('\u0000');
+    const sel = `[data-agent-action="${CSS.escape(name)}"]`;
+    const pathOf = (el) => {
+      const out = [];
+      for (let r = el.closest(REGION); r; r = r.parentElement && r.parentElement.closest(REGION)) {
+        out.unshift(String(r.getAttribute('data-agent-region')));
+      }
+      return out.join('\u0000');
+    };
+    if (locator.record != null) {
+      for (const rec of document.querySelectorAll(`[data-agent-record="${CSS.escape(String(locator.record))}"]`)) {
+        for (const el of rec.querySelectorAll(sel)) if (el.closest(RECORD) === rec) return el;
+        return null; // only the first element of a duplicate id is addressable
+      }
+      return null;
+    }
+    let n = 0;
+    for (const el of document.querySelectorAll(sel)) {
+      if (el.closest(RECORD) || pathOf(el) !== path) continue;
+      if (n++ === (locator.ordinal || 0)) return el;
+    }
+    return null;
+  }
+
+  Object.defineProperty(globalThis, '__cdpagentObserve', {
+    value: Object.freeze({ collect, settle, find }),
+    writable: false, configurable: false, enumerable: false,
+  });
+})();
