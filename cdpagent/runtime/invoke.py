@@ -1,0 +1,264 @@
+"""Calling a page's registered methods: ``Tab.invoke`` and ``invoke_page_method`` (SPEC PA-4).
+
+One call is one ``Runtime.callFunctionOn`` into the main world of the tab's
+current document. It calls the shim's hidden entry point, which checks the
+registration, hands the method a fresh copy of ``args``, checks the result for
+pure JSON (with a size cap) and answers with one JSON text — so the happy path
+costs a single CDP round trip, and the page decides nothing about the envelope.
+
+Failures become :class:`~cdpagent.runtime.codes.PageApiError` with a
+``PAGE_API_*`` code:
+
+* ``PAGE_API_TAB_NOT_FOUND`` — no such tab, or it closed before or during the call;
+* ``PAGE_API_NOT_EXPOSED`` — the document is not local, or has not registered once
+  it finished loading (the shim waits for ``load`` itself; the message says why
+  a rejected registration was rejected);
+* ``PAGE_API_METHOD_NOT_FOUND``, ``PAGE_API_ARGS_INVALID``, ``PAGE_API_METHOD_FAILED``,
+  ``PAGE_API_RESULT_NOT_JSON`` — reported by the shim;
+* ``PAGE_API_TIMEOUT`` — no answer before the deadline;
+* ``PAGE_API_PAGE_CHANGED`` — the document the call went to was replaced before
+  its answer arrived;
+* ``PAGE_API_CALL_FAILED`` — renderer crash, lost connection, protocol failure.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, Final
+
+import msgspec
+import trio
+
+from ..errors import ConnectionClosed, ProtocolError, SessionClosed, TargetCrashed
+from .codes import (
+    PAGE_API_ARGS_INVALID,
+    PAGE_API_CALL_FAILED,
+    PAGE_API_METHOD_FAILED,
+    PAGE_API_METHOD_NOT_FOUND,
+    PAGE_API_NOT_EXPOSED,
+    PAGE_API_PAGE_CHANGED,
+    PAGE_API_RESULT_NOT_JSON,
+    PAGE_API_TAB_NOT_FOUND,
+    PAGE_API_TIMEOUT,
+    PageApiError,
+)
+from .jsonstrict import check_args_present, encode_args
+from .pageapi import PageApi
+
+if TYPE_CHECKING:
+    from ..browser import Browser, Tab
+    from ..documents import Document
+
+__all__ = ["DEFAULT_TIMEOUT", "INVOKE_FUNCTION", "invoke", "invoke_page_method"]
+
+DEFAULT_TIMEOUT: Final = 30.0
+#: The whole page-side program of an invoke: call the shim's hidden entry point.
+INVOKE_FUNCTION: Final = "function(k,m,a){return agotalk[k](k,'invoke',m,a)}"
+#: How long a failed call waits for the document change that usually explains it.
+_CHANGE_GRACE: Final = 2.0
+_REQUEST_KEYS: Final = frozenset({"tabId", "method", "args"})
+#: Codes the shim may answer with; anything else means the envelope was not the shim's.
+_SHIM_CODES: Final = frozenset(
+    {
+        PAGE_API_NOT_EXPOSED,
+        PAGE_API_METHOD_NOT_FOUND,
+        PAGE_API_ARGS_INVALID,
+        PAGE_API_METHOD_FAILED,
+        PAGE_API_RESULT_NOT_JSON,
+    }
+)
+
+
+class _RemoteObject(msgspec.Struct):
+    type: str = ""
+    value: Any = None
+
+
+class _ExceptionDetails(msgspec.Struct):
+    text: str = ""
+    exception: _RemoteObject | None = None
+
+
+class _CallResult(msgspec.Struct):
+    result: _RemoteObject
+    exceptionDetails: _ExceptionDetails | None = None
+
+
+class _Envelope(msgspec.Struct):
+    ok: bool
+    value: Any = None
+    code: str = ""
+    message: str = ""
+
+
+_call_result = msgspec.json.Decoder(_CallResult)
+_envelope = msgspec.json.Decoder(_Envelope)
+
+
+def _check_method(method: object) -> str:
+    if type(method) is not str or not method:
+        raise PageApiError(PAGE_API_ARGS_INVALID, "method must be a non-empty string")
+    return method
+
+
+async def invoke(tab: Tab, method: str, args: Any = None, *, timeout: float = DEFAULT_TIMEOUT) -> Any:
+    """Call the page's registered ``method`` with ``args`` and return its JSON value.
+
+    ``args`` is a strict JSON object (``None`` means ``{}``); ``timeout`` bounds the
+    whole call in seconds. Raises :class:`PageApiError` with one of the codes in the
+    module docstring. Domain refusals (``STALE_STATE`` …) are ordinary return values.
+    """
+    _check_method(method)
+    args_json = encode_args(args)
+    if tab.closed:
+        raise PageApiError(PAGE_API_TAB_NOT_FOUND, f"tab {tab.id} is closed")
+    api = _page_api(tab)
+    with trio.move_on_after(timeout):
+        return await _call(api, tab, method, args_json)
+    raise PageApiError(
+        PAGE_API_TIMEOUT,
+        f"{method} gave no result within {timeout:g} s; the page may still complete the work",
+    )
+
+
+async def invoke_page_method(
+    browser: Browser, request: object, *, timeout: float = DEFAULT_TIMEOUT
+) -> Any:
+    """The agent tool ``invoke_page_method({tabId, method, args?})``: a JSON value, or a failure envelope.
+
+    Returns the method's JSON value, or ``{"ok": False, "error": {"code", "message"}}``
+    with a ``PAGE_API_*`` code; it does not raise :class:`PageApiError`.
+    """
+    try:
+        if type(request) is not dict:
+            raise PageApiError(PAGE_API_ARGS_INVALID, "the request must be an object {tabId, method, args?}")
+        unknown = sorted(str(k) for k in request if k not in _REQUEST_KEYS)
+        if unknown:
+            raise PageApiError(PAGE_API_ARGS_INVALID, f"unknown request key {unknown[0][:60]!r}")
+        method = _check_method(request.get("method"))
+        args = check_args_present(request["args"]) if "args" in request else None
+        tab_id = request.get("tabId")
+        if type(tab_id) is not str or not tab_id:
+            raise PageApiError(PAGE_API_TAB_NOT_FOUND, "tabId is required (a tab id string)")
+        tab = browser.tab(tab_id)
+        if tab is None:
+            raise PageApiError(PAGE_API_TAB_NOT_FOUND, f"no open tab {tab_id[:60]!r}")
+        return await invoke(tab, method, args, timeout=timeout)
+    except PageApiError as error:
+        return error.envelope()
+
+
+def _page_api(tab: Tab) -> PageApi:
+    try:
+        return PageApi.of(tab.browser)
+    except LookupError as error:
+        raise PageApiError(PAGE_API_CALL_FAILED, str(error)) from None
+
+
+async def _call(api: PageApi, tab: Tab, method: str, args_json: str) -> Any:
+    context_info = tab.documents.context("")
+    document = tab.document
+    if context_info is None or document is None:
+        context, document = await _current(tab, loaded=False)
+    else:
+        context = context_info.id
+    if not api.is_local(document.url) and not document.loaded:
+        # Probably the blank document of a tab on its way to a page: judge that page.
+        context, document = await _current(tab, loaded=True)
+    serial = document.serial
+    if not api.is_local(document.url):
+        raise PageApiError(
+            PAGE_API_NOT_EXPOSED,
+            f"the document at {document.url[:200]} is not a local page (file: or an allowed origin); "
+            "it has no Page Agent API",
+        )
+    params = {
+        "functionDeclaration": INVOKE_FUNCTION,
+        "executionContextId": context,
+        "arguments": [{"value": api.key}, {"value": method}, {"value": args_json}],
+        "returnByValue": True,
+        "awaitPromise": True,
+    }
+    try:
+        reply = await tab.session.send_typed("Runtime.callFunctionOn", params, _call_result)
+    except TargetCrashed:
+        raise PageApiError(PAGE_API_CALL_FAILED, "the tab's renderer crashed during the call") from None
+    except SessionClosed:
+        raise PageApiError(PAGE_API_TAB_NOT_FOUND, f"tab {tab.id} was closed during the call") from None
+    except ConnectionClosed as error:
+        raise PageApiError(PAGE_API_CALL_FAILED, f"the browser connection was lost: {error}") from None
+    except ProtocolError as error:
+        raise await _explain(tab, serial, f"the browser refused the call: {error.message}") from None
+    if reply.exceptionDetails is not None:
+        raise await _explain(tab, serial, f"the call raised in the page: {_exception_text(reply)}")
+    text = reply.result.value
+    if type(text) is not str:
+        raise await _explain(tab, serial, "the page's Page Agent API answered with no result")
+    try:
+        envelope = _envelope.decode(text)
+    except msgspec.DecodeError:
+        raise PageApiError(PAGE_API_CALL_FAILED, "the page's answer was not a valid envelope") from None
+    if envelope.ok:
+        return envelope.value
+    if envelope.code not in _SHIM_CODES:
+        raise PageApiError(PAGE_API_CALL_FAILED, "the page's answer carried an unknown failure code")
+    raise PageApiError(envelope.code, envelope.message)
+
+
+async def _current(tab: Tab, *, loaded: bool) -> tuple[int, Document]:
+    """Wait (within the caller's deadline) for the current document's main-world context,
+    and with ``loaded`` for that document's ``load`` too.
+
+    Raises :class:`PageApiError` (``PAGE_API_TAB_NOT_FOUND``, ``PAGE_API_CALL_FAILED``).
+    """
+    try:
+        if loaded:
+            await tab.wait_loaded(timeout=math.inf)
+        context = await tab.context_id(timeout=math.inf)
+    except TargetCrashed:
+        raise PageApiError(PAGE_API_CALL_FAILED, "the tab's renderer crashed") from None
+    except SessionClosed:
+        raise PageApiError(PAGE_API_TAB_NOT_FOUND, f"tab {tab.id} is closed") from None
+    except ConnectionClosed as error:
+        raise PageApiError(PAGE_API_CALL_FAILED, f"the browser connection was lost: {error}") from None
+    document = tab.document
+    assert document is not None
+    return context, document
+
+
+async def _explain(tab: Tab, serial: int, detail: str) -> PageApiError:
+    """The error for a call that failed inside the browser: usually its document was replaced.
+
+    Chromium may answer a call into a destroyed context before the driver has seen
+    the navigation that destroyed it, so wait briefly for that navigation.
+    """
+    if tab.closed:
+        return PageApiError(PAGE_API_TAB_NOT_FOUND, f"tab {tab.id} was closed during the call")
+    if tab.crashed:
+        return PageApiError(PAGE_API_CALL_FAILED, "the tab's renderer crashed during the call")
+    changed = False
+    with trio.move_on_after(_CHANGE_GRACE):
+        try:
+            await tab.document_changed(serial, timeout=math.inf)
+            changed = True
+        except SessionClosed:
+            return PageApiError(PAGE_API_TAB_NOT_FOUND, f"tab {tab.id} was closed during the call")
+        except ConnectionClosed as error:
+            return PageApiError(PAGE_API_CALL_FAILED, f"the browser connection was lost: {error}")
+    if changed:
+        return PageApiError(
+            PAGE_API_PAGE_CHANGED,
+            "the page was reloaded or navigated before the call's result arrived; "
+            "the new document must be asked again",
+        )
+    if tab.crashed:
+        return PageApiError(PAGE_API_CALL_FAILED, "the tab's renderer crashed during the call")
+    return PageApiError(PAGE_API_CALL_FAILED, detail[:1000])
+
+
+def _exception_text(reply: _CallResult) -> str:
+    details = reply.exceptionDetails
+    assert details is not None
+    if details.exception is not None and isinstance(details.exception.value, str):
+        return details.exception.value[:500]
+    return details.text[:500]
