@@ -17,12 +17,14 @@ import json
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 import trio
 
+from .concurrency import collapse, gather
 from .connection import Connection, Session
 from .documents import TRACKED_EVENTS, Document, DocumentTracker
 from .errors import (
@@ -310,19 +312,32 @@ class Browser:
     async def _setup(self, tab: Tab, waiting: bool) -> None:
         session = tab.session
         try:
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(session.send, "Page.enable")
-                nursery.start_soon(session.send, "Runtime.enable")
-                nursery.start_soon(session.send, "Page.setLifecycleEventsEnabled", {"enabled": True})
-                nursery.start_soon(self._load_tree, tab)
-                for extension in self.extensions:
-                    nursery.start_soon(extension.setup_tab, tab)
+            await gather(
+                partial(session.send, "Page.enable"),
+                partial(session.send, "Runtime.enable"),
+                partial(session.send, "Page.setLifecycleEventsEnabled", {"enabled": True}),
+                partial(self._load_tree, tab),
+                *(partial(extension.setup_tab, tab) for extension in self.extensions),
+            )
             if waiting:
                 await session.send("Runtime.runIfWaitingForDebugger")
+            await self._seed_readiness(tab)
         except CDPAgentError as exc:
             self._setup_errors[tab.target_id] = exc
         finally:
             self._ready.setdefault(tab.target_id, trio.Event()).set()
+
+    async def _seed_readiness(self, tab: Tab) -> None:
+        """Learn whether a document that existed before we attached has loaded already."""
+        doc = tab.document
+        if doc is None or doc.loaded:
+            return
+        state = await tab.session.send(
+            "Runtime.evaluate", {"expression": "document.readyState", "returnByValue": True}
+        )
+        ready = state.get("result", {}).get("value")
+        if tab.document is doc and tab.documents.mark_ready(doc, ready):
+            tab._notify()
 
     async def _load_tree(self, tab: Tab) -> None:
         tree = await tab.session.send("Page.getFrameTree")
@@ -340,6 +355,17 @@ class Browser:
 
 @asynccontextmanager
 async def _browser(
+    transport_opener: Callable[[trio.Nursery], Awaitable[Transport]],
+    extensions: Sequence[Extension],
+    process: BrowserProcess | None,
+) -> AsyncIterator[Browser]:
+    with collapse():
+        async with _owned(transport_opener, extensions, process) as browser:
+            yield browser
+
+
+@asynccontextmanager
+async def _owned(
     transport_opener: Callable[[trio.Nursery], Awaitable[Transport]],
     extensions: Sequence[Extension],
     process: BrowserProcess | None,
@@ -396,21 +422,22 @@ async def launch(
     pipe = transport == "pipe"
     process = await BrowserProcess.start(executable, headless=headless, pipe=pipe, extra_args=args)
     try:
-        async with trio.open_nursery() as outer:
-            outer.start_soon(process.drain_stderr)
+        with collapse():
+            async with trio.open_nursery() as outer:
+                outer.start_soon(process.drain_stderr)
 
-            async def open_transport(nursery: trio.Nursery) -> Transport:
-                if process.pipe_fds is not None:
-                    return PipeTransport(*process.pipe_fds)
-                with trio.fail_after(timeout):
-                    url = await process.wait_ws_url()
-                return await WebSocketTransport.open(url, nursery)
+                async def open_transport(nursery: trio.Nursery) -> Transport:
+                    if process.pipe_fds is not None:
+                        return PipeTransport(*process.pipe_fds)
+                    with trio.fail_after(timeout):
+                        url = await process.wait_ws_url()
+                    return await WebSocketTransport.open(url, nursery)
 
-            try:
-                async with _browser(open_transport, extensions, process) as browser:
-                    yield browser
-            finally:
-                outer.cancel_scope.cancel()
+                try:
+                    async with _browser(open_transport, extensions, process) as browser:
+                        yield browser
+                finally:
+                    outer.cancel_scope.cancel()
     finally:
         await process.stop()
 
@@ -434,8 +461,9 @@ async def connect(
                 url = await _resolve_http(endpoint)
             return await WebSocketTransport.open(url, nursery)
 
-    async with _browser(open_transport, extensions, None) as browser:
-        yield browser
+    with collapse():
+        async with _browser(open_transport, extensions, None) as browser:
+            yield browser
 
 
 async def _resolve_http(endpoint: str) -> str:

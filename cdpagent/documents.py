@@ -93,10 +93,22 @@ class DocumentTracker:
 
     def _load(self, node: dict[str, Any], parent_id: str | None) -> None:
         info = node["frame"]
-        if info["id"] not in self.frames:
+        known = self.frames.get(info["id"])
+        if known is None or known.document is None:
             self._navigated(info, parent_id)
         for child in node.get("childFrames", ()):
             self._load(child, info["id"])
+
+    def mark_ready(self, document: Document, ready_state: object) -> bool:
+        """Record a ``document.readyState`` read from the page for a document
+        that was already there when tracking began; returns whether it changed."""
+        if ready_state == "complete" and not document.loaded:
+            document.dom_ready = document.loaded = True
+            return True
+        if ready_state == "interactive" and not document.dom_ready:
+            document.dom_ready = True
+            return True
+        return False
 
     def apply(self, method: str, params: dict[str, Any]) -> bool:
         """Apply one event; returns whether the tracked state changed."""
@@ -122,6 +134,7 @@ class DocumentTracker:
         frame = self.frames.get(fid)
         if frame is None:
             frame = self.frames[fid] = Frame(fid, parent_id)
+        frame.parent_id = parent_id
         if parent_id is None:
             self.main_frame_id = fid
         self._serial += 1
