@@ -226,9 +226,32 @@ class Browser:
         self._ready: dict[str, trio.Event] = {}
         self._setup_errors: dict[str, BaseException] = {}
         self._ids = itertools.count(1)
+        self._changed = trio.Event()
+        connection.closed_callbacks.append(self._on_lost)
         session = connection.browser_session
         session.on("Target.attachedToTarget", self._on_attached)
         session.on("Target.detachedFromTarget", self._on_detached)
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = trio.Event()
+
+    def _on_lost(self) -> None:
+        for tab in self._tabs.values():
+            tab._notify()
+        self._notify()
+
+    async def wait_until(self, predicate: Callable[[], bool], timeout: float = 30.0) -> None:
+        """Return once ``predicate()`` holds; re-checked whenever a tab is ready or goes away.
+
+        Raises :class:`trio.TooSlowError` after ``timeout`` seconds and
+        :class:`ConnectionClosed` when the connection closes first.
+        """
+        with trio.fail_after(timeout):
+            while not predicate():
+                if self.connection.closed.is_set():
+                    raise ConnectionClosed(self.connection.close_reason)
+                await self._changed.wait()
 
     @property
     def tabs(self) -> list[Tab]:
@@ -326,6 +349,7 @@ class Browser:
             self._setup_errors[tab.target_id] = exc
         finally:
             self._ready.setdefault(tab.target_id, trio.Event()).set()
+            self._notify()
 
     async def _seed_readiness(self, tab: Tab) -> None:
         """Learn whether a document that existed before we attached has loaded already."""
@@ -351,6 +375,7 @@ class Browser:
         if tab is not None:
             self._by_target.pop(tab.target_id, None)
             tab._mark_closed()
+            self._notify()
 
 
 @asynccontextmanager
@@ -379,14 +404,13 @@ async def _owned(
             try:
                 await browser._start()
             except ConnectionClosed as exc:
-                if process is not None:
-                    with trio.CancelScope(shield=True), trio.move_on_after(5):
-                        await process.process.wait()
-                if process is not None and process.process.returncode is not None:
-                    raise LaunchError(
-                        f"the browser exited during launch: {process.stderr_text()}"
-                    ) from exc
-                raise
+                if process is None:
+                    raise
+                with trio.CancelScope(shield=True):
+                    message = await process.exit_message()
+                if process.process.returncode is None:
+                    raise
+                raise LaunchError(message) from exc
             yield browser
         finally:
             with trio.CancelScope(shield=True):
@@ -455,11 +479,12 @@ async def connect(
     """
 
     async def open_transport(nursery: trio.Nursery) -> Transport:
-        with trio.fail_after(timeout):
+        with trio.move_on_after(timeout):
             url = endpoint
             if urlsplit(endpoint).scheme in ("http", "https"):
                 url = await _resolve_http(endpoint)
             return await WebSocketTransport.open(url, nursery)
+        raise ConnectionClosed(f"{endpoint} did not accept a DevTools connection within {timeout} s")
 
     with collapse():
         async with _browser(open_transport, extensions, None) as browser:

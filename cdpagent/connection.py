@@ -181,6 +181,8 @@ class Connection:
         self.browser_session = self.session(None)
         self.closed = trio.Event()
         self.close_reason = ""
+        #: Called (synchronously) once the connection is lost.
+        self.closed_callbacks: list[Callable[[], None]] = []
 
     def session(self, session_id: str | None) -> Session:
         """The :class:`Session` object for ``session_id`` (created on first use)."""
@@ -257,6 +259,8 @@ class Connection:
         for session in self._sessions.values():
             session._close()
         self.closed.set()
+        for callback in self.closed_callbacks:
+            callback()
 
     def _resolve(self, call_id: int, result: outcome.Outcome[msgspec.Raw]) -> None:
         call = self._calls.pop(call_id, None)

@@ -13,6 +13,7 @@ Theory of operation:
   ``Page.frameNavigated`` starts a new document, including a back/forward-cache
   restore (which may reuse a loader id: the serial still changes, so an old
   document can never come back unnoticed).
+* A new document of a frame drops the frames the old document contained.
 * ``Page.navigatedWithinDocument`` (``#hash``, ``pushState``) changes the URL
   and keeps the document.
 * Execution contexts are created and destroyed by Runtime events and belong to
@@ -135,6 +136,9 @@ class DocumentTracker:
         if frame is None:
             frame = self.frames[fid] = Frame(fid, parent_id)
         frame.parent_id = parent_id
+        # Child frames belonged to the old document; Chromium does not always detach them.
+        for child in [f.id for f in self.frames.values() if f.parent_id == fid]:
+            self._remove(child)
         if parent_id is None:
             self.main_frame_id = fid
         self._serial += 1

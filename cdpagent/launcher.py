@@ -111,6 +111,7 @@ class BrowserProcess:
         self.stderr_tail = b""
         self.ws_url: str | None = None
         self._ws_seen = trio.Event()
+        self._stderr_done = trio.Event()
 
     @classmethod
     async def start(
@@ -175,14 +176,22 @@ class BrowserProcess:
                             self._ws_seen.set()
                     pending = pending[pending.rfind(b"\n") + 1 :]
         self._ws_seen.set()
+        self._stderr_done.set()
 
     async def wait_ws_url(self) -> str:
         """The DevTools websocket url the browser printed; raises :class:`LaunchError`
         when it exits first."""
         await self._ws_seen.wait()
         if self.ws_url is None:
-            raise LaunchError(f"the browser exited during launch: {self.stderr_text()}")
+            raise LaunchError(await self.exit_message())
         return self.ws_url
+
+    async def exit_message(self) -> str:
+        """Wait (briefly) for the exited browser's last output; return a launch error message."""
+        with trio.move_on_after(5):
+            await self.process.wait()
+            await self._stderr_done.wait()
+        return f"the browser exited during launch: {self.stderr_text()}"
 
     def stderr_text(self) -> str:
         """The last lines of the browser's error output, for messages."""

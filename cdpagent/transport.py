@@ -17,6 +17,7 @@ from typing import Protocol
 import trio
 import trio_websocket
 
+from .concurrency import collapse
 from .errors import ConnectionClosed
 
 __all__ = ["MAX_MESSAGE_SIZE", "PipeTransport", "Transport", "WebSocketTransport"]
@@ -148,18 +149,33 @@ class WebSocketTransport:
 
     @classmethod
     async def open(cls, url: str, nursery: trio.Nursery) -> WebSocketTransport:
-        """Connect to a ``ws://`` DevTools url; raises :class:`ConnectionClosed` on failure."""
+        """Connect to a ``ws://`` DevTools url; its reader task lives in ``nursery``.
+
+        Raises :class:`ConnectionClosed` when the url cannot be reached or does
+        not accept a websocket.
+        """
+        transport: WebSocketTransport = await nursery.start(cls._host, url)
+        return transport
+
+    @classmethod
+    async def _host(cls, url: str, *, task_status: trio.TaskStatus[WebSocketTransport]) -> None:
+        started = False
         try:
-            ws = await trio_websocket.connect_websocket_url(
-                nursery,
-                url,
-                max_message_size=MAX_MESSAGE_SIZE,
-                message_queue_size=64,
-                receive_buffer_size=1 << 20,
-            )
-        except (OSError, trio_websocket.HandshakeError) as exc:
-            raise ConnectionClosed(f"cannot open the DevTools websocket {url}: {exc}") from exc
-        return cls(ws)
+            with collapse():
+                async with trio.open_nursery() as inner:
+                    ws = await trio_websocket.connect_websocket_url(
+                        inner,
+                        url,
+                        max_message_size=MAX_MESSAGE_SIZE,
+                        message_queue_size=64,
+                        receive_buffer_size=1 << 20,
+                    )
+                    task_status.started(cls(ws))
+                    started = True
+        except (OSError, trio_websocket.HandshakeError, trio_websocket.ConnectionClosed) as exc:
+            if not started:
+                raise ConnectionClosed(f"cannot open the DevTools websocket {url}: {exc!r}") from exc
+            # Once open, a broken websocket shows up as ConnectionClosed in receive().
 
     async def send(self, message: bytes) -> None:
         try:

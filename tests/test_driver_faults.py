@@ -1,0 +1,212 @@
+"""DR-1, DR-4, DR-5: faults end with a clear exception in bounded time, on both transports.
+
+Each test here launches (and often breaks) its own browser, and checks that no
+process and no temporary directory is left behind.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from collections.abc import Iterator
+from functools import partial
+from pathlib import Path
+
+import pytest
+import trio
+
+import cdpagent
+from cdpagent.launcher import find_browser
+
+NEVER = "new Promise(() => {})"
+
+
+@pytest.fixture(params=["pipe", "websocket"])
+def transport(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture(autouse=True)
+def private_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Profiles go to a private folder so a test can check none is left behind."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    yield tmp_path
+    assert list(tmp_path.iterdir()) == [], "a temporary profile was left behind"
+
+
+def assert_reaped(browser: cdpagent.Browser) -> None:
+    assert browser.process is not None
+    assert browser.process.process.returncode is not None, "the browser process was not reaped"
+
+
+async def pending_eval(tab: cdpagent.Tab, expression: str = NEVER) -> None:
+    await tab.session.send("Runtime.evaluate", {"expression": expression, "awaitPromise": True})
+
+
+
+def test_dr4_no_browser_found_names_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CDPAGENT_CHROME", raising=False)
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.setattr("cdpagent.launcher._INSTALL_PATHS", ())
+    with pytest.raises(cdpagent.BrowserNotFound, match="CDPAGENT_CHROME"):
+        find_browser()
+
+
+async def test_dr4_launch_without_browser_fails_clearly(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CDPAGENT_CHROME", "/nonexistent/chrome")
+    with pytest.raises(cdpagent.BrowserNotFound, match="CDPAGENT_CHROME"):
+        async with cdpagent.launch():
+            pass
+
+
+async def test_dr4_browser_exiting_during_launch_is_a_launch_error(
+    transport: str, tmp_path: Path
+) -> None:
+    fake = tmp_path.parent / f"fake-browser-{transport}"
+    fake.write_text("#!/bin/sh\necho 'fake browser: cannot start' >&2\nexit 3\n")
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    try:
+        with trio.fail_after(20), pytest.raises(cdpagent.LaunchError, match="cannot start"):
+            async with cdpagent.launch(executable=str(fake), transport=transport):
+                pass
+    finally:
+        fake.unlink()
+
+
+async def test_dr1_endpoint_that_is_not_cdp(nursery: trio.Nursery) -> None:
+    async def serve(stream: trio.SocketStream) -> None:
+        await stream.receive_some(4096)
+        await stream.send_all(b"HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n<html>hello</html>")
+        await stream.aclose()
+
+    listeners = await nursery.start(partial(trio.serve_tcp, serve, 0, host="127.0.0.1"))
+    port = listeners[0].socket.getsockname()[1]
+    with trio.fail_after(10), pytest.raises(cdpagent.ConnectionClosed, match="not a CDP endpoint"):
+        async with cdpagent.connect(f"http://127.0.0.1:{port}"):
+            pass
+    with trio.fail_after(10), pytest.raises(cdpagent.ConnectionClosed, match="DevTools"):
+        async with cdpagent.connect(f"ws://127.0.0.1:{port}/devtools/browser/x", timeout=3):
+            pass
+    with trio.fail_after(10), pytest.raises(cdpagent.ConnectionClosed, match="cannot"):
+        async with cdpagent.connect("ws://127.0.0.1:9/devtools/browser/x"):
+            pass
+
+
+async def test_dr5_browser_closing_the_connection_fails_pending_calls(transport: str) -> None:
+    async with cdpagent.launch(transport=transport) as browser:
+        tab = await browser.open("about:blank")
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(browser.send, "Browser.close")
+            # Chromium may detach the tab before it drops the connection.
+            with trio.fail_after(10), pytest.raises((cdpagent.ConnectionClosed, cdpagent.SessionClosed)):
+                await pending_eval(tab)
+            with trio.fail_after(10):
+                await browser.connection.closed.wait()
+            with pytest.raises(cdpagent.ConnectionClosed):
+                await browser.send("Browser.getVersion")
+            nursery.cancel_scope.cancel()
+    assert_reaped(browser)
+
+
+async def test_dr5_close_target_while_a_call_is_pending(transport: str) -> None:
+    async with cdpagent.launch(transport=transport) as browser:
+        tab = await browser.open("about:blank")
+        async with trio.open_nursery() as nursery:
+
+            async def close_soon() -> None:
+                await tab.session.send("Runtime.evaluate", {"expression": "1"})
+                await browser.send("Target.closeTarget", {"targetId": tab.target_id})
+
+            nursery.start_soon(close_soon)
+            with trio.fail_after(10), pytest.raises(cdpagent.SessionClosed):
+                await pending_eval(tab)
+        assert tab.closed
+        with pytest.raises(cdpagent.SessionClosed):
+            await tab.session.send("Runtime.evaluate", {"expression": "1"})
+    assert_reaped(browser)
+
+
+async def test_dr5_renderer_crash_while_a_call_is_pending(transport: str) -> None:
+    async with cdpagent.launch(transport=transport) as browser:
+        tab = await browser.open("about:blank")
+        async with trio.open_nursery() as nursery:
+
+            async def crash() -> None:
+                try:
+                    await tab.session.send("Page.crash")
+                except cdpagent.CDPAgentError:
+                    pass  # the crash may take its own command down with it
+
+            nursery.start_soon(crash)
+            with trio.fail_after(10), pytest.raises(cdpagent.TargetCrashed):
+                await pending_eval(tab)
+        assert tab.crashed
+    assert_reaped(browser)
+
+
+async def test_dr5_browser_killed_with_calls_pending_on_several_tabs(transport: str) -> None:
+    failures: list[BaseException] = []
+    async with cdpagent.launch(transport=transport) as browser:
+        tabs = [await browser.open("about:blank") for _ in range(3)]
+
+        async def call(tab: cdpagent.Tab) -> None:
+            try:
+                await pending_eval(tab)
+            except cdpagent.CDPAgentError as exc:
+                failures.append(exc)
+
+        with trio.fail_after(15):
+            async with trio.open_nursery() as nursery:
+                for tab in tabs:
+                    nursery.start_soon(call, tab)
+                # Each call reaches the browser before the kill.
+                await tabs[-1].session.send("Runtime.evaluate", {"expression": "1"})
+                assert browser.process is not None
+                browser.process.kill()
+    assert len(failures) == 3
+    assert all(isinstance(f, cdpagent.ConnectionClosed) for f in failures)
+    assert_reaped(browser)
+
+
+async def test_dr1_150_mb_string_result(transport: str) -> None:
+    size = 150 * 1024 * 1024
+    async with cdpagent.launch(transport=transport) as browser:
+        tab = await browser.open("about:blank")
+        with trio.fail_after(60):
+            reply = await tab.session.send(
+                "Runtime.evaluate",
+                {"expression": f"'x'.repeat({size})", "returnByValue": True},
+            )
+        value = reply["result"]["value"]
+        assert len(value) == size
+        del reply, value
+        assert await tab.session.send("Runtime.evaluate", {"expression": "1"})
+    assert_reaped(browser)
+
+
+async def test_dr5_cancelled_call_leaves_nothing_and_its_late_reply_is_dropped(transport: str) -> None:
+    async with cdpagent.launch(transport=transport) as browser:
+        tab = await browser.open("about:blank")
+        core = browser.connection.core
+        with trio.move_on_after(0.05) as scope:
+            await pending_eval(tab, "new Promise(r => setTimeout(() => r(1), 300))")
+        assert scope.cancelled_caught
+        assert core.pending_count == 0
+        dropped = core.dropped
+        # Resolves after the cancelled call's promise, so its reply has arrived by then.
+        await pending_eval(tab, "new Promise(r => setTimeout(() => r(2), 600))")
+        assert core.dropped == dropped + 1
+        assert core.pending_count == 0
+
+
+async def test_dr4_no_sandbox_only_as_root_and_process_group_reaped(transport: str) -> None:
+    async with cdpagent.launch(transport=transport) as browser:
+        assert browser.process is not None
+        argv = (await trio.Path(f"/proc/{browser.process.process.pid}/cmdline").read_bytes()).split(b"\0")
+        assert (b"--no-sandbox" in argv) == (os.geteuid() == 0)
+        assert (b"--remote-debugging-pipe" in argv) == (transport == "pipe")
+        profile = browser.process.profile
+        assert profile.exists()
+    assert_reaped(browser)
+    assert not profile.exists()
