@@ -263,13 +263,22 @@
         regions.push(info.out);
       }
     }
+    const regionPath = new Map();
+    for (const info of regionInfo.values()) regionPath.set(info.path.join('\u0000'), info);
     const regionOf = (el) => {
       const r = el.closest(REGION);
       return r ? regionInfo.get(r) : null;
     };
 
     // Records: ids, activity and viewport membership for all; details later.
+    // Region membership comes from one scoped query per region (native walks)
+    // instead of a closest() call per record.
     const recordEls = document.querySelectorAll(RECORD);
+    const recordRegion = new Map();
+    for (const [el, info] of regionInfo) {
+      for (const rec of el.querySelectorAll(RECORD)) recordRegion.set(rec, info);
+    }
+    const inertSet = hasInert ? new Set(document.querySelectorAll('[inert] ' + RECORD + ',[inert]' + RECORD)) : null;
     const recordInfo = new Map();
     const seen = new Set();
     const duplicates = new Set();
@@ -277,19 +286,20 @@
     const viewport = [];
     let inactive = 0;
     for (const el of recordEls) {
-      const id = clip(el.getAttribute('data-agent-record'), 200);
+      const raw = el.getAttribute('data-agent-record');
+      const id = raw.length > 200 ? clip(raw, 200) : raw;
       if (seen.has(id)) {
         duplicates.add(id);
         continue;
       }
       seen.add(id);
-      const region = regionOf(el);
+      const region = recordRegion.get(el) || null;
       const r = el.getBoundingClientRect();
       const rendered = r.width > 0 || r.height > 0;
       let active = rendered && (!region || region.state === 'active' || region.state === 'covered');
-      if (active && hasInert && el.closest('[inert]')) active = false;
-      const visible = active && inViewport(r, vw, vh);
-      const info = { id, region, active, visible, covered: active && covered(el), full: null };
+      if (active && inertSet && inertSet.has(el)) active = false;
+      const visible = active && r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
+      const info = { id, region, active, visible, covered: active && !!modal && covered(el), full: null, el };
       recordInfo.set(el, info);
       if (region && region.out) {
         if (active) region.out.records_total++;
@@ -302,11 +312,6 @@
       ids.push(id);
       if (visible) viewport.push(id);
     }
-    if (duplicates.size) {
-      warnings.push(`duplicate record ids (only the first element of each is used): ${
-        Array.from(duplicates).slice(0, 10).join(', ')}${duplicates.size > 10 ? ', …' : ''}`);
-    }
-
     // Choose the records collected in full: requested ids, then those in the viewport.
     const chosen = [];
     const byId = new Map();
@@ -352,67 +357,218 @@
     }
 
     // Actions: page-level in full, row actions folded per (name, region path).
-    const actionEls = document.querySelectorAll(ACTION);
-    const pageActions = [];
-    let pageActionsTotal = 0;
-    const ordinals = new Map();
+    // Row actions of active records are visited per record with one scoped query;
+    // their availability comes from precomputed sets, so each costs one attribute read.
+    const rowBlocked = new Set(document.querySelectorAll(
+      `${RECORD} ${ACTION}:is(:disabled,[aria-disabled="true"],[data-agent-unavailable])`));
+    const rowInert = hasInert ? new Set(document.querySelectorAll(`[inert] ${RECORD} ${ACTION},${RECORD} [inert] ${ACTION},${RECORD} ${ACTION}[inert]`)) : null;
+    const nested = !!document.querySelector(`${RECORD} ${RECORD},${RECORD} ${REGION}`);
     const groups = new Map();
     const groupList = [];
-    let order = 0;
-    for (const el of actionEls) {
-      const name = clip(el.getAttribute('data-agent-action'), 120) || 'action';
-      const owner = el.closest(RECORD + ',' + REGION);
-      const recordEl = owner && owner.hasAttribute('data-agent-record') ? owner : el.closest(RECORD);
-      const rec = recordEl ? recordInfo.get(recordEl) : null;
-      if (recordEl && !rec) continue; // a duplicate record's actions are not addressable
-      const region = owner && !owner.hasAttribute('data-agent-record') ? regionInfo.get(owner)
-        : (rec ? rec.region : null);
-      const path = region ? region.path : [];
-      if (rec) {
-        // Row action: cheap availability from attributes and its record's state.
-        let reason = el.getAttribute('data-agent-unavailable');
-        if (!reason && el.disabled === true) reason = 'disabled';
-        if (!reason && el.getAttribute('aria-disabled') === 'true') reason = 'disabled';
-        if (!reason && !rec.active) reason = region && region.state === 'inert' ? 'inert' : 'hidden';
-        if (!reason && hasInert && el.closest('[inert]')) reason = 'inert';
-        if (!reason && rec.covered) reason = `behind the open dialog "${modalLabel}"`;
-        if (rec.full && !reason && !el.checkVisibility()) reason = 'hidden';
-        if (reason) reason = clip(reason, 200);
-        const key = name + '\u0000' + path.join('\u0000');
-        let g = groups.get(key);
-        if (!g) {
-          const kind = kindOf(el);
-          g = {
-            name, kind, effect: effectOf(el),
-            description: clip(el.getAttribute('data-agent-description') || accessibleName(el, 200), opts.max_string),
-            region: region ? region.id : null, region_path: path,
-            confirm: el.hasAttribute('data-agent-confirm') ? clip(el.getAttribute('data-agent-confirm') || 'Confirm?', 300) : null,
-            handoff: el.hasAttribute('data-agent-handoff') ? clip(el.getAttribute('data-agent-handoff') || 'a person must do this', 300) : null,
-            submit: el.hasAttribute('data-agent-submit'),
-            input: inputSpec(el, kind, opts, false),
-            rows: 0, available: 0, offscreen: 0, visible: 0, sample: [], available_ids: [], reasons: {},
-            order: order++,
-          };
-          groups.set(key, g);
-          groupList.push(g);
-        }
-        g.rows++;
-        if (rec.active && !rec.visible) g.offscreen++;
-        if (rec.visible) g.visible++;
-        if (region && region.out) {
-          region.out.actions_total++;
-          if (rec.visible) region.out.actions_visible++;
-        }
-        if (g.sample.length < opts.sample && !reason) g.sample.push(rec.id);
-        if (reason) g.reasons[reason] = (g.reasons[reason] || 0) + 1;
-        else {
-          g.available++;
-          if (g.available_ids && g.available_ids.length <= opts.enum_limit) g.available_ids.push(rec.id);
-        }
-        if (rec.full) rec.full.actions[name] = reason ? { available: false, reason } : { available: true };
-        continue;
+    const rowReason = (el, rec) => {
+      let reason = null;
+      if (rowBlocked.has(el)) {
+        reason = el.getAttribute('data-agent-unavailable') || 'disabled';
+      } else if (rowInert && rowInert.has(el)) {
+        reason = 'inert';
+      } else if (rec.covered) {
+        reason = `behind the open dialog "${modalLabel}"`;
+      } else if (rec.full && !el.checkVisibility()) {
+        reason = 'hidden';
       }
-      pageActionsTotal++;
+      return reason && reason.length > 200 ? clip(reason, 200) : reason;
+    };
+    const foldEach = () => {
+      for (const [recEl, rec] of recordInfo) {
+        if (!rec.active) continue;
+        for (const el of recEl.querySelectorAll(ACTION)) {
+          let region = rec.region;
+          if (nested) {
+            const owner = el.closest(RECORD + ',' + REGION);
+            if (owner !== recEl && owner.hasAttribute('data-agent-record')) continue; // a nested record's own
+            if (owner !== recEl) region = regionInfo.get(owner);
+          }
+          const raw = el.getAttribute('data-agent-action');
+          const name = raw.length > 120 ? clip(raw, 120) : (raw || 'action');
+          const key = region ? name + '\u0000' + region.path.join('\u0000') : name;
+          let g = groups.get(key);
+          if (!g) {
+            g = newGroup(el, name, region);
+            groups.set(key, g);
+          }
+          g.rows++;
+          if (rec.visible) g.visible++;
+          else g.offscreen++;
+          if (region && region.out) {
+            region.out.actions_total++;
+            if (rec.visible) region.out.actions_visible++;
+          }
+          const reason = rowReason(el, rec);
+          if (reason) {
+            g.reasons[reason] = (g.reasons[reason] || 0) + 1;
+          } else {
+            g.available++;
+            if (g.sample.length < opts.sample) g.sample.push(rec.id);
+            if (g.available_ids && g.available_ids.length <= opts.enum_limit) g.available_ids.push(rec.id);
+          }
+          if (rec.full) rec.full.actions[name] = reason ? { available: false, reason } : { available: true };
+        }
+      }
+    };
+    const newGroup = (el, name, region) => {
+      const kind = kindOf(el);
+      const g = {
+        name, kind, effect: effectOf(el),
+        description: clip(el.getAttribute('data-agent-description') || accessibleName(el, 200), opts.max_string),
+        region: region ? region.id : null, region_path: region ? region.path : [],
+        confirm: el.hasAttribute('data-agent-confirm') ? clip(el.getAttribute('data-agent-confirm') || 'Confirm?', 300) : null,
+        handoff: el.hasAttribute('data-agent-handoff') ? clip(el.getAttribute('data-agent-handoff') || 'a person must do this', 300) : null,
+        submit: el.hasAttribute('data-agent-submit'),
+        input: inputSpec(el, kind, opts, false),
+        rows: 0, available: 0, offscreen: 0, visible: 0, sample: [], available_ids: [], reasons: {},
+        order: 0, first: el,
+      };
+      groupList.push(g);
+      return g;
+    };
+    // Without nested records, rows are counted per (name, region) by native queries;
+    // only rows that are unavailable, visible, inactive or shown in full are visited.
+    const foldByQuery = () => {
+      const names = [];
+      let nots = '';
+      for (;;) {
+        const el = document.querySelector(`${RECORD} ${ACTION}${nots}`);
+        if (!el || names.length >= 200) break;
+        const name = el.getAttribute('data-agent-action');
+        names.push(name);
+        nots += `:not([data-agent-action="${CSS.escape(name)}"])`;
+      }
+      const holders = new Set(recordRegion.values());
+      const parentHolder = new Map();
+      for (const h of holders) {
+        let p = null;
+        for (let i = h.path.length - 2; i >= 0 && !p; i--) {
+          for (const o of holders) if (o.path.length === i + 1 && o.path.every((x, j) => x === h.path[j])) p = o;
+        }
+        parentHolder.set(h, p);
+      }
+      const scopes = [[null, document]];
+      for (const [el, info] of regionInfo) if (holders.has(info)) scopes.push([info, el]);
+      const keyOf = (name, region) => (region ? name + '\u0000' + region.path.join('\u0000') : name);
+      for (const name of names) {
+        const sel = `${RECORD} [data-agent-action="${CSS.escape(name)}"]`;
+        const total = new Map();
+        for (const [info, el] of scopes) {
+          const list = el.querySelectorAll(sel);
+          total.set(info, [list.length, list[0]]);
+        }
+        for (const [info] of scopes) {
+          let own = total.get(info)[0];
+          for (const [c] of scopes) {
+            if (c && parentHolder.get(c) === info) own -= total.get(c)[0];
+          }
+          if (own <= 0) continue;
+          let first = total.get(info)[1];
+          if (info !== null || scopes.length > 1) {
+            first = null;
+            for (const [recEl, rec] of recordInfo) {
+              if (rec.region === info && rec.active) {
+                first = recEl.querySelector(`[data-agent-action="${CSS.escape(name)}"]`);
+                if (first) break;
+              }
+            }
+            if (!first) continue;
+          }
+          const g = newGroup(first, name.length > 120 ? clip(name, 120) : name, info);
+          g.rows = own;
+          g.available = own;
+          groups.set(keyOf(name, info), g);
+        }
+      }
+      const groupOf = (el, rec) => groups.get(keyOf(el.getAttribute('data-agent-action'), rec.region));
+      // Rows that do not count: inactive records and duplicate ids.
+      for (const el of recordEls) {
+        const rec = recordInfo.get(el);
+        if (rec && rec.active) continue;
+        for (const a of el.querySelectorAll(ACTION)) {
+          const g = groups.get(keyOf(a.getAttribute('data-agent-action'), rec ? rec.region : recordRegion.get(el) || null));
+          if (g) { g.rows--; g.available--; }
+        }
+      }
+      const unavailable = (el, rec, reason) => {
+        const g = groupOf(el, rec);
+        if (!g) return;
+        g.available--;
+        g.reasons[reason] = (g.reasons[reason] || 0) + 1;
+      };
+      const marked = new Set();
+      for (const el of rowBlocked) {
+        const rec = recordInfo.get(el.closest(RECORD));
+        if (!rec || !rec.active) continue;
+        marked.add(el);
+        unavailable(el, rec, rowReason(el, rec));
+      }
+      if (rowInert) {
+        for (const el of rowInert) {
+          const rec = recordInfo.get(el.closest(RECORD));
+          if (!rec || !rec.active || marked.has(el)) continue;
+          marked.add(el);
+          unavailable(el, rec, 'inert');
+        }
+      }
+      for (const [recEl, rec] of recordInfo) {
+        if (!rec.active || !(rec.visible || rec.covered || rec.full)) continue;
+        for (const el of recEl.querySelectorAll(ACTION)) {
+          const g = groupOf(el, rec);
+          if (!g) continue;
+          if (rec.visible) g.visible++;
+          const reason = marked.has(el) ? rowReason(el, rec) : (rec.covered || rec.full ? rowReason(el, rec) : null);
+          if (reason && !marked.has(el)) unavailable(el, rec, reason);
+          if (rec.full) rec.full.actions[g.name] = reason ? { available: false, reason } : { available: true };
+        }
+      }
+      for (const g of groupList) {
+        g.offscreen = g.rows - g.visible;
+        const region = g.region_path.length ? regionPath.get(g.region_path.join('\u0000')) : null;
+        if (region && region.out) {
+          region.out.actions_total += g.rows;
+          region.out.actions_visible += g.visible;
+        }
+        // Sample ids: viewport rows first, then document order, available rows only.
+        const sel = `[data-agent-action="${CSS.escape(g.name)}"]`;
+        const want = Math.max(opts.sample, g.available <= opts.enum_limit ? g.available : 0);
+        let budget = 2000; // rows examined for samples: bounded even when few rows qualify
+        const pick = (pred) => {
+          for (const [recEl, rec] of recordInfo) {
+            if (g.available_ids.length >= want || --budget < 0) return;
+            if (!rec.active || rec.region !== region || !pred(rec) || g.available_ids.includes(rec.id)) continue;
+            const el = recEl.querySelector(sel);
+            if (el && !marked.has(el) && !(rec.covered)) g.available_ids.push(rec.id);
+          }
+        };
+        pick((r) => r.visible);
+        pick(() => true);
+        g.sample = g.available_ids.slice(0, opts.sample);
+        if (g.available > opts.enum_limit) g.available_ids = null;
+      }
+    };
+    if (nested) foldEach();
+    else foldByQuery();
+    for (let i = groupList.length - 1; i >= 0; i--) {
+      if (groupList[i].rows <= 0) groupList.splice(i, 1);
+    }
+    for (const g of groupList) {
+      if (g.available_ids && g.available_ids.length > opts.enum_limit) g.available_ids = null;
+    }
+
+    const pageActions = [];
+    const pageEls = [];
+    const ordinals = new Map();
+    const pageActionEls = document.querySelectorAll(`${ACTION}:not(${RECORD} *)`);
+    for (const el of pageActionEls) {
+      const name = clip(el.getAttribute('data-agent-action'), 120) || 'action';
+      const region = regionOf(el);
+      const path = region ? region.path : [];
       const okey = name + '\u0000' + path.join('\u0000');
       const ordinal = ordinals.get(okey) || 0;
       ordinals.set(okey, ordinal + 1);
@@ -431,6 +587,7 @@
       if (!reason && !shown) reason = 'hidden';
       if (!reason && covered(el)) reason = `behind the open dialog "${modalLabel}"`;
       if (!reason && kind === 'type' && el.readOnly) reason = 'read-only';
+      pageEls.push(el);
       pageActions.push({
         name, kind, effect: effectOf(el),
         description: clip(el.getAttribute('data-agent-description') || accessibleName(el, 200), opts.max_string),
@@ -440,12 +597,15 @@
         handoff: el.hasAttribute('data-agent-handoff') ? clip(el.getAttribute('data-agent-handoff') || 'a person must do this', 300) : null,
         submit: el.hasAttribute('data-agent-submit'),
         input: inputSpec(el, kind, opts, true),
-        in_viewport: shown && inViewport(r, vw, vh), order: order++,
+        in_viewport: shown && inViewport(r, vw, vh), order: 0,
       });
     }
-    for (const g of groupList) {
-      if (g.available_ids.length > opts.enum_limit) g.available_ids = null;
-    }
+    // Document order across page actions and groups (few entries: compare positions).
+    const entries = pageActions.map((a, i) => [pageEls[i], a]).concat(groupList.map((g) => [g.first, g]));
+    entries.sort((x, y) => (x[0].compareDocumentPosition(y[0]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    entries.forEach((e, i) => { e[1].order = i; });
+    for (const g of groupList) delete g.first;
+    const pageActionsTotal = pageActionEls.length;
 
     // State.
     const state = [];

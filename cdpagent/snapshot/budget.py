@@ -70,8 +70,16 @@ def _regions(regions: list[Region], opts: ObserveOptions) -> list[Region]:
 
 
 def _actions(entries: list[ActionEntry], opts: ObserveOptions) -> list[ActionEntry]:
-    """Available entries first, then unavailable, within the entry and char budgets."""
-    ranked = [e for e in entries if e.available] + [e for e in entries if not e.available]
+    """Entries within the entry and char budgets, listed in document order.
+
+    Chosen by priority: available row actions (what one does with records), other
+    available actions, then unavailable ones (so their reasons stay visible).
+    """
+    ranked = (
+        [e for e in entries if e.available and e.folded]
+        + [e for e in entries if e.available and not e.folded]
+        + [e for e in entries if not e.available]
+    )
     chosen: set[int] = set()
     text_used = 0
     tool_used = 2

@@ -30,12 +30,12 @@ class ObserveOptions(msgspec.Struct, frozen=True, kw_only=True):
     max_page_chars: int = 500
 
     # cdpagent's own bounds
-    max_action_chars: int = 2000
+    max_action_chars: int = 2400
     """Characters of the available + unavailable action lines together."""
     max_scope_chars: int = 1000
     max_index_chars: int = 600
     """Characters of the citation id index (budgeted apart from full records)."""
-    max_tool_chars: int = 3600
+    max_tool_chars: int = 5000
     """Characters of the tools JSON."""
     max_total_chars: int = 12000
     """Hard bound on rendered text + tools JSON; budgets shrink until it holds."""

@@ -138,7 +138,7 @@ def action_line(entry: ActionEntry, max_chars: int = 160) -> str:
             why = "; ".join(f"{n} {clean(r, 80)}" for r, n in entry.reasons.items())
             note += f"; available on {entry.rows_available} of {entry.rows} rows ({why})"
         line += note
-    if entry.input is not None and entry.kind != "click":
+    if entry.input is not None and entry.kind != "click" and entry.available:
         words = constraint_words(entry.input)
         if entry.input.doc:
             words.insert(0, clean(entry.input.doc, max_chars))

@@ -148,8 +148,6 @@ def tool_description(entry: ActionEntry, max_chars: int = 160) -> str:
     )
     if entry.folded:
         text += " | " + fold_note(entry)
-    if entry.input is not None and entry.input.doc:
-        text += " | Input: " + _cut(entry.input.doc, max_chars)
     if entry.submit:
         text += " | Submits after typing."
     if entry.confirm:
