@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from functools import partial
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
 import trio
@@ -37,7 +37,20 @@ from .errors import (
 from .launcher import BrowserProcess
 from .transport import PipeTransport, Transport, WebSocketTransport
 
-__all__ = ["Browser", "Extension", "NavigationError", "Tab", "connect", "launch", "to_url"]
+if TYPE_CHECKING:
+    from .snapshot.model import Observation
+    from .snapshot.options import ObserveOptions
+
+__all__ = [
+    "Browser",
+    "Extension",
+    "NavigationError",
+    "Tab",
+    "connect",
+    "launch",
+    "standard_extensions",
+    "to_url",
+]
 
 
 class NavigationError(CDPAgentError):
@@ -193,6 +206,22 @@ class Tab:
         await self.session.send("Page.reload", {})
         await self.document_changed(before, timeout)
         return await self.wait_loaded(timeout)
+
+    async def invoke(self, method: str, args: Any = None, *, timeout: float = 30.0) -> Any:
+        """Call the page's registered Page Agent API ``method`` and return its JSON value (PA-4).
+
+        Raises :class:`cdpagent.PageApiError` with a ``PAGE_API_*`` code on failure;
+        see :func:`cdpagent.runtime.invoke`.
+        """
+        from .runtime import invoke
+
+        return await invoke(self, method, args, timeout=timeout)
+
+    async def observe(self, options: ObserveOptions | None = None, *, timeout: float = 10.0) -> Observation:
+        """The bounded observation of this tab now (OB-1…OB-6); see :func:`cdpagent.snapshot.observe`."""
+        from .snapshot.observe import observe
+
+        return await observe(self, options, timeout=timeout)
 
     async def close(self) -> None:
         """Close the tab and wait until the browser confirms it is gone."""
@@ -432,17 +461,23 @@ async def launch(
     headless: bool = True,
     transport: str = "pipe",
     args: Sequence[str] = (),
-    extensions: Sequence[Extension] = (),
+    allow_origins: Sequence[str] = (),
+    extensions: Sequence[Extension] | None = None,
     timeout: float = 30.0,
 ) -> AsyncIterator[Browser]:
     """Start a browser and yield a connected :class:`Browser`.
 
     ``transport`` is ``"pipe"`` (default: no port is opened) or ``"websocket"``.
+    ``allow_origins`` lists origins besides ``file:`` whose pages get the Page
+    Agent API (for example a loopback dev server). ``extensions`` replaces the
+    standard ones (:func:`standard_extensions`) when given.
     Raises :class:`~cdpagent.errors.BrowserNotFound` when no browser is found
     and :class:`~cdpagent.errors.LaunchError` when it exits during launch.
     """
     if transport not in ("pipe", "websocket"):
         raise ValueError(f"transport must be 'pipe' or 'websocket', not {transport!r}")
+    if extensions is None:
+        extensions = standard_extensions(allow_origins)
     pipe = transport == "pipe"
     process = await BrowserProcess.start(executable, headless=headless, pipe=pipe, extra_args=args)
     try:
@@ -468,15 +503,22 @@ async def launch(
 
 @asynccontextmanager
 async def connect(
-    endpoint: str, *, extensions: Sequence[Extension] = (), timeout: float = 30.0
+    endpoint: str,
+    *,
+    allow_origins: Sequence[str] = (),
+    extensions: Sequence[Extension] | None = None,
+    timeout: float = 30.0,
 ) -> AsyncIterator[Browser]:
     """Attach to a running browser at ``endpoint`` and yield a :class:`Browser`.
 
     ``endpoint`` is a ``ws://…/devtools/browser/…`` url, or ``http://host:port``
     resolved through ``/json/version``. Leaving the block detaches; the browser
-    keeps running. Raises :class:`ConnectionClosed` when the endpoint is not a
-    reachable CDP endpoint.
+    keeps running. ``allow_origins`` and ``extensions`` are as for :func:`launch`.
+    Raises :class:`ConnectionClosed` when the endpoint is not a reachable CDP
+    endpoint.
     """
+    if extensions is None:
+        extensions = standard_extensions(allow_origins)
 
     async def open_transport(nursery: trio.Nursery) -> Transport:
         with trio.move_on_after(timeout):
@@ -489,6 +531,15 @@ async def connect(
     with collapse():
         async with _browser(open_transport, extensions, None) as browser:
             yield browser
+
+
+def standard_extensions(allow_origins: Sequence[str] = ()) -> list[Extension]:
+    """The extensions every browser gets unless told otherwise: the Page Agent API
+    (for ``file:`` pages and ``allow_origins``) and the observation collector."""
+    from .runtime import PageApi
+    from .snapshot.observe import ObservationExtension
+
+    return [PageApi(allow_origins), ObservationExtension()]
 
 
 async def _resolve_http(endpoint: str) -> str:
