@@ -121,9 +121,7 @@ async def invoke(tab: Tab, method: str, args: Any = None, *, timeout: float = DE
     )
 
 
-async def invoke_page_method(
-    browser: Browser, request: object, *, timeout: float = DEFAULT_TIMEOUT
-) -> Any:
+async def invoke_page_method(browser: Browser, request: object, *, timeout: float = DEFAULT_TIMEOUT) -> Any:
     """The agent tool ``invoke_page_method({tabId, method, args?})``: a JSON value, or a failure envelope.
 
     Returns the method's JSON value, or ``{"ok": False, "error": {"code", "message"}}``

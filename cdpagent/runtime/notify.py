@@ -98,8 +98,10 @@ def check_notify(call: PostCall, sender: Sender, *, owned: bool) -> str | dict[s
     """
     if call.topic != THREAD_NOTIFY:
         shown = call.topic[:60] if isinstance(call.topic, str) else type(call.topic).__name__
-        return refusal(PAGE_API_UNKNOWN_TOPIC, f"post() topic {shown!r} is not served; the only topic is "
-                       f"{THREAD_NOTIFY!r}")
+        return refusal(
+            PAGE_API_UNKNOWN_TOPIC,
+            f"post() topic {shown!r} is not served; the only topic is {THREAD_NOTIFY!r}",
+        )
     if not sender.local:
         return refusal(THREAD_NOTIFY_NOT_ALLOWED, "thread_notify is only available to local pages")
     if not sender.main_frame:
