@@ -12,6 +12,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+import msgspec
 import trio
 
 from .bundled import example_page
@@ -52,6 +53,77 @@ async def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_json(value: Any) -> None:
+    sys.stdout.write(msgspec.json.encode(value).decode() + "\n")
+    sys.stdout.flush()
+
+
+async def _call(args: argparse.Namespace) -> int:
+    """``cdpagent call PAGE METHOD [ARGS_JSON]``: print the method's JSON result (PA-4).
+
+    On a ``PAGE_API_*`` failure prints the error envelope and returns 1.
+    """
+    from .browser import launch
+    from .runtime.codes import PageApiError
+    from .runtime.invoke import invoke
+    from .runtime.jsonstrict import args_from_json
+
+    try:
+        call_args = args_from_json(args.args_json) if args.args_json is not None else None
+    except PageApiError as error:
+        _print_json(error.envelope())
+        _progress(f"{error.code}: {error.message}")
+        return 1
+    async with launch(allow_origins=args.allow_origin) as browser:
+        tab = await browser.open(args.page)
+        try:
+            result = await invoke(tab, args.method, call_args, timeout=args.timeout)
+        except PageApiError as error:
+            _print_json(error.envelope())
+            _progress(f"{error.code}: {error.message}")
+            return 1
+    _print_json(result)
+    return 0
+
+
+async def _script(args: argparse.Namespace) -> int:
+    """``cdpagent script PAGE STEPS.jsonl``: one JSON result line per step (SF-2)."""
+    from .browser import launch
+    from .runtime.script import ScriptContext, run_steps
+    from .runtime.threads import Thread
+
+    if args.steps == "-":
+        text = await trio.to_thread.run_sync(sys.stdin.read)
+    else:
+        text = await trio.Path(args.steps).read_text(encoding="utf-8")
+    lines = text.splitlines()
+    async with launch(allow_origins=args.allow_origin) as browser:
+        if args.standalone:
+            thread = None
+            tab = await browser.open(args.page)
+        else:
+            thread = Thread(browser)
+            tab = await thread.open(args.page)
+        clean = await run_steps(ScriptContext(tab, thread), lines, _print_json)
+    return 0 if clean else 1
+
+
+def _add_page_api_commands(sub: Any, commands: dict[str, Command]) -> None:
+    call = sub.add_parser("call", help="call a page's registered method and print its JSON result")
+    call.add_argument("page", help="file path or URL of the page")
+    call.add_argument("method", help="name of the registered method")
+    call.add_argument("args_json", nargs="?", default=None, help="args as a JSON object (default {})")
+    call.add_argument("--timeout", type=float, default=30.0, help="seconds (default 30)")
+    call.add_argument("--allow-origin", action="append", default=[], help="an extra local origin")
+    commands["call"] = _call
+    script = sub.add_parser("script", help="run JSON-lines steps against one tab")
+    script.add_argument("page", help="file path or URL of the page")
+    script.add_argument("steps", help="a .jsonl file of steps, or - for stdin")
+    script.add_argument("--standalone", action="store_true", help="open a tab that belongs to no thread")
+    script.add_argument("--allow-origin", action="append", default=[], help="an extra local origin")
+    commands["script"] = _script
+
+
 def _parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     parser = argparse.ArgumentParser(
         prog="cdpagent",
@@ -61,6 +133,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     commands: dict[str, Command] = {}
     sub.add_parser("demo", help="launch a browser and walk through the bundled examples")
     commands["demo"] = _demo
+    _add_page_api_commands(sub, commands)
     return parser, commands
 
 

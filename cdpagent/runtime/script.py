@@ -1,0 +1,195 @@
+"""``cdpagent script``: run JSON-lines steps against one tab, one JSON result line per step (SF-2).
+
+Each input line is a JSON object with an ``op``. This module serves the Page Agent
+API steps; later features register theirs in :data:`STEPS` (``observe``, ``act``):
+
+===================================================  ==========================================
+step                                                 result line
+===================================================  ==========================================
+``{"op": "invoke", "method", "args"?, "timeout"?}``  ``{"op": "invoke", "result": value}`` or
+                                                     ``{"op": "invoke", "ok": false, "error": …}``
+``{"op": "reload"}``                                 ``{"op": "reload", "url": …}``
+``{"op": "navigate", "url"}``                        ``{"op": "navigate", "url": …}``
+``{"op": "wait", "ms"}``                             ``{"op": "wait", "ms": …}``
+``{"op": "user_click", "selector"}``                 ``{"op": "user_click", "selector": …}``
+``{"op": "user_type", "selector", "text"}``          ``{"op": "user_type", "selector": …}``
+``{"op": "notifications", "wait_ms"?}``              ``{"op": "notifications", "notifications": […]}``
+===================================================  ==========================================
+
+``user_click`` and ``user_type`` are a simulated person using the page through real
+input events (a test-harness step, never an agent tool). ``notifications`` waits up
+to ``wait_ms`` for a first ``thread_notify`` delivery when none is queued, then
+returns all queued ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Final
+
+import msgspec
+import trio
+
+from ..errors import CDPAgentError
+from .codes import PageApiError, refusal
+from .invoke import DEFAULT_TIMEOUT, invoke
+from .simulated_user import user_click, user_type
+
+if TYPE_CHECKING:
+    from ..browser import Tab
+    from .threads import Thread
+
+__all__ = [
+    "SCRIPT_STEP_FAILED",
+    "SCRIPT_STEP_INVALID",
+    "STEPS",
+    "ScriptContext",
+    "StepError",
+    "run_step",
+    "run_steps",
+]
+
+#: The code of a result line for a step that could not be run as written.
+SCRIPT_STEP_INVALID: Final = "SCRIPT_STEP_INVALID"
+#: The code of a result line for a step the browser could not carry out.
+SCRIPT_STEP_FAILED: Final = "SCRIPT_STEP_FAILED"
+
+
+class StepError(Exception):
+    """A step is malformed (bad field types, unknown op); the script stops there."""
+
+
+class ScriptContext(msgspec.Struct):
+    """What a step handler works on: the tab, and its owning thread (``None`` when standalone)."""
+
+    tab: Tab
+    thread: Thread | None
+
+
+Step = Callable[[ScriptContext, dict[str, Any]], Awaitable[dict[str, Any]]]
+
+
+def _field(step: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+    if name not in step:
+        if default is ...:
+            raise StepError(f"{step.get('op')} needs {name!r}")
+        return default
+    value = step[name]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind in (int, float, (int, float))):
+        raise StepError(f"{step.get('op')}: {name!r} has the wrong type")
+    return value
+
+
+async def _invoke(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
+    method: Any = step.get("method")
+    timeout = _field(step, "timeout", (int, float), DEFAULT_TIMEOUT)
+    try:
+        result = await invoke(ctx.tab, method, step.get("args"), timeout=float(timeout))
+    except PageApiError as error:
+        return {"op": "invoke", **error.envelope()}
+    return {"op": "invoke", "result": result}
+
+
+async def _reload(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
+    document = await ctx.tab.reload()
+    return {"op": "reload", "url": document.url}
+
+
+async def _navigate(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
+    document = await ctx.tab.navigate(_field(step, "url", str))
+    return {"op": "navigate", "url": document.url}
+
+
+async def _wait(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
+    ms = _field(step, "ms", (int, float))
+    if not 0 <= ms <= 600_000:
+        raise StepError("wait: 'ms' must be between 0 and 600000")
+    await trio.sleep(ms / 1000)
+    return {"op": "wait", "ms": ms}
+
+
+async def _user_click(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
+    selector = _field(step, "selector", str)
+    await user_click(ctx.tab, selector)
+    return {"op": "user_click", "selector": selector}
+
+
+async def _user_type(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
+    selector = _field(step, "selector", str)
+    await user_type(ctx.tab, selector, _field(step, "text", str))
+    return {"op": "user_type", "selector": selector}
+
+
+async def _notifications(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
+    wait_ms = _field(step, "wait_ms", (int, float), 0)
+    notes = ctx.thread.drain() if ctx.thread is not None else []
+    if not notes and ctx.thread is not None and wait_ms > 0:
+        with trio.move_on_after(wait_ms / 1000):
+            notes = [await ctx.thread.receive()]
+        notes += ctx.thread.drain()
+    return {
+        "op": "notifications",
+        "notifications": [
+            {"tabId": n.tab_id, "message": n.message, "deliveryId": n.delivery_id, "url": n.url}
+            for n in notes
+        ],
+    }
+
+
+#: Step handlers by ``op``. Other features add theirs (``observe``, ``act``).
+STEPS: dict[str, Step] = {
+    "invoke": _invoke,
+    "reload": _reload,
+    "navigate": _navigate,
+    "wait": _wait,
+    "user_click": _user_click,
+    "user_type": _user_type,
+    "notifications": _notifications,
+}
+
+_decode_step = msgspec.json.Decoder()
+
+
+async def run_step(ctx: ScriptContext, line: str) -> tuple[dict[str, Any], bool]:
+    """Run one step line; returns its result line and whether the script may go on.
+
+    A malformed line gives a ``SCRIPT_STEP_INVALID`` result and stops the script; a
+    step the browser could not carry out gives ``SCRIPT_STEP_FAILED`` and stops it too.
+    ``PAGE_API_*`` failures of an ``invoke`` are ordinary results.
+    """
+    try:
+        step = _decode_step.decode(line)
+    except msgspec.DecodeError as error:
+        return {"op": None, **refusal(SCRIPT_STEP_INVALID, f"not JSON: {error}")}, False
+    op = step.get("op") if isinstance(step, dict) else None
+    handler = STEPS.get(op) if isinstance(op, str) else None
+    if handler is None:
+        known = ", ".join(sorted(STEPS))
+        return {
+            "op": op if isinstance(op, str) else None,
+            **refusal(SCRIPT_STEP_INVALID, f"unknown op; known: {known}"),
+        }, False
+    try:
+        return await handler(ctx, step), True
+    except StepError as error:
+        return {"op": op, **refusal(SCRIPT_STEP_INVALID, str(error))}, False
+    except (CDPAgentError, trio.TooSlowError) as error:
+        return {"op": op, **refusal(SCRIPT_STEP_FAILED, str(error) or type(error).__name__)}, False
+
+
+async def run_steps(ctx: ScriptContext, lines: Iterable[str], emit: Callable[[dict[str, Any]], None]) -> bool:
+    """Run every non-blank line as a step, passing each result to ``emit``.
+
+    Returns ``True`` when every step ran and no ``invoke`` failed with a ``PAGE_API_*`` code.
+    """
+    clean = True
+    for line in lines:
+        if not line.strip():
+            continue
+        result, go_on = await run_step(ctx, line)
+        emit(result)
+        if result.get("ok") is False:
+            clean = False
+        if not go_on:
+            return False
+    return clean
