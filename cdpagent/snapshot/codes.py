@@ -1,0 +1,68 @@
+"""Stable error codes of action receipts (SPEC OB-7, OB-8).
+
+A receipt with ``ok: false`` carries exactly one of these in ``error.code``.
+They are part of the protocol: the model (and tests) branch on them, so they
+never change spelling. The message next to a code is for reading, not parsing.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = [
+    "ACTION_FAILED",
+    "ACTION_UNAVAILABLE",
+    "CODES",
+    "CONFIRMATION_DENIED",
+    "EXPECTATION_FAILED",
+    "HANDOFF_REQUIRED",
+    "INVALID_ARGUMENT",
+    "PAGE_CHANGED",
+    "RECORD_REQUIRED",
+    "TIMEOUT",
+    "UNKNOWN_ACTION",
+    "UNKNOWN_OPTION",
+    "UNKNOWN_RECORD",
+]
+
+UNKNOWN_ACTION: Final = "UNKNOWN_ACTION"
+"""No action of that name is declared on the page now."""
+RECORD_REQUIRED: Final = "RECORD_REQUIRED"
+"""A row action was called without ``record``."""
+UNKNOWN_RECORD: Final = "UNKNOWN_RECORD"
+"""``record`` names no active record that has this action."""
+ACTION_UNAVAILABLE: Final = "ACTION_UNAVAILABLE"
+"""The action exists but cannot run now; ``error.reason`` says why (disabled, behind a dialog…)."""
+INVALID_ARGUMENT: Final = "INVALID_ARGUMENT"
+"""An argument is missing, of the wrong type, or does not belong to this kind of action."""
+UNKNOWN_OPTION: Final = "UNKNOWN_OPTION"
+"""A select action was given an option the control does not offer."""
+CONFIRMATION_DENIED: Final = "CONFIRMATION_DENIED"
+"""The action needs the user's confirmation and the host did not give it."""
+HANDOFF_REQUIRED: Final = "HANDOFF_REQUIRED"
+"""The action is declared as a person's job; the runtime never performs it."""
+EXPECTATION_FAILED: Final = "EXPECTATION_FAILED"
+"""The input was delivered but its post-condition does not hold (value, checked, option)."""
+ACTION_FAILED: Final = "ACTION_FAILED"
+"""The page's own handler threw and nothing observable changed."""
+PAGE_CHANGED: Final = "PAGE_CHANGED"
+"""The document was replaced before the input could be delivered; nothing was performed."""
+TIMEOUT: Final = "TIMEOUT"
+"""The action, or one of its snapshots, did not finish before the deadline."""
+
+CODES: Final = frozenset(
+    {
+        UNKNOWN_ACTION,
+        RECORD_REQUIRED,
+        UNKNOWN_RECORD,
+        ACTION_UNAVAILABLE,
+        INVALID_ARGUMENT,
+        UNKNOWN_OPTION,
+        CONFIRMATION_DENIED,
+        HANDOFF_REQUIRED,
+        EXPECTATION_FAILED,
+        ACTION_FAILED,
+        PAGE_CHANGED,
+        TIMEOUT,
+    }
+)

@@ -1,0 +1,151 @@
+// cdpagent acting helpers (SPEC OB-5, OB-7).
+//
+// Installed with Page.addScriptToEvaluateOnNewDocument into the same isolated
+// world as collect.js ("cdpagent-observe"), after it; finds elements through
+// globalThis.__cdpagentObserve.find(locator). Defines globalThis.__cdpagentAct:
+//
+//   prepare(locator, kind) -> {found, reason, x, y, checked}
+//       re-checks availability now (connected, enabled, not inert, not hidden,
+//       not behind an open modal, editable for type), scrolls the element into
+//       view and hit-tests its visible centre; x/y are viewport CSS pixels for
+//       Input.dispatchMouseEvent.
+//   focusForTyping(locator) -> {ok, reason}   focus and select the whole value
+//   valueIs(locator, text) -> {found, ok, length}   post-condition of type
+//   choose(locator, option) -> {found, ok, reason, options}
+//       select the option whose label, text or value is `option`, then fire
+//       input and change like a person's choice would
+//   state(locator) -> {found, checked}   post-condition of check
+//
+// Nothing here returns markup, selectors or values of sensitive controls.
+(() => {
+  'use strict';
+  if (globalThis.__cdpagentAct) return;
+
+  const find = (locator) => globalThis.__cdpagentObserve.find(locator);
+  const squash = (s) => String(s == null ? '' : s).replace(/\s+/g, ' ').trim();
+
+  function openModal() {
+    let modal = null;
+    for (const d of document.querySelectorAll('dialog')) if (d.matches(':modal')) modal = d;
+    if (modal) return modal;
+    for (const d of document.querySelectorAll('[aria-modal="true"]')) {
+      if (d.checkVisibility()) modal = d;
+    }
+    return modal;
+  }
+
+  function modalLabel(modal) {
+    return squash(modal.getAttribute('aria-label') || modal.getAttribute('data-agent-label') ||
+      (modal.querySelector('h1,h2,h3,h4,h5,h6') || {}).textContent || 'dialog').slice(0, 80);
+  }
+
+  function editable(el) {
+    return el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.isContentEditable;
+  }
+
+  function reasonOf(el, kind) {
+    if (!el.isConnected) return 'no longer on the page';
+    const declared = el.getAttribute('data-agent-unavailable');
+    if (declared) return squash(declared).slice(0, 200);
+    if (el.disabled === true || el.matches(':disabled')) return 'disabled';
+    if (el.getAttribute('aria-disabled') === 'true') return 'disabled';
+    if (el.closest('[inert]')) return 'inert';
+    if (!el.checkVisibility()) return 'hidden';
+    const modal = openModal();
+    if (modal && !modal.contains(el)) return `behind the open dialog "${modalLabel(modal)}"`;
+    if (kind === 'type') {
+      if (!editable(el)) return 'not a text field';
+      if (el.readOnly) return 'read-only';
+    }
+    if (kind === 'select' && el.tagName !== 'SELECT') return 'not a select control';
+    return null;
+  }
+
+  // The element at (x, y) counts as the target when it is the target, inside
+  // it, or a label that activates it.
+  function hits(el, hit) {
+    if (!hit) return false;
+    if (hit === el || el.contains(hit)) return true;
+    const label = hit.closest('label');
+    return !!label && label.control === el;
+  }
+
+  function prepare(locator, kind) {
+    const el = find(locator);
+    if (!el) return { found: false };
+    const reason = reasonOf(el, kind);
+    if (reason) return { found: true, reason };
+    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    const r = el.getBoundingClientRect();
+    // Centre of the part of the element inside the viewport (large elements).
+    const left = Math.max(r.left, 0);
+    const top = Math.max(r.top, 0);
+    const right = Math.min(r.right, window.innerWidth);
+    const bottom = Math.min(r.bottom, window.innerHeight);
+    if (right <= left || bottom <= top) return { found: true, reason: 'not visible after scrolling into view' };
+    const x = (left + right) / 2;
+    const y = (top + bottom) / 2;
+    const hit = document.elementFromPoint(x, y);
+    if (!hits(el, hit)) return { found: true, reason: 'covered by another element' };
+    const out = { found: true, reason: null, x, y };
+    if ('checked' in el) out.checked = !!el.checked;
+    return out;
+  }
+
+  function focusForTyping(locator) {
+    const el = find(locator);
+    if (!el) return { ok: false, reason: 'no longer on the page' };
+    el.focus({ preventScroll: true });
+    const active = el.getRootNode().activeElement;
+    if (active !== el) return { ok: false, reason: 'the field did not take the focus' };
+    if (el.isContentEditable) {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const sel = getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+    } else {
+      el.select();
+    }
+    return { ok: true, reason: null, empty: el.isContentEditable ? !el.textContent : !el.value };
+  }
+
+  function valueIs(locator, text) {
+    const el = find(locator);
+    if (!el) return { found: false, ok: false };
+    const value = el.isContentEditable ? el.innerText.replace(/\n$/, '') : el.value;
+    return { found: true, ok: value === text, length: value.length };
+  }
+
+  function choose(locator, option) {
+    const el = find(locator);
+    if (!el) return { found: false, ok: false };
+    const want = squash(option);
+    let pick = null;
+    for (const o of el.options) {
+      if (squash(o.label) === want || squash(o.text) === want) { pick = o; break; }
+    }
+    if (!pick) for (const o of el.options) if (o.value === option) { pick = o; break; }
+    const options = Array.from(el.options, (o) => squash(o.label || o.text).slice(0, 80)).slice(0, 50);
+    if (!pick) return { found: true, ok: false, reason: 'no such option', options };
+    if (pick.disabled) return { found: true, ok: false, reason: 'the option is disabled', options };
+    if (!pick.selected) {
+      el.focus({ preventScroll: true });
+      pick.selected = true;
+      el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+    }
+    return { found: true, ok: el.selectedOptions[0] === pick, options };
+  }
+
+  function state(locator) {
+    const el = find(locator);
+    if (!el) return { found: false };
+    return { found: true, checked: 'checked' in el ? !!el.checked : el.getAttribute('aria-checked') === 'true' };
+  }
+
+  Object.defineProperty(globalThis, '__cdpagentAct', {
+    value: Object.freeze({ prepare, focusForTyping, valueIs, choose, state }),
+    writable: false, configurable: false, enumerable: false,
+  });
+})();
