@@ -215,6 +215,42 @@
     return textOf(el, opts.max_string);
   }
 
+  // Viewport membership of records in document order. Lists are laid out top to
+  // bottom almost always, so a binary search finds the window with O(log n)
+  // layout reads; 33 probes check that order first, else every record is read.
+  function markViewport(list, vw, vh) {
+    const n = list.length;
+    const rectOf = (i) => list[i].el.getBoundingClientRect();
+    let ordered = n > 64;
+    if (ordered) {
+      let prev = -Infinity;
+      for (let k = 0; k <= 32; k++) {
+        const top = rectOf(Math.floor((k * (n - 1)) / 32)).top;
+        if (top < prev - 0.5) {
+          ordered = false;
+          break;
+        }
+        prev = top;
+      }
+    }
+    if (!ordered) {
+      for (let i = 0; i < n; i++) list[i].visible = inViewport(rectOf(i), vw, vh);
+      return;
+    }
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (rectOf(mid).bottom > 0) hi = mid;
+      else lo = mid + 1;
+    }
+    for (let i = lo; i < n; i++) {
+      const r = rectOf(i);
+      if (r.top >= vh) break;
+      list[i].visible = inViewport(r, vw, vh);
+    }
+  }
+
   function collect(optionsJson) {
     const t0 = now();
     const opts = Object.assign({
@@ -283,7 +319,7 @@
     const seen = new Set();
     const duplicates = new Set();
     const ids = [];
-    const viewport = [];
+    const activeList = [];
     let inactive = 0;
     for (const el of recordEls) {
       const raw = el.getAttribute('data-agent-record');
@@ -294,23 +330,29 @@
       }
       seen.add(id);
       const region = recordRegion.get(el) || null;
-      const r = el.getBoundingClientRect();
-      const rendered = r.width > 0 || r.height > 0;
-      let active = rendered && (!region || region.state === 'active' || region.state === 'covered');
+      let active = !region || region.state === 'active' || region.state === 'covered';
+      if (active) active = el.checkVisibility();
       if (active && inertSet && inertSet.has(el)) active = false;
-      const visible = active && r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
-      const info = { id, region, active, visible, covered: active && !!modal && covered(el), full: null, el };
+      const info = { id, region, active, visible: false, covered: active && !!modal && covered(el), full: null, el };
       recordInfo.set(el, info);
-      if (region && region.out) {
-        if (active) region.out.records_total++;
-        if (visible) region.out.records_visible++;
-      }
       if (!active) {
         inactive++;
         continue;
       }
+      if (region && region.out) region.out.records_total++;
       ids.push(id);
-      if (visible) viewport.push(id);
+      activeList.push(info);
+    }
+    markViewport(activeList, vw, vh);
+    const viewport = [];
+    for (const info of activeList) {
+      if (!info.visible) continue;
+      viewport.push(info.id);
+      if (info.region && info.region.out) info.region.out.records_visible++;
+    }
+    if (duplicates.size) {
+      const some = Array.from(duplicates).slice(0, 10).join(', ');
+      warnings.push(`duplicate record ids (only the first element of each is used): ${some}${duplicates.size > 10 ? ', …' : ''}`);
     }
     // Choose the records collected in full: requested ids, then those in the viewport.
     const chosen = [];

@@ -91,7 +91,7 @@ def _actions(entries: list[ActionEntry], opts: ObserveOptions) -> list[ActionEnt
         if entry.available:
             tool = len(_encode(tool_declaration(entry, opts.max_description_chars))) + 1
         if text_used + line > opts.max_action_chars or tool_used + tool > opts.max_tool_chars:
-            break
+            continue  # a shorter entry further down may still fit
         chosen.add(id(entry))
         text_used += line
         tool_used += tool

@@ -30,7 +30,7 @@ class ObserveOptions(msgspec.Struct, frozen=True, kw_only=True):
     max_page_chars: int = 500
 
     # cdpagent's own bounds
-    max_action_chars: int = 2400
+    max_action_chars: int = 3000
     """Characters of the available + unavailable action lines together."""
     max_scope_chars: int = 1000
     max_index_chars: int = 600

@@ -248,10 +248,11 @@ def render_text(obs: Observation, field_chars: int = 160) -> str:
 
     out.append(f"## Records on this page ({om.records_total} total, showing {om.records_shown})")
     if any(e.folded for e in obs.actions):
+        example = clean(obs.record_ids[0], 40) if obs.record_ids else "t1"
         out.append(
             "Row actions are folded by type: pass a row id as the record argument (for example, "
-            f"record: {clean(obs.record_ids[0], 40) if obs.record_ids else 't1'} acts on the row "
-            "with that id). Offscreen targets are scrolled into view automatically."
+            f"record: {example} acts on the row with id {example}). Offscreen targets are "
+            "scrolled into view automatically."
         )
     if obs.records:
         out.append("<page_data>")

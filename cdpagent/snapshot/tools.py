@@ -107,7 +107,9 @@ def constraint_words(spec: InputSpec) -> list[str]:
     words: list[str] = []
     if spec.required:
         words.append("required")
-    if spec.input_type and spec.input_type not in ("text", "select", "textarea", "search"):
+    if spec.input_type and spec.input_type not in (
+        "text", "select", "textarea", "search", "checkbox", "radio"
+    ):
         words.append(f"{spec.input_type} input")
     if spec.minlength is not None:
         words.append(f"at least {spec.minlength} characters")
@@ -122,7 +124,7 @@ def constraint_words(spec: InputSpec) -> list[str]:
     if spec.read_only:
         words.append("read-only")
     if spec.sensitive:
-        words.append("sensitive: its value is masked in observations")
+        words.append("sensitive (its value is masked)")
     return words
 
 
