@@ -124,6 +124,51 @@ def _add_page_api_commands(sub: Any, commands: dict[str, Command]) -> None:
     commands["script"] = _script
 
 
+async def _observe(args: argparse.Namespace) -> int:
+    """``cdpagent observe PAGE [--json] [--max-records N …]``: the page section or the JSON object.
+
+    Prints the rendered Markdown, or with ``--json`` one object
+    ``{"observation", "text", "tools"}`` (OB-9). Budgets come from the flags.
+    """
+    from .browser import launch
+    from .snapshot.observe import observe_page
+    from .snapshot.options import ObserveOptions
+
+    overrides = {
+        name: getattr(args, name)
+        for name in ("max_records", "max_actions", "max_scopes", "max_feedback", "settle_timeout_ms")
+        if getattr(args, name) is not None
+    }
+    options = ObserveOptions(include=tuple(args.include), **overrides)
+    async with launch() as browser:
+        tab = await browser.open(args.page)
+        result = await observe_page(tab, options)
+    if args.json:
+        _print_json(result)
+    else:
+        sys.stdout.write(result.text)
+        sys.stdout.flush()
+    return 0
+
+
+def _add_observe_command(sub: Any, commands: dict[str, Command]) -> None:
+    observe = sub.add_parser("observe", help="print the bounded observation of a page (OB-9)")
+    observe.add_argument("page", help="file path or URL of the page")
+    observe.add_argument("--json", action="store_true", help='print {"observation", "text", "tools"}')
+    for flag, meaning in (
+        ("--max-records", "records with full fields (default 20)"),
+        ("--max-actions", "folded action entries (default 40)"),
+        ("--max-scopes", "regions listed (default 24)"),
+        ("--max-feedback", "feedback items (default 8)"),
+        ("--settle-timeout-ms", "settle deadline (default 1500)"),
+    ):
+        observe.add_argument(flag, type=int, default=None, metavar="N", help=meaning)
+    observe.add_argument(
+        "--include", action="append", default=[], metavar="ID", help="a record id to collect in full"
+    )
+    commands["observe"] = _observe
+
+
 def _parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     parser = argparse.ArgumentParser(
         prog="cdpagent",
@@ -134,6 +179,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     sub.add_parser("demo", help="launch a browser and walk through the bundled examples")
     commands["demo"] = _demo
     _add_page_api_commands(sub, commands)
+    _add_observe_command(sub, commands)
     return parser, commands
 
 

@@ -40,6 +40,7 @@ __all__ = [
     "install",
     "observe",
     "observe_page",
+    "observe_step",
 ]
 
 WORLD = "cdpagent-observe"
@@ -221,3 +222,20 @@ async def observe(
 ) -> Observation:
     """The bounded observation of ``tab`` now (``Tab.observe``); see :func:`observe_page`."""
     return (await observe_page(tab, options, timeout=timeout)).observation
+
+
+async def observe_step(tab: Tab, step: dict[str, Any]) -> dict[str, Any]:
+    """``cdpagent script``'s ``{"op": "observe", "options"?: {...}}`` step.
+
+    Returns ``{"op": "observe", "observation", "text", "tools"}`` (the ``--json``
+    object plus ``op``); ``options`` holds :class:`ObserveOptions` fields by name.
+    Raises :class:`ValueError` for options that are not ObserveOptions fields or
+    have the wrong type, and what :func:`observe_page` raises.
+    """
+    raw = step.get("options", {})
+    try:
+        options = msgspec.convert(raw, ObserveOptions)
+    except msgspec.ValidationError as error:
+        raise ValueError(f"observe: bad options: {error}") from None
+    result = await observe_page(tab, options)
+    return {"op": "observe", **msgspec.to_builtins(result)}

@@ -13,7 +13,7 @@ import msgspec
 __all__ = ["ObserveOptions"]
 
 
-class ObserveOptions(msgspec.Struct, frozen=True, kw_only=True):
+class ObserveOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Budgets and settle parameters; every field has the documented default."""
 
     # SPEC OB-3 defaults
