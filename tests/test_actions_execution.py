@@ -9,6 +9,7 @@ from conftest import EXAMPLES, PAGES
 import cdpagent
 from cdpagent.snapshot import codes
 from cdpagent.snapshot.actions import ConfirmRequest, act
+from cdpagent.snapshot.observe import observe
 
 FORM = PAGES / "act_form.html"
 LIST = PAGES / "act_list.html"
@@ -22,9 +23,7 @@ async def evaluate(tab: cdpagent.Tab, expression: str) -> Any:
 
 
 async def events(tab: cdpagent.Tab, name: str) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = await evaluate(
-        tab, f"window.events.filter((e) => e.name === {name!r})"
-    )
+    found: list[dict[str, Any]] = await evaluate(tab, f"window.events.filter((e) => e.name === {name!r})")
     return found
 
 
@@ -44,7 +43,7 @@ async def test_ob5_offscreen_row_is_scrolled_into_view(browser: cdpagent.Browser
 
 async def test_ob5_action_disabled_since_the_observation(browser: cdpagent.Browser) -> None:
     tab = await browser.open(FORM)
-    await cdpagent.snapshot.actions.observe(tab)
+    await observe(tab)
     await evaluate(tab, "document.getElementById('save').disabled = true")
     receipt = await act(tab, "save")
     assert not receipt.ok and receipt.code == codes.ACTION_UNAVAILABLE

@@ -176,9 +176,7 @@ async def test_ob7_page_replaced_under_the_action_is_page_changed_or_timeout_fre
     # A page that reloads itself on focus: the action either completes on the
     # old document or reports a code; it never hangs or mixes documents.
     tab = await browser.open(FORM)
-    await evaluate(
-        tab, "document.getElementById('name').addEventListener('focus', () => location.reload())"
-    )
+    await evaluate(tab, "document.getElementById('name').addEventListener('focus', () => location.reload())")
     with trio.fail_after(20):
         receipt = await act(tab, "name", text="x")
     assert receipt.ok or receipt.code in (codes.PAGE_CHANGED, codes.EXPECTATION_FAILED), receipt.to_json()

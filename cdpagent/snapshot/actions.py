@@ -209,9 +209,7 @@ def _available(entries: list[ActionEntry]) -> list[str]:
     return [e.tool for e in entries if e.available]
 
 
-def _check_arguments(
-    entry: ActionEntry, text: str | None, option: str | None, checked: bool | None
-) -> None:
+def _check_arguments(entry: ActionEntry, text: str | None, option: str | None, checked: bool | None) -> None:
     given = {"text": text, "option": option, "checked": checked}
     wanted = {"type": "text", "select": "option", "check": "checked"}.get(entry.kind)
     extra = [k for k, v in given.items() if v is not None and k != wanted]
@@ -434,9 +432,7 @@ async def _act(
     return _finish(run, ref, changes, expectation, after)
 
 
-def _finish(
-    run: _Run, ref: ActionRef, changes: Changes, expectation: str | None, after: Snapshot
-) -> Receipt:
+def _finish(run: _Run, ref: ActionRef, changes: Changes, expectation: str | None, after: Snapshot) -> Receipt:
     warnings = list(run.warnings)
     warnings += [f"the page opened a JavaScript dialog, dismissed: {d}" for d in run.dialogs]
     available = _available(fold_actions(after))

@@ -281,8 +281,14 @@ def _records(
                     row_actions.append((name, rec.id, state.reason, state.available))
     counts["records_changed"] = changed_total - len(changed)
     counts["fields_cut"] = fields_cut
-    if not (added or removed or changed or counts["records_added"] or counts["records_removed"]
-            or counts["records_changed"]):
+    if not (
+        added
+        or removed
+        or changed
+        or counts["records_added"]
+        or counts["records_removed"]
+        or counts["records_changed"]
+    ):
         return None, counts, row_actions
     return RecordChanges(added, removed, changed), counts, row_actions
 
@@ -428,9 +434,7 @@ def diff(
         state=state_left,
         feedback=feedback_left,
     )
-    observed = bool(
-        navigated or identity or modal or records or actions or state or state_left or feedback
-    )
+    observed = bool(navigated or identity or modal or records or actions or state or state_left or feedback)
     return Changes(
         observed=observed,
         navigated=navigated,
