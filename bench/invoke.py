@@ -1,0 +1,187 @@
+"""Page Agent API invoke: latency and throughput beside the raw CDP floor (and Playwright).
+
+Measures, in one run, on ``bench/invoke_page.html`` whose ``small`` method returns a
+small object:
+
+* latency p50/p99 of one call at a time: the blocking-pipe floor's
+  ``Runtime.callFunctionOn`` (``bench/floor.py``), cdpagent's raw
+  ``Runtime.callFunctionOn``, ``Tab.invoke("small")``, and — when ``playwright`` is
+  installed (the ``bench`` extra) — Playwright's ``page.evaluate("benchSmall()")``
+  on the same Chromium;
+* throughput in calls/s with 1, 8 and 64 calls in flight per tab, on 1 tab and on
+  4 tabs, for raw ``callFunctionOn`` and for ``Tab.invoke``;
+
+then prints the ratios (targets: invoke p50 ≤ 1.3× the raw callFunctionOn, ≥ 8k
+invokes/s on 4 tabs).
+
+    .venv/bin/python bench/invoke.py [--calls N] [--seconds S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import trio
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from floor import BlockingPipeClient
+
+import cdpagent
+
+PAGE = Path(__file__).resolve().parent / "invoke_page.html"
+SMALL = "function() { return {ok: true, n: 42, items: [1, 2, 3], name: 'small'}; }"
+CHROMIUM = "/usr/bin/chromium"
+
+
+def percentiles(samples: list[float]) -> tuple[float, float]:
+    """p50 and p99 in microseconds."""
+    ordered = sorted(samples)
+    return statistics.median(ordered) * 1e6, ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1e6
+
+
+def floor_latency(calls: int) -> tuple[float, float]:
+    client = BlockingPipeClient()
+    try:
+        client.call("Page.enable", session=client.session)
+        client.call("Page.navigate", {"url": PAGE.as_uri()}, client.session)
+        obj = client.call("Runtime.evaluate", {"expression": "globalThis", "objectGroup": "b"}, client.session)
+        params = {"functionDeclaration": SMALL, "objectId": obj["result"]["objectId"], "returnByValue": True}
+        for _ in range(calls // 10):
+            client.call("Runtime.callFunctionOn", params, client.session)
+        samples = []
+        for _ in range(calls):
+            t0 = time.perf_counter()
+            client.call("Runtime.callFunctionOn", params, client.session)
+            samples.append(time.perf_counter() - t0)
+        return percentiles(samples)
+    finally:
+        client.close()
+
+
+async def _latency(op: Callable[[], Awaitable[Any]], calls: int) -> tuple[float, float]:
+    for _ in range(calls // 10):
+        await op()
+    samples = []
+    for _ in range(calls):
+        t0 = time.perf_counter()
+        await op()
+        samples.append(time.perf_counter() - t0)
+    return percentiles(samples)
+
+
+async def _throughput(ops: list[Callable[[], Awaitable[Any]]], in_flight: int, seconds: float) -> float:
+    """Calls per second with ``in_flight`` concurrent callers on each op (one op per tab)."""
+    done = 0
+    deadline = trio.current_time() + seconds
+
+    async def worker(op: Callable[[], Awaitable[Any]]) -> None:
+        nonlocal done
+        while trio.current_time() < deadline:
+            await op()
+            done += 1
+
+    started = time.perf_counter()
+    async with trio.open_nursery() as nursery:
+        for op in ops:
+            for _ in range(in_flight):
+                nursery.start_soon(worker, op)
+    return done / (time.perf_counter() - started)
+
+
+async def cdpagent_figures(calls: int, seconds: float) -> dict[str, Any]:
+    async with cdpagent.launch() as browser:
+        tabs = [await browser.open(PAGE) for _ in range(4)]
+
+        def raw_op(tab: cdpagent.Tab, ctx: int) -> Callable[[], Awaitable[Any]]:
+            params = {"functionDeclaration": SMALL, "executionContextId": ctx, "returnByValue": True}
+            return lambda: tab.session.send("Runtime.callFunctionOn", params)
+
+        def invoke_op(tab: cdpagent.Tab) -> Callable[[], Awaitable[Any]]:
+            return lambda: tab.invoke("small")
+
+        raws = [raw_op(t, await t.context_id()) for t in tabs]
+        invokes = [invoke_op(t) for t in tabs]
+        assert await invokes[0]() == {"ok": True, "n": 42, "items": [1, 2, 3], "name": "small"}
+        out: dict[str, Any] = {"latency": {}, "throughput": {}}
+        # Interleave so that background load on this machine hits both alike.
+        raw_runs, invoke_runs = [], []
+        for _ in range(3):
+            raw_runs.append(await _latency(raws[0], calls // 3))
+            invoke_runs.append(await _latency(invokes[0], calls // 3))
+        out["latency"]["cdpagent raw callFunctionOn"] = min(raw_runs)
+        out["latency"]["cdpagent Tab.invoke"] = min(invoke_runs)
+        for tab_count in (1, 4):
+            for in_flight in (1, 8, 64):
+                for name, ops in (("raw callFunctionOn", raws), ("Tab.invoke", invokes)):
+                    rate = await _throughput(ops[:tab_count], in_flight, seconds)
+                    out["throughput"][(name, tab_count, in_flight)] = rate
+        return out
+
+
+async def playwright_latency(calls: int) -> tuple[float, float] | None:
+    try:
+        from playwright.async_api import async_playwright
+    except ImportError:
+        return None
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM)
+        page = await browser.new_page()
+        await page.goto(PAGE.as_uri())
+        for _ in range(calls // 10):
+            await page.evaluate("benchSmall()")
+        samples = []
+        for _ in range(calls):
+            t0 = time.perf_counter()
+            await page.evaluate("benchSmall()")
+            samples.append(time.perf_counter() - t0)
+        await browser.close()
+        return percentiles(samples)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=3000, help="calls per latency measurement")
+    parser.add_argument("--seconds", type=float, default=2.0, help="duration of each throughput run")
+    args = parser.parse_args()
+
+    latency: dict[str, tuple[float, float]] = {"floor: blocking pipe callFunctionOn": floor_latency(args.calls)}
+    figures = trio.run(cdpagent_figures, args.calls, args.seconds)
+    latency.update(figures["latency"])
+    pw = asyncio.run(playwright_latency(args.calls))
+    if pw is not None:
+        latency["playwright page.evaluate"] = pw
+
+    raw = latency["cdpagent raw callFunctionOn"][0]
+    floor = latency["floor: blocking pipe callFunctionOn"][0]
+    print(f"{'latency, one call at a time':40} {'p50 µs':>8} {'p99 µs':>8} {'÷ raw':>7} {'÷ floor':>8}")
+    for name, (p50, p99) in latency.items():
+        print(f"{name:40} {p50:8.0f} {p99:8.0f} {p50 / raw:6.2f}x {p50 / floor:7.2f}x")
+    if pw is None:
+        print("(playwright not installed: pip install playwright; it runs the same /usr/bin/chromium)")
+    print()
+    print(f"{'throughput, calls/s':24} {'tabs':>4} {'in flight/tab':>13} {'raw':>9} {'invoke':>9} {'ratio':>6}")
+    table = figures["throughput"]
+    for tabs in (1, 4):
+        for in_flight in (1, 8, 64):
+            r = table[("raw callFunctionOn", tabs, in_flight)]
+            i = table[("Tab.invoke", tabs, in_flight)]
+            print(f"{'':24} {tabs:4} {in_flight:13} {r:9.0f} {i:9.0f} {i / r:5.2f}x")
+    print()
+    invoke_p50 = latency["cdpagent Tab.invoke"][0]
+    best4 = max(table[("Tab.invoke", 4, n)] for n in (1, 8, 64))
+    print(f"invoke p50 / raw callFunctionOn p50 = {invoke_p50 / raw:.2f}x (target ≤ 1.3x)")
+    print(f"best Tab.invoke throughput on 4 tabs = {best4:.0f} calls/s (target ≥ 8000)")
+    if pw is not None:
+        print(f"invoke p50 / Playwright page.evaluate p50 = {invoke_p50 / pw[0]:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,163 @@
+"""Pure parts of the Page Agent API, without a browser: codes, strict JSON, post checks, threads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import trio
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cdpagent.runtime.codes import PageApiError, refusal
+from cdpagent.runtime.jsonstrict import MAX_SAFE_INTEGER, args_from_json, check_args, encode_args
+from cdpagent.runtime.notify import PostCall, Sender, check_notify, parse_post
+from cdpagent.runtime.pageapi import PageApi, origin_of, shim_source
+from cdpagent.runtime.threads import Notification, Thread
+
+LOCAL = Sender(tab_id="tab1", frame_id="F", url="file:///x.html", main_frame=True, local=True)
+
+
+def args_error(args: Any) -> str:
+    with pytest.raises(PageApiError) as caught:
+        check_args(args)
+    assert caught.value.code == "PAGE_API_ARGS_INVALID"
+    return caught.value.message
+
+
+def test_pa4_args_strict_json_paths() -> None:
+    assert check_args(None) == {}
+    assert encode_args(None) == "{}"
+    assert encode_args({"a": [1, 2.5, None, True, "x"]}) == '{"a":[1,2.5,null,true,"x"]}'
+    assert "got an array" in args_error([1])
+    assert "got a string" in args_error("s")
+    assert "$.a[1].b is NaN" in args_error({"a": [0, {"b": float("nan")}]})
+    assert "$.x is -Infinity" in args_error({"x": float("-inf")})
+    assert "$.n is an integer outside" in args_error({"n": MAX_SAFE_INTEGER + 1})
+    assert '$["a b"] is a tuple' in args_error({"a b": (1,)})
+    assert "non-string key" in args_error({"a": {1: 2}})
+    cyclic: dict[str, Any] = {}
+    cyclic["self"] = cyclic
+    assert "nested deeper" in args_error(cyclic)
+
+
+def test_pa4_args_from_json_text() -> None:
+    assert args_from_json('{"a": 1}') == {"a": 1}
+    for text in ('{"a": NaN}', '{"a": Infinity}', "[]", "null", '"x"', "{", "1e400"):
+        with pytest.raises(PageApiError) as caught:
+            args_from_json(text)
+        assert caught.value.code == "PAGE_API_ARGS_INVALID", text
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(st.dictionaries(st.text(), json_values, max_size=5))
+def test_pa4_strict_json_accepts_every_json_object(value: dict[str, Any]) -> None:
+    assert check_args(value) is value
+    assert args_from_json(encode_args(value)) == value
+
+
+def test_pa4_error_envelope_carries_the_code() -> None:
+    error = PageApiError("PAGE_API_METHOD_FAILED", "boom")
+    assert str(error) == "PAGE_API_METHOD_FAILED: boom"
+    assert error.envelope() == refusal("PAGE_API_METHOD_FAILED", "boom")
+    assert error.envelope() == {"ok": False, "error": {"code": "PAGE_API_METHOD_FAILED", "message": "boom"}}
+
+
+def test_pa6_parse_post_is_strict() -> None:
+    assert parse_post('[1,"thread_notify",{"message":"hi"}]') == PostCall(
+        1, "thread_notify", {"message": "hi"}
+    )
+    for bad in (
+        None,
+        5,
+        "",
+        "nope",
+        "[]",
+        "[1,2]",
+        '[0,"t",{}]',
+        '["1","t",{}]',
+        '[1,"t",{},4]',
+        "x" * 70000,
+    ):
+        assert parse_post(bad) is None, bad
+
+
+def code_of(decision: str | dict[str, Any]) -> str:
+    assert isinstance(decision, dict)
+    return str(decision["error"]["code"])
+
+
+def test_pa5_check_notify_decisions() -> None:
+    ok = PostCall(1, "thread_notify", {"message": "hi"})
+    assert check_notify(ok, LOCAL, owned=True) == "hi"
+    assert code_of(check_notify(ok, LOCAL, owned=False)) == "THREAD_NOTIFY_NOT_ALLOWED"
+    external = Sender("tab1", "F", "https://example.com/", main_frame=True, local=False)
+    assert code_of(check_notify(ok, external, owned=True)) == "THREAD_NOTIFY_NOT_ALLOWED"
+    child = Sender("tab1", "C", "file:///child.html", main_frame=False, local=True)
+    assert code_of(check_notify(ok, child, owned=True)) == "THREAD_NOTIFY_NOT_ALLOWED"
+    assert code_of(check_notify(PostCall(1, "other", {}), LOCAL, owned=True)) == "PAGE_API_UNKNOWN_TOPIC"
+    for payload in (
+        {"message": ""},
+        {"message": 1},
+        {},
+        None,
+        {"message": "a", "tabId": "x"},
+        {"message": "中" * 2731},
+        {"message": "\ud800"},
+    ):
+        assert code_of(check_notify(PostCall(1, "thread_notify", payload), LOCAL, owned=True)) == (
+            "THREAD_NOTIFY_BAD_MESSAGE"
+        ), payload
+    assert check_notify(PostCall(1, "thread_notify", {"message": "中" * 2730 + "ab"}), LOCAL, owned=True)
+
+
+def test_pa1_origins_and_shim_config() -> None:
+    assert origin_of("http://127.0.0.1:8000/x?y") == "http://127.0.0.1:8000"
+    assert origin_of("HTTP://LOCALHOST:80/") == "http://localhost"
+    assert origin_of("https://[::1]:443/") == "https://[::1]"
+    assert origin_of("file:///x") == "" and origin_of("about:blank") == ""
+    api = PageApi(["http://127.0.0.1:8000/"])
+    assert api.is_local("file:///tmp/a.html")
+    assert api.is_local("http://127.0.0.1:8000/page")
+    assert not api.is_local("http://127.0.0.1:8001/page")
+    assert not api.is_local("https://127.0.0.1:8000/page")
+    with pytest.raises(ValueError):
+        PageApi(["file:///x"])
+    source = shim_source({"binding": "b", "key": "k", "origins": [], "resultMax": 1, "postMax": 1})
+    assert "__AGOTALK_CONFIG__" not in source.splitlines()[-1]
+    assert source.rstrip().endswith('({"binding":"b","key":"k","origins":[],"resultMax":1,"postMax":1});')
+    assert api.binding not in PageApi().source
+
+
+class _FakeBrowser:
+    """Just enough of a Browser for a Thread's queue (no tabs are opened)."""
+
+    def __init__(self) -> None:
+        self.extensions = [PageApi()]
+        self.tabs: list[Any] = []
+
+
+async def test_pa5_thread_queue_is_bounded() -> None:
+    thread = Thread(_FakeBrowser(), queue_size=2)  # type: ignore[arg-type]
+    first = thread.deliver(LOCAL, "a")
+    assert first == {"ok": True, "data": {"disposition": "queued", "deliveryId": f"{thread.id}-1"}}
+    assert thread.deliver(LOCAL, "b")["ok"] is True
+    assert code_of(thread.deliver(LOCAL, "c")) == "THREAD_NOTIFY_QUEUE_FULL"
+    with trio.fail_after(1):
+        note = await thread.receive()
+    assert note == Notification("tab1", "a", f"{thread.id}-1", "F", "file:///x.html")
+    assert thread.deliver(LOCAL, "d")["ok"] is True
+    thread.close()
+    assert code_of(thread.deliver(LOCAL, "e")) == "THREAD_NOTIFY_DELIVERY_FAILED"
+    assert [n.message async for n in thread] == ["b", "d"]
+    assert Thread(_FakeBrowser()).id == "thread1"  # type: ignore[arg-type]
