@@ -52,7 +52,8 @@ def floor_latency(calls: int) -> tuple[float, float]:
     try:
         client.call("Page.enable", session=client.session)
         client.call("Page.navigate", {"url": PAGE.as_uri()}, client.session)
-        obj = client.call("Runtime.evaluate", {"expression": "globalThis", "objectGroup": "b"}, client.session)
+        expression = {"expression": "globalThis", "objectGroup": "b"}
+        obj = client.call("Runtime.evaluate", expression, client.session)
         params = {"functionDeclaration": SMALL, "objectId": obj["result"]["objectId"], "returnByValue": True}
         for _ in range(calls // 10):
             client.call("Runtime.callFunctionOn", params, client.session)
@@ -152,7 +153,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="duration of each throughput run")
     args = parser.parse_args()
 
-    latency: dict[str, tuple[float, float]] = {"floor: blocking pipe callFunctionOn": floor_latency(args.calls)}
+    latency: dict[str, tuple[float, float]] = {}
+    latency["floor: blocking pipe callFunctionOn"] = floor_latency(args.calls)
     figures = trio.run(cdpagent_figures, args.calls, args.seconds)
     latency.update(figures["latency"])
     pw = asyncio.run(playwright_latency(args.calls))
@@ -167,7 +169,8 @@ def main() -> None:
     if pw is None:
         print("(playwright not installed: pip install playwright; it runs the same /usr/bin/chromium)")
     print()
-    print(f"{'throughput, calls/s':24} {'tabs':>4} {'in flight/tab':>13} {'raw':>9} {'invoke':>9} {'ratio':>6}")
+    header = f"{'throughput, calls/s':24} {'tabs':>4} {'in flight/tab':>13}"
+    print(f"{header} {'raw':>9} {'invoke':>9} {'ratio':>6}")
     table = figures["throughput"]
     for tabs in (1, 4):
         for in_flight in (1, 8, 64):
