@@ -21,7 +21,21 @@
   'use strict';
   if (globalThis.__cdpagentAct) return;
 
-  const find = (locator) => globalThis.__cdpagentObserve.find(locator);
+  // prepare() always finds the element afresh; the calls after it within the
+  // same action reuse that element while it is still connected and still
+  // declares the same action (one attribute scan of a large page costs ms).
+  let last = null;
+  const keyOf = (l) => JSON.stringify([l.name, l.record, l.region_path, l.ordinal]);
+  function find(locator, fresh) {
+    const key = keyOf(locator);
+    if (!fresh && last && last.key === key) {
+      const el = last.ref.deref();
+      if (el && el.isConnected && el.getAttribute('data-agent-action') === String(locator.name)) return el;
+    }
+    const el = globalThis.__cdpagentObserve.find(locator);
+    last = el ? { key, ref: new WeakRef(el) } : null;
+    return el;
+  }
   const squash = (s) => String(s == null ? '' : s).replace(/\s+/g, ' ').trim();
 
   function openModal() {
@@ -71,7 +85,7 @@
   }
 
   function prepare(locator, kind) {
-    const el = find(locator);
+    const el = find(locator, true);
     if (!el) return { found: false };
     const reason = reasonOf(el, kind);
     if (reason) return { found: true, reason };
@@ -87,9 +101,8 @@
     const y = (top + bottom) / 2;
     const hit = document.elementFromPoint(x, y);
     if (!hits(el, hit)) return { found: true, reason: 'covered by another element' };
-    const out = { found: true, reason: null, x, y };
-    if ('checked' in el) out.checked = !!el.checked;
-    return out;
+    const checked = 'checked' in el ? !!el.checked : el.getAttribute('aria-checked') === 'true';
+    return { found: true, reason: null, x, y, checked };
   }
 
   function focusForTyping(locator) {

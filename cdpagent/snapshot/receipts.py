@@ -29,6 +29,8 @@ what was left out is counted in ``omitted``.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import ne
 from typing import Any
 
 import msgspec
@@ -235,6 +237,26 @@ def _ids(ids: list[str], limit: int) -> tuple[list[str], int]:
     return ids[:limit], max(len(ids) - limit, 0)
 
 
+def _record_pairs(before: list[Record], after: list[Record]) -> list[tuple[Record, Record]]:
+    """(before, after) for every record id collected in full on both sides that differs.
+
+    The common case — the same records in the same order — is compared
+    pairwise in C (``map(ne, …)``) so 10,000 unchanged records cost about a
+    millisecond; otherwise records are matched by id through a dict.
+    """
+    if len(before) == len(after):
+        differing = list(compress(range(len(after)), map(ne, before, after)))
+        if all(before[i].id == after[i].id for i in differing):
+            return [(before[i], after[i]) for i in differing]
+    by_id = {r.id: r for r in before}
+    pairs = []
+    for rec in after:
+        old = by_id.get(rec.id)
+        if old is not None and old != rec:
+            pairs.append((old, rec))
+    return pairs
+
+
 def _records(
     before: Snapshot, after: Snapshot, opts: ObserveOptions
 ) -> tuple[RecordChanges | None, dict[str, int], list[tuple[str, str, str | None, bool]]]:
@@ -253,14 +275,10 @@ def _records(
     added, counts["records_added"] = _ids(added, MAX_IDS)
     removed, counts["records_removed"] = _ids(removed, MAX_IDS)
 
-    b_full: dict[str, Record] = {r.id: r for r in before.records}
     changed: dict[str, dict[str, ValueChange]] = {}
     changed_total = 0
     fields_cut = 0
-    for rec in after.records:
-        old = b_full.get(rec.id)
-        if old is None or old == rec:
-            continue
+    for old, rec in _record_pairs(before.records, after.records):
         if old.fields != rec.fields:
             changed_total += 1
             if len(changed) < opts.max_records:

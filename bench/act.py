@@ -1,0 +1,122 @@
+"""Acting with receipts (OB-7, OB-8): end-to-end ``act`` and the snapshot diff alone.
+
+1. On ``examples/inventory`` at 1,000 and 10,000 rows, ``act("select", record=…,
+   checked=True)`` on a row far outside the viewport, including both settled
+   snapshots (the target collected in full) and the receipt. Prints the p50 of
+   each part: settle, collection (inside the page), transfer + decode (CDP round
+   trips, JSON and msgspec), action (re-check, scroll, input, post-condition),
+   diff, total, and total beyond the settle window.
+2. The diff alone on two 10,000-record snapshots, every record collected in full
+   (a real snapshot of the 10,000-row page), with 1, 100 and all records changed.
+
+Aims: diff of two 10k snapshots <= 10 ms; act + receipt at 10k <= 150 ms beyond
+the settle window.
+
+    .venv/bin/python bench/act.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import msgspec
+import trio
+
+import cdpagent
+from cdpagent.bundled import example_page
+from cdpagent.snapshot.actions import ActionExtension, ActTimings, act_timed
+from cdpagent.snapshot.model import Snapshot
+from cdpagent.snapshot.observe import collect_snapshot
+from cdpagent.snapshot.options import ObserveOptions
+from cdpagent.snapshot.receipts import diff
+
+PARTS = ("settle_ms", "collect_ms", "transfer_ms", "action_ms", "diff_ms", "total_ms")
+
+
+def p50(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+async def bench_act(browser: cdpagent.Browser, rows: int, runs: int) -> None:
+    url = f"{example_page('inventory').as_uri()}?rows={rows}"
+    tab = await browser.open(url)
+    samples: list[ActTimings] = []
+    sizes: list[int] = []
+    for i in range(runs + 1):
+        # Rows near the end of the table: far outside the viewport, never locked.
+        record = f"sku-{rows - 1 - 2 * i:05d}"
+        receipt, timings = await act_timed(tab, "select", record=record, checked=True)
+        if not receipt.ok:
+            raise SystemExit(f"act failed: {receipt.to_json()}")
+        if i:  # the first run warms the page's and our code paths
+            samples.append(timings)
+            sizes.append(len(receipt.to_json()))
+    await tab.close()
+    parts = {p: p50([getattr(s, p) for s in samples]) for p in PARTS}
+    beyond = p50([s.total_ms - s.settle_ms for s in samples])
+    print(
+        f"act on an offscreen row, {rows:>6} rows (p50 of {runs}): "
+        f"settle {parts['settle_ms']:6.1f} | collect {parts['collect_ms']:6.1f} | "
+        f"transfer+decode {parts['transfer_ms']:6.1f} | action {parts['action_ms']:5.1f} | "
+        f"diff {parts['diff_ms']:5.2f} | total {parts['total_ms']:6.1f} | "
+        f"beyond settle {beyond:6.1f} ms | receipt {p50([float(s) for s in sizes]):.0f} chars"
+    )
+
+
+async def real_snapshot(browser: cdpagent.Browser, rows: int) -> Snapshot:
+    tab = await browser.open(f"{example_page('inventory').as_uri()}?rows={rows}")
+    ids = tuple(f"sku-{i:05d}" for i in range(1, rows + 1))
+    snap, _ = await collect_snapshot(tab, ObserveOptions(include=ids), timeout=60)
+    await tab.close()
+    return snap
+
+
+def changed_copy(snap: Snapshot, every: int) -> Snapshot:
+    records = [
+        msgspec.structs.replace(r, fields={**r.fields, "qty": "changed"}) if i % every == 0 else r
+        for i, r in enumerate(snap.records)
+    ]
+    return msgspec.structs.replace(snap, records=records)
+
+
+def bench_diff(snap: Snapshot, runs: int) -> None:
+    n = len(snap.records)
+    # Decode a second copy so "before" and "after" share no objects, as in act().
+    encoded = msgspec.json.encode(snap)
+    before = msgspec.json.decode(encoded, type=Snapshot)
+    for label, every in (("1", n), ("100", n // 100), ("all", 1)):
+        after = changed_copy(msgspec.json.decode(encoded, type=Snapshot), every)
+        times = []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            changes = diff(before, after)
+            times.append((time.perf_counter() - t0) * 1000)
+        changed = len(changes.records.changed) if changes.records else 0
+        left = changes.omitted.records_changed if changes.omitted else 0
+        print(
+            f"diff of two {n}-record snapshots, {label:>3} changed: p50 {p50(times):5.2f} ms, "
+            f"min {min(times):5.2f} ms ({changed} listed, {left} counted)"
+        )
+    t0 = time.perf_counter()
+    for _ in range(runs):
+        msgspec.json.decode(encoded, type=Snapshot)
+    print(
+        f"decode of one {n}-record snapshot ({len(encoded) / 1e6:.1f} MB): "
+        f"{(time.perf_counter() - t0) * 1000 / runs:.1f} ms"
+    )
+
+
+async def main(runs: int) -> None:
+    async with cdpagent.launch(extensions=[ActionExtension()]) as browser:
+        for rows in (1_000, 10_000):
+            await bench_act(browser, rows, runs)
+        snap = await real_snapshot(browser, 10_000)
+    bench_diff(snap, max(runs, 20))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15)
+    trio.run(main, parser.parse_args().runs)
