@@ -6,7 +6,7 @@ Start with :func:`launch` (or :func:`connect` for a running browser)::
         tab = await browser.open("page.html")
 """
 
-from .browser import Browser, Extension, NavigationError, Tab, connect, launch
+from .browser import Browser, Command, Extension, NavigationError, Tab, connect, launch
 from .errors import (
     BrowserNotFound,
     CDPAgentError,
@@ -22,6 +22,7 @@ __all__ = [
     "Browser",
     "BrowserNotFound",
     "CDPAgentError",
+    "Command",
     "ConnectionClosed",
     "Extension",
     "LaunchError",

@@ -17,14 +17,13 @@ import json
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
 import trio
 
-from .concurrency import collapse, gather
+from .concurrency import collapse
 from .connection import Connection, Session
 from .documents import TRACKED_EVENTS, Document, DocumentTracker
 from .errors import (
@@ -43,6 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Browser",
+    "Command",
     "Extension",
     "NavigationError",
     "Tab",
@@ -57,11 +57,23 @@ class NavigationError(CDPAgentError):
     """A navigation failed (``Page.navigate`` reported an error, e.g. a missing file)."""
 
 
+Command = tuple[str, dict[str, Any]]
+"""A CDP command as ``(method, params)``."""
+
+
 class Extension(Protocol):
     """Something that prepares every new tab before its first script runs."""
 
-    async def setup_tab(self, tab: Tab) -> None:
-        """Called while ``tab``'s target is paused; may send commands on ``tab.session``."""
+    def setup_tab(self, tab: Tab) -> Sequence[Command]:
+        """Called once per new tab while its target is paused.
+
+        Register event handlers on ``tab.session`` here, and return the commands
+        (``Runtime.addBinding``, ``Page.addScriptToEvaluateOnNewDocument``, …)
+        that must run before the tab's first script. The driver sends every
+        extension's commands in one ordered batch and only then releases the
+        target: a paused target may answer nothing until it is released, so
+        setup cannot wait for replies one by one.
+        """
         ...
 
 
@@ -89,6 +101,8 @@ class Tab:
         self.opener: Tab | None = None
         self.closed = False
         self.crashed = False
+        #: Set once the tab is set up and released (it is listed in ``Browser.tabs`` from then on).
+        self.ready = False
         self._changed = trio.Event()
         for method in TRACKED_EVENTS:
             session.on(method, self._make_tracker(method))
@@ -284,13 +298,13 @@ class Browser:
 
     @property
     def tabs(self) -> list[Tab]:
-        """Open tabs, in the order they were attached."""
-        return [t for t in self._tabs.values() if not t.closed]
+        """Open tabs that are set up, in the order they were attached."""
+        return [t for t in self._tabs.values() if t.ready and not t.closed]
 
     def tab(self, tab_id: str) -> Tab | None:
         """The open tab with id ``tab_id``, or ``None``."""
-        for t in self._tabs.values():
-            if t.id == tab_id and not t.closed:
+        for t in self.tabs:
+            if t.id == tab_id:
                 return t
         return None
 
@@ -362,21 +376,25 @@ class Browser:
             pass
 
     async def _setup(self, tab: Tab, waiting: bool) -> None:
-        session = tab.session
+        batch: list[Command] = [
+            ("Page.enable", {}),
+            ("Runtime.enable", {}),
+            ("Page.setLifecycleEventsEnabled", {"enabled": True}),
+            ("Page.getFrameTree", {}),
+        ]
         try:
-            await gather(
-                partial(session.send, "Page.enable"),
-                partial(session.send, "Runtime.enable"),
-                partial(session.send, "Page.setLifecycleEventsEnabled", {"enabled": True}),
-                partial(self._load_tree, tab),
-                *(partial(extension.setup_tab, tab) for extension in self.extensions),
-            )
+            for extension in self.extensions:
+                batch.extend(extension.setup_tab(tab))
             if waiting:
-                await session.send("Runtime.runIfWaitingForDebugger")
+                batch.append(("Runtime.runIfWaitingForDebugger", {}))
+            results = await tab.session.send_batch(batch)
+            tab.documents.load_frame_tree(results[3]["frameTree"])
+            tab._notify()
             await self._seed_readiness(tab)
         except CDPAgentError as exc:
             self._setup_errors[tab.target_id] = exc
         finally:
+            tab.ready = True
             self._ready.setdefault(tab.target_id, trio.Event()).set()
             self._notify()
 
@@ -391,11 +409,6 @@ class Browser:
         ready = state.get("result", {}).get("value")
         if tab.document is doc and tab.documents.mark_ready(doc, ready):
             tab._notify()
-
-    async def _load_tree(self, tab: Tab) -> None:
-        tree = await tab.session.send("Page.getFrameTree")
-        tab.documents.load_frame_tree(tree["frameTree"])
-        tab._notify()
 
     def _on_detached(self, params: dict[str, Any]) -> None:
         session_id = params["sessionId"]

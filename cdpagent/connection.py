@@ -10,7 +10,7 @@ reader and must not block) or to bounded per-subscriber channels
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
@@ -64,6 +64,17 @@ class Session:
         """
         raw = await self.connection.call(method, params, self.session_id)
         return _decode_any.decode(raw)
+
+    async def send_batch(self, commands: Sequence[tuple[str, Any]]) -> list[Any]:
+        """Send ``commands`` in order without waiting in between; return their decoded results.
+
+        The browser handles a session's commands in the order they arrive, so a
+        batch ending in ``Runtime.runIfWaitingForDebugger`` has set everything up
+        before the target runs — even for targets that answer nothing until then.
+        Raises what :meth:`send` raises, for the first command that failed.
+        """
+        raws = await self.connection.call_batch(commands, self.session_id)
+        return [_decode_any.decode(raw) for raw in raws]
 
     async def send_typed(self, method: str, params: Any, decoder: msgspec.json.Decoder[T]) -> T:
         """Like :meth:`send`, decoding the result with a prepared typed ``decoder``."""
@@ -217,6 +228,35 @@ class Connection:
             raw: msgspec.Raw = await trio.lowlevel.wait_task_rescheduled(abort)
             return raw
         return call.outcome.unwrap()
+
+    async def call_batch(
+        self, commands: Sequence[tuple[str, Any]], session_id: str | None
+    ) -> list[msgspec.Raw]:
+        """Send every command, then wait for all replies; see :meth:`Session.send_batch`."""
+        calls: list[tuple[int, _Call]] = []
+        try:
+            for method, params in commands:
+                call_id, data = self.core.command(method, params, session_id)
+                call = _Call()
+                self._calls[call_id] = call
+                calls.append((call_id, call))
+                await self.transport.send(data)
+            results = []
+            for _, call in calls:
+                if call.outcome is None:
+                    call.task = trio.lowlevel.current_task()
+
+                    def abort(_: Any) -> trio.lowlevel.Abort:
+                        return trio.lowlevel.Abort.SUCCEEDED
+
+                    raw: msgspec.Raw = await trio.lowlevel.wait_task_rescheduled(abort)
+                    results.append(raw)
+                else:
+                    results.append(call.outcome.unwrap())
+            return results
+        finally:
+            for call_id, _ in calls:
+                self._forget(call_id)
 
     def _forget(self, call_id: int) -> None:
         self._calls.pop(call_id, None)

@@ -124,6 +124,10 @@ class ProtocolCore:
         """How many calls await an answer."""
         return len(self._pending)
 
+    def pending_on(self, session_id: str | None) -> int:
+        """How many calls await an answer on ``session_id``."""
+        return sum(1 for p in self._pending.values() if p.session_id == session_id)
+
     def is_open(self, session_id: str | None) -> bool:
         """Whether commands may be sent on ``session_id`` now."""
         if self._closed is not None:

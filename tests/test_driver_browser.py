@@ -73,12 +73,14 @@ class EarlyScript:
     def __init__(self) -> None:
         self.tabs: list[str] = []
 
-    async def setup_tab(self, tab: cdpagent.Tab) -> None:
+    def setup_tab(self, tab: cdpagent.Tab) -> list[cdpagent.Command]:
         self.tabs.append(tab.id)
-        await tab.session.send(
-            "Page.addScriptToEvaluateOnNewDocument",
-            {"source": "window.installedBeforePageScripts = true;"},
-        )
+        return [
+            (
+                "Page.addScriptToEvaluateOnNewDocument",
+                {"source": "window.installedBeforePageScripts = true;"},
+            )
+        ]
 
 
 async def test_dr3_new_tabs_and_popups_are_set_up_before_their_first_script(chrome_endpoint: str) -> None:

@@ -186,18 +186,21 @@ async def test_dr1_150_mb_string_result(transport: str) -> None:
 
 
 async def test_dr5_cancelled_call_leaves_nothing_and_its_late_reply_is_dropped(transport: str) -> None:
-    async with cdpagent.launch(transport=transport) as browser:
+    async with cdpagent.launch(transport=transport, extensions=[]) as browser:
         tab = await browser.open("about:blank")
         core = browser.connection.core
         with trio.move_on_after(0.05) as scope:
             await pending_eval(tab, "new Promise(r => setTimeout(() => r(1), 300))")
         assert scope.cancelled_caught
-        assert core.pending_count == 0
+        session_id = tab.session.session_id
+        assert core.pending_on(session_id) == 0
+        # The IO layer's waiters and the core's pending table stay in step.
+        assert set(browser.connection._calls) == set(core._pending)
         dropped = core.dropped
         # Resolves after the cancelled call's promise, so its reply has arrived by then.
         await pending_eval(tab, "new Promise(r => setTimeout(() => r(2), 600))")
         assert core.dropped == dropped + 1
-        assert core.pending_count == 0
+        assert core.pending_on(session_id) == 0
 
 
 async def test_dr4_no_sandbox_only_as_root_and_process_group_reaped(transport: str) -> None:

@@ -38,7 +38,7 @@ from ..errors import CDPAgentError
 from .notify import Sender, check_notify, parse_post
 
 if TYPE_CHECKING:
-    from ..browser import Browser, Tab
+    from ..browser import Browser, Command, Tab
     from .threads import Thread
 
 __all__ = ["POST_REPLY_FUNCTION", "RESULT_MAX_CHARS", "PageApi", "origin_of", "shim_source"]
@@ -149,18 +149,17 @@ class PageApi:
         """The thread that owns tab ``tab_id``; ``None`` for a standalone tab."""
         return self._owners.get(tab_id)
 
-    async def setup_tab(self, tab: Tab) -> None:
+    def setup_tab(self, tab: Tab) -> list[Command]:
         """Install the binding and the shim in a new, still paused tab (PA-1, PA-6)."""
 
         def on_binding(params: dict[str, Any]) -> None:
             self._on_binding(tab, params)
 
         tab.session.on("Runtime.bindingCalled", on_binding)
-        await tab.session.send("Runtime.addBinding", {"name": self.binding})
-        await tab.session.send(
-            "Page.addScriptToEvaluateOnNewDocument",
-            {"source": self.source, "runImmediately": True},
-        )
+        return [
+            ("Runtime.addBinding", {"name": self.binding}),
+            ("Page.addScriptToEvaluateOnNewDocument", {"source": self.source, "runImmediately": True}),
+        ]
 
     def _on_binding(self, tab: Tab, params: dict[str, Any]) -> None:
         if params.get("name") != self.binding:

@@ -37,14 +37,14 @@ from ..errors import CDPAgentError, ProtocolError, SessionClosed
 from . import codes
 from .folding import fold_actions
 from .model import ActionEntry, ActionLocator, Snapshot
-from .observe import WORLD, ObservationError, SettleReport, collect_snapshot, observe
+from .observe import WORLD, ObservationError, ObservationExtension, SettleReport, collect_snapshot, observe
 from .observe import install as install_collector
 from .options import ObserveOptions
 from .receipts import ActionRef, Changes, Receipt, diff, error_receipt, ok_receipt
 from .tools import ToolCallError, resolve_tool_call
 
 if TYPE_CHECKING:
-    from ..browser import Tab
+    from ..browser import Command, Tab
 
 __all__ = [
     "ActTimings",
@@ -97,8 +97,18 @@ class ActTimings(msgspec.Struct):
 class ActionExtension:
     """Installs the collector and ``act.js`` in every new tab (``launch(extensions=[…])``)."""
 
-    async def setup_tab(self, tab: Tab) -> None:
-        await install(tab)
+    def setup_tab(self, tab: Tab) -> list[Command]:
+        _installed.add(tab)
+        return [*ObservationExtension().setup_tab(tab), *_install_commands()]
+
+
+def _install_commands() -> list[Command]:
+    return [
+        (
+            "Page.addScriptToEvaluateOnNewDocument",
+            {"source": _SOURCE, "worldName": WORLD, "runImmediately": True},
+        )
+    ]
 
 
 async def install(tab: Tab) -> None:
@@ -109,10 +119,7 @@ async def install(tab: Tab) -> None:
     await install_collector(tab)
     if tab in _installed:
         return
-    await tab.session.send(
-        "Page.addScriptToEvaluateOnNewDocument",
-        {"source": _SOURCE, "worldName": WORLD, "runImmediately": True},
-    )
+    await tab.session.send_batch(_install_commands())
     _installed.add(tab)
 
 

@@ -28,7 +28,7 @@ from .model import SNAPSHOT_DECODER, Observation, Snapshot
 from .options import ObserveOptions
 
 if TYPE_CHECKING:
-    from ..browser import Tab
+    from ..browser import Command, Tab
 
 __all__ = [
     "WORLD",
@@ -82,8 +82,18 @@ class ObserveResult(msgspec.Struct, frozen=True):
 class ObservationExtension:
     """Installs the collector in every new tab (pass to ``cdpagent.launch(extensions=…)``)."""
 
-    async def setup_tab(self, tab: Tab) -> None:
-        await install(tab)
+    def setup_tab(self, tab: Tab) -> list[Command]:
+        _installed.add(tab)
+        return _install_commands()
+
+
+def _install_commands() -> list[Command]:
+    return [
+        (
+            "Page.addScriptToEvaluateOnNewDocument",
+            {"source": _SOURCE, "worldName": WORLD, "runImmediately": True},
+        )
+    ]
 
 
 async def install(tab: Tab) -> None:
@@ -93,10 +103,7 @@ async def install(tab: Tab) -> None:
     """
     if tab in _installed:
         return
-    await tab.session.send(
-        "Page.addScriptToEvaluateOnNewDocument",
-        {"source": _SOURCE, "worldName": WORLD, "runImmediately": True},
-    )
+    await tab.session.send_batch(_install_commands())
     _installed.add(tab)
 
 
