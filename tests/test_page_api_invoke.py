@@ -43,7 +43,6 @@ async def test_pa1_local_page_has_agotalk_before_its_scripts(pa_browser: cdpagen
     }
 
 
-@pytest.mark.xfail(reason="driver: a popup tab gets no document yet (reported)", strict=False)
 async def test_pa1_reload_navigation_and_popup_get_agotalk(pa_browser: cdpagent.Browser) -> None:
     tab = await pa_browser.open(METHODS)
     await tab.reload()

@@ -108,13 +108,51 @@ async def invoke(tab: Tab, method: str, args: Any = None, *, timeout: float = DE
     whole call in seconds. Raises :class:`PageApiError` with one of the codes in the
     module docstring. Domain refusals (``STALE_STATE`` …) are ordinary return values.
     """
+    # The happy path is kept in this one coroutine: every extra coroutine layer costs
+    # on each suspension, and invoke is the hot path of the benchmark.
     _check_method(method)
     args_json = encode_args(args)
     if tab.closed:
         raise PageApiError(PAGE_API_TAB_NOT_FOUND, f"tab {tab.id} is closed")
     api = _page_api(tab)
     with trio.move_on_after(timeout):
-        return await _call(api, tab, method, args_json)
+        target = _current_target(api, tab)
+        if target is None:
+            target = await _wait_target(api, tab)
+        context, serial = target
+        params = {
+            "functionDeclaration": INVOKE_FUNCTION,
+            "executionContextId": context,
+            "arguments": [{"value": api.key}, {"value": method}, {"value": args_json}],
+            "returnByValue": True,
+            "awaitPromise": True,
+        }
+        try:
+            reply = await tab.session.send_typed("Runtime.callFunctionOn", params, _call_result)
+        except TargetCrashed:
+            raise PageApiError(PAGE_API_CALL_FAILED, "the tab's renderer crashed during the call") from None
+        except SessionClosed:
+            raise PageApiError(PAGE_API_TAB_NOT_FOUND, f"tab {tab.id} was closed during the call") from None
+        except ConnectionClosed as error:
+            raise PageApiError(PAGE_API_CALL_FAILED, f"the browser connection was lost: {error}") from None
+        except ProtocolError as error:
+            raise await _explain(tab, serial, f"the browser refused the call: {error.message}") from None
+        text = reply.result.value
+        if reply.exceptionDetails is None and type(text) is str:
+            try:
+                envelope = _envelope.decode(text)
+            except msgspec.DecodeError:
+                raise PageApiError(
+                    PAGE_API_CALL_FAILED, "the page's answer was not a valid envelope"
+                ) from None
+            if envelope.ok:
+                return envelope.value
+            if envelope.code not in _SHIM_CODES:
+                raise PageApiError(PAGE_API_CALL_FAILED, "the page's answer carried an unknown failure code")
+            raise PageApiError(envelope.code, envelope.message)
+        if reply.exceptionDetails is not None:
+            raise await _explain(tab, serial, f"the call raised in the page: {_exception_text(reply)}")
+        raise await _explain(tab, serial, "the page's Page Agent API answered with no result")
     raise PageApiError(
         PAGE_API_TIMEOUT,
         f"{method} gave no result within {timeout:g} s; the page may still complete the work",
@@ -153,54 +191,42 @@ def _page_api(tab: Tab) -> PageApi:
         raise PageApiError(PAGE_API_CALL_FAILED, str(error)) from None
 
 
-async def _call(api: PageApi, tab: Tab, method: str, args_json: str) -> Any:
-    context_info = tab.documents.context("")
+def _current_target(api: PageApi, tab: Tab) -> tuple[int, int] | None:
+    """The main-world context id and document serial to call now, or ``None`` to wait.
+
+    Raises :class:`PageApiError` (``PAGE_API_NOT_EXPOSED``) for a loaded non-local document.
+    """
+    context = tab.documents.context("")
     document = tab.document
-    if context_info is None or document is None:
-        context, document = await _current(tab, loaded=False)
-    else:
-        context = context_info.id
-    if not api.is_local(document.url) and not document.loaded:
-        # Probably the blank document of a tab on its way to a page: judge that page.
-        context, document = await _current(tab, loaded=True)
-    serial = document.serial
+    if context is None or document is None:
+        return None
     if not api.is_local(document.url):
-        raise PageApiError(
-            PAGE_API_NOT_EXPOSED,
-            f"the document at {document.url[:200]} is not a local page (file: or an allowed origin); "
-            "it has no Page Agent API",
-        )
-    params = {
-        "functionDeclaration": INVOKE_FUNCTION,
-        "executionContextId": context,
-        "arguments": [{"value": api.key}, {"value": method}, {"value": args_json}],
-        "returnByValue": True,
-        "awaitPromise": True,
-    }
-    try:
-        reply = await tab.session.send_typed("Runtime.callFunctionOn", params, _call_result)
-    except TargetCrashed:
-        raise PageApiError(PAGE_API_CALL_FAILED, "the tab's renderer crashed during the call") from None
-    except SessionClosed:
-        raise PageApiError(PAGE_API_TAB_NOT_FOUND, f"tab {tab.id} was closed during the call") from None
-    except ConnectionClosed as error:
-        raise PageApiError(PAGE_API_CALL_FAILED, f"the browser connection was lost: {error}") from None
-    except ProtocolError as error:
-        raise await _explain(tab, serial, f"the browser refused the call: {error.message}") from None
-    if reply.exceptionDetails is not None:
-        raise await _explain(tab, serial, f"the call raised in the page: {_exception_text(reply)}")
-    text = reply.result.value
-    if type(text) is not str:
-        raise await _explain(tab, serial, "the page's Page Agent API answered with no result")
-    try:
-        envelope = _envelope.decode(text)
-    except msgspec.DecodeError:
-        raise PageApiError(PAGE_API_CALL_FAILED, "the page's answer was not a valid envelope") from None
-    if envelope.ok:
-        return envelope.value
-    if envelope.code not in _SHIM_CODES:
-        raise PageApiError(PAGE_API_CALL_FAILED, "the page's answer carried an unknown failure code")
-    raise PageApiError(envelope.code, envelope.message)
+        if not document.loaded:
+            # Probably the blank document of a tab on its way to a page: judge that page.
+            return None
+        raise _not_local(document.url)
+    return context.id, document.serial
+
+
+async def _wait_target(api: PageApi, tab: Tab) -> tuple[int, int]:
+    """Like :func:`_current_target`, after waiting for a context (and, when the document is
+    not local, for its ``load``). Raises :class:`PageApiError`."""
+    document = tab.document
+    context, document = await _current(tab, loaded=document is not None and not api.is_local(document.url))
+    if not api.is_local(document.url):
+        if not document.loaded:
+            context, document = await _current(tab, loaded=True)
+        if not api.is_local(document.url):
+            raise _not_local(document.url)
+    return context, document.serial
+
+
+def _not_local(url: str) -> PageApiError:
+    return PageApiError(
+        PAGE_API_NOT_EXPOSED,
+        f"the document at {url[:200]} is not a local page (file: or an allowed origin); "
+        "it has no Page Agent API",
+    )
 
 
 async def _current(tab: Tab, *, loaded: bool) -> tuple[int, Document]:
