@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import msgspec
 import trio
 
-from .bundled import example_page
 from .errors import CDPAgentError
 
 __all__ = ["main"]
@@ -28,28 +26,10 @@ def _progress(message: str) -> None:
 
 
 async def _demo(args: argparse.Namespace) -> int:
-    """Launch a browser, open the bundled pages and show what cdpagent does with them."""
-    from .browser import launch
+    """Walk through the bundled examples (see :mod:`cdpagent.demo`)."""
+    from .demo import run_demo
 
-    started = time.perf_counter()
-    async with launch() as browser:
-        _progress(f"browser launched in {time.perf_counter() - started:.2f} s")
-        tab = await browser.open(example_page("hello"))
-        title = await tab.session.send(
-            "Runtime.evaluate", {"expression": "document.title", "returnByValue": True}
-        )
-        print(f"opened {tab.id}: {title['result']['value']!r}")
-        samples = []
-        for _ in range(200):
-            t0 = time.perf_counter()
-            await tab.session.send("Runtime.evaluate", {"expression": "1"})
-            samples.append(time.perf_counter() - t0)
-        samples.sort()
-        print(
-            f"CDP round trip (Runtime.evaluate '1', {len(samples)} calls): "
-            f"p50 {samples[len(samples) // 2] * 1e6:.0f} µs, "
-            f"p99 {samples[int(len(samples) * 0.99)] * 1e6:.0f} µs"
-        )
+    await run_demo()
     return 0
 
 
@@ -89,9 +69,12 @@ async def _call(args: argparse.Namespace) -> int:
 async def _script(args: argparse.Namespace) -> int:
     """``cdpagent script PAGE STEPS.jsonl``: one JSON result line per step (SF-2)."""
     from .browser import launch
-    from .runtime.script import ScriptContext, run_steps
+    from .runtime.script import STEPS, ScriptContext, run_steps
     from .runtime.threads import Thread
+    from .snapshot.actions import ConfirmCallback, act_step, ask_on_terminal
 
+    confirm: ConfirmCallback = (lambda request: True) if args.yes else ask_on_terminal
+    STEPS["act"] = lambda ctx, step: act_step(ctx.tab, step, confirm=confirm)
     if args.steps == "-":
         text = await trio.to_thread.run_sync(sys.stdin.read)
     else:
@@ -121,6 +104,7 @@ def _add_page_api_commands(sub: Any, commands: dict[str, Command]) -> None:
     script.add_argument("steps", help="a .jsonl file of steps, or - for stdin")
     script.add_argument("--standalone", action="store_true", help="open a tab that belongs to no thread")
     script.add_argument("--allow-origin", action="append", default=[], help="an extra local origin")
+    script.add_argument("--yes", action="store_true", help="accept every confirmation an act step asks for")
     commands["script"] = _script
 
 
