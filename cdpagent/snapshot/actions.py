@@ -52,7 +52,9 @@ __all__ = [
     "ConfirmCallback",
     "ConfirmRequest",
     "act",
+    "act_step",
     "act_timed",
+    "ask_on_terminal",
     "install",
     "seed_walkthrough",
 ]
@@ -578,3 +580,59 @@ async def seed_walkthrough(tab: Tab) -> list[dict[str, Any]]:
         raise LookupError("no record titled 周报 after searching")
     toggled = await act(tab, "toggle", record=target.id)
     return [searched.to_builtins(), toggled.to_builtins()]
+
+
+_STEP_FIELDS = {"action": str, "record": str, "text": str, "option": str, "checked": bool}
+
+
+async def act_step(
+    tab: Tab, step: dict[str, Any], *, confirm: ConfirmCallback | None = None
+) -> dict[str, Any]:
+    """``cdpagent script``'s ``{"op": "act", "action", "record"?, "text"?, "option"?, "checked"?}``.
+
+    Returns ``{"op": "act", "receipt": {"result": …}}``. A malformed step (no
+    ``action``, a field of the wrong type, an unknown field) is a receipt with
+    ``INVALID_ARGUMENT``, like any other bad tool call; never raises for it.
+    """
+    action = step.get("action")
+    ref = ActionRef(action if isinstance(action, str) else "")
+    problems = [
+        f"{key!r} must be a {kind.__name__}"
+        for key, kind in _STEP_FIELDS.items()
+        if step.get(key) is not None and not isinstance(step[key], kind)
+    ]
+    problems += [f"unknown field {key!r}" for key in step if key not in _STEP_FIELDS and key != "op"]
+    if not isinstance(action, str) or not action:
+        problems.insert(0, "'action' (a tool name) is required")
+    if problems:
+        receipt = error_receipt(ref, codes.INVALID_ARGUMENT, "act: " + "; ".join(problems), [])
+        return {"op": "act", "receipt": receipt.to_builtins()}
+    assert isinstance(action, str)
+    receipt = await act(
+        tab,
+        action,
+        record=step.get("record"),
+        text=step.get("text"),
+        option=step.get("option"),
+        checked=step.get("checked"),
+        confirm=confirm,
+    )
+    return {"op": "act", "receipt": receipt.to_builtins()}
+
+
+async def ask_on_terminal(request: ConfirmRequest) -> bool:
+    """A :data:`ConfirmCallback` for the CLI: asks on the controlling terminal.
+
+    Reads ``/dev/tty`` (stdin may carry the script); no terminal means no.
+    """
+
+    def ask() -> bool:
+        try:
+            with open("/dev/tty", "r+", encoding="utf-8") as tty:
+                tty.write(f"cdpagent: {request.action} asks: {request.question} [y/N] ")
+                tty.flush()
+                return tty.readline().strip().lower() in ("y", "yes")
+        except OSError:
+            return False
+
+    return await trio.to_thread.run_sync(ask)
