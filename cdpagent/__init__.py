@@ -4,9 +4,23 @@ Start with :func:`launch` (or :func:`connect` for a running browser)::
 
     async with cdpagent.launch() as browser:
         tab = await browser.open("page.html")
+        value = await tab.invoke("read_current")      # Page Agent API (PA)
+        observation = await tab.observe()             # bounded observation (OB)
+        receipt = await tab.act("toggle", record="t9")  # declared action + change receipt
+
+The names below are the public API; everything else may change.
 """
 
-from .browser import Browser, Command, Extension, NavigationError, Tab, connect, launch
+from .browser import (
+    Browser,
+    Command,
+    Extension,
+    NavigationError,
+    Tab,
+    connect,
+    launch,
+    standard_extensions,
+)
 from .errors import (
     BrowserNotFound,
     CDPAgentError,
@@ -17,6 +31,9 @@ from .errors import (
     SubscriptionOverflow,
     TargetCrashed,
 )
+from .runtime import Notification, PageApi, PageApiError, Thread, invoke_page_method
+from .snapshot import Observation, ObserveOptions
+from .snapshot.receipts import Receipt
 
 __all__ = [
     "Browser",
@@ -27,11 +44,20 @@ __all__ = [
     "Extension",
     "LaunchError",
     "NavigationError",
+    "Notification",
+    "Observation",
+    "ObserveOptions",
+    "PageApi",
+    "PageApiError",
     "ProtocolError",
+    "Receipt",
     "SessionClosed",
     "SubscriptionOverflow",
     "Tab",
     "TargetCrashed",
+    "Thread",
     "connect",
+    "invoke_page_method",
     "launch",
+    "standard_extensions",
 ]

@@ -37,8 +37,10 @@ from .launcher import BrowserProcess
 from .transport import PipeTransport, Transport, WebSocketTransport
 
 if TYPE_CHECKING:
+    from .snapshot.actions import ConfirmCallback
     from .snapshot.model import Observation
     from .snapshot.options import ObserveOptions
+    from .snapshot.receipts import Receipt
 
 __all__ = [
     "Browser",
@@ -236,6 +238,36 @@ class Tab:
         from .snapshot.observe import observe
 
         return await observe(self, options, timeout=timeout)
+
+    async def act(
+        self,
+        action: str,
+        *,
+        record: str | None = None,
+        text: str | None = None,
+        option: str | None = None,
+        checked: bool | None = None,
+        confirm: ConfirmCallback | None = None,
+        timeout: float = 30.0,
+    ) -> Receipt:
+        """Perform a declared action with trusted input and return its change receipt (OB-7, OB-8).
+
+        ``action`` is a tool name or action id (``toggle`` with ``record="t9"``, or
+        ``toggle@t9``). Refusals are receipts with ``ok: false`` and a stable code,
+        not exceptions; see :func:`cdpagent.snapshot.actions.act`.
+        """
+        from .snapshot.actions import act
+
+        return await act(
+            self,
+            action,
+            record=record,
+            text=text,
+            option=option,
+            checked=checked,
+            confirm=confirm,
+            timeout=timeout,
+        )
 
     async def close(self) -> None:
         """Close the tab and wait until the browser confirms it is gone."""
@@ -548,11 +580,12 @@ async def connect(
 
 def standard_extensions(allow_origins: Sequence[str] = ()) -> list[Extension]:
     """The extensions every browser gets unless told otherwise: the Page Agent API
-    (for ``file:`` pages and ``allow_origins``) and the observation collector."""
+    (for ``file:`` pages and ``allow_origins``) and the observation collector with
+    its action helpers."""
     from .runtime import PageApi
-    from .snapshot.observe import ObservationExtension
+    from .snapshot.actions import ActionExtension
 
-    return [PageApi(allow_origins), ObservationExtension()]
+    return [PageApi(allow_origins), ActionExtension()]
 
 
 async def _resolve_http(endpoint: str) -> str:

@@ -171,6 +171,7 @@ class Receipt(msgspec.Struct, frozen=True):
 
     @property
     def ok(self) -> bool:
+        """Whether the action ran."""
         return self.result.ok
 
     @property
@@ -184,6 +185,7 @@ class Receipt(msgspec.Struct, frozen=True):
         return value
 
     def to_json(self) -> str:
+        """The receipt as the JSON text of a tool message."""
         return RECEIPT_ENCODER.encode(self).decode()
 
 
