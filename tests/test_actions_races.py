@@ -180,3 +180,22 @@ async def test_ob7_page_replaced_under_the_action_is_page_changed_or_timeout_fre
     with trio.fail_after(20):
         receipt = await act(tab, "name", text="x")
     assert receipt.ok or receipt.code in (codes.PAGE_CHANGED, codes.EXPECTATION_FAILED), receipt.to_json()
+
+
+async def test_ob7_blocking_alert_is_dismissed_with_a_warning(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(FORM)
+    with trio.fail_after(20):
+        receipt = await act(tab, "greet")
+    assert receipt.ok, receipt.to_json()
+    assert receipt.result.warnings == ["the page opened a JavaScript dialog, dismissed: hello from the page"]
+    assert await evaluate(tab, "document.getElementById('status').textContent") == "greeted"
+
+
+async def test_ob7_timeout_is_a_receipt(browser: cdpagent.Browser) -> None:
+    # A page that never stops mutating cannot settle within the act's deadline.
+    tab = await browser.open(FORM)
+    await evaluate(tab, "setInterval(() => { document.body.dataset.tick = Date.now(); }, 5)")
+    receipt = await act(tab, "save", timeout=0.3)
+    assert receipt.code == codes.TIMEOUT
+    assert receipt.result.error is not None and "may have been" not in receipt.result.error.message
+    assert await evaluate(tab, "document.getElementById('status').textContent") == "idle"
