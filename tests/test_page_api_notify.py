@@ -174,3 +174,22 @@ async def test_pa6_calls_from_other_worlds_are_dropped(thread: Thread) -> None:
     # A round trip through the page orders us after any binding event of the probe.
     assert (await invoke(tab, "notify", {"message": "real"}))["ok"] is True
     assert [n.message for n in thread.drain()] == ["real"]
+
+
+async def test_pa1_pa5_iframe_gets_agotalk_but_cannot_notify(thread: Thread) -> None:
+    tab = await thread.open(PAGES.parent / "basic.html")
+    child = next(f for f in tab.documents.frames.values() if f.parent_id is not None)
+    with trio.fail_after(10):
+        while (context := tab.documents.context("", child.id)) is None:  # noqa: ASYNC110
+            await trio.sleep(0.02)
+    reply = await tab.session.send(
+        "Runtime.evaluate",
+        {
+            "expression": "window.agotalk.post('thread_notify', {message: 'from a frame'})",
+            "contextId": context.id,
+            "returnByValue": True,
+            "awaitPromise": True,
+        },
+    )
+    refused(reply["result"]["value"], "THREAD_NOTIFY_NOT_ALLOWED")
+    assert thread.drain() == []
