@@ -135,8 +135,7 @@ async def test_ob1_identity_shows_only_allowed_query_fields(browser: cdpagent.Br
 
 
 EXAMPLE_PAGES = [
-    TODOS.resolve().as_uri(),
-    inventory("rows=200"),
+    *(page.resolve().as_uri() for page in sorted(EXAMPLES.glob("*/index.html"))),
     inventory("rows=200&modal=1"),
     inventory("rows=200&invalid=1"),
 ]
