@@ -5,11 +5,14 @@ from __future__ import annotations
 import time
 
 import msgspec
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cdpagent.snapshot import codes
 from cdpagent.snapshot.model import (
     ActionState,
     Feedback,
+    FieldValue,
     Identity,
     PageAction,
     Record,
@@ -204,3 +207,43 @@ def test_ob8_diff_of_two_10k_snapshots_is_fast() -> None:
         best = min(best, time.perf_counter() - t0)
     assert changes.omitted is not None and changes.omitted.records_changed == 80
     assert best < 0.05  # the aim is 10 ms (bench/act.py); this bound only catches regressions
+
+
+values: st.SearchStrategy[FieldValue] = st.one_of(
+    st.booleans(), st.integers(-5, 5), st.text(max_size=5), st.none()
+)
+
+
+@st.composite
+def snapshot_pairs(draw: st.DrawFn) -> tuple[Snapshot, Snapshot]:
+    ids = draw(st.lists(st.sampled_from([f"r{i}" for i in range(12)]), unique=True, max_size=12))
+    before = [Record(id=i, fields=draw(st.dictionaries(st.sampled_from("abc"), values))) for i in ids]
+    after = []
+    for rec in before:
+        if draw(st.booleans()):  # keep it, maybe with other fields
+            fields = (
+                draw(st.dictionaries(st.sampled_from("abc"), values)) if draw(st.booleans()) else rec.fields
+            )
+            after.append(Record(id=rec.id, fields=fields))
+    extra = [f"n{i}" for i in range(draw(st.integers(0, 3)))]
+    after += [Record(id=i) for i in extra]
+    order = draw(st.permutations(after))
+    return snapshot(before), snapshot(list(order), state=snapshot(before).state)
+
+
+@given(snapshot_pairs())
+@settings(max_examples=200, deadline=None)
+def test_ob8_diff_reports_exactly_the_records_that_changed(pair: tuple[Snapshot, Snapshot]) -> None:
+    before, after = pair
+    changes = diff(before, after, options=ObserveOptions(max_records=100))
+    b = {r.id: r.fields for r in before.records}
+    a = {r.id: r.fields for r in after.records}
+    expected_changed = {i for i in a if i in b and a[i] != b[i]}
+    records = changes.records
+    assert set(records.changed if records else {}) == expected_changed
+    assert set(records.added if records else []) == set(a) - set(b)
+    assert set(records.removed if records else []) == set(b) - set(a)
+    for rid, fields in (records.changed if records else {}).items():
+        for name, change in fields.items():
+            assert (change.before, change.after) == (b[rid].get(name), a[rid].get(name))
+    assert diff(before, before).observed is False
