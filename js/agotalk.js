@@ -5,7 +5,8 @@
 // on the last line with a JSON object:
 //
 //   binding    name of the Runtime.addBinding function (unguessable, per browser)
-//   key        per-browser secret; the runtime's hidden entry point refuses other callers
+//   entry      name of the runtime's non-enumerable entry point on window.agotalk
+//   key        per-browser secret the entry point requires; it lives only in this closure
 //   origins    origins that count as local besides file: URLs
 //   resultMax  cap, in characters of JSON text, on a method's result
 //   postMax    cap, in characters of JSON text, on a post() payload
@@ -16,11 +17,12 @@
 // can reach it. A non-local document then gets nothing at all.
 //
 // A local document gets a frozen, non-writable, non-configurable window.agotalk with
-// expose(table) and post(topic, payload), plus a non-enumerable entry point named by
-// the secret key that the runtime calls through Runtime.callFunctionOn:
+// expose(table) and post(topic, payload), plus a non-enumerable entry point that the
+// runtime calls through Runtime.callFunctionOn with the secret key (a page can find
+// the entry point, but not the key, so calling it gets nothing):
 //
-//   agotalk[key](key, "invoke", method, argsJson)  -> Promise<string> | string
-//   agotalk[key](key, "reply", postId, replyJson)  -> undefined
+//   agotalk[entry](key, "invoke", method, argsJson)  -> Promise<string> | string
+//   agotalk[entry](key, "reply", postId, replyJson)  -> undefined
 //
 // invoke answers with one JSON text, {"ok":true,"value":…} or
 // {"ok":false,"code":"PAGE_API_…","message":"…"}; the result has been checked to be
@@ -443,7 +445,7 @@
   const agotalk = objectCreate(null);
   defineProperty(agotalk, "expose", { value: objectFreeze(expose), enumerable: true });
   defineProperty(agotalk, "post", { value: objectFreeze(post), enumerable: true });
-  defineProperty(agotalk, config.key, { value: objectFreeze(entry), enumerable: false });
+  defineProperty(agotalk, config.entry, { value: objectFreeze(entry), enumerable: false });
   objectFreeze(agotalk);
   defineProperty(G, "agotalk", { value: agotalk, writable: false, enumerable: false, configurable: false });
   if (hasOwn(G, bindingName)) {

@@ -144,10 +144,12 @@ async def test_pa6_page_cannot_replace_agotalk(pa_browser: cdpagent.Browser) -> 
 async def test_pa6_hidden_entry_point_refuses_the_page(pa_browser: cdpagent.Browser) -> None:
     api = PageApi.of(pa_browser)
     tab = await pa_browser.open(METHODS)
-    # Even knowing the property name, the page cannot call the entry point without the key.
+    # The page can find the entry point, but not the key it requires.
+    names = await evaluate(tab, "Object.getOwnPropertyNames(window.agotalk)")
+    assert sorted(names) == sorted(["expose", "post", api.entry]) and api.key not in str(names)
     reply = await tab.session.send(
         "Runtime.evaluate",
-        {"expression": f"agotalk[{api.key!r}]('guess', 'invoke', 'echo', '{{}}')", "returnByValue": True},
+        {"expression": f"agotalk[{api.entry!r}]('guess', 'invoke', 'echo', '{{}}')", "returnByValue": True},
     )
     assert "exceptionDetails" in reply
 

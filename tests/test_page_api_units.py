@@ -133,9 +133,12 @@ def test_pa1_origins_and_shim_config() -> None:
     assert not api.is_local("https://127.0.0.1:8000/page")
     with pytest.raises(ValueError):
         PageApi(["file:///x"])
-    source = shim_source({"binding": "b", "key": "k", "origins": [], "resultMax": 1, "postMax": 1})
+    config = {"binding": "b", "entry": "e", "key": "k", "origins": [], "resultMax": 1, "postMax": 1}
+    source = shim_source(config)
     assert "__AGOTALK_CONFIG__" not in source.splitlines()[-1]
-    assert source.rstrip().endswith('({"binding":"b","key":"k","origins":[],"resultMax":1,"postMax":1});')
+    assert source.rstrip().endswith(
+        '({"binding":"b","entry":"e","key":"k","origins":[],"resultMax":1,"postMax":1});'
+    )
     assert api.binding not in PageApi().source
 
 

@@ -53,7 +53,7 @@ __all__ = ["DEFAULT_TIMEOUT", "INVOKE_FUNCTION", "invoke", "invoke_page_method"]
 
 DEFAULT_TIMEOUT: Final = 30.0
 #: The whole page-side program of an invoke: call the shim's hidden entry point.
-INVOKE_FUNCTION: Final = "function(k,m,a){return agotalk[k](k,'invoke',m,a)}"
+INVOKE_FUNCTION: Final = "function(e,k,m,a){return agotalk[e](k,'invoke',m,a)}"
 #: How long a failed call waits for the document change that usually explains it.
 _CHANGE_GRACE: Final = 2.0
 _REQUEST_KEYS: Final = frozenset({"tabId", "method", "args"})
@@ -123,7 +123,7 @@ async def invoke(tab: Tab, method: str, args: Any = None, *, timeout: float = DE
         params = {
             "functionDeclaration": INVOKE_FUNCTION,
             "executionContextId": context,
-            "arguments": [{"value": api.key}, {"value": method}, {"value": args_json}],
+            "arguments": [{"value": api.entry}, {"value": api.key}, {"value": method}, {"value": args_json}],
             "returnByValue": True,
             "awaitPromise": True,
         }

@@ -50,7 +50,7 @@ _CONFIG_TOKEN: Final = "__AGOTALK_CONFIG__"
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
 
 #: Answers a page's pending ``post()`` promise (see js/agotalk.js).
-POST_REPLY_FUNCTION: Final = "function(k,i,r){agotalk[k](k,'reply',i,r)}"
+POST_REPLY_FUNCTION: Final = "function(e,k,i,r){agotalk[e](k,'reply',i,r)}"
 
 _encoder = msgspec.json.Encoder()
 
@@ -105,12 +105,15 @@ class PageApi:
         self.allow_origins: tuple[str, ...] = tuple(origins)
         #: Name of the binding; pages never see it (the shim deletes it first).
         self.binding = "_" + secrets.token_hex(16)
-        #: Secret argument of the shim's hidden entry point.
-        self.key = "k" + secrets.token_hex(16)
+        #: Name of the shim's entry point on ``window.agotalk`` (visible to the page).
+        self.entry = "_" + secrets.token_hex(8)
+        #: Secret argument the entry point requires (never visible to the page).
+        self.key = secrets.token_hex(16)
         self.result_max_chars = result_max_chars
         self.source = shim_source(
             {
                 "binding": self.binding,
+                "entry": self.entry,
                 "key": self.key,
                 "origins": list(self.allow_origins),
                 "resultMax": result_max_chars,
@@ -203,6 +206,11 @@ class PageApi:
                 {
                     "functionDeclaration": POST_REPLY_FUNCTION,
                     "executionContextId": context_id,
-                    "arguments": [{"value": self.key}, {"value": post_id}, {"value": reply}],
+                    "arguments": [
+                        {"value": self.entry},
+                        {"value": self.key},
+                        {"value": post_id},
+                        {"value": reply},
+                    ],
                 },
             )
