@@ -195,3 +195,19 @@ async def test_pa1_pa5_iframe_gets_agotalk_but_cannot_notify(thread: Thread) -> 
     )
     refused(reply["result"]["value"], "THREAD_NOTIFY_NOT_ALLOWED")
     assert thread.drain() == []
+
+
+async def test_pa6_stale_and_unknown_contexts_are_dropped(thread: Thread) -> None:
+    api = PageApi.of(thread.browser)
+    tab = await thread.open(METHODS)
+    old_context = await tab.context_id()
+    await tab.reload()
+    forged = '[1,"thread_notify",{"message":"forged"}]'
+    for context_id in (old_context, 987654, "3"):
+        api._on_binding(tab, {"name": api.binding, "executionContextId": context_id, "payload": forged})
+    current = await tab.context_id()
+    api._on_binding(tab, {"name": "someOtherBinding", "executionContextId": current, "payload": forged})
+    assert thread.drain() == []
+    # The same payload from the live main world is delivered: only the sender's context decided.
+    api._on_binding(tab, {"name": api.binding, "executionContextId": current, "payload": forged})
+    assert [n.message for n in thread.drain()] == ["forged"]
