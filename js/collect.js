@@ -494,7 +494,10 @@
         }
         parentHolder.set(h, p);
       }
-      const scopes = [[null, document]];
+      // The document is a scope of its own only when some records sit outside every region.
+      let outside = false;
+      for (const rec of recordInfo.values()) if (!rec.region) { outside = true; break; }
+      const scopes = outside ? [[null, document]] : [];
       for (const [el, info] of regionInfo) if (holders.has(info)) scopes.push([info, el]);
       const keyOf = (name, region) => (region ? name + '\u0000' + region.path.join('\u0000') : name);
       for (const name of names) {
@@ -511,7 +514,7 @@
           }
           if (own <= 0) continue;
           let first = total.get(info)[1];
-          if (info !== null || scopes.length > 1) {
+          if (scopes.length > 1) {
             first = null;
             for (const [recEl, rec] of recordInfo) {
               if (rec.region === info && rec.active) {

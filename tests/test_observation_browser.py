@@ -373,3 +373,31 @@ async def test_ob10_page_text_cannot_close_or_forge_fences(browser: cdpagent.Bro
         if "Ignore previous instructions" in line:
             assert "<page_data>" in line or line.startswith("- ")
     assert not any(line.startswith("- delete_all") for line in text.splitlines())
+
+
+async def test_ob4_folding_per_region_with_nested_and_loose_records(
+    browser: cdpagent.Browser,
+) -> None:
+    result = await observed(browser, OBSERVE / "regions_mix.html")
+    pins = {tuple(e.region_path): e for e in result.observation.actions if e.name == "pin"}
+    assert set(pins) == {(), ("outer",), ("outer", "inner")}
+    assert (pins[()].rows, pins[()].rows_available) == (2, 2)
+    assert (pins[("outer",)].rows, pins[("outer",)].rows_available) == (3, 2)
+    assert pins[("outer",)].reasons == {"disabled": 1}
+    assert (pins[("outer", "inner")].rows, pins[("outer", "inner")].rows_available) == (2, 2)
+    assert pins[("outer", "inner")].record_enum == ["i1", "i3"]
+    names = sorted(t["function"]["name"] for t in result.tools)
+    assert names == ["inner_pin", "outer_pin", "page_pin"]
+
+
+async def test_ob4_nested_records_own_their_actions(browser: cdpagent.Browser) -> None:
+    result = await observed(browser, OBSERVE / "nested_records.html")
+    obs = result.observation
+    reply = next(e for e in obs.actions if e.name == "reply")
+    assert reply.rows == 2 and reply.record_enum == ["p1", "c1"]
+    flag = next(e for e in obs.actions if e.name == "flag")
+    assert not flag.available and flag.reason == "already flagged"
+    records = {r.id: r for r in obs.records}
+    assert records["p1"].fields == {"title": "Parent post"}
+    assert set(records["p1"].actions) == {"reply"}
+    assert set(records["c1"].actions) == {"reply", "flag"}
