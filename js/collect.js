@@ -63,7 +63,7 @@
   }
 
   function isSensitive(el) {
-    return (el.tagName === 'INPUT' && el.type === 'password') ||
+    return (el.tagName === 'INPUT' && (el.type === 'password' || el.type === 'hidden')) ||
       el.hasAttribute('data-agent-sensitive') || !!el.closest('[data-agent-sensitive]');
   }
 
