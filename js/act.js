@@ -9,7 +9,9 @@
 //       not behind an open modal, editable for type), scrolls the element into
 //       view and hit-tests its visible centre; x/y are viewport CSS pixels for
 //       Input.dispatchMouseEvent.
-//   focusForTyping(locator) -> {ok, reason}   focus and select the whole value
+//   focusForTyping(locator) -> {ok, reason, empty, picked}   focus and select the
+//       whole value; picked: a date/colour/range control that takes no typing
+//   pick(locator, text) -> {found, ok, length}   set a picked control's value
 //   valueIs(locator, text) -> {found, ok, length}   post-condition of type
 //   choose(locator, option) -> {found, ok, reason, options}
 //       select the option whose label, text or value is `option`, then fire
@@ -105,10 +107,14 @@
     return { found: true, reason: null, x, y, checked };
   }
 
+  // Controls whose value is picked, not typed: they take no text insertion.
+  const PICKED = /^(date|time|datetime-local|month|week|color|range)$/;
+
   function focusForTyping(locator) {
     const el = find(locator);
     if (!el) return { ok: false, reason: 'no longer on the page' };
     el.focus({ preventScroll: true });
+    if (el.tagName === 'INPUT' && PICKED.test(el.type)) return { ok: true, reason: null, picked: true };
     const active = el.getRootNode().activeElement;
     if (active !== el) return { ok: false, reason: 'the field did not take the focus' };
     if (el.isContentEditable) {
@@ -128,6 +134,17 @@
     if (!el) return { found: false, ok: false };
     const value = el.isContentEditable ? el.innerText.replace(/\n$/, '') : el.value;
     return { found: true, ok: value === text, length: value.length };
+  }
+
+  // The value of a picked control (date, colour, range…): set natively, then
+  // input and change as the browser's own picker would fire them.
+  function pick(locator, text) {
+    const el = find(locator);
+    if (!el) return { found: false, ok: false };
+    el.value = text;
+    el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+    return { found: true, ok: el.value === text, length: el.value.length };
   }
 
   function choose(locator, option) {
@@ -158,7 +175,7 @@
   }
 
   Object.defineProperty(globalThis, '__cdpagentAct', {
-    value: Object.freeze({ prepare, focusForTyping, valueIs, choose, state }),
+    value: Object.freeze({ prepare, focusForTyping, valueIs, pick, choose, state }),
     writable: false, configurable: false, enumerable: false,
   });
 })();

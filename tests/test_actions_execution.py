@@ -191,3 +191,12 @@ async def test_ob7_original_action_id_resolves_like_the_tool_call(browser: cdpag
     receipt = await act(tab, "toggle@t11")
     assert receipt.ok, receipt.to_json()
     assert receipt.result.action is not None and receipt.result.action.id == "toggle@t11"
+
+
+async def test_ob7_type_into_a_date_control(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(FORM)
+    receipt = await act(tab, "due", text="2026-12-24")
+    assert receipt.ok, receipt.to_json()
+    assert await evaluate(tab, "document.getElementById('due').value") == "2026-12-24"
+    bad = await act(tab, "due", text="next tuesday")
+    assert bad.code == codes.EXPECTATION_FAILED

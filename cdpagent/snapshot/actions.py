@@ -12,8 +12,9 @@
    its centre once scrolled into view — ``js/act.js``);
 5. perform it with trusted input through CDP (``Input.dispatchMouseEvent`` at
    the centre for click and check; focus, select-all, ``Input.insertText`` and
-   Enter for type; the option's native selection plus ``input``/``change`` for
-   select) and verify the post-condition;
+   Enter for type — date, colour and range controls take no typing, so their
+   value is set natively with ``input``/``change``; the option's native selection
+   plus ``input``/``change`` for select) and verify the post-condition;
 6. settle and snapshot again and diff the two (:mod:`.receipts`).
 
 Every outcome is a :class:`~cdpagent.snapshot.receipts.Receipt`; refusals and
@@ -259,6 +260,10 @@ def _resolve(
             codes.UNKNOWN_RECORD,
             f"no record {record!r} in the active regions of this page; use an id from the citation records",
         )
+    if entry.region_path and full.region != entry.region_path[-1]:
+        raise _Refused(
+            codes.UNKNOWN_RECORD, f"record {record!r} is not in the region of {entry.tool} ({entry.region})"
+        )
     state = full.actions.get(entry.name)
     if state is None:
         raise _Refused(codes.UNKNOWN_RECORD, f"record {record!r} has no {entry.tool} action")
@@ -363,11 +368,14 @@ async def _perform(
     if not focus.get("ok"):
         raise _Refused(codes.ACTION_UNAVAILABLE, f"{locator.id}: {focus.get('reason')}", focus.get("reason"))
     run.performed = True
-    if text:
-        await tab.session.send("Input.insertText", {"text": text})
-    elif not focus.get("empty"):
-        await _key(tab, "Delete", "Delete", 46)
-    value = await _call(tab, ctx, "valueIs", where, text)
+    if focus.get("picked"):
+        value = await _call(tab, ctx, "pick", where, text)
+    else:
+        if text:
+            await tab.session.send("Input.insertText", {"text": text})
+        elif not focus.get("empty"):
+            await _key(tab, "Delete", "Delete", 46)
+        value = await _call(tab, ctx, "valueIs", where, text)
     if value.get("found") and not value.get("ok"):
         # Never echo the value: the field may be sensitive.
         return f"{locator.id} holds {value.get('length')} characters instead of the {len(text)} typed"
