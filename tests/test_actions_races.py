@@ -199,3 +199,14 @@ async def test_ob7_timeout_is_a_receipt(browser: cdpagent.Browser) -> None:
     assert receipt.code == codes.TIMEOUT
     assert receipt.result.error is not None and "may have been" not in receipt.result.error.message
     assert await evaluate(tab, "document.getElementById('status').textContent") == "idle"
+
+
+async def test_ob7_folded_action_refuses_a_record_of_another_region(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(PAGES / "act_regions.html")
+    code, message = error(await act(tab, "left_pick", record="b1"))
+    assert code == codes.UNKNOWN_RECORD and "Left" in message
+    receipt = await act(tab, "right_pick", record="b1")
+    assert receipt.ok, receipt.to_json()
+    assert receipt.to_builtins()["result"]["changed"]["records"]["changed"] == {
+        "b1": {"picked": {"before": "no", "after": "yes"}}
+    }
