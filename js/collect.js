@@ -165,12 +165,12 @@
 
   function openModal() {
     let modal = null;
-    for (const d of document.querySelectorAll('dialog')) if (d.matches(':modal')) modal = d;
-    if (modal) return modal;
-    for (const d of document.querySelectorAll('[aria-modal="true"]')) {
-      if (d.checkVisibility()) modal = d;
+    let aria = null;
+    for (const d of document.querySelectorAll('dialog,[aria-modal="true"]')) {
+      if (d.tagName === 'DIALOG' && d.matches(':modal')) modal = d;
+      else if (d.getAttribute('aria-modal') === 'true' && d.checkVisibility()) aria = d;
     }
-    return modal;
+    return modal || aria;
   }
 
   function parseJson(text) {
@@ -721,7 +721,8 @@
 
     // Identity: never the full URL.
     const meta = (name) => {
-      const m = document.querySelector(`meta[name="${name}"]`);
+      // Head only: a missing meta must not cost a walk of a large body.
+      const m = document.head && document.head.querySelector(`meta[name="${name}"]`);
       return m ? m.getAttribute('content') : null;
     };
     const query = {};
