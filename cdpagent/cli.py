@@ -88,6 +88,8 @@ async def _script(args: argparse.Namespace) -> int:
             thread = Thread(browser)
             tab = await thread.open(args.page)
         clean = await run_steps(ScriptContext(tab, thread), lines, _print_json)
+    if not clean:
+        _progress("a step failed or could not run; see its result line")
     return 0 if clean else 1
 
 

@@ -10,7 +10,7 @@ import trio
 from page_api_support import PAGES, evaluate, loopback_server, pa_browser, page_api_browser
 
 import cdpagent
-from cdpagent.runtime import PageApiError, invoke, invoke_page_method
+from cdpagent.runtime import PageApi, PageApiError, invoke, invoke_page_method
 from cdpagent.runtime.jsonstrict import args_from_json
 from cdpagent.runtime.simulated_user import user_click
 
@@ -66,6 +66,9 @@ async def test_pa1_external_url_gets_no_agotalk(chrome_endpoint: str) -> None:
     async with loopback_server() as server, page_api_browser(chrome_endpoint) as browser:
         tab = await browser.open(f"{server.origin}/pages/silent.html")
         assert await evaluate(tab, "hasAgotalk()") == "undefined"
+        # The binding is removed from external pages too, before their scripts run.
+        binding = PageApi.of(browser).binding
+        assert await evaluate(tab, f"typeof window[{binding!r}]") == "undefined"
         message = await expect_code("PAGE_API_NOT_EXPOSED", tab, "anything")
         assert "not a local page" in message
 
