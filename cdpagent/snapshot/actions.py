@@ -205,6 +205,8 @@ class _Run:
             )
 
     def on_exception(self, params: dict[str, Any]) -> None:
+        if not self.performed:
+            return  # thrown before our input: not this action's doing
         details = params.get("exceptionDetails") or {}
         text = (details.get("exception") or {}).get("description") or details.get("text") or "error"
         self.page_errors.append(str(text).splitlines()[0][:200])
