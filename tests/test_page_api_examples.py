@@ -148,12 +148,3 @@ async def test_sf2_script_standalone_and_bad_steps() -> None:
     assert lines[0] == {"op": "notifications", "notifications": []}
     assert lines[1]["error"]["code"] == "SCRIPT_STEP_INVALID"
     assert len(lines) == 2 and done.returncode != 0
-
-
-async def test_pa5_demo_walkthrough(pa_browser: cdpagent.Browser) -> None:
-    from cdpagent.runtime.demo import page_api_demo
-
-    lines: list[str] = []
-    await page_api_demo(pa_browser, lines.append)
-    assert len(lines) == 5
-    assert "STALE_STATE" in lines[2] and "woke up" in lines[3] and "ok=True" in lines[4]
