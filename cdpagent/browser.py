@@ -340,6 +340,15 @@ class Browser:
                 return t
         return None
 
+    def start_soon(self, async_fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        """Run ``async_fn(*args)`` in the background, owned by this browser.
+
+        For work an event handler must not wait for (handlers run in the reader);
+        it is cancelled when the browser's block ends. An exception from it is a
+        bug and ends the browser's block.
+        """
+        self._nursery.start_soon(async_fn, *args)
+
     async def send(self, method: str, params: Any = None) -> Any:
         """Send a browser-level command (for example ``Browser.getVersion``)."""
         return await self.connection.browser_session.send(method, params)

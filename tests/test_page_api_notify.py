@@ -211,3 +211,23 @@ async def test_pa6_stale_and_unknown_contexts_are_dropped(thread: Thread) -> Non
     # The same payload from the live main world is delivered: only the sender's context decided.
     api._on_binding(tab, {"name": api.binding, "executionContextId": current, "payload": forged})
     assert [n.message for n in thread.drain()] == ["forged"]
+
+
+async def test_pa5_popup_of_a_thread_owned_page_belongs_to_the_thread(
+    pa_browser: cdpagent.Browser, thread: Thread
+) -> None:
+    from cdpagent.runtime.simulated_user import user_click
+
+    tab = await thread.open(METHODS)
+    before = {t.id for t in pa_browser.tabs}
+    await user_click(tab, "#popup")
+    await pa_browser.wait_until(lambda: len(pa_browser.tabs) > len(before), 10)
+    (popup,) = [t for t in pa_browser.tabs if t.id not in before]
+    assert popup.opener is tab
+    assert popup in thread.tabs
+    await popup.wait_until(lambda: popup.document is not None and "popup=1" in popup.document.url, 10)
+    result = await invoke(popup, "notify", {"message": "from the popup"})
+    assert result["ok"] is True, result
+    with trio.fail_after(5):
+        note = await thread.receive()
+    assert (note.tab_id, note.message) == (popup.id, "from the popup")

@@ -158,6 +158,11 @@ class PageApi:
         def on_binding(params: dict[str, Any]) -> None:
             self._on_binding(tab, params)
 
+        # A page opened by a thread-owned page belongs to the same thread (PA-5).
+        owner = self._owners.get(tab.opener.id) if tab.opener is not None else None
+        if owner is not None:
+            owner.adopt(tab)
+
         tab.session.on("Runtime.bindingCalled", on_binding)
         return [
             ("Runtime.addBinding", {"name": self.binding}),
@@ -196,7 +201,7 @@ class PageApi:
             answer = decision
         reply = _encoder.encode(answer).decode()
         # The reader task must not wait, so the answer goes out from the browser's nursery.
-        tab.browser._nursery.start_soon(self._answer, tab, context_id, call.post_id, reply)
+        tab.browser.start_soon(self._answer, tab, context_id, call.post_id, reply)
 
     async def _answer(self, tab: Tab, context_id: int, post_id: int, reply: str) -> None:
         # If the document went away before its answer, there is nobody left to tell.
