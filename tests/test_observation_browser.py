@@ -205,6 +205,7 @@ async def test_ob3_long_and_deep_values_are_cut(browser: cdpagent.Browser) -> No
     o3 = next(r for r in result.observation.records if r.id == "o3")
     assert isinstance(o3.fields["title"], str) and len(o3.fields["title"]) < 2100
     assert "(cut, 51200 chars)" in o3.fields["title"]
+    assert "(1 long field values were cut to 160 characters; a cut value ends with …)" in result.text
     assert len(result.text) < 12_000
     assert "{… " in result.text and "keys}" in result.text  # deep state summarised
 

@@ -260,6 +260,11 @@ def render_text(obs: Observation, field_chars: int = 160) -> str:
         out.append("</page_data>")
     elif om.records_total == 0:
         out.append("(No records on this page)")
+    if om.fields_cut:
+        out.append(
+            f"({om.fields_cut} long field values were cut to {field_chars} characters; "
+            "a cut value ends with …)"
+        )
     more = om.records_total - om.records_shown
     if more > 0:
         out.append(
