@@ -9,6 +9,8 @@ import re
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cdpagent.snapshot import ObserveOptions, build, resolve_tool_call, tools_json
 from cdpagent.snapshot.model import (
@@ -250,3 +252,58 @@ def test_ob1_zero_declarations_renders_every_section() -> None:
     ):
         assert heading in text
     assert "(No action is available right now)" in text
+
+
+# --- properties over arbitrary page text -----------------------------------------------------
+
+page_text = st.lists(
+    st.sampled_from([*"<>/#\n\r\t `*_-[](){}\"'\\ap_dgeIx周", "</page_data>", "<page_data>"]),
+    max_size=30,
+).map("".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(labels=st.lists(page_text, min_size=1, max_size=4), message=page_text, value=page_text)
+def test_ob10_property_fences_hold_for_any_page_text(
+    labels: list[str], message: str, value: str
+) -> None:
+    snap = msgspec.structs.replace(
+        todos_snapshot(),
+        records=[Record(id=f"t{i}", label=lab, fields={"title": lab, "x": value})
+                 for i, lab in enumerate(labels)],
+        state=[StateItem(name="s", value={"v": value})],
+        feedback=[Feedback(level="error", message=message, field=value)],
+        feedback_total=1,
+    )
+    _, text, _ = build(snap)
+    opened = [m.start() for m in re.finditer("<page_data>", text)]
+    closed = [m.start() for m in re.finditer("</page_data>", text)]
+    assert len(opened) == len(closed)
+    assert all(o < c for o, c in zip(opened, closed, strict=True))
+    for body in re.findall(r"<page_data>(.*?)</page_data>", text, re.S):
+        assert "<" not in body
+    assert all(line.startswith("## ") for line in text.splitlines() if line.startswith("#"))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    names=st.lists(st.text(max_size=70), min_size=1, max_size=8),
+    regions=st.lists(st.sampled_from(["a", "b", "a b", ""]), min_size=8, max_size=8),
+)
+def test_ob9_property_tool_names_legal_unique_and_resolvable(
+    names: list[str], regions: list[str]
+) -> None:
+    actions = [
+        PageAction(name=n, kind="click", effect="write", description="d",
+                   region_path=[regions[i]] if regions[i] else [], order=i)
+        for i, n in enumerate(names)
+    ]
+    snap = Snapshot(identity=Identity(), actions=actions, actions_total=len(actions))
+    obs, _, tools = build(snap, ObserveOptions(max_tool_chars=100_000, max_action_chars=100_000,
+                                               max_total_chars=1_000_000))
+    tool_names = [t["function"]["name"] for t in tools]
+    assert len(tool_names) == len(set(tool_names)) == len(names)
+    assert all(TOOL_NAME.match(n) for n in tool_names)
+    for entry in obs.actions:
+        found, locator = resolve_tool_call(obs.actions, entry.tool)
+        assert found is entry and locator.name == entry.name
