@@ -23,6 +23,8 @@
   const REGION = '[data-agent-region]';
   const FEEDBACK = '[data-agent-feedback],[role="alert"],[role="status"],[aria-invalid="true"]';
   const now = () => performance.now();
+  // visibility:hidden controls cannot be used either, so they count as hidden.
+  const VIS = { visibilityProperty: true };
 
   const squash = (s) => String(s == null ? '' : s).replace(/\s+/g, ' ').trim();
   function clip(s, max) {
@@ -168,7 +170,7 @@
     let aria = null;
     for (const d of document.querySelectorAll('dialog,[aria-modal="true"]')) {
       if (d.tagName === 'DIALOG' && d.matches(':modal')) modal = d;
-      else if (d.getAttribute('aria-modal') === 'true' && d.checkVisibility()) aria = d;
+      else if (d.getAttribute('aria-modal') === 'true' && d.checkVisibility(VIS)) aria = d;
     }
     return modal || aria;
   }
@@ -274,7 +276,7 @@
       const parentEl = el.parentElement && el.parentElement.closest(REGION);
       const parent = parentEl ? regionInfo.get(parentEl) : null;
       let state = 'active';
-      if (!el.checkVisibility()) state = 'hidden';
+      if (!el.checkVisibility(VIS)) state = 'hidden';
       else if (hasInert && el.closest('[inert]')) state = 'inert';
       else if (covered(el)) state = 'covered';
       if (parent && parent.state !== 'active' && parent.state !== 'covered') state = parent.state;
@@ -331,7 +333,7 @@
       seen.add(id);
       const region = recordRegion.get(el) || null;
       let active = !region || region.state === 'active' || region.state === 'covered';
-      if (active) active = el.checkVisibility();
+      if (active) active = el.checkVisibility(VIS);
       if (active && inertSet && inertSet.has(el)) active = false;
       const info = { id, region, active, visible: false, covered: active && !!modal && covered(el), full: null, el };
       recordInfo.set(el, info);
@@ -415,7 +417,7 @@
         reason = 'inert';
       } else if (rec.covered) {
         reason = `behind the open dialog "${modalLabel}"`;
-      } else if (rec.full && !el.checkVisibility()) {
+      } else if (rec.full && !el.checkVisibility(VIS)) {
         reason = 'hidden';
       }
       return reason && reason.length > 200 ? clip(reason, 200) : reason;
@@ -618,7 +620,7 @@
       const ordinal = ordinals.get(okey) || 0;
       ordinals.set(okey, ordinal + 1);
       const r = el.getBoundingClientRect();
-      const shown = el.checkVisibility();
+      const shown = el.checkVisibility(VIS);
       if (region && region.out) {
         region.out.actions_total++;
         if (shown && inViewport(r, vw, vh)) region.out.actions_visible++;
@@ -694,9 +696,9 @@
           byIdText(el.getAttribute('aria-describedby'), opts.max_string) ||
           (el.validationMessage ? clip(el.validationMessage, opts.max_string) : 'invalid value');
         field = fieldNameOf(el);
-        if (!el.checkVisibility()) continue;
+        if (!el.checkVisibility(VIS)) continue;
       } else {
-        if (!el.checkVisibility()) continue;
+        if (!el.checkVisibility(VIS)) continue;
         const declared = el.getAttribute('data-agent-feedback');
         source = declared ? 'declared' : (el.getAttribute('role') === 'alert' ? 'alert' : 'status');
         level = declared && /^(error|warning|info)$/.test(declared) ? declared

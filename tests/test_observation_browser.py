@@ -279,6 +279,7 @@ async def test_ob5_hidden_and_inert_regions(browser: cdpagent.Browser) -> None:
     assert obs.record_ids == [] and obs.omitted.records_inactive == 2
     by_name = {e.name: e for e in obs.actions}
     assert by_name["hidden_button"].reason == "hidden"
+    assert by_name["invisible_button"].reason == "hidden"
     assert by_name["unlock"].reason == "inert"
     assert [t["function"]["name"] for t in result.tools] == ["go"]
     assert '- "Archive" (archive): hidden' in result.text
