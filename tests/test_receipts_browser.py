@@ -38,7 +38,7 @@ async def test_ob8_receipt_reports_modal_and_availability_on_a_long_page(
     browser: cdpagent.Browser,
 ) -> None:
     tab = await browser.open(f"{INVENTORY.as_uri()}?rows=400")
-    receipt = await act(tab, "delete", record="sku-00900", confirm=lambda request: True)
+    receipt = await act(tab, "delete", record="sku-00300", confirm=lambda request: True)
     assert receipt.ok, receipt.to_json()
     changed = receipt.result.changed
     assert changed is not None and changed.modal is not None
