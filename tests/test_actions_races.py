@@ -210,3 +210,9 @@ async def test_ob7_folded_action_refuses_a_record_of_another_region(browser: cdp
     assert receipt.to_builtins()["result"]["changed"]["records"]["changed"] == {
         "b1": {"picked": {"before": "no", "after": "yes"}}
     }
+
+
+async def test_ob7_refusals_name_the_action_they_refused(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(LIST)
+    receipt = await act(tab, "star", record="r999")
+    assert receipt.to_builtins()["result"]["action"] == {"id": "star@r999", "description": "Star the row"}

@@ -239,14 +239,16 @@ def _check_arguments(entry: ActionEntry, text: str | None, option: str | None, c
         raise _Refused(codes.INVALID_ARGUMENT, f"{entry.tool} needs {wanted} ({kind})")
 
 
-def _resolve(
-    snap: Snapshot, entries: list[ActionEntry], name: str, record: str | None
-) -> tuple[ActionEntry, ActionLocator]:
-    """Entry and locator for a call, checked against ``snap``; raises :class:`_Refused`."""
+def _resolve(entries: list[ActionEntry], name: str, record: str | None) -> tuple[ActionEntry, ActionLocator]:
+    """Entry and locator of a tool call; raises :class:`_Refused` (unknown, record missing)."""
     try:
-        entry, locator = resolve_tool_call(entries, name, record)
+        return resolve_tool_call(entries, name, record)
     except ToolCallError as exc:
         raise _Refused(exc.code, exc.message) from None
+
+
+def _check_available(snap: Snapshot, entry: ActionEntry, record: str | None) -> None:
+    """Refuse (:class:`_Refused`) unless ``snap`` shows the action, on ``record``, available."""
     if not entry.folded:
         if record is not None:
             raise _Refused(codes.INVALID_ARGUMENT, f"{entry.tool} is not a row action: pass no record")
@@ -254,7 +256,7 @@ def _resolve(
             raise _Refused(
                 codes.ACTION_UNAVAILABLE, f"{entry.tool} is not available now: {entry.reason}", entry.reason
             )
-        return entry, locator
+        return
     assert record is not None
     full = next((r for r in snap.records if r.id == record), None)
     if full is None or record not in snap.record_index.ids:
@@ -275,7 +277,6 @@ def _resolve(
             f"{entry.tool} is not available on {record!r} now: {state.reason}",
             state.reason,
         )
-    return entry, locator
 
 
 async def _confirmed(callback: ConfirmCallback | None, request: ConfirmRequest) -> bool:
@@ -407,8 +408,9 @@ async def _act(
     entries = fold_actions(before)
     available = _available(entries)
     try:
-        entry, locator = _resolve(before, entries, name, record)
+        entry, locator = _resolve(entries, name, record)
         ref = ActionRef(locator.id, entry.description)
+        _check_available(before, entry, record)
         if entry.handoff:
             raise _Refused(
                 codes.HANDOFF_REQUIRED,
