@@ -165,14 +165,17 @@
     return el.getAttribute('data-agent-region');
   }
 
-  function openModal() {
+  // One walk finds the open modal dialog and whether anything is inert.
+  function modalAndInert() {
     let modal = null;
     let aria = null;
-    for (const d of document.querySelectorAll('dialog,[aria-modal="true"]')) {
+    let inert = false;
+    for (const d of document.querySelectorAll('dialog,[aria-modal="true"],[inert]')) {
+      if (d.hasAttribute('inert')) inert = true;
       if (d.tagName === 'DIALOG' && d.matches(':modal')) modal = d;
       else if (d.getAttribute('aria-modal') === 'true' && d.checkVisibility(VIS)) aria = d;
     }
-    return modal || aria;
+    return [modal || aria, inert];
   }
 
   function parseJson(text) {
@@ -262,8 +265,7 @@
     const vw = window.innerWidth;
     const vh = window.innerHeight;
     const warnings = [];
-    const modal = openModal();
-    const hasInert = !!document.querySelector('[inert]');
+    const [modal, hasInert] = modalAndInert();
     const covered = (el) => !!modal && !modal.contains(el) && !el.contains(modal);
     const modalLabel = modal ? regionLabel(modal, 80) : null;
 
@@ -478,14 +480,26 @@
     // Without nested records, rows are counted per (name, region) by native queries;
     // only rows that are unavailable, visible, inactive or shown in full are visited.
     const foldByQuery = () => {
+      // Names: those of the first rows, then one walk per name not seen there
+      // (usually a single walk that finds nothing new).
       const names = [];
+      const known = new Set();
       let nots = '';
-      for (;;) {
-        const el = document.querySelector(`${RECORD} ${ACTION}${nots}`);
-        if (!el || names.length >= 200) break;
-        const name = el.getAttribute('data-agent-action');
+      const learn = (name) => {
+        if (known.has(name)) return;
+        known.add(name);
         names.push(name);
         nots += `:not([data-agent-action="${CSS.escape(name)}"])`;
+      };
+      let looked = 0;
+      for (const recEl of recordInfo.keys()) {
+        if (++looked > 50) break;
+        for (const a of recEl.querySelectorAll(ACTION)) learn(a.getAttribute('data-agent-action'));
+      }
+      while (names.length < 200) {
+        const el = document.querySelector(`${RECORD} ${ACTION}${nots}`);
+        if (!el) break;
+        learn(el.getAttribute('data-agent-action'));
       }
       const holders = new Set(recordRegion.values());
       const parentHolder = new Map();
@@ -684,7 +698,16 @@
     const seenFeedback = new Set();
     const fieldNameOf = (el) => el.getAttribute('data-agent-action') || el.getAttribute('data-agent-field') ||
       el.getAttribute('name') || accessibleName(el, 80) || null;
-    for (const el of document.querySelectorAll(FEEDBACK)) {
+    const feedbackEls = document.querySelectorAll(FEEDBACK);
+    // Messages name their field through the invalid control that points at them.
+    const describedBy = new Map();
+    for (const el of feedbackEls) {
+      if (el.getAttribute('aria-invalid') !== 'true') continue;
+      for (const attr of ['aria-errormessage', 'aria-describedby']) {
+        for (const id of (el.getAttribute(attr) || '').split(/\s+/)) if (id) describedBy.set(id, el);
+      }
+    }
+    for (const el of feedbackEls) {
       let level;
       let source;
       let message;
@@ -706,10 +729,7 @@
         message = isSensitive(el) ? MASK : textOf(el, opts.max_string);
         const f = el.getAttribute('data-agent-for');
         if (f) field = clip(f, 80);
-        else if (el.id) {
-          const owner = document.querySelector(`[aria-errormessage~="${CSS.escape(el.id)}"],[aria-describedby~="${CSS.escape(el.id)}"]`);
-          if (owner) field = fieldNameOf(owner);
-        }
+        else if (el.id && describedBy.has(el.id)) field = fieldNameOf(describedBy.get(el.id));
       }
       if (!message) continue;
       const key = message + '\u0000' + (field || '');
