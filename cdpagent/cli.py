@@ -69,12 +69,11 @@ async def _call(args: argparse.Namespace) -> int:
 async def _script(args: argparse.Namespace) -> int:
     """``cdpagent script PAGE STEPS.jsonl``: one JSON result line per step (SF-2)."""
     from .browser import launch
-    from .runtime.script import STEPS, ScriptContext, run_steps
+    from .runtime.script import ScriptContext, run_steps
     from .runtime.threads import Thread
-    from .snapshot.actions import ConfirmCallback, act_step, ask_on_terminal
+    from .snapshot.actions import ConfirmCallback, ask_on_terminal
 
     confirm: ConfirmCallback = (lambda request: True) if args.yes else ask_on_terminal
-    STEPS["act"] = lambda ctx, step: act_step(ctx.tab, step, confirm=confirm)
     if args.steps == "-":
         text = await trio.to_thread.run_sync(sys.stdin.read)
     else:
@@ -87,7 +86,7 @@ async def _script(args: argparse.Namespace) -> int:
         else:
             thread = Thread(browser)
             tab = await thread.open(args.page)
-        clean = await run_steps(ScriptContext(tab, thread), lines, _print_json)
+        clean = await run_steps(ScriptContext(tab, thread, confirm), lines, _print_json)
     if not clean:
         _progress("a step failed or could not run; see its result line")
     return 0 if clean else 1

@@ -68,3 +68,11 @@ async def test_ob7_act_step_rejects_malformed_steps(browser: cdpagent.Browser) -
     ):
         result = await act_step(tab, step)
         assert result["receipt"]["result"]["error"]["code"] == "INVALID_ARGUMENT", step
+
+
+def test_ob9_script_observe_step_prints_the_cli_json_object(tmp_path: Path) -> None:
+    (observed,) = script([{"op": "observe", "options": {"max_records": 1}}], tmp_path)
+    assert observed["op"] == "observe"
+    assert set(observed) == {"op", "observation", "text", "tools"}
+    assert "## Available actions on this page" in observed["text"]
+    assert len(observed["observation"]["records"]) <= 1

@@ -1,7 +1,7 @@
 """``cdpagent script``: run JSON-lines steps against one tab, one JSON result line per step (SF-2).
 
 Each input line is a JSON object with an ``op``. This module serves the Page Agent
-API steps; later features register theirs in :data:`STEPS` (``observe``, ``act``):
+API steps, and the observation's ``observe`` and ``act`` steps (:data:`STEPS`):
 
 ===================================================  ==========================================
 step                                                 result line
@@ -14,6 +14,8 @@ step                                                 result line
 ``{"op": "user_click", "selector"}``                 ``{"op": "user_click", "selector": …}``
 ``{"op": "user_type", "selector", "text"}``          ``{"op": "user_type", "selector": …}``
 ``{"op": "notifications", "wait_ms"?}``              ``{"op": "notifications", "notifications": […]}``
+``{"op": "observe", "options"?}``                    ``{"op": "observe", "observation", "text", "tools"}``
+``{"op": "act", "action", "record"?, "text"?, …}``   ``{"op": "act", "receipt": {"result": …}}``
 ===================================================  ==========================================
 
 ``user_click`` and ``user_type`` are a simulated person using the page through real
@@ -37,6 +39,7 @@ from .simulated_user import user_click, user_type
 
 if TYPE_CHECKING:
     from ..browser import Tab
+    from ..snapshot.actions import ConfirmCallback
     from .threads import Thread
 
 __all__ = [
@@ -60,10 +63,12 @@ class StepError(Exception):
 
 
 class ScriptContext(msgspec.Struct):
-    """What a step handler works on: the tab, and its owning thread (``None`` when standalone)."""
+    """What a step handler works on: the tab, its owning thread (``None`` when
+    standalone) and who answers confirmations of ``act`` steps (``None``: deny)."""
 
     tab: Tab
     thread: Thread | None
+    confirm: ConfirmCallback | None = None
 
 
 Step = Callable[[ScriptContext, dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -136,8 +141,25 @@ async def _notifications(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, 
     }
 
 
-#: Step handlers by ``op``. Other features add theirs (``observe``, ``act``).
+async def _observe(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
+    from ..snapshot.observe import observe_step
+
+    try:
+        return await observe_step(ctx.tab, step)
+    except ValueError as error:
+        raise StepError(str(error)) from None
+
+
+async def _act(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
+    from ..snapshot.actions import act_step
+
+    return await act_step(ctx.tab, step, confirm=ctx.confirm)
+
+
+#: Step handlers by ``op``.
 STEPS: dict[str, Step] = {
+    "observe": _observe,
+    "act": _act,
     "invoke": _invoke,
     "reload": _reload,
     "navigate": _navigate,
