@@ -46,6 +46,24 @@ async def pa_browser(chrome_endpoint: str) -> AsyncIterator[cdpagent.Browser]:
         yield browser
 
 
+async def until_in_page(tab: cdpagent.Tab, condition: str) -> None:
+    """Wait until the JavaScript ``condition`` holds in the page, re-checked on every DOM change."""
+    await evaluate(
+        tab,
+        "new Promise(resolve => { const check = () => { if (" + condition + ") resolve(true); };"
+        " new MutationObserver(check).observe(document, {subtree: true, childList: true,"
+        " attributes: true, characterData: true}); check(); })",
+    )
+
+
+async def hang_started(tab: cdpagent.Tab) -> None:
+    """Wait until the fixture page's ``hang`` method has been entered."""
+    await evaluate(
+        tab,
+        "new Promise(r => window.hangStarted ? r(true) : addEventListener('hang-started', () => r(true)))",
+    )
+
+
 async def evaluate(tab: cdpagent.Tab, expression: str) -> Any:
     """The JSON value of a one-line ``expression`` in the page's main world (awaits promises)."""
     reply = await tab.session.send(

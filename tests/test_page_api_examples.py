@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 import trio
-from page_api_support import EXAMPLES, evaluate, pa_browser
+from page_api_support import EXAMPLES, evaluate, pa_browser, until_in_page
 
 import cdpagent
 from cdpagent.runtime import Thread, invoke
@@ -61,8 +61,7 @@ async def test_pa5_writing_page_notifies_its_thread(pa_browser: cdpagent.Browser
         note = await thread.receive()
     assert (note.tab_id, note.message) == (tab.id, "请点评作文")
     with trio.fail_after(10):
-        while await evaluate(tab, "document.getElementById('status').dataset.notified") is None:  # noqa: ASYNC110
-            await trio.sleep(0.02)
+        await until_in_page(tab, "document.getElementById('status').dataset.notified")
     assert await evaluate(tab, "document.getElementById('status').dataset.notified") == "true"
     # The role's documented follow-up: read, then complete the review with the revision it read.
     current = await invoke(tab, "read_current")
@@ -81,8 +80,7 @@ async def test_pa5_writing_page_stays_usable_when_refused(pa_browser: cdpagent.B
     await user_type(tab, "#essay", "An essay.")
     await user_click(tab, "#ask")
     with trio.fail_after(10):
-        while await evaluate(tab, "document.getElementById('status').dataset.notified") is None:  # noqa: ASYNC110
-            await trio.sleep(0.02)
+        await until_in_page(tab, "document.getElementById('status').dataset.notified")
     assert await evaluate(tab, "document.getElementById('status').dataset.notified") == "false"
     assert "in the conversation" in await evaluate(tab, "document.getElementById('status').textContent")
     current = await invoke(tab, "read_current")

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 import trio
-from page_api_support import PAGES, evaluate, loopback_server, pa_browser, page_api_browser
+from page_api_support import PAGES, evaluate, hang_started, loopback_server, pa_browser, page_api_browser
 
 import cdpagent
 from cdpagent.runtime import PageApi, PageApiError, invoke, invoke_page_method
@@ -52,11 +52,8 @@ async def test_pa1_reload_navigation_and_popup_get_agotalk(pa_browser: cdpagent.
     await tab.navigate(METHODS)
     before = {t.id for t in pa_browser.tabs}
     await user_click(tab, "#popup")
-    with trio.fail_after(10):
-        # The driver has no "tab added" event to wait on.
-        while not (new := [t for t in pa_browser.tabs if t.id not in before]):  # noqa: ASYNC110
-            await trio.sleep(0.01)
-    popup = new[0]
+    await pa_browser.wait_until(lambda: len(pa_browser.tabs) > len(before), 10)
+    (popup,) = [t for t in pa_browser.tabs if t.id not in before]
     await popup.wait_loaded()
     assert popup.opener is tab
     assert await invoke(popup, "echo", {"popup": True}) == {"popup": True}
@@ -244,7 +241,7 @@ async def test_pa4_tab_not_found(pa_browser: cdpagent.Browser, methods_tab: cdpa
 
 async def test_pa4_tab_closed_mid_call(pa_browser: cdpagent.Browser, methods_tab: cdpagent.Tab) -> None:
     async def close_soon() -> None:
-        await trio.sleep(0.05)
+        await hang_started(methods_tab)
         await methods_tab.close()
 
     async with trio.open_nursery() as nursery:
@@ -370,7 +367,7 @@ async def test_pa4_page_changed(methods_tab: cdpagent.Tab, method: str) -> None:
 
 async def test_pa4_renderer_crash_mid_call(methods_tab: cdpagent.Tab) -> None:
     async def crash_soon() -> None:
-        await trio.sleep(0.05)
+        await hang_started(methods_tab)
         with trio.move_on_after(2), contextlib.suppress(cdpagent.TargetCrashed):
             await methods_tab.session.send("Page.crash")
 

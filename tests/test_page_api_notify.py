@@ -181,9 +181,9 @@ async def test_pa6_calls_from_other_worlds_are_dropped(thread: Thread) -> None:
 async def test_pa1_pa5_iframe_gets_agotalk_but_cannot_notify(thread: Thread) -> None:
     tab = await thread.open(PAGES.parent / "basic.html")
     child = next(f for f in tab.documents.frames.values() if f.parent_id is not None)
-    with trio.fail_after(10):
-        while (context := tab.documents.context("", child.id)) is None:  # noqa: ASYNC110
-            await trio.sleep(0.02)
+    await tab.wait_until(lambda: tab.documents.context("", child.id) is not None, 10)
+    context = tab.documents.context("", child.id)
+    assert context is not None
     reply = await tab.session.send(
         "Runtime.evaluate",
         {
