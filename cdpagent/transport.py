@@ -70,18 +70,34 @@ class PipeTransport:
             raise ValueError(f"message of {len(message)} bytes exceeds {MAX_MESSAGE_SIZE}")
         if self._closed:
             raise ConnectionClosed("the pipe to the browser is closed")
-        async with self._send_lock:
-            data = memoryview(message + b"\0")
-            while data:
-                try:
-                    n = os.write(self._write_fd, data)
-                except BlockingIOError:
-                    await trio.lowlevel.wait_writable(self._write_fd)
-                    continue
-                except OSError as exc:
-                    raise ConnectionClosed(f"the pipe to the browser broke: {exc}") from exc
-                data = data[n:]
-        await trio.lowlevel.checkpoint_if_cancelled()
+        data = memoryview(message + b"\0")
+        if not self._send_lock.locked():
+            # Fast path: nobody is mid-message, so write without yielding; a
+            # lock acquisition would yield while holding it and make every
+            # concurrent sender park.
+            written = self._write(data)
+            if written == len(data):
+                await trio.lowlevel.checkpoint_if_cancelled()
+                return
+            data = data[written:]
+        # Half a message on the pipe would corrupt the stream for every caller:
+        # once queued, a message is finished even if its caller is cancelled
+        # (a dead browser still ends this with a broken pipe).
+        with trio.CancelScope(shield=True):
+            async with self._send_lock:
+                while data:
+                    written = self._write(data)
+                    if not written:
+                        await trio.lowlevel.wait_writable(self._write_fd)
+                    data = data[written:]
+
+    def _write(self, data: memoryview) -> int:
+        try:
+            return os.write(self._write_fd, data)
+        except BlockingIOError:
+            return 0
+        except OSError as exc:
+            raise ConnectionClosed(f"the pipe to the browser broke: {exc}") from exc
 
     async def receive(self) -> bytes | bytearray:
         while True:
