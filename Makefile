@@ -16,3 +16,6 @@ test: lint
 
 bench: setup
 	.venv/bin/python bench/roundtrip.py
+	.venv/bin/python bench/invoke.py
+	.venv/bin/python bench/observe.py
+	.venv/bin/python bench/act.py
