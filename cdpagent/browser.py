@@ -360,15 +360,23 @@ class Browser:
         )
 
     async def open(
-        self, url_or_path: str | os.PathLike[str] = "about:blank", *, timeout: float = 30.0
+        self,
+        url_or_path: str | os.PathLike[str] = "about:blank",
+        *,
+        timeout: float = 30.0,
+        prepare: Callable[[Tab], None] | None = None,
     ) -> Tab:
         """Open a new tab, set it up, navigate it and wait for ``load``.
 
-        Raises :class:`NavigationError` when the page cannot be loaded.
+        ``prepare(tab)`` runs once the tab exists, before the page is loaded into
+        it (a thread takes ownership there). Raises :class:`NavigationError`
+        when the page cannot be loaded; the tab is closed then.
         """
         created = await self.send("Target.createTarget", {"url": "about:blank"})
         target_id = created["targetId"]
         tab = await self._wait_tab(target_id, timeout)
+        if prepare is not None:
+            prepare(tab)
         url = to_url(url_or_path)
         if url != "about:blank":
             try:

@@ -17,6 +17,7 @@ import tempfile
 import threading
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,6 +26,20 @@ from cdpagent.launcher import default_flags, find_browser
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 PAGES = Path(__file__).resolve().parent / "pages"
+
+
+async def evaluate(tab: cdpagent.Tab, expression: str, *, gesture: bool = False) -> Any:
+    """The JSON value of ``expression`` in the page's main world (promises awaited).
+
+    ``gesture`` runs it as if the user had just interacted (popups are allowed).
+    Fails the test when the expression throws.
+    """
+    reply = await tab.session.send(
+        "Runtime.evaluate",
+        {"expression": expression, "returnByValue": True, "awaitPromise": True, "userGesture": gesture},
+    )
+    assert "exceptionDetails" not in reply, reply
+    return reply["result"].get("value")
 
 
 @pytest.fixture(scope="session")

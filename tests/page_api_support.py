@@ -11,11 +11,11 @@ import contextlib
 import functools
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import trio
+from conftest import evaluate
 
 import cdpagent
 from cdpagent.runtime import PageApi
@@ -64,13 +64,6 @@ async def hang_started(tab: cdpagent.Tab) -> None:
     )
 
 
-async def evaluate(tab: cdpagent.Tab, expression: str) -> Any:
-    """The JSON value of a one-line ``expression`` in the page's main world (awaits promises)."""
-    reply = await tab.session.send(
-        "Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": True}
-    )
-    assert "exceptionDetails" not in reply, reply
-    return reply["result"].get("value")
 
 
 class LoopbackServer:

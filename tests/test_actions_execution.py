@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import EXAMPLES, PAGES
+from conftest import EXAMPLES, PAGES, evaluate
 
 import cdpagent
 from cdpagent.snapshot import codes
@@ -15,11 +15,6 @@ FORM = PAGES / "act_form.html"
 LIST = PAGES / "act_list.html"
 
 
-async def evaluate(tab: cdpagent.Tab, expression: str) -> Any:
-    reply = await tab.session.send(
-        "Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": True}
-    )
-    return reply["result"].get("value")
 
 
 async def events(tab: cdpagent.Tab, name: str) -> list[dict[str, Any]]:

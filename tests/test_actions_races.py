@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import trio
-from conftest import PAGES
+from conftest import PAGES, evaluate
 
 import cdpagent
 from cdpagent.snapshot import codes
@@ -16,11 +16,6 @@ FORM = PAGES / "act_form.html"
 LIST = PAGES / "act_list.html"
 
 
-async def evaluate(tab: cdpagent.Tab, expression: str) -> Any:
-    reply = await tab.session.send(
-        "Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": True}
-    )
-    return reply["result"].get("value")
 
 
 def error(receipt: Receipt) -> tuple[str, str]:

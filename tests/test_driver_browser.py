@@ -2,19 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from conftest import PAGES
+from conftest import PAGES, evaluate
 
 import cdpagent
-
-
-async def evaluate(tab: cdpagent.Tab, expression: str, *, gesture: bool = False) -> Any:
-    reply = await tab.session.send(
-        "Runtime.evaluate",
-        {"expression": expression, "returnByValue": True, "awaitPromise": True, "userGesture": gesture},
-    )
-    return reply["result"].get("value")
 
 
 async def test_dr6_reload_and_navigation_make_new_documents(browser: cdpagent.Browser) -> None:

@@ -8,7 +8,8 @@ import sys
 from typing import Any
 
 import trio
-from page_api_support import EXAMPLES, evaluate, pa_browser, until_in_page
+from conftest import evaluate
+from page_api_support import EXAMPLES, pa_browser, until_in_page
 
 import cdpagent
 from cdpagent.runtime import Thread, invoke

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 import trio
-from page_api_support import PAGES, evaluate, hang_started, loopback_server, pa_browser, page_api_browser
+from conftest import evaluate
+from page_api_support import PAGES, hang_started, loopback_server, pa_browser, page_api_browser
 
 import cdpagent
 from cdpagent.runtime import PageApi, PageApiError, invoke, invoke_page_method

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 import trio
-from page_api_support import PAGES, evaluate, loopback_server, pa_browser, page_api_browser
+from conftest import evaluate
+from page_api_support import PAGES, loopback_server, pa_browser, page_api_browser
 
 import cdpagent
 from cdpagent.runtime import PageApi, Thread, invoke

@@ -78,15 +78,7 @@ class Thread:
         The tab is owned before the page's first script runs, so a page may notify
         from its very first script. Raises what :meth:`Browser.open` raises.
         """
-        tab = await self.browser.open("about:blank", timeout=timeout)
-        self.adopt(tab)
-        try:
-            await tab.navigate(url_or_path, timeout=timeout)
-        except BaseException:
-            with trio.CancelScope(shield=True):
-                await tab.close()
-            raise
-        return tab
+        return await self.browser.open(url_or_path, timeout=timeout, prepare=self.adopt)
 
     def adopt(self, tab: Tab) -> None:
         """Make ``tab`` (for example a popup its page opened) belong to this thread."""
