@@ -34,6 +34,7 @@ from .errors import (
     SessionClosed,
 )
 from .launcher import BrowserProcess
+from .runtime.invoke import invoke as _invoke
 from .transport import PipeTransport, Transport, WebSocketTransport
 
 if TYPE_CHECKING:
@@ -229,9 +230,7 @@ class Tab:
         Raises :class:`cdpagent.PageApiError` with a ``PAGE_API_*`` code on failure;
         see :func:`cdpagent.runtime.invoke`.
         """
-        from .runtime import invoke
-
-        return await invoke(self, method, args, timeout=timeout)
+        return await _invoke(self, method, args, timeout=timeout)
 
     async def observe(self, options: ObserveOptions | None = None, *, timeout: float = 10.0) -> Observation:
         """The bounded observation of this tab now (OB-1…OB-6); see :func:`cdpagent.snapshot.observe`."""

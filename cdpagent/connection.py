@@ -10,6 +10,8 @@ reader and must not block) or to bounded per-subscriber channels
 
 from __future__ import annotations
 
+import heapq
+import math
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
@@ -18,7 +20,7 @@ import msgspec
 import outcome
 import trio
 
-from .errors import ConnectionClosed, SubscriptionOverflow
+from .errors import CallTimeout, ConnectionClosed, SubscriptionOverflow
 from .protocol import CallFailed, Event, ProtocolCore, Reply
 from .transport import Transport
 
@@ -53,16 +55,17 @@ class Session:
         self._handlers: dict[str, list[Handler]] = {}
         self._subscribers: list[Subscription] = []
 
-    async def send(self, method: str, params: Any = None) -> Any:
+    async def send(self, method: str, params: Any = None, *, deadline: float | None = None) -> Any:
         """Run ``method`` with ``params`` and return its decoded result object.
 
         Raises :class:`~cdpagent.errors.ProtocolError` when the browser refuses,
         :class:`~cdpagent.errors.SessionClosed` / ``TargetCrashed`` when the
         session goes away first, :class:`~cdpagent.errors.ConnectionClosed`
-        when the connection does. Cancellation forgets the call: a late reply is
-        dropped.
+        when the connection does, and :class:`~cdpagent.errors.CallTimeout` when
+        ``deadline`` (a :func:`trio.current_time` value) passes first.
+        Cancellation, like a deadline, forgets the call: a late reply is dropped.
         """
-        raw = await self.connection.call(method, params, self.session_id)
+        raw = await self.connection.call(method, params, self.session_id, deadline)
         return _decode_any.decode(raw)
 
     async def send_batch(self, commands: Sequence[tuple[str, Any]]) -> list[Any]:
@@ -76,9 +79,16 @@ class Session:
         raws = await self.connection.call_batch(commands, self.session_id)
         return [_decode_any.decode(raw) for raw in raws]
 
-    async def send_typed(self, method: str, params: Any, decoder: msgspec.json.Decoder[T]) -> T:
+    async def send_typed(
+        self,
+        method: str,
+        params: Any,
+        decoder: msgspec.json.Decoder[T],
+        *,
+        deadline: float | None = None,
+    ) -> T:
         """Like :meth:`send`, decoding the result with a prepared typed ``decoder``."""
-        raw = await self.connection.call(method, params, self.session_id)
+        raw = await self.connection.call(method, params, self.session_id, deadline)
         return decoder.decode(raw)
 
     def on(self, method: str, handler: Handler) -> Callable[[], None]:
@@ -190,6 +200,10 @@ class Connection:
         self._calls: dict[int, _Call] = {}
         self._sessions: dict[str | None, Session] = {}
         self.browser_session = self.session(None)
+        # (deadline, call id) of calls that have one; entries of finished calls are
+        # dropped lazily. A deadline watcher is cheaper per call than a cancel scope.
+        self._deadlines: list[tuple[float, int]] = []
+        self._deadline_changed = trio.Event()
         self.closed = trio.Event()
         self.close_reason = ""
         #: Called (synchronously) once the connection is lost.
@@ -208,11 +222,15 @@ class Connection:
         if found is not None:
             found._close()
 
-    async def call(self, method: str, params: Any, session_id: str | None) -> msgspec.Raw:
+    async def call(
+        self, method: str, params: Any, session_id: str | None, deadline: float | None = None
+    ) -> msgspec.Raw:
         """Send one command and wait for its raw result; see :meth:`Session.send`."""
         call_id, data = self.core.command(method, params, session_id)
         call = _Call()
         self._calls[call_id] = call
+        if deadline is not None:
+            self._add_deadline(deadline, call_id)
         try:
             await self.transport.send(data)
         except BaseException:
@@ -262,19 +280,50 @@ class Connection:
         self._calls.pop(call_id, None)
         self.core.cancel(call_id)
 
+    def _add_deadline(self, deadline: float, call_id: int) -> None:
+        heap = self._deadlines
+        if len(heap) > 64 and len(heap) > 2 * len(self._calls):
+            # Mostly finished calls: keep the heap proportional to the live ones.
+            heap[:] = [entry for entry in heap if entry[1] in self._calls]
+            heapq.heapify(heap)
+        earliest = heap[0][0] if heap else math.inf
+        heapq.heappush(heap, (deadline, call_id))
+        if deadline < earliest:
+            self._deadline_changed.set()
+
+    async def _expire_deadlines(self) -> None:
+        heap = self._deadlines
+        while True:
+            self._deadline_changed = trio.Event()
+            with trio.move_on_at(heap[0][0] if heap else math.inf):
+                await self._deadline_changed.wait()
+                continue
+            now = trio.current_time()
+            while heap and heap[0][0] <= now:
+                _, call_id = heapq.heappop(heap)
+                if call_id in self._calls:
+                    self.core.cancel(call_id)
+                    self._resolve(call_id, outcome.Error(CallTimeout("no answer before the deadline")))
+
     async def run(self) -> None:
-        """Read messages until the connection closes, then fail every pending call."""
+        """Read messages until the connection closes, then fail every pending call.
+
+        Also expires calls whose deadline passed.
+        """
         reason = "the connection to the browser closed"
-        try:
-            while True:
-                message = await self.transport.receive()
-                self.feed(message)
-        except ConnectionClosed as exc:
-            reason = str(exc)
-        except msgspec.DecodeError as exc:
-            reason = f"the browser sent a message that is not CDP: {exc}"
-        finally:
-            self.lost(reason)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._expire_deadlines)
+            try:
+                while True:
+                    message = await self.transport.receive()
+                    self.feed(message)
+            except ConnectionClosed as exc:
+                reason = str(exc)
+            except msgspec.DecodeError as exc:
+                reason = f"the browser sent a message that is not CDP: {exc}"
+            finally:
+                self.lost(reason)
+                nursery.cancel_scope.cancel()
 
     def feed(self, message: bytes | bytearray) -> None:
         """Process one message from the browser (the reader calls this)."""

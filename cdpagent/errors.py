@@ -12,6 +12,7 @@ from __future__ import annotations
 __all__ = [
     "BrowserNotFound",
     "CDPAgentError",
+    "CallTimeout",
     "ConnectionClosed",
     "LaunchError",
     "ProtocolError",
@@ -51,6 +52,10 @@ class SessionClosed(CDPAgentError):
 
 class TargetCrashed(SessionClosed):
     """The target's renderer crashed while the call was pending."""
+
+
+class CallTimeout(CDPAgentError):
+    """A call given a ``deadline`` had no answer by then; it was forgotten (a late reply is dropped)."""
 
 
 class SubscriptionOverflow(CDPAgentError):

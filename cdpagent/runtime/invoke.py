@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Final
 import msgspec
 import trio
 
-from ..errors import ConnectionClosed, ProtocolError, SessionClosed, TargetCrashed
+from ..errors import CallTimeout, ConnectionClosed, ProtocolError, SessionClosed, TargetCrashed
 from .codes import (
     PAGE_API_ARGS_INVALID,
     PAGE_API_CALL_FAILED,
@@ -115,45 +115,57 @@ async def invoke(tab: Tab, method: str, args: Any = None, *, timeout: float = DE
     if tab.closed:
         raise PageApiError(PAGE_API_TAB_NOT_FOUND, f"tab {tab.id} is closed")
     api = _page_api(tab)
-    with trio.move_on_after(timeout):
-        target = _current_target(api, tab)
-        if target is None:
+    deadline = trio.current_time() + timeout
+    target = _current_target(api, tab)
+    if target is None:
+        with trio.move_on_at(deadline):
             target = await _wait_target(api, tab)
-        context, serial = target
-        params = {
-            "functionDeclaration": INVOKE_FUNCTION,
-            "executionContextId": context,
-            "arguments": [{"value": api.entry}, {"value": api.key}, {"value": method}, {"value": args_json}],
-            "returnByValue": True,
-            "awaitPromise": True,
-        }
-        try:
-            reply = await tab.session.send_typed("Runtime.callFunctionOn", params, _call_result)
-        except TargetCrashed:
-            raise PageApiError(PAGE_API_CALL_FAILED, "the tab's renderer crashed during the call") from None
-        except SessionClosed:
-            raise PageApiError(PAGE_API_TAB_NOT_FOUND, f"tab {tab.id} was closed during the call") from None
-        except ConnectionClosed as error:
-            raise PageApiError(PAGE_API_CALL_FAILED, f"the browser connection was lost: {error}") from None
-        except ProtocolError as error:
+        if target is None:
+            raise _timeout(method, timeout)
+    context, serial = target
+    params = {
+        "functionDeclaration": INVOKE_FUNCTION,
+        "executionContextId": context,
+        "arguments": [{"value": api.entry}, {"value": api.key}, {"value": method}, {"value": args_json}],
+        "returnByValue": True,
+        "awaitPromise": True,
+    }
+    try:
+        reply = await tab.session.send_typed(
+            "Runtime.callFunctionOn", params, _call_result, deadline=deadline
+        )
+    except CallTimeout:
+        raise _timeout(method, timeout) from None
+    except TargetCrashed:
+        raise PageApiError(PAGE_API_CALL_FAILED, "the tab's renderer crashed during the call") from None
+    except SessionClosed:
+        raise PageApiError(PAGE_API_TAB_NOT_FOUND, f"tab {tab.id} was closed during the call") from None
+    except ConnectionClosed as error:
+        raise PageApiError(PAGE_API_CALL_FAILED, f"the browser connection was lost: {error}") from None
+    except ProtocolError as error:
+        with trio.move_on_at(deadline):
             raise await _explain(tab, serial, f"the browser refused the call: {error.message}") from None
-        text = reply.result.value
-        if reply.exceptionDetails is None and type(text) is str:
-            try:
-                envelope = _envelope.decode(text)
-            except msgspec.DecodeError:
-                raise PageApiError(
-                    PAGE_API_CALL_FAILED, "the page's answer was not a valid envelope"
-                ) from None
-            if envelope.ok:
-                return envelope.value
-            if envelope.code not in _SHIM_CODES:
-                raise PageApiError(PAGE_API_CALL_FAILED, "the page's answer carried an unknown failure code")
-            raise PageApiError(envelope.code, envelope.message)
+        raise _timeout(method, timeout) from None
+    text = reply.result.value
+    if reply.exceptionDetails is None and type(text) is str:
+        try:
+            envelope = _envelope.decode(text)
+        except msgspec.DecodeError:
+            raise PageApiError(PAGE_API_CALL_FAILED, "the page's answer was not a valid envelope") from None
+        if envelope.ok:
+            return envelope.value
+        if envelope.code not in _SHIM_CODES:
+            raise PageApiError(PAGE_API_CALL_FAILED, "the page's answer carried an unknown failure code")
+        raise PageApiError(envelope.code, envelope.message)
+    with trio.move_on_at(deadline):
         if reply.exceptionDetails is not None:
             raise await _explain(tab, serial, f"the call raised in the page: {_exception_text(reply)}")
         raise await _explain(tab, serial, "the page's Page Agent API answered with no result")
-    raise PageApiError(
+    raise _timeout(method, timeout)
+
+
+def _timeout(method: str, timeout: float) -> PageApiError:
+    return PageApiError(
         PAGE_API_TIMEOUT,
         f"{method} gave no result within {timeout:g} s; the page may still complete the work",
     )
