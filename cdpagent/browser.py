@@ -18,7 +18,7 @@ import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 import trio
@@ -35,13 +35,14 @@ from .errors import (
 )
 from .launcher import BrowserProcess
 from .runtime.invoke import invoke as _invoke
+from .runtime.pageapi import PageApi
+from .snapshot.actions import ActionExtension, ConfirmCallback
+from .snapshot.actions import act as _act
+from .snapshot.model import Observation
+from .snapshot.observe import observe as _observe
+from .snapshot.options import ObserveOptions
+from .snapshot.receipts import Receipt
 from .transport import PipeTransport, Transport, WebSocketTransport
-
-if TYPE_CHECKING:
-    from .snapshot.actions import ConfirmCallback
-    from .snapshot.model import Observation
-    from .snapshot.options import ObserveOptions
-    from .snapshot.receipts import Receipt
 
 __all__ = [
     "Browser",
@@ -234,9 +235,7 @@ class Tab:
 
     async def observe(self, options: ObserveOptions | None = None, *, timeout: float = 10.0) -> Observation:
         """The bounded observation of this tab now (OB-1…OB-6); see :func:`cdpagent.snapshot.observe`."""
-        from .snapshot.observe import observe
-
-        return await observe(self, options, timeout=timeout)
+        return await _observe(self, options, timeout=timeout)
 
     async def act(
         self,
@@ -255,9 +254,7 @@ class Tab:
         ``toggle@t9``). Refusals are receipts with ``ok: false`` and a stable code,
         not exceptions; see :func:`cdpagent.snapshot.actions.act`.
         """
-        from .snapshot.actions import act
-
-        return await act(
+        return await _act(
             self,
             action,
             record=record,
@@ -598,9 +595,6 @@ def standard_extensions(allow_origins: Sequence[str] = ()) -> list[Extension]:
     """The extensions every browser gets unless told otherwise: the Page Agent API
     (for ``file:`` pages and ``allow_origins``) and the observation collector with
     its action helpers."""
-    from .runtime import PageApi
-    from .snapshot.actions import ActionExtension
-
     return [PageApi(allow_origins), ActionExtension()]
 
 
