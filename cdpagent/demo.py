@@ -102,7 +102,10 @@ async def _writing(browser: Browser, out: Printer) -> None:
         await user_click(tab, "#ask")
         with trio.fail_after(10):
             note = await thread.receive()
-        out(f"thread received: tab {note.tab_id}, message {note.message!r}, delivery {note.delivery_id}")
+        out(
+            f"page: post('thread_notify') queued as {note.delivery_id}; thread received: "
+            f"tab {note.tab_id}, message {note.message!r}"
+        )
         current = await tab.invoke("read_current")
         review = {"expectedRevision": current["revision"], "comments": "Lovely start; tell me more."}
         answer = await tab.invoke("submit_review", review)

@@ -18,6 +18,6 @@ def test_sf2_demo_runs_and_prints_round_trip_receipts_and_notifications() -> Non
     out = done.stdout
     assert "CDP round trip" in out and " µs" in out
     assert '"code": "STALE_STATE"' in out
-    assert "thread received: tab" in out and "请点评作文" in out
+    assert "post('thread_notify') queued as" in out and "请点评作文" in out
     assert "## Available actions on this page" in out
     assert '"t9": {"done": {"before": false, "after": true}}' in out
