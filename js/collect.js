@@ -284,8 +284,9 @@
       if (parent && parent.state !== 'active' && parent.state !== 'covered') state = parent.state;
       const info = {
         id, state, path: parent ? parent.path.concat([id]) : [id],
-        labels: null, out: null,
+        labels: null, out: null, index: regionInfo.size, root: null,
       };
+      info.root = parent ? parent.root : info;
       const label = regionLabel(el, 80);
       info.labels = parent ? parent.labels.concat([label]) : [label];
       regionInfo.set(el, info);
@@ -311,13 +312,25 @@
     };
 
     // Records: ids, activity and viewport membership for all; details later.
-    // Region membership comes from one scoped query per region (native walks)
-    // instead of a closest() call per record.
+    // Records that share a parent share their region and whether they sit inside
+    // another record, so both come from one closest() per distinct parent.
     const recordEls = document.querySelectorAll(RECORD);
-    const recordRegion = new Map();
-    for (const [el, info] of regionInfo) {
-      for (const rec of el.querySelectorAll(RECORD)) recordRegion.set(rec, info);
-    }
+    const parentFacts = new Map();
+    let nestedRecords = false;
+    const regionOfRecord = (el) => {
+      const p = el.parentElement;
+      if (!p) return null;
+      let f = parentFacts.get(p);
+      if (!f) {
+        const r = p.closest(REGION);
+        f = [r ? regionInfo.get(r) : null, !!p.closest(RECORD)];
+        if (f[1]) nestedRecords = true;
+        parentFacts.set(p, f);
+      }
+      return f[0];
+    };
+    // Regions holding records, ordered as the per-region walks used to find them.
+    const holderSet = new Set();
     const inertSet = hasInert ? new Set(document.querySelectorAll('[inert] ' + RECORD + ',[inert]' + RECORD)) : null;
     const recordInfo = new Map();
     const seen = new Set();
@@ -328,12 +341,13 @@
     for (const el of recordEls) {
       const raw = el.getAttribute('data-agent-record');
       const id = raw.length > 200 ? clip(raw, 200) : raw;
+      const region = regionOfRecord(el);
+      if (region) holderSet.add(region);
       if (seen.has(id)) {
         duplicates.add(id);
         continue;
       }
       seen.add(id);
-      const region = recordRegion.get(el) || null;
       let active = !region || region.state === 'active' || region.state === 'covered';
       if (active) active = el.checkVisibility(VIS);
       if (active && inertSet && inertSet.has(el)) active = false;
@@ -408,7 +422,11 @@
     const rowBlocked = new Set(document.querySelectorAll(
       `${RECORD} ${ACTION}:is(:disabled,[aria-disabled="true"],[data-agent-unavailable])`));
     const rowInert = hasInert ? new Set(document.querySelectorAll(`[inert] ${RECORD} ${ACTION},${RECORD} [inert] ${ACTION},${RECORD} ${ACTION}[inert]`)) : null;
-    const nested = !!document.querySelector(`${RECORD} ${RECORD},${RECORD} ${REGION}`);
+    let nested = nestedRecords;
+    for (const el of regionEls) {
+      if (nested) break;
+      nested = !!(el.parentElement && el.parentElement.closest(RECORD));
+    }
     const groups = new Map();
     const groupList = [];
     const rowReason = (el, rec) => {
@@ -501,7 +519,7 @@
         if (!el) break;
         learn(el.getAttribute('data-agent-action'));
       }
-      const holders = new Set(recordRegion.values());
+      const holders = new Set(Array.from(holderSet).sort((a, b) => a.root.index - b.root.index));
       const parentHolder = new Map();
       for (const h of holders) {
         let p = null;
@@ -552,7 +570,7 @@
         const rec = recordInfo.get(el);
         if (rec && rec.active) continue;
         for (const a of el.querySelectorAll(ACTION)) {
-          const g = groups.get(keyOf(a.getAttribute('data-agent-action'), rec ? rec.region : recordRegion.get(el) || null));
+          const g = groups.get(keyOf(a.getAttribute('data-agent-action'), rec ? rec.region : regionOfRecord(el)));
           if (g) { g.rows--; g.available--; }
         }
       }
