@@ -165,12 +165,29 @@
     return el.getAttribute('data-agent-region');
   }
 
-  // One walk finds the open modal dialog and whether anything is inert.
-  function modalAndInert() {
+  const MODAL = 'dialog,[aria-modal="true"],[inert]';
+  const STATE = '[data-agent-state]';
+
+  // Modal candidates, state and feedback elements are few: one walk of the
+  // document finds all three, each list in document order.
+  function fewElements() {
+    const modal = [];
+    const state = [];
+    const feedback = [];
+    for (const el of document.querySelectorAll(`${MODAL},${STATE},${FEEDBACK}`)) {
+      if (el.matches(MODAL)) modal.push(el);
+      if (el.matches(STATE)) state.push(el);
+      if (el.matches(FEEDBACK)) feedback.push(el);
+    }
+    return { modal, state, feedback };
+  }
+
+  // The open modal dialog and whether anything is inert.
+  function modalAndInert(candidates) {
     let modal = null;
     let aria = null;
     let inert = false;
-    for (const d of document.querySelectorAll('dialog,[aria-modal="true"],[inert]')) {
+    for (const d of candidates) {
       if (d.hasAttribute('inert')) inert = true;
       if (d.tagName === 'DIALOG' && d.matches(':modal')) modal = d;
       else if (d.getAttribute('aria-modal') === 'true' && d.checkVisibility(VIS)) aria = d;
@@ -265,7 +282,8 @@
     const vw = window.innerWidth;
     const vh = window.innerHeight;
     const warnings = [];
-    const [modal, hasInert] = modalAndInert();
+    const few = fewElements();
+    const [modal, hasInert] = modalAndInert(few.modal);
     const covered = (el) => !!modal && !modal.contains(el) && !el.contains(modal);
     const modalLabel = modal ? regionLabel(modal, 80) : null;
 
@@ -688,7 +706,7 @@
 
     // State.
     const state = [];
-    const stateEls = document.querySelectorAll('[data-agent-state]');
+    const stateEls = few.state;
     for (const el of stateEls) {
       if (state.length >= opts.max_state) break;
       let value;
@@ -716,7 +734,7 @@
     const seenFeedback = new Set();
     const fieldNameOf = (el) => el.getAttribute('data-agent-action') || el.getAttribute('data-agent-field') ||
       el.getAttribute('name') || accessibleName(el, 80) || null;
-    const feedbackEls = document.querySelectorAll(FEEDBACK);
+    const feedbackEls = few.feedback;
     // Messages name their field through the invalid control that points at them.
     const describedBy = new Map();
     for (const el of feedbackEls) {
