@@ -15,6 +15,7 @@ __all__ = [
     "CallTimeout",
     "ConnectionClosed",
     "LaunchError",
+    "ObservationError",
     "ProtocolError",
     "SessionClosed",
     "SubscriptionOverflow",
@@ -56,6 +57,19 @@ class TargetCrashed(SessionClosed):
 
 class CallTimeout(CDPAgentError):
     """A call given a ``deadline`` had no answer by then; it was forgotten (a late reply is dropped)."""
+
+
+class ObservationError(CDPAgentError):
+    """An observation could not be taken.
+
+    ``code`` is ``PAGE_CHANGED`` (the document kept being replaced while being
+    observed) or ``COLLECT_FAILED`` (the collector threw; the message says why).
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
 
 
 class SubscriptionOverflow(CDPAgentError):

@@ -17,6 +17,7 @@ EXPECTED = {
     "NavigationError",
     "Notification",
     "Observation",
+    "ObservationError",
     "ObserveOptions",
     "PageApi",
     "PageApiError",

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 import trio
 
-from ..errors import CDPAgentError, ProtocolError, SessionClosed
+from ..errors import ObservationError, ProtocolError, SessionClosed
 from .budget import build
 from .model import SNAPSHOT_DECODER, Observation, Snapshot
 from .options import ObserveOptions
@@ -48,19 +48,6 @@ _SOURCE = files("cdpagent.js").joinpath("collect.js").read_text(encoding="utf-8"
 _CALL_COLLECT = "function (o) { return globalThis.__cdpagentObserve.collect(o); }"
 _CALL_SETTLE = "function (q, t) { return globalThis.__cdpagentObserve.settle(q, t); }"
 _installed: weakref.WeakSet[Tab] = weakref.WeakSet()
-
-
-class ObservationError(CDPAgentError):
-    """An observation could not be taken.
-
-    ``code`` is ``PAGE_CHANGED`` (the document kept being replaced while being
-    observed) or ``COLLECT_FAILED`` (the collector threw; the message says why).
-    """
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
 
 
 class SettleReport(msgspec.Struct, frozen=True):
