@@ -437,8 +437,16 @@
     // Actions: page-level in full, row actions folded per (name, region path).
     // Row actions of active records are visited per record with one scoped query;
     // their availability comes from precomputed sets, so each costs one attribute read.
-    const rowBlocked = new Set(document.querySelectorAll(
-      `${RECORD} ${ACTION}:is(:disabled,[aria-disabled="true"],[data-agent-unavailable])`));
+    // Page actions and blocked row actions are disjoint and few: one walk finds both.
+    const PAGE_ACTION = `${ACTION}:not(${RECORD} *)`;
+    const pageActionEls = [];
+    const rowBlockedEls = [];
+    for (const el of document.querySelectorAll(
+      `${PAGE_ACTION},${RECORD} ${ACTION}:is(:disabled,[aria-disabled="true"],[data-agent-unavailable])`)) {
+      if (el.matches(PAGE_ACTION)) pageActionEls.push(el);
+      else rowBlockedEls.push(el);
+    }
+    const rowBlocked = new Set(rowBlockedEls);
     const rowInert = hasInert ? new Set(document.querySelectorAll(`[inert] ${RECORD} ${ACTION},${RECORD} [inert] ${ACTION},${RECORD} ${ACTION}[inert]`)) : null;
     let nested = nestedRecords;
     for (const el of regionEls) {
@@ -516,27 +524,6 @@
     // Without nested records, rows are counted per (name, region) by native queries;
     // only rows that are unavailable, visible, inactive or shown in full are visited.
     const foldByQuery = () => {
-      // Names: those of the first rows, then one walk per name not seen there
-      // (usually a single walk that finds nothing new).
-      const names = [];
-      const known = new Set();
-      let nots = '';
-      const learn = (name) => {
-        if (known.has(name)) return;
-        known.add(name);
-        names.push(name);
-        nots += `:not([data-agent-action="${CSS.escape(name)}"])`;
-      };
-      let looked = 0;
-      for (const recEl of recordInfo.keys()) {
-        if (++looked > 50) break;
-        for (const a of recEl.querySelectorAll(ACTION)) learn(a.getAttribute('data-agent-action'));
-      }
-      while (names.length < 200) {
-        const el = document.querySelector(`${RECORD} ${ACTION}${nots}`);
-        if (!el) break;
-        learn(el.getAttribute('data-agent-action'));
-      }
       const holders = new Set(Array.from(holderSet).sort((a, b) => a.root.index - b.root.index));
       const parentHolder = new Map();
       for (const h of holders) {
@@ -552,13 +539,48 @@
       const scopes = outside ? [[null, document]] : [];
       for (const [el, info] of regionInfo) if (holders.has(info)) scopes.push([info, el]);
       const keyOf = (name, region) => (region ? name + '\u0000' + region.path.join('\u0000') : name);
-      for (const name of names) {
-        const sel = `${RECORD} [data-agent-action="${CSS.escape(name)}"]`;
-        const total = new Map();
-        for (const [info, el] of scopes) {
-          const list = el.querySelectorAll(sel);
-          total.set(info, [list.length, list[0]]);
+      // Names: those of the first rows, then one walk per name not seen there,
+      // needed only when the known names do not account for every row action.
+      const names = [];
+      const known = new Set();
+      let nots = '';
+      const learn = (name) => {
+        if (known.has(name)) return;
+        known.add(name);
+        names.push(name);
+        nots += `:not([data-agent-action="${CSS.escape(name)}"])`;
+      };
+      const totals = new Map();
+      let counted = 0;
+      const countNames = () => {
+        for (let i = totals.size; i < names.length; i++) {
+          const sel = `${RECORD} [data-agent-action="${CSS.escape(names[i])}"]`;
+          const total = new Map();
+          for (const [info, el] of scopes) {
+            const list = el.querySelectorAll(sel);
+            total.set(info, [list.length, list[0]]);
+            // Top scopes are disjoint and hold every record, so they count each row action once.
+            if (outside ? !info : parentHolder.get(info) === null) counted += list.length;
+          }
+          totals.set(names[i], total);
         }
+      };
+      let looked = 0;
+      for (const recEl of recordInfo.keys()) {
+        if (++looked > 50) break;
+        for (const a of recEl.querySelectorAll(ACTION)) learn(a.getAttribute('data-agent-action'));
+      }
+      countNames();
+      if (names.length < 200 && counted < document.querySelectorAll(ACTION).length - pageActionEls.length) {
+        while (names.length < 200) {
+          const el = document.querySelector(`${RECORD} ${ACTION}${nots}`);
+          if (!el) break;
+          learn(el.getAttribute('data-agent-action'));
+        }
+        countNames();
+      }
+      for (const name of names) {
+        const total = totals.get(name);
         for (const [info] of scopes) {
           let own = total.get(info)[0];
           for (const [c] of scopes) {
@@ -661,7 +683,6 @@
     const pageActions = [];
     const pageEls = [];
     const ordinals = new Map();
-    const pageActionEls = document.querySelectorAll(`${ACTION}:not(${RECORD} *)`);
     for (const el of pageActionEls) {
       const name = clip(el.getAttribute('data-agent-action'), 120) || 'action';
       const region = regionOf(el);
