@@ -46,14 +46,17 @@
     return clip(parts.join(' '), max);
   }
 
-  function accessibleName(el, max) {
+  // aria-label, then aria-labelledby: the start of every name and label below.
+  function ariaName(el, max) {
     const aria = el.getAttribute('aria-label');
     if (aria) return clip(aria, max);
     const by = el.getAttribute('aria-labelledby');
-    if (by) {
-      const t = byIdText(by, max);
-      if (t) return t;
-    }
+    return by ? byIdText(by, max) : '';
+  }
+
+  function accessibleName(el, max) {
+    const named = ariaName(el, max);
+    if (named) return named;
     if (el.labels && el.labels.length) {
       const t = clip(Array.from(el.labels, (l) => l.textContent).join(' '), max);
       if (t) return t;
@@ -151,13 +154,8 @@
   };
 
   function regionLabel(el, max) {
-    const aria = el.getAttribute('aria-label');
-    if (aria) return clip(aria, max);
-    const by = el.getAttribute('aria-labelledby');
-    if (by) {
-      const t = byIdText(by, max);
-      if (t) return t;
-    }
+    const named = ariaName(el, max);
+    if (named) return named;
     const own = el.getAttribute('data-agent-label');
     if (own) return clip(own, max);
     const h = el.querySelector('h1,h2,h3,h4,h5,h6,legend,caption');

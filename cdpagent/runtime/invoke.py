@@ -136,12 +136,8 @@ async def invoke(tab: Tab, method: str, args: Any = None, *, timeout: float = DE
         )
     except CallTimeout:
         raise _timeout(method, timeout) from None
-    except TargetCrashed:
-        raise PageApiError(PAGE_API_CALL_FAILED, "the tab's renderer crashed during the call") from None
-    except SessionClosed:
-        raise PageApiError(PAGE_API_TAB_NOT_FOUND, f"tab {tab.id} was closed during the call") from None
-    except ConnectionClosed as error:
-        raise PageApiError(PAGE_API_CALL_FAILED, f"the browser connection was lost: {error}") from None
+    except (SessionClosed, ConnectionClosed) as error:
+        raise _lost(tab, error, "during the call") from None
     except ProtocolError as error:
         with trio.move_on_at(deadline):
             raise await _explain(tab, serial, f"the browser refused the call: {error.message}") from None
@@ -162,6 +158,15 @@ async def invoke(tab: Tab, method: str, args: Any = None, *, timeout: float = DE
             raise await _explain(tab, serial, f"the call raised in the page: {_exception_text(reply)}")
         raise await _explain(tab, serial, "the page's Page Agent API answered with no result")
     raise _timeout(method, timeout)
+
+
+def _lost(tab: Tab, error: SessionClosed | ConnectionClosed, when: str) -> PageApiError:
+    """The ``PAGE_API_*`` failure for a tab or connection that went away ``when``."""
+    if isinstance(error, TargetCrashed):
+        return PageApiError(PAGE_API_CALL_FAILED, f"the tab's renderer crashed {when}")
+    if isinstance(error, SessionClosed):
+        return PageApiError(PAGE_API_TAB_NOT_FOUND, f"tab {tab.id} was closed {when}")
+    return PageApiError(PAGE_API_CALL_FAILED, f"the browser connection was lost {when}: {error}")
 
 
 def _timeout(method: str, timeout: float) -> PageApiError:
@@ -251,12 +256,8 @@ async def _current(tab: Tab, *, loaded: bool) -> tuple[int, Document]:
         if loaded:
             await tab.wait_loaded(timeout=math.inf)
         context = await tab.context_id(timeout=math.inf)
-    except TargetCrashed:
-        raise PageApiError(PAGE_API_CALL_FAILED, "the tab's renderer crashed") from None
-    except SessionClosed:
-        raise PageApiError(PAGE_API_TAB_NOT_FOUND, f"tab {tab.id} is closed") from None
-    except ConnectionClosed as error:
-        raise PageApiError(PAGE_API_CALL_FAILED, f"the browser connection was lost: {error}") from None
+    except (SessionClosed, ConnectionClosed) as error:
+        raise _lost(tab, error, "while waiting for the page") from None
     document = tab.document
     assert document is not None
     return context, document
