@@ -226,9 +226,7 @@ class Connection:
         self, method: str, params: Any, session_id: str | None, deadline: float | None = None
     ) -> msgspec.Raw:
         """Send one command and wait for its raw result; see :meth:`Session.send`."""
-        call_id, data = self.core.command(method, params, session_id)
-        call = _Call()
-        self._calls[call_id] = call
+        call_id, call, data = self._register(method, params, session_id)
         if deadline is not None:
             self._add_deadline(deadline, call_id)
         try:
@@ -236,16 +234,7 @@ class Connection:
         except BaseException:
             self._forget(call_id)
             raise
-        if call.outcome is None:
-            call.task = trio.lowlevel.current_task()
-
-            def abort(_: Any) -> trio.lowlevel.Abort:
-                self._forget(call_id)
-                return trio.lowlevel.Abort.SUCCEEDED
-
-            raw: msgspec.Raw = await trio.lowlevel.wait_task_rescheduled(abort)
-            return raw
-        return call.outcome.unwrap()
+        return await self._wait(call_id, call)
 
     async def call_batch(
         self, commands: Sequence[tuple[str, Any]], session_id: str | None
@@ -254,27 +243,32 @@ class Connection:
         calls: list[tuple[int, _Call]] = []
         try:
             for method, params in commands:
-                call_id, data = self.core.command(method, params, session_id)
-                call = _Call()
-                self._calls[call_id] = call
+                call_id, call, data = self._register(method, params, session_id)
                 calls.append((call_id, call))
                 await self.transport.send(data)
-            results = []
-            for _, call in calls:
-                if call.outcome is None:
-                    call.task = trio.lowlevel.current_task()
-
-                    def abort(_: Any) -> trio.lowlevel.Abort:
-                        return trio.lowlevel.Abort.SUCCEEDED
-
-                    raw: msgspec.Raw = await trio.lowlevel.wait_task_rescheduled(abort)
-                    results.append(raw)
-                else:
-                    results.append(call.outcome.unwrap())
-            return results
+            return [await self._wait(call_id, call) for call_id, call in calls]
         finally:
             for call_id, _ in calls:
                 self._forget(call_id)
+
+    def _register(self, method: str, params: Any, session_id: str | None) -> tuple[int, _Call, bytes]:
+        call_id, data = self.core.command(method, params, session_id)
+        call = _Call()
+        self._calls[call_id] = call
+        return call_id, call, data
+
+    async def _wait(self, call_id: int, call: _Call) -> msgspec.Raw:
+        """The outcome of a sent call: at once if its reply came already, else park until it does."""
+        if call.outcome is not None:
+            return call.outcome.unwrap()
+        call.task = trio.lowlevel.current_task()
+
+        def abort(_: Any) -> trio.lowlevel.Abort:
+            self._forget(call_id)
+            return trio.lowlevel.Abort.SUCCEEDED
+
+        raw: msgspec.Raw = await trio.lowlevel.wait_task_rescheduled(abort)
+        return raw
 
     def _forget(self, call_id: int) -> None:
         self._calls.pop(call_id, None)
