@@ -159,29 +159,28 @@ class Tab:
                     raise ConnectionClosed(self.browser.connection.close_reason)
                 await self._changed.wait()
 
-    async def wait_loaded(self, timeout: float = 30.0) -> Document:
-        """Wait until the current main document fired ``load``; returns that document."""
+    async def wait_document(self, accept: Callable[[Document], bool], timeout: float = 30.0) -> Document:
+        """Wait until there is a main document and ``accept(document)`` holds; return it.
 
-        def loaded() -> bool:
+        Raises what :meth:`wait_until` raises.
+        """
+
+        def ready() -> bool:
             doc = self.document
-            return doc is not None and doc.loaded
+            return doc is not None and accept(doc)
 
-        await self.wait_until(loaded, timeout)
+        await self.wait_until(ready, timeout)
         doc = self.document
         assert doc is not None
         return doc
+
+    async def wait_loaded(self, timeout: float = 30.0) -> Document:
+        """Wait until the current main document fired ``load``; returns that document."""
+        return await self.wait_document(lambda doc: doc.loaded, timeout)
 
     async def document_changed(self, serial: int, timeout: float = 30.0) -> Document:
         """Wait until the main document is no longer the one numbered ``serial``."""
-
-        def changed() -> bool:
-            doc = self.document
-            return doc is not None and doc.serial != serial
-
-        await self.wait_until(changed, timeout)
-        doc = self.document
-        assert doc is not None
-        return doc
+        return await self.wait_document(lambda doc: doc.serial != serial, timeout)
 
     async def context_id(self, world: str = "", timeout: float = 30.0) -> int:
         """The execution context of ``world`` ("" = the page's own) in the current main document."""
@@ -205,18 +204,8 @@ class Tab:
             raise NavigationError(f"navigation to {url_or_path} failed: {result['errorText']}")
         loader = result.get("loaderId")
         if loader is None:
-            doc = self.document
-            assert doc is not None
-            return doc
-
-        def arrived() -> bool:
-            doc = self.document
-            return doc is not None and doc.loader_id == loader and doc.loaded
-
-        await self.wait_until(arrived, timeout)
-        doc = self.document
-        assert doc is not None
-        return doc
+            return await self.wait_document(lambda doc: True, timeout)
+        return await self.wait_document(lambda doc: doc.loader_id == loader and doc.loaded, timeout)
 
     async def reload(self, *, timeout: float = 30.0) -> Document:
         """Reload and wait for the new document's ``load``."""

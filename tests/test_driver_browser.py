@@ -24,7 +24,7 @@ async def test_dr6_hash_and_push_state_keep_the_document(browser: cdpagent.Brows
     assert doc is not None
     await evaluate(tab, "location.hash = '#section'")
     await evaluate(tab, "history.pushState({}, '', '?pushed=1')")
-    await tab.wait_until(lambda: tab.document is not None and "pushed=1" in tab.document.url, 10)
+    await tab.wait_document(lambda doc: "pushed=1" in doc.url, 10)
     assert tab.document is doc
 
 
@@ -85,9 +85,7 @@ async def test_dr3_new_tabs_and_popups_are_set_up_before_their_first_script(chro
         (popup,) = [t for t in browser.tabs if t.id not in known]
         assert popup.opener is opener
         assert popup.id in extension.tabs
-        await popup.wait_until(
-            lambda: popup.document is not None and popup.document.url.endswith("early.html"), 10
-        )
+        await popup.wait_document(lambda doc: doc.url.endswith("early.html"), 10)
         await popup.wait_loaded(10)
         assert await evaluate(popup, "window.seenAtFirstScript") is True
         for t in (tab, opener, popup):

@@ -226,7 +226,7 @@ async def test_pa5_popup_of_a_thread_owned_page_belongs_to_the_thread(
     (popup,) = [t for t in pa_browser.tabs if t.id not in before]
     assert popup.opener is tab
     assert popup in thread.tabs
-    await popup.wait_until(lambda: popup.document is not None and "popup=1" in popup.document.url, 10)
+    await popup.wait_document(lambda doc: "popup=1" in doc.url, 10)
     result = await invoke(popup, "notify", {"message": "from the popup"})
     assert result["ok"] is True, result
     with trio.fail_after(5):
