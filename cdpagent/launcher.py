@@ -22,7 +22,7 @@ import trio
 
 from .errors import BrowserNotFound, LaunchError
 
-__all__ = ["BrowserProcess", "default_flags", "find_browser"]
+__all__ = ["BrowserProcess", "default_flags", "devtools_url", "find_browser"]
 
 _NAMES = ("chromium", "chromium-headless-shell", "google-chrome", "google-chrome-stable", "chrome")
 _INSTALL_PATHS = (
@@ -92,6 +92,12 @@ def default_flags(profile: str, *, headless: bool, pipe: bool) -> list[str]:
         flags.append("--no-sandbox")
     flags.append("about:blank")
     return flags
+
+
+def devtools_url(line: bytes) -> str | None:
+    """The websocket url in the browser's ``DevTools listening on ws://…`` stderr line, else ``None``."""
+    prefix = b"DevTools listening on "
+    return line[len(prefix) :].strip().decode() if line.startswith(prefix) else None
 
 
 class BrowserProcess:
@@ -171,8 +177,9 @@ class BrowserProcess:
                 if self.ws_url is None:
                     pending += chunk
                     for line in pending.split(b"\n"):
-                        if line.startswith(b"DevTools listening on "):
-                            self.ws_url = line.split(b" ", 3)[3].strip().decode()
+                        url = devtools_url(line)
+                        if url is not None:
+                            self.ws_url = url
                             self._ws_seen.set()
                     pending = pending[pending.rfind(b"\n") + 1 :]
         self._ws_seen.set()

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 import cdpagent
-from cdpagent.launcher import default_flags, find_browser
+from cdpagent.launcher import default_flags, devtools_url, find_browser
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 PAGES = Path(__file__).resolve().parent / "pages"
@@ -56,10 +56,9 @@ def chrome_endpoint() -> Iterator[str]:
     )
     assert proc.stderr is not None
     url = ""
-    for raw in proc.stderr:
-        line = raw.decode(errors="replace")
-        if line.startswith("DevTools listening on "):
-            url = line.split(" ", 3)[3].strip()
+    for line in proc.stderr:
+        url = devtools_url(line) or ""
+        if url:
             break
     if not url:
         proc.kill()
