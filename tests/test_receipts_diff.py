@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -197,16 +195,14 @@ def test_ob8_receipt_shape_matches_the_seed() -> None:
     }
 
 
-def test_ob8_diff_of_two_10k_snapshots_is_fast() -> None:
+def test_ob8_diff_of_two_10k_snapshots_lists_what_fits_and_counts_the_rest() -> None:
+    # Its speed is measured by bench/act.py, never asserted here: a timed assertion
+    # fails on a loaded machine whatever the code does.
     before = snapshot(rows(10_000))
     after = snapshot(rows(10_000, done={f"t{i}" for i in range(1, 10_001, 100)}), state=before.state)
-    best = float("inf")
-    for _ in range(5):
-        t0 = time.perf_counter()
-        changes = diff(before, after)
-        best = min(best, time.perf_counter() - t0)
+    changes = diff(before, after)
+    assert changes.records is not None and len(changes.records.changed) == 20
     assert changes.omitted is not None and changes.omitted.records_changed == 80
-    assert best < 0.05  # the aim is 10 ms (bench/act.py); this bound only catches regressions
 
 
 values: st.SearchStrategy[FieldValue] = st.one_of(
