@@ -1,0 +1,1 @@
+"""Page-side scripts, shipped as the package data ``cdpagent.js`` (see ``cdpagent.pagescripts``)."""
