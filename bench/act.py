@@ -26,9 +26,9 @@ import trio
 
 import cdpagent
 from cdpagent.bundled import example_page
-from cdpagent.snapshot.actions import ActionExtension, ActTimings, act_timed
+from cdpagent.snapshot.actions import ActTimings, act
 from cdpagent.snapshot.model import Snapshot
-from cdpagent.snapshot.observe import collect_snapshot
+from cdpagent.snapshot.observe import ObservationExtension, collect_snapshot
 from cdpagent.snapshot.options import ObserveOptions
 from cdpagent.snapshot.receipts import diff
 
@@ -47,7 +47,8 @@ async def bench_act(browser: cdpagent.Browser, rows: int, runs: int) -> None:
     for i in range(runs + 1):
         # Rows near the end of the table: far outside the viewport, never locked.
         record = f"sku-{rows - 1 - 2 * i:05d}"
-        receipt, timings = await act_timed(tab, "select", record=record, checked=True)
+        timings = ActTimings()
+        receipt = await act(tab, "select", record=record, checked=True, timings=timings)
         if not receipt.ok:
             raise SystemExit(f"act failed: {receipt.to_json()}")
         if i:  # the first run warms the page's and our code paths
@@ -113,7 +114,7 @@ def bench_diff(snap: Snapshot, runs: int) -> None:
 
 
 async def main(runs: int, only: str | None) -> None:
-    async with cdpagent.launch(extensions=[ActionExtension()]) as browser:
+    async with cdpagent.launch(extensions=[ObservationExtension()]) as browser:
         if only != "diff":
             for rows in (1_000, 10_000):
                 await bench_act(browser, rows, runs)

@@ -11,30 +11,24 @@ Start with :func:`launch` (or :func:`connect` for a running browser)::
 The names below are the public API; everything else may change.
 """
 
-from .browser import (
-    Browser,
-    Command,
-    Extension,
-    NavigationError,
-    Tab,
-    connect,
-    launch,
-    standard_extensions,
-)
+from .browser import Browser, Tab, connect, launch, standard_extensions
 from .errors import (
     BrowserNotFound,
     CDPAgentError,
     ConnectionClosed,
     LaunchError,
+    NavigationError,
     ObservationError,
+    PageApiError,
     ProtocolError,
     SessionClosed,
     SubscriptionOverflow,
     TargetCrashed,
 )
-from .runtime import Notification, PageApi, PageApiError, Thread, invoke_page_method
+from .runtime import Notification, PageApi, Thread, invoke_page_method
 from .snapshot import Observation, ObserveOptions
 from .snapshot.receipts import Receipt
+from .target import Command, Extension, Target
 
 __all__ = [
     "Browser",
@@ -56,6 +50,7 @@ __all__ = [
     "SessionClosed",
     "SubscriptionOverflow",
     "Tab",
+    "Target",
     "TargetCrashed",
     "Thread",
     "connect",

@@ -18,7 +18,7 @@ import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 from urllib.parse import urlsplit
 
 import trio
@@ -30,55 +30,31 @@ from .errors import (
     CDPAgentError,
     ConnectionClosed,
     LaunchError,
+    NavigationError,
     ProtocolError,
     SessionClosed,
 )
 from .launcher import BrowserProcess
 from .runtime.invoke import invoke as _invoke
 from .runtime.pageapi import PageApi
-from .snapshot.actions import ActionExtension, ConfirmCallback
+from .snapshot.actions import ConfirmCallback
 from .snapshot.actions import act as _act
 from .snapshot.model import Observation
+from .snapshot.observe import ObservationExtension
 from .snapshot.observe import observe as _observe
 from .snapshot.options import ObserveOptions
 from .snapshot.receipts import Receipt
+from .target import Command, Extension
 from .transport import PipeTransport, Transport, WebSocketTransport
 
 __all__ = [
     "Browser",
-    "Command",
-    "Extension",
-    "NavigationError",
     "Tab",
     "connect",
     "launch",
     "standard_extensions",
     "to_url",
 ]
-
-
-class NavigationError(CDPAgentError):
-    """A navigation failed (``Page.navigate`` reported an error, e.g. a missing file)."""
-
-
-Command = tuple[str, dict[str, Any]]
-"""A CDP command as ``(method, params)``."""
-
-
-class Extension(Protocol):
-    """Something that prepares every new tab before its first script runs."""
-
-    def setup_tab(self, tab: Tab) -> Sequence[Command]:
-        """Called once per new tab while its target is paused.
-
-        Register event handlers on ``tab.session`` here, and return the commands
-        (``Runtime.addBinding``, ``Page.addScriptToEvaluateOnNewDocument``, …)
-        that must run before the tab's first script. The driver sends every
-        extension's commands in one ordered batch and only then releases the
-        target: a paused target may answer nothing until it is released, so
-        setup cannot wait for replies one by one.
-        """
-        ...
 
 
 def to_url(url_or_path: str | os.PathLike[str]) -> str:
@@ -107,6 +83,10 @@ class Tab:
         self.crashed = False
         #: Set once the tab is set up and released (it is listed in ``Browser.tabs`` from then on).
         self.ready = False
+        #: Page scripts the extensions installed in this tab (see :class:`cdpagent.target.Target`).
+        self.installed: set[str] = set()
+        #: Serialises everything that delivers input to this tab (actions never interleave).
+        self.input_lock = trio.Lock()
         self._changed = trio.Event()
         for method in TRACKED_EVENTS:
             session.on(method, self._make_tracker(method))
@@ -584,7 +564,7 @@ def standard_extensions(allow_origins: Sequence[str] = ()) -> list[Extension]:
     """The extensions every browser gets unless told otherwise: the Page Agent API
     (for ``file:`` pages and ``allow_origins``) and the observation collector with
     its action helpers."""
-    return [PageApi(allow_origins), ActionExtension()]
+    return [PageApi(allow_origins), ObservationExtension()]
 
 
 async def _resolve_http(endpoint: str) -> str:

@@ -44,8 +44,7 @@ async def _call(args: argparse.Namespace) -> int:
     On a ``PAGE_API_*`` failure prints the error envelope and returns 1.
     """
     from .browser import launch
-    from .runtime.codes import PageApiError
-    from .runtime.invoke import invoke
+    from .errors import PageApiError
     from .runtime.jsonstrict import args_from_json
 
     try:
@@ -57,7 +56,7 @@ async def _call(args: argparse.Namespace) -> int:
     async with launch(allow_origins=args.allow_origin) as browser:
         tab = await browser.open(args.page)
         try:
-            result = await invoke(tab, args.method, call_args, timeout=args.timeout)
+            result = await tab.invoke(args.method, call_args, timeout=args.timeout)
         except PageApiError as error:
             _print_json(error.envelope())
             _progress(f"{error.code}: {error.message}")
@@ -69,11 +68,12 @@ async def _call(args: argparse.Namespace) -> int:
 async def _script(args: argparse.Namespace) -> int:
     """``cdpagent script PAGE STEPS.jsonl``: one JSON result line per step (SF-2)."""
     from .browser import launch
-    from .runtime.script import ScriptContext, run_steps
     from .runtime.threads import Thread
-    from .snapshot.actions import ConfirmCallback, ask_on_terminal
+    from .script import ScriptContext, run_steps
+    from .snapshot.actions import ConfirmCallback
+    from .terminal import accept_all, ask_on_terminal
 
-    confirm: ConfirmCallback = (lambda request: True) if args.yes else ask_on_terminal
+    confirm: ConfirmCallback = accept_all if args.yes else ask_on_terminal
     if args.steps == "-":
         text = await trio.to_thread.run_sync(sys.stdin.read)
     else:

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
-import trio
-
-__all__ = ["collapse", "gather"]
+__all__ = ["collapse"]
 
 
 def _single(exc: BaseException) -> BaseException:
@@ -31,25 +28,3 @@ def collapse() -> Iterator[None]:
         if single is group:
             raise
         raise single from None
-
-
-async def gather(*calls: Callable[[], Awaitable[Any]]) -> None:
-    """Run ``calls`` concurrently; if any fails, cancel the rest and raise the first error.
-
-    The first failure is raised as itself, not inside an exception group.
-    """
-    first: list[BaseException] = []
-
-    async def run(call: Callable[[], Awaitable[Any]], cancel: trio.CancelScope) -> None:
-        try:
-            await call()
-        except Exception as exc:
-            if not first:
-                first.append(exc)
-            cancel.cancel()
-
-    async with trio.open_nursery() as nursery:
-        for call in calls:
-            nursery.start_soon(run, call, nursery.cancel_scope)
-    if first:
-        raise first[0]

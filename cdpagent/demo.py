@@ -21,10 +21,14 @@ from typing import Any
 
 import trio
 
-from .browser import Browser, launch
+from .browser import Browser, Tab, launch
 from .bundled import example_page
+from .errors import PageApiError
+from .harness import user_click, user_type
+from .runtime.threads import Thread
+from .snapshot.observe import observe_page
 
-__all__ = ["run_demo"]
+__all__ = ["run_demo", "seed_walkthrough"]
 
 Printer = Callable[[str], None]
 
@@ -82,8 +86,6 @@ async def _editor(browser: Browser, out: Printer) -> None:
     )
     stale = await tab.invoke("apply_change", {"change": change, "expectedRevision": revision})
     out(f"apply_change(expectedRevision={revision}) again -> {_json(stale)}")
-    from .runtime import PageApiError
-
     try:
         await tab.invoke("no_such_method")
     except PageApiError as exc:
@@ -92,9 +94,6 @@ async def _editor(browser: Browser, out: Printer) -> None:
 
 
 async def _writing(browser: Browser, out: Printer) -> None:
-    from .runtime import Thread
-    from .runtime.simulated_user import user_click, user_type
-
     async with Thread(browser) as thread:
         tab = await thread.open(example_page("writing"))
         await user_type(tab, "#essay", "My summer holiday was short but sunny.")
@@ -114,8 +113,6 @@ async def _writing(browser: Browser, out: Printer) -> None:
 
 
 async def _observation(browser: Browser, out: Printer) -> None:
-    from .snapshot.observe import observe_page
-
     tab = await browser.open(example_page("todos"))
     t0 = time.perf_counter()
     result = await observe_page(tab)
@@ -127,10 +124,26 @@ async def _observation(browser: Browser, out: Printer) -> None:
 
 
 async def _walkthrough(browser: Browser, out: Printer) -> None:
-    from .snapshot.actions import seed_walkthrough
-
     tab = await browser.open(example_page("todos"))
     receipts = await seed_walkthrough(tab)
     for receipt in receipts:
         out(_json(receipt))
     await tab.close()
+
+
+async def seed_walkthrough(tab: Tab) -> list[dict[str, Any]]:
+    """The seed's two-request walkthrough on ``examples/todos`` opened in ``tab``.
+
+    Observe; ``search`` for "周报"; observe again and find the record whose
+    title is 周报 (t9, outside the first viewport); ``toggle`` it. Returns the
+    two receipts as plain dicts. Raises ``LookupError`` when the search does not
+    reveal the task (the page is not the todos example).
+    """
+    await tab.observe()
+    searched = await tab.act("search", text="周报")
+    found = await tab.observe()
+    target = next((r for r in found.records if r.fields.get("title") == "周报"), None)
+    if target is None:
+        raise LookupError("no record titled 周报 after searching")
+    toggled = await tab.act("toggle", record=target.id)
+    return [searched.to_builtins(), toggled.to_builtins()]

@@ -5,9 +5,24 @@ tell *why* it failed: the browser refused it (:class:`ProtocolError`, with CDP's
 code and message), its session went away (:class:`SessionClosed` and its
 :class:`TargetCrashed` refinement), or the whole connection did
 (:class:`ConnectionClosed`).
+
+The two page contracts report failures in their own vocabularies, and each maps
+driver errors to its stable codes in one table (``cdpagent.runtime.codes`` for the
+Page Agent API, ``cdpagent.snapshot.codes`` for actions):
+
+* :class:`PageApiError` carries a ``PAGE_API_*`` code (``Tab.invoke`` raises it;
+  ``invoke_page_method`` returns its envelope instead);
+* :class:`ToolCallError` is a tool call that names no action (acting turns it into
+  a refusal receipt, never raises it);
+* :class:`ObservationError` is an observation that could not be taken.
+
+The surfaces add :class:`StepError` (a malformed ``script`` step) and
+:class:`UserInputError` (the simulated person of the test harness found nothing to use).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 __all__ = [
     "BrowserNotFound",
@@ -15,11 +30,16 @@ __all__ = [
     "CallTimeout",
     "ConnectionClosed",
     "LaunchError",
+    "NavigationError",
     "ObservationError",
+    "PageApiError",
     "ProtocolError",
     "SessionClosed",
+    "StepError",
     "SubscriptionOverflow",
     "TargetCrashed",
+    "ToolCallError",
+    "UserInputError",
 ]
 
 
@@ -82,3 +102,45 @@ class LaunchError(CDPAgentError):
 
 class BrowserNotFound(LaunchError):
     """No browser executable was found; the message names ``CDPAGENT_CHROME``."""
+
+
+class NavigationError(CDPAgentError):
+    """A navigation failed (``Page.navigate`` reported an error, e.g. a missing file)."""
+
+
+class PageApiError(Exception):
+    """An ``invoke_page_method`` call failed with one of the ``PAGE_API_*`` codes.
+
+    ``code`` is the stable code, ``message`` a bounded human-readable reason. The
+    exception is a plain ``Exception`` (not a driver error): it reports what
+    happened to a page call, whatever the cause underneath.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+    def envelope(self) -> dict[str, Any]:
+        """Return the JSON failure envelope ``{"ok": False, "error": {"code", "message"}}``."""
+        return {"ok": False, "error": {"code": self.code, "message": self.message}}
+
+
+class ToolCallError(ValueError):
+    """A tool call that names no action entry or lacks a required argument.
+
+    ``code`` is ``UNKNOWN_ACTION`` or ``RECORD_REQUIRED`` (``cdpagent.snapshot.codes``).
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class StepError(Exception):
+    """A ``cdpagent script`` step is malformed (bad field types, unknown op); the script stops there."""
+
+
+class UserInputError(CDPAgentError):
+    """The simulated person of the test harness found no element, or one with no visible box."""

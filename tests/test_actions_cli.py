@@ -11,7 +11,7 @@ import msgspec
 from conftest import PAGES
 
 import cdpagent
-from cdpagent.snapshot.actions import act_step
+from cdpagent.script import act_step
 
 
 def script(steps: list[dict[str, Any]], tmp_path: Path, *flags: str) -> list[dict[str, Any]]:

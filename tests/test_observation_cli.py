@@ -10,7 +10,8 @@ import pytest
 from conftest import EXAMPLES
 
 import cdpagent
-from cdpagent.snapshot.observe import observe_step
+from cdpagent.errors import StepError
+from cdpagent.script import observe_step
 
 KEYS = {"identity", "regions", "actions", "records", "record_ids", "state", "feedback",
         "omitted", "warnings"}
@@ -36,5 +37,5 @@ async def test_ob9_script_observe_step(browser: cdpagent.Browser) -> None:
     assert result["op"] == "observe"
     assert set(result["observation"]) >= KEYS
     assert result["observation"]["omitted"]["records_shown"] == 1
-    with pytest.raises(ValueError, match="bad options"):
+    with pytest.raises(StepError, match="bad options"):
         await observe_step(tab, {"op": "observe", "options": {"max_rows": 1}})

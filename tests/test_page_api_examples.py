@@ -12,8 +12,8 @@ from conftest import evaluate
 from page_api_support import EXAMPLES, pa_browser, until_in_page
 
 import cdpagent
+from cdpagent.harness import user_click, user_type
 from cdpagent.runtime import Thread, invoke
-from cdpagent.runtime.simulated_user import user_click, user_type
 
 __all__ = ["pa_browser"]
 

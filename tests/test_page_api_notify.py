@@ -24,11 +24,11 @@ def refused(result: Any, code: str) -> None:
 
 
 @pytest.fixture
-async def thread(pa_browser: cdpagent.Browser) -> Thread:
+async def thread(pa_browser: cdpagent.Browser) -> Thread[cdpagent.Tab]:
     return Thread(pa_browser)
 
 
-async def test_pa5_thread_notify_queued(thread: Thread) -> None:
+async def test_pa5_thread_notify_queued(thread: Thread[cdpagent.Tab]) -> None:
     tab = await thread.open(METHODS)
     result = await invoke(tab, "notify", {"message": "请点评作文"})
     assert result["ok"] is True and result["data"]["disposition"] == "queued"
@@ -41,7 +41,7 @@ async def test_pa5_thread_notify_queued(thread: Thread) -> None:
     assert tab in thread.tabs
 
 
-async def test_pa5_message_size_limits(thread: Thread) -> None:
+async def test_pa5_message_size_limits(thread: Thread[cdpagent.Tab]) -> None:
     tab = await thread.open(METHODS)
     exact = "中" * 2730 + "ab"  # 8192 UTF-8 bytes
     over = "中" * 2731  # 8193 UTF-8 bytes
@@ -57,14 +57,14 @@ async def test_pa5_message_size_limits(thread: Thread) -> None:
     "payload",
     [{"message": ""}, {"message": 5}, {"message": None}, {"message": ["a"]}, {}, None, "text", [1]],
 )
-async def test_pa5_bad_message(thread: Thread, payload: Any) -> None:
+async def test_pa5_bad_message(thread: Thread[cdpagent.Tab], payload: Any) -> None:
     tab = await thread.open(METHODS)
     result = await invoke(tab, "post_raw", {"topic": "thread_notify", "payload": payload})
     refused(result, "THREAD_NOTIFY_BAD_MESSAGE")
     assert thread.drain() == []
 
 
-async def test_pa5_sender_identity_comes_from_cdp(thread: Thread) -> None:
+async def test_pa5_sender_identity_comes_from_cdp(thread: Thread[cdpagent.Tab]) -> None:
     tab = await thread.open(METHODS)
     # A payload that tries to name another tab is refused outright.
     refused(await invoke(tab, "post_with_extra"), "THREAD_NOTIFY_BAD_MESSAGE")
@@ -72,14 +72,16 @@ async def test_pa5_sender_identity_comes_from_cdp(thread: Thread) -> None:
     assert thread.drain() == []
 
 
-async def test_pa5_unknown_topic(thread: Thread) -> None:
+async def test_pa5_unknown_topic(thread: Thread[cdpagent.Tab]) -> None:
     tab = await thread.open(METHODS)
     for topic in ("other", "", 5, None):
         result = await invoke(tab, "post_raw", {"topic": topic, "payload": {"message": "hi"}})
         refused(result, "PAGE_API_UNKNOWN_TOPIC")
 
 
-async def test_pa5_standalone_tab_not_allowed(pa_browser: cdpagent.Browser, thread: Thread) -> None:
+async def test_pa5_standalone_tab_not_allowed(
+    pa_browser: cdpagent.Browser, thread: Thread[cdpagent.Tab]
+) -> None:
     tab = await pa_browser.open(METHODS)
     refused(await invoke(tab, "notify", {"message": "hi"}), "THREAD_NOTIFY_NOT_ALLOWED")
     assert thread.drain() == []
@@ -107,13 +109,13 @@ async def test_pa5_burst_of_1000_fills_the_bounded_queue(pa_browser: cdpagent.Br
     assert (await invoke(tab, "notify", {"message": "again"}))["ok"] is True
 
 
-async def test_pa5_delivery_failed_when_thread_closed(thread: Thread) -> None:
+async def test_pa5_delivery_failed_when_thread_closed(thread: Thread[cdpagent.Tab]) -> None:
     tab = await thread.open(METHODS)
     thread.close()
     refused(await invoke(tab, "notify", {"message": "hi"}), "THREAD_NOTIFY_DELIVERY_FAILED")
 
 
-async def test_pa5_thread_iterates_notifications(thread: Thread) -> None:
+async def test_pa5_thread_iterates_notifications(thread: Thread[cdpagent.Tab]) -> None:
     tab = await thread.open(METHODS)
     for i in range(3):
         assert (await invoke(tab, "notify", {"message": f"m{i}"}))["ok"] is True
@@ -155,7 +157,7 @@ async def test_pa6_hidden_entry_point_refuses_the_page(pa_browser: cdpagent.Brow
     assert "exceptionDetails" in reply
 
 
-async def test_pa6_calls_from_other_worlds_are_dropped(thread: Thread) -> None:
+async def test_pa6_calls_from_other_worlds_are_dropped(thread: Thread[cdpagent.Tab]) -> None:
     api = PageApi.of(thread.browser)
     tab = await thread.open(METHODS)
     assert tab.document is not None
@@ -179,7 +181,7 @@ async def test_pa6_calls_from_other_worlds_are_dropped(thread: Thread) -> None:
     assert [n.message for n in thread.drain()] == ["real"]
 
 
-async def test_pa1_pa5_iframe_gets_agotalk_but_cannot_notify(thread: Thread) -> None:
+async def test_pa1_pa5_iframe_gets_agotalk_but_cannot_notify(thread: Thread[cdpagent.Tab]) -> None:
     tab = await thread.open(PAGES.parent / "basic.html")
     child = next(f for f in tab.documents.frames.values() if f.parent_id is not None)
     await tab.wait_until(lambda: tab.documents.context("", child.id) is not None, 10)
@@ -198,7 +200,7 @@ async def test_pa1_pa5_iframe_gets_agotalk_but_cannot_notify(thread: Thread) -> 
     assert thread.drain() == []
 
 
-async def test_pa6_stale_and_unknown_contexts_are_dropped(thread: Thread) -> None:
+async def test_pa6_stale_and_unknown_contexts_are_dropped(thread: Thread[cdpagent.Tab]) -> None:
     api = PageApi.of(thread.browser)
     tab = await thread.open(METHODS)
     old_context = await tab.context_id()
@@ -215,9 +217,9 @@ async def test_pa6_stale_and_unknown_contexts_are_dropped(thread: Thread) -> Non
 
 
 async def test_pa5_popup_of_a_thread_owned_page_belongs_to_the_thread(
-    pa_browser: cdpagent.Browser, thread: Thread
+    pa_browser: cdpagent.Browser, thread: Thread[cdpagent.Tab]
 ) -> None:
-    from cdpagent.runtime.simulated_user import user_click
+    from cdpagent.harness import user_click
 
     tab = await thread.open(METHODS)
     before = {t.id for t in pa_browser.tabs}

@@ -151,7 +151,7 @@ class _FakeBrowser:
 
 
 async def test_pa5_thread_queue_is_bounded() -> None:
-    thread = Thread(_FakeBrowser(), queue_size=2)  # type: ignore[arg-type]
+    thread: Thread[Any] = Thread(_FakeBrowser(), queue_size=2)  # type: ignore[arg-type]
     first = thread.deliver(LOCAL, "a")
     assert first == {"ok": True, "data": {"disposition": "queued", "deliveryId": f"{thread.id}-1"}}
     assert thread.deliver(LOCAL, "b")["ok"] is True

@@ -25,6 +25,7 @@ EXPECTED = {
     "Receipt",
     "SessionClosed",
     "SubscriptionOverflow",
+    "Target",
     "TargetCrashed",
     "Tab",
     "Thread",

@@ -7,8 +7,9 @@ from typing import Any
 from conftest import EXAMPLES
 
 import cdpagent
-from cdpagent.snapshot.actions import ActionExtension, act, seed_walkthrough
-from cdpagent.snapshot.observe import observe
+from cdpagent.demo import seed_walkthrough
+from cdpagent.snapshot.actions import act
+from cdpagent.snapshot.observe import ObservationExtension, observe
 
 TODOS = EXAMPLES / "todos" / "index.html"
 INVENTORY = EXAMPLES / "inventory" / "index.html"
@@ -62,7 +63,7 @@ async def test_ob8_feedback_gained_after_a_failed_submit(browser: cdpagent.Brows
 
 
 async def test_ob8_act_through_the_extension_on_a_new_tab(chrome_endpoint: str) -> None:
-    async with cdpagent.connect(chrome_endpoint, extensions=[ActionExtension()]) as browser:
+    async with cdpagent.connect(chrome_endpoint, extensions=[ObservationExtension()]) as browser:
         tab = await browser.open(TODOS)
         try:
             receipt = await act(tab, "add_todo", text="Write the receipts")

@@ -5,7 +5,7 @@ then call pages with :func:`invoke` / :func:`invoke_page_method`, and give tabs
 an owner with :class:`Thread`.
 """
 
-from .codes import PageApiError
+from ..errors import PageApiError
 from .invoke import invoke, invoke_page_method
 from .pageapi import PageApi
 from .threads import Notification, Thread

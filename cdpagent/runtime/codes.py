@@ -14,7 +14,18 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from ..errors import (
+    CallTimeout,
+    CDPAgentError,
+    ConnectionClosed,
+    PageApiError,
+    ProtocolError,
+    SessionClosed,
+    TargetCrashed,
+)
+
 __all__ = [
+    "DRIVER_FAILURES",
     "INVOKE_CODES",
     "PAGE_API_ALREADY_EXPOSED",
     "PAGE_API_ARGS_INVALID",
@@ -33,6 +44,7 @@ __all__ = [
     "THREAD_NOTIFY_NOT_ALLOWED",
     "THREAD_NOTIFY_QUEUE_FULL",
     "PageApiError",
+    "driver_failure",
     "refusal",
 ]
 
@@ -75,24 +87,30 @@ INVOKE_CODES: Final = (
 )
 
 
-class PageApiError(Exception):
-    """An ``invoke_page_method`` call failed with one of the ``PAGE_API_*`` codes.
-
-    ``code`` is the stable code, ``message`` a bounded human-readable reason. The
-    exception is a plain ``Exception`` (not a driver error): it reports what
-    happened to a page call, whatever the cause underneath.
-    """
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-
-    def envelope(self) -> dict[str, Any]:
-        """Return the JSON failure envelope ``{"ok": False, "error": {"code", "message"}}``."""
-        return refusal(self.code, self.message)
-
-
 def refusal(code: str, message: str) -> dict[str, Any]:
     """Build the ``{"ok": False, "error": {"code": code, "message": message}}`` envelope."""
     return {"ok": False, "error": {"code": code, "message": message}}
+
+
+#: How a driver failure during an invoke becomes its code, in one place (first match wins:
+#: ``TargetCrashed`` is a ``SessionClosed``). ``what`` is the message's start; ``{tab}`` is the tab id.
+#: A ``ProtocolError`` is first explained by the document change that usually causes it
+#: (``PAGE_API_PAGE_CHANGED``) and only then reported as ``PAGE_API_CALL_FAILED``.
+DRIVER_FAILURES: Final[tuple[tuple[type[CDPAgentError], str, str], ...]] = (
+    (TargetCrashed, PAGE_API_CALL_FAILED, "the tab's renderer crashed"),
+    (SessionClosed, PAGE_API_TAB_NOT_FOUND, "tab {tab} was closed"),
+    (ConnectionClosed, PAGE_API_CALL_FAILED, "the browser connection was lost"),
+    (CallTimeout, PAGE_API_TIMEOUT, "no result before the deadline"),
+    (ProtocolError, PAGE_API_CALL_FAILED, "the browser refused the call"),
+)
+
+
+def driver_failure(error: CDPAgentError) -> tuple[str, str]:
+    """The ``(code, message start)`` of :data:`DRIVER_FAILURES` for ``error``.
+
+    Any other driver error is ``PAGE_API_CALL_FAILED``.
+    """
+    for kind, code, what in DRIVER_FAILURES:
+        if isinstance(error, kind):
+            return code, what
+    return PAGE_API_CALL_FAILED, "the call failed"

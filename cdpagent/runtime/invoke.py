@@ -24,12 +24,14 @@ Failures become :class:`~cdpagent.runtime.codes.PageApiError` with a
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import msgspec
 import trio
 
-from ..errors import CallTimeout, ConnectionClosed, ProtocolError, SessionClosed, TargetCrashed
+from ..documents import Document
+from ..errors import CallTimeout, ConnectionClosed, ProtocolError, SessionClosed
+from ..target import Host, Target
 from .codes import (
     PAGE_API_ARGS_INVALID,
     PAGE_API_CALL_FAILED,
@@ -41,13 +43,10 @@ from .codes import (
     PAGE_API_TAB_NOT_FOUND,
     PAGE_API_TIMEOUT,
     PageApiError,
+    driver_failure,
 )
 from .jsonstrict import check_args_present, encode_args
 from .pageapi import PageApi
-
-if TYPE_CHECKING:
-    from ..browser import Browser, Tab
-    from ..documents import Document
 
 __all__ = ["DEFAULT_TIMEOUT", "INVOKE_FUNCTION", "invoke", "invoke_page_method"]
 
@@ -101,7 +100,7 @@ def _check_method(method: object) -> str:
     return method
 
 
-async def invoke(tab: Tab, method: str, args: Any = None, *, timeout: float = DEFAULT_TIMEOUT) -> Any:
+async def invoke(tab: Target, method: str, args: Any = None, *, timeout: float = DEFAULT_TIMEOUT) -> Any:
     """Call the page's registered ``method`` with ``args`` and return its JSON value.
 
     ``args`` is a strict JSON object (``None`` means ``{}``); ``timeout`` bounds the
@@ -160,13 +159,11 @@ async def invoke(tab: Tab, method: str, args: Any = None, *, timeout: float = DE
     raise _timeout(method, timeout)
 
 
-def _lost(tab: Tab, error: SessionClosed | ConnectionClosed, when: str) -> PageApiError:
+def _lost(tab: Target, error: SessionClosed | ConnectionClosed, when: str) -> PageApiError:
     """The ``PAGE_API_*`` failure for a tab or connection that went away ``when``."""
-    if isinstance(error, TargetCrashed):
-        return PageApiError(PAGE_API_CALL_FAILED, f"the tab's renderer crashed {when}")
-    if isinstance(error, SessionClosed):
-        return PageApiError(PAGE_API_TAB_NOT_FOUND, f"tab {tab.id} was closed {when}")
-    return PageApiError(PAGE_API_CALL_FAILED, f"the browser connection was lost {when}: {error}")
+    code, what = driver_failure(error)
+    detail = f": {error}" if isinstance(error, ConnectionClosed) else ""
+    return PageApiError(code, f"{what.format(tab=tab.id)} {when}{detail}")
 
 
 def _timeout(method: str, timeout: float) -> PageApiError:
@@ -176,7 +173,9 @@ def _timeout(method: str, timeout: float) -> PageApiError:
     )
 
 
-async def invoke_page_method(browser: Browser, request: object, *, timeout: float = DEFAULT_TIMEOUT) -> Any:
+async def invoke_page_method(
+    browser: Host[Target], request: object, *, timeout: float = DEFAULT_TIMEOUT
+) -> Any:
     """The agent tool ``invoke_page_method({tabId, method, args?})``: a JSON value, or a failure envelope.
 
     Returns the method's JSON value, or ``{"ok": False, "error": {"code", "message"}}``
@@ -201,14 +200,14 @@ async def invoke_page_method(browser: Browser, request: object, *, timeout: floa
         return error.envelope()
 
 
-def _page_api(tab: Tab) -> PageApi:
+def _page_api(tab: Target) -> PageApi:
     try:
         return PageApi.of(tab.browser)
     except LookupError as error:
         raise PageApiError(PAGE_API_CALL_FAILED, str(error)) from None
 
 
-def _current_target(api: PageApi, tab: Tab) -> tuple[int, int] | None:
+def _current_target(api: PageApi, tab: Target) -> tuple[int, int] | None:
     """The main-world context id and document serial to call now, or ``None`` to wait.
 
     Raises :class:`PageApiError` (``PAGE_API_NOT_EXPOSED``) for a loaded non-local document.
@@ -225,7 +224,7 @@ def _current_target(api: PageApi, tab: Tab) -> tuple[int, int] | None:
     return context.id, document.serial
 
 
-async def _wait_target(api: PageApi, tab: Tab) -> tuple[int, int]:
+async def _wait_target(api: PageApi, tab: Target) -> tuple[int, int]:
     """Like :func:`_current_target`, after waiting for a context (and, when the document is
     not local, for its ``load``). Raises :class:`PageApiError`."""
     document = tab.document
@@ -246,7 +245,7 @@ def _not_local(url: str) -> PageApiError:
     )
 
 
-async def _current(tab: Tab, *, loaded: bool) -> tuple[int, Document]:
+async def _current(tab: Target, *, loaded: bool) -> tuple[int, Document]:
     """Wait (within the caller's deadline) for the current document's main-world context,
     and with ``loaded`` for that document's ``load`` too.
 
@@ -263,7 +262,7 @@ async def _current(tab: Tab, *, loaded: bool) -> tuple[int, Document]:
     return context, document
 
 
-async def _explain(tab: Tab, serial: int, detail: str) -> PageApiError:
+async def _explain(tab: Target, serial: int, detail: str) -> PageApiError:
     """The error for a call that failed inside the browser: usually its document was replaced.
 
     Chromium may answer a call into a destroyed context before the driver has seen

@@ -10,7 +10,7 @@ Neither does IO; :mod:`cdpagent.runtime.pageapi` does the delivery and the reply
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import msgspec
 
@@ -21,10 +21,14 @@ from .codes import (
     refusal,
 )
 
+if TYPE_CHECKING:
+    from ..target import Target
+
 __all__ = [
     "MESSAGE_MAX_BYTES",
     "POST_MAX_CHARS",
     "THREAD_NOTIFY",
+    "Owner",
     "PostCall",
     "Sender",
     "check_notify",
@@ -64,6 +68,21 @@ class Sender(msgspec.Struct, frozen=True):
     url: str
     main_frame: bool
     local: bool
+
+
+class Owner(Protocol):
+    """Who owns a tab and takes its pages' ``thread_notify`` posts.
+
+    :class:`~cdpagent.runtime.threads.Thread` is the owner cdpagent provides.
+    """
+
+    def adopt(self, tab: Target) -> None:
+        """Make ``tab`` (for example a popup its page opened) belong to this owner."""
+        ...
+
+    def deliver(self, sender: Sender, message: str) -> dict[str, Any]:
+        """Queue ``message`` from ``sender`` without blocking; returns the answer for the page."""
+        ...
 
 
 def parse_post(payload: object) -> PostCall | None:

@@ -25,28 +25,24 @@ Accepted ``thread_notify`` posts are queued on the tab's owning
 from __future__ import annotations
 
 import contextlib
-import importlib.resources
 import itertools
 import secrets
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 import msgspec
 
 from ..errors import CDPAgentError
-from .notify import Sender, check_notify, parse_post
-
-if TYPE_CHECKING:
-    from ..browser import Browser, Command, Tab
-    from .threads import Thread
+from ..pagescripts import configured
+from ..target import Command, Host, Target
+from .notify import Owner, Sender, check_notify, parse_post
 
 __all__ = ["POST_REPLY_FUNCTION", "RESULT_MAX_CHARS", "PageApi", "origin_of", "shim_source"]
 
 #: Cap on a method's result, in characters of JSON text.
 RESULT_MAX_CHARS: Final = 8 * 1024 * 1024
 _POST_MAX_CHARS: Final = 65536
-_CONFIG_TOKEN: Final = "__AGOTALK_CONFIG__"
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
 
 #: Answers a page's pending ``post()`` promise (see js/agotalk.js).
@@ -57,11 +53,7 @@ _encoder = msgspec.json.Encoder()
 
 def shim_source(config: dict[str, Any]) -> str:
     """The text of ``js/agotalk.js`` with its configuration object filled in."""
-    text = importlib.resources.files("cdpagent.js").joinpath("agotalk.js").read_text(encoding="utf-8")
-    head, token, tail = text.rpartition(_CONFIG_TOKEN)
-    if not token:
-        raise RuntimeError("js/agotalk.js has lost its configuration token")
-    return head + _encoder.encode(config).decode() + tail
+    return configured("agotalk.js", config)
 
 
 def origin_of(url: str) -> str:
@@ -120,11 +112,11 @@ class PageApi:
                 "postMax": _POST_MAX_CHARS,
             }
         )
-        self._owners: dict[str, Thread] = {}
+        self._owners: dict[str, Owner] = {}
         self._thread_ids = itertools.count(1)
 
     @staticmethod
-    def of(browser: Browser) -> PageApi:
+    def of(browser: Host[Target]) -> PageApi:
         """The :class:`PageApi` among ``browser``'s extensions.
 
         Raises :class:`LookupError` when the browser was launched without one.
@@ -144,15 +136,15 @@ class PageApi:
         """A fresh thread id for this browser (``"thread1"``, …)."""
         return f"thread{next(self._thread_ids)}"
 
-    def set_owner(self, tab_id: str, thread: Thread) -> None:
+    def set_owner(self, tab_id: str, thread: Owner) -> None:
         """Record that ``thread`` owns tab ``tab_id``."""
         self._owners[tab_id] = thread
 
-    def owner(self, tab_id: str) -> Thread | None:
+    def owner(self, tab_id: str) -> Owner | None:
         """The thread that owns tab ``tab_id``; ``None`` for a standalone tab."""
         return self._owners.get(tab_id)
 
-    def setup_tab(self, tab: Tab) -> list[Command]:
+    def setup_tab(self, tab: Target) -> list[Command]:
         """Install the binding and the shim in a new, still paused tab (PA-1, PA-6)."""
 
         def on_binding(params: dict[str, Any]) -> None:
@@ -169,7 +161,7 @@ class PageApi:
             ("Page.addScriptToEvaluateOnNewDocument", {"source": self.source, "runImmediately": True}),
         ]
 
-    def _on_binding(self, tab: Tab, params: dict[str, Any]) -> None:
+    def _on_binding(self, tab: Target, params: dict[str, Any]) -> None:
         if params.get("name") != self.binding:
             return
         context_id = params.get("executionContextId")
@@ -203,7 +195,7 @@ class PageApi:
         # The reader task must not wait, so the answer goes out from the browser's nursery.
         tab.browser.start_soon(self._answer, tab, context_id, call.post_id, reply)
 
-    async def _answer(self, tab: Tab, context_id: int, post_id: int, reply: str) -> None:
+    async def _answer(self, tab: Target, context_id: int, post_id: int, reply: str) -> None:
         # If the document went away before its answer, there is nobody left to tell.
         with contextlib.suppress(CDPAgentError):
             await tab.session.send(

@@ -15,16 +15,17 @@ from __future__ import annotations
 
 import os
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Generic, TypeVar
 
 import msgspec
 import trio
 
+from ..target import Host, Target
 from .codes import THREAD_NOTIFY_DELIVERY_FAILED, THREAD_NOTIFY_QUEUE_FULL, refusal
 from .notify import Sender, queued
+from .pageapi import PageApi
 
-if TYPE_CHECKING:
-    from ..browser import Browser, Tab
+OwnedTab = TypeVar("OwnedTab", bound=Target)
 
 __all__ = ["DEFAULT_QUEUE_SIZE", "Notification", "Thread"]
 
@@ -45,7 +46,7 @@ class Notification(msgspec.Struct, frozen=True):
     url: str
 
 
-class Thread:
+class Thread(Generic[OwnedTab]):
     """One conversation thread of ``browser``: owns tabs, receives their notifications.
 
     ``queue_size`` bounds the notifications waiting to be read. Raises
@@ -53,9 +54,7 @@ class Thread:
     extension (:class:`~cdpagent.runtime.pageapi.PageApi`).
     """
 
-    def __init__(self, browser: Browser, *, queue_size: int = DEFAULT_QUEUE_SIZE) -> None:
-        from .pageapi import PageApi
-
+    def __init__(self, browser: Host[OwnedTab], *, queue_size: int = DEFAULT_QUEUE_SIZE) -> None:
         self.browser = browser
         self._api = PageApi.of(browser)
         self.id = self._api.new_thread_id()
@@ -68,11 +67,11 @@ class Thread:
         return f"<Thread {self.id} tabs={sorted(self._tab_ids)}>"
 
     @property
-    def tabs(self) -> list[Tab]:
+    def tabs(self) -> list[OwnedTab]:
         """The open tabs this thread owns."""
         return [t for t in self.browser.tabs if t.id in self._tab_ids]
 
-    async def open(self, url_or_path: str | os.PathLike[str], *, timeout: float = 30.0) -> Tab:
+    async def open(self, url_or_path: str | os.PathLike[str], *, timeout: float = 30.0) -> OwnedTab:
         """Open ``url_or_path`` in a new tab owned by this thread; returns after ``load``.
 
         The tab is owned before the page's first script runs, so a page may notify
@@ -80,7 +79,7 @@ class Thread:
         """
         return await self.browser.open(url_or_path, timeout=timeout, prepare=self.adopt)
 
-    def adopt(self, tab: Tab) -> None:
+    def adopt(self, tab: Target) -> None:
         """Make ``tab`` (for example a popup its page opened) belong to this thread."""
         self._api.set_owner(tab.id, self)
         self._tab_ids.add(tab.id)
@@ -120,7 +119,7 @@ class Thread:
             except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
                 return notes
 
-    def __aiter__(self) -> Thread:
+    def __aiter__(self) -> Thread[OwnedTab]:
         return self
 
     async def __anext__(self) -> Notification:
@@ -140,7 +139,7 @@ class Thread:
         for tab in self.tabs:
             await tab.close()
 
-    async def __aenter__(self) -> Thread:
+    async def __aenter__(self) -> Thread[OwnedTab]:
         return self
 
     async def __aexit__(

@@ -5,10 +5,11 @@ world ``cdpagent-observe`` and returns the bounded :class:`Observation`;
 :func:`present` renders its Markdown page section and its ``tools`` array.
 """
 
+from ..errors import ToolCallError
 from .budget import assemble, build, present, tools_json
 from .model import ActionEntry, ActionLocator, Observation, Snapshot
 from .options import ObserveOptions
-from .tools import ToolCallError, resolve_tool_call
+from .tools import resolve_tool_call
 
 __all__ = [
     "ActionEntry",

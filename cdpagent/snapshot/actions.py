@@ -26,43 +26,30 @@ from __future__ import annotations
 
 import inspect
 import time
-import weakref
 from collections.abc import Awaitable, Callable
-from importlib.resources import files
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 import msgspec
 import trio
 
-from ..errors import CDPAgentError, ProtocolError, SessionClosed
+from ..errors import CDPAgentError, ProtocolError
+from ..input import insert_text, mouse_click, press_key
+from ..target import Target
 from . import codes
 from .folding import fold_actions
-from .model import ActionEntry, ActionLocator, Snapshot
-from .observe import WORLD, ObservationError, ObservationExtension, SettleReport, collect_snapshot, observe
-from .observe import install as install_collector
+from .model import ActionEntry, ActionLocator, Snapshot, action_id, split_action_id
+from .observe import WORLD, SettleReport, collect_snapshot, install
 from .options import ObserveOptions
 from .receipts import ActionRef, Changes, Receipt, diff, error_receipt, ok_receipt
 from .tools import ToolCallError, resolve_tool_call
 
-if TYPE_CHECKING:
-    from ..browser import Command, Tab
-
 __all__ = [
     "ActTimings",
-    "ActionExtension",
     "ConfirmCallback",
     "ConfirmRequest",
     "act",
-    "act_step",
-    "act_timed",
-    "ask_on_terminal",
-    "install",
-    "seed_walkthrough",
 ]
 
-_SOURCE = files("cdpagent.js").joinpath("act.js").read_text(encoding="utf-8")
-_installed: weakref.WeakSet[Tab] = weakref.WeakSet()
-_locks: weakref.WeakKeyDictionary[Tab, trio.Lock] = weakref.WeakKeyDictionary()
 _NAVIGATION_EVENTS = (
     "Page.frameRequestedNavigation",
     "Page.frameStartedNavigating",
@@ -84,7 +71,10 @@ ConfirmCallback = Callable[[ConfirmRequest], bool | Awaitable[bool]]
 
 
 class ActTimings(msgspec.Struct):
-    """Where the time of one :func:`act` went, in milliseconds (both snapshots summed)."""
+    """Where the time of one :func:`act` went, in milliseconds (both snapshots summed).
+
+    Pass one as ``act(..., timings=…)`` to have it filled in (``bench/act.py`` does).
+    """
 
     settle_ms: float = 0.0
     collect_ms: float = 0.0
@@ -97,40 +87,53 @@ class ActTimings(msgspec.Struct):
     total_ms: float = 0.0
 
 
-class ActionExtension:
-    """Installs the collector and ``act.js`` in every new tab (``launch(extensions=[…])``)."""
-
-    def setup_tab(self, tab: Tab) -> list[Command]:
-        _installed.add(tab)
-        return [*ObservationExtension().setup_tab(tab), *_install_commands()]
+# -- replies of js/act.js, decoded into Structs -------------------------------------
 
 
-def _install_commands() -> list[Command]:
-    return [
-        (
-            "Page.addScriptToEvaluateOnNewDocument",
-            {"source": _SOURCE, "worldName": WORLD, "runImmediately": True},
-        )
-    ]
+class _Prepared(msgspec.Struct, frozen=True):
+    """``prepare``: the element found, why it cannot be used, or where to click it."""
+
+    found: bool = False
+    reason: str | None = None
+    x: float = 0.0
+    y: float = 0.0
+    checked: bool | None = None
 
 
-async def install(tab: Tab) -> None:
-    """Make sure ``tab``'s current and future documents have the collector and ``act.js``.
+class _Focused(msgspec.Struct, frozen=True):
+    """``focusForTyping``: the field has the focus (``picked``: it takes its value natively)."""
 
-    Raises the driver's errors when the tab is gone.
-    """
-    await install_collector(tab)
-    if tab in _installed:
-        return
-    await tab.session.send_batch(_install_commands())
-    _installed.add(tab)
+    ok: bool = False
+    reason: str | None = None
+    picked: bool = False
+    empty: bool = False
 
 
-def _lock(tab: Tab) -> trio.Lock:
-    lock = _locks.get(tab)
-    if lock is None:
-        lock = _locks[tab] = trio.Lock()
-    return lock
+class _Value(msgspec.Struct, frozen=True):
+    """``valueIs`` / ``pick``: whether the field holds the text (only its length, never its value)."""
+
+    found: bool = False
+    ok: bool = False
+    length: int = 0
+
+
+class _Chosen(msgspec.Struct, frozen=True):
+    """``choose``: whether the option is selected now, or why it could not be."""
+
+    found: bool = False
+    ok: bool = False
+    reason: str | None = None
+    options: list[str] = []
+
+
+class _Checked(msgspec.Struct, frozen=True):
+    """``state``: whether a check control is checked now."""
+
+    found: bool = False
+    checked: bool | None = None
+
+
+_Reply = TypeVar("_Reply", bound=msgspec.Struct)
 
 
 class _Refused(Exception):
@@ -147,10 +150,10 @@ class _WorldGone(Exception):
     pass
 
 
-async def _call(tab: Tab, ctx: int, function: str, *args: Any) -> dict[str, Any]:
+async def _call(tab: Target, ctx: int, reply: type[_Reply], function: str, *args: Any) -> _Reply:
     params = ", ".join(f"a{i}" for i in range(len(args)))
     try:
-        reply = await tab.session.send(
+        answer = await tab.session.send(
             "Runtime.callFunctionOn",
             {
                 "functionDeclaration": (
@@ -164,21 +167,23 @@ async def _call(tab: Tab, ctx: int, function: str, *args: Any) -> dict[str, Any]
     except ProtocolError as exc:
         # The isolated world died under the call: its document was replaced.
         raise _WorldGone(str(exc)) from exc
-    details = reply.get("exceptionDetails")
+    details = answer.get("exceptionDetails")
     if details:
         text = (details.get("exception") or {}).get("description") or details.get("text")
         raise _Refused(codes.ACTION_FAILED, f"the acting helper failed: {str(text)[:200]}")
-    value = reply.get("result", {}).get("value")
-    return value if isinstance(value, dict) else {}
+    try:
+        return msgspec.convert(answer.get("result", {}).get("value"), reply)
+    except msgspec.ValidationError as exc:
+        raise _Refused(codes.ACTION_FAILED, f"the acting helper answered out of shape: {exc}") from None
 
 
 class _Run:
     """The mutable state of one act call (timings, warnings, what the page did)."""
 
-    def __init__(self, tab: Tab, opts: ObserveOptions) -> None:
+    def __init__(self, tab: Target, opts: ObserveOptions, timings: ActTimings) -> None:
         self.tab = tab
         self.opts = opts
-        self.timings = ActTimings()
+        self.timings = timings
         self.warnings: list[str] = []
         self.page_errors: list[str] = []
         self.navigation_started = False
@@ -288,32 +293,6 @@ async def _confirmed(callback: ConfirmCallback | None, request: ConfirmRequest) 
     return answer is True
 
 
-async def _mouse_click(tab: Tab, x: float, y: float) -> None:
-    send = tab.session.send
-    await send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
-    common = {"x": x, "y": y, "button": "left", "clickCount": 1}
-    await send("Input.dispatchMouseEvent", {"type": "mousePressed", "buttons": 1, **common})
-    await send("Input.dispatchMouseEvent", {"type": "mouseReleased", "buttons": 0, **common})
-
-
-async def _key(tab: Tab, key: str, code: str, vk: int, text: str | None = None) -> None:
-    down: dict[str, Any] = {
-        "type": "keyDown" if text else "rawKeyDown",
-        "key": key,
-        "code": code,
-        "windowsVirtualKeyCode": vk,
-        "nativeVirtualKeyCode": vk,
-    }
-    if text:
-        down["text"] = text
-        down["unmodifiedText"] = text
-    await tab.session.send("Input.dispatchKeyEvent", down)
-    await tab.session.send(
-        "Input.dispatchKeyEvent",
-        {"type": "keyUp", "key": key, "code": code, "windowsVirtualKeyCode": vk, "nativeVirtualKeyCode": vk},
-    )
-
-
 async def _perform(
     run: _Run,
     ctx: int,
@@ -327,63 +306,60 @@ async def _perform(
     """Re-check, scroll, deliver the input; returns a failed expectation, if any."""
     tab = run.tab
     where = msgspec.to_builtins(locator)
-    prep = await _call(tab, ctx, "prepare", where, entry.kind)
-    if not prep.get("found"):
+    prep = await _call(tab, ctx, _Prepared, "prepare", where, entry.kind)
+    if not prep.found:
         raise _Refused(codes.ACTION_UNAVAILABLE, f"{locator.id} is no longer on the page", "gone")
-    reason = prep.get("reason")
-    if reason:
-        raise _Refused(codes.ACTION_UNAVAILABLE, f"{locator.id} cannot be used now: {reason}", reason)
+    if prep.reason:
+        raise _Refused(
+            codes.ACTION_UNAVAILABLE, f"{locator.id} cannot be used now: {prep.reason}", prep.reason
+        )
     doc = tab.document
     if doc is None or doc.serial != serial:
         raise _Refused(codes.PAGE_CHANGED, "the page was replaced before the action could run")
-    x, y = float(prep["x"]), float(prep["y"])
     if entry.kind == "click":
         run.performed = True
-        await _mouse_click(tab, x, y)
+        await mouse_click(tab.session, prep.x, prep.y)
         return None
     if entry.kind == "check":
-        if bool(prep.get("checked")) == checked:
+        if bool(prep.checked) == checked:
             run.warnings.append(f"{locator.id} was already {'checked' if checked else 'unchecked'}")
             return None
         run.performed = True
-        await _mouse_click(tab, x, y)
-        now = await _call(tab, ctx, "state", where)
-        if now.get("found") and now.get("checked") != checked:
-            return f"{locator.id} is still {'checked' if now.get('checked') else 'unchecked'} after the click"
+        await mouse_click(tab.session, prep.x, prep.y)
+        now = await _call(tab, ctx, _Checked, "state", where)
+        if now.found and now.checked != checked:
+            return f"{locator.id} is still {'checked' if now.checked else 'unchecked'} after the click"
         return None
     if entry.kind == "select":
         assert option is not None
-        chosen = await _call(tab, ctx, "choose", where, option)
-        if not chosen.get("found"):
+        chosen = await _call(tab, ctx, _Chosen, "choose", where, option)
+        if not chosen.found:
             raise _Refused(codes.ACTION_UNAVAILABLE, f"{locator.id} is no longer on the page", "gone")
-        if chosen.get("reason"):
-            offered = " / ".join(str(o) for o in chosen.get("options") or [])
-            raise _Refused(
-                codes.UNKNOWN_OPTION,
-                f"{chosen['reason']}: {option!r}; the options are: {offered}",
-            )
+        if chosen.reason:
+            offered = " / ".join(chosen.options)
+            raise _Refused(codes.UNKNOWN_OPTION, f"{chosen.reason}: {option!r}; the options are: {offered}")
         run.performed = True
-        if not chosen.get("ok"):
+        if not chosen.ok:
             return f"{option!r} is not the selected option after choosing it"
         return None
     assert text is not None
-    focus = await _call(tab, ctx, "focusForTyping", where)
-    if not focus.get("ok"):
-        raise _Refused(codes.ACTION_UNAVAILABLE, f"{locator.id}: {focus.get('reason')}", focus.get("reason"))
+    focus = await _call(tab, ctx, _Focused, "focusForTyping", where)
+    if not focus.ok:
+        raise _Refused(codes.ACTION_UNAVAILABLE, f"{locator.id}: {focus.reason}", focus.reason)
     run.performed = True
-    if focus.get("picked"):
-        value = await _call(tab, ctx, "pick", where, text)
+    if focus.picked:
+        value = await _call(tab, ctx, _Value, "pick", where, text)
     else:
         if text:
-            await tab.session.send("Input.insertText", {"text": text})
-        elif not focus.get("empty"):
-            await _key(tab, "Delete", "Delete", 46)
-        value = await _call(tab, ctx, "valueIs", where, text)
-    if value.get("found") and not value.get("ok"):
+            await insert_text(tab.session, text)
+        elif not focus.empty:
+            await press_key(tab.session, "Delete", "Delete", 46)
+        value = await _call(tab, ctx, _Value, "valueIs", where, text)
+    if value.found and not value.ok:
         # Never echo the value: the field may be sensitive.
-        return f"{locator.id} holds {value.get('length')} characters instead of the {len(text)} typed"
+        return f"{locator.id} holds {value.length} characters instead of the {len(text)} typed"
     if entry.submit:
-        await _key(tab, "Enter", "Enter", 13, "\r")
+        await press_key(tab.session, "Enter", "Enter", 13, "\r")
     return None
 
 
@@ -397,18 +373,15 @@ async def _act(
     confirm: ConfirmCallback | None,
 ) -> Receipt:
     tab = run.tab
-    if record is None and "@" in name:
-        # An original action id ("toggle@t9") works as well as the tool name.
-        name, record = name.split("@", 1)
     include = (record,) if record else ()
-    ref = ActionRef(f"{name}@{record}" if record else name)
+    ref = ActionRef(action_id(name, record))
     before = await run.snapshot(include)
     doc = tab.document
     serial = doc.serial if doc else -1
-    entries = fold_actions(before)
-    available = _available(entries)
+    before_entries = fold_actions(before)
+    available = _available(before_entries)
     try:
-        entry, locator = _resolve(entries, name, record)
+        entry, locator = _resolve(before_entries, name, record)
         ref = ActionRef(locator.id, entry.description)
         _check_available(before, entry, record)
         if entry.handoff:
@@ -445,18 +418,27 @@ async def _act(
         with trio.move_on_after(5):
             await tab.document_changed(serial, timeout=5)
     after = await run.snapshot(include)
+    after_entries = fold_actions(after)
     doc = tab.document
     navigated = doc is not None and doc.serial != serial
     t0 = time.perf_counter()
-    changes = diff(before, after, navigated=navigated, options=run.opts)
+    changes = diff(
+        before,
+        after,
+        navigated=navigated,
+        options=run.opts,
+        before_entries=before_entries,
+        after_entries=after_entries,
+    )
     run.timings.diff_ms = (time.perf_counter() - t0) * 1000
-    return _finish(run, ref, changes, expectation, after)
+    return _finish(run, ref, changes, expectation, _available(after_entries))
 
 
-def _finish(run: _Run, ref: ActionRef, changes: Changes, expectation: str | None, after: Snapshot) -> Receipt:
+def _finish(
+    run: _Run, ref: ActionRef, changes: Changes, expectation: str | None, available: list[str]
+) -> Receipt:
     warnings = list(run.warnings)
     warnings += [f"the page opened a JavaScript dialog, dismissed: {d}" for d in run.dialogs]
-    available = _available(fold_actions(after))
     if expectation is not None:
         return error_receipt(
             ref, codes.EXPECTATION_FAILED, expectation, available, changed=changes, warnings=warnings
@@ -475,8 +457,8 @@ def _finish(run: _Run, ref: ActionRef, changes: Changes, expectation: str | None
     return ok_receipt(ref, changes, warnings)
 
 
-async def act_timed(
-    tab: Tab,
+async def act(
+    tab: Target,
     name: str,
     *,
     record: str | None = None,
@@ -486,13 +468,30 @@ async def act_timed(
     confirm: ConfirmCallback | None = None,
     options: ObserveOptions | None = None,
     timeout: float = 30.0,
-) -> tuple[Receipt, ActTimings]:
-    """:func:`act`, plus where its time went (for ``bench/act.py``)."""
-    run = _Run(tab, options or ObserveOptions())
+    timings: ActTimings | None = None,
+) -> Receipt:
+    """Perform the action a tool call names and return its receipt (OB-7, OB-8).
+
+    ``name`` is a tool name from the observation (``toggle``) or an original
+    action id (``toggle@t9``); ``record`` picks the row of a folded action;
+    ``text`` / ``option`` / ``checked`` are the input of type / select / check
+    actions. ``confirm`` is asked before a ``data-agent-confirm`` action (no
+    callback = denied). ``timings``, when given, is filled with where the time
+    went. Calls on one tab are serialised.
+
+    Never raises for page content or bad arguments: every refusal or failure is
+    a receipt with ``ok: false`` and a code from :mod:`cdpagent.snapshot.codes`
+    (driver failures map to codes through :data:`~cdpagent.snapshot.codes.DRIVER_FAILURES`).
+    Raises only what cancels the caller and the driver's ``ConnectionClosed``.
+    """
+    if record is None:
+        # An original action id ("toggle@t9") works as well as the tool name.
+        name, record = split_action_id(name)
+    run = _Run(tab, options or ObserveOptions(), timings or ActTimings())
     started = time.perf_counter()
-    ref = ActionRef(f"{name}@{record}" if record and "@" not in name else name)
+    ref = ActionRef(action_id(name, record))
     receipt: Receipt | None = None
-    async with _lock(tab):
+    async with tab.input_lock:
         await install(tab)
         unsubscribe = [
             tab.session.on("Runtime.exceptionThrown", run.on_exception),
@@ -510,15 +509,13 @@ async def act_timed(
                 with trio.move_on_after(timeout):
                     try:
                         receipt = await _act(run, name, record, text, option, checked, confirm)
-                    except ObservationError as exc:
-                        receipt = error_receipt(ref, codes.PAGE_CHANGED, exc.message, [])
-                    except SessionClosed as exc:
-                        receipt = error_receipt(ref, codes.PAGE_CHANGED, f"the tab is gone: {exc}", [])
+                    except CDPAgentError as exc:
+                        code, message = codes.driver_failure(exc)
+                        if code is None:
+                            raise
+                        receipt = error_receipt(ref, code, message, [])
                     except trio.TooSlowError:
                         receipt = None
-                    except ProtocolError as exc:
-                        # The browser refused an input or helper call (e.g. the page went away).
-                        receipt = error_receipt(ref, codes.ACTION_FAILED, str(exc)[:300], [])
                 nursery.cancel_scope.cancel()
         finally:
             for off in unsubscribe:
@@ -528,123 +525,11 @@ async def act_timed(
         message = f"the action did not finish within {timeout} s.{done}"
         receipt = error_receipt(ref, codes.TIMEOUT, message, [])
     run.timings.total_ms = (time.perf_counter() - started) * 1000
-    return receipt, run.timings
+    return receipt
 
 
-async def _dismiss(tab: Tab) -> None:
+async def _dismiss(tab: Target) -> None:
     try:
         await tab.session.send("Page.handleJavaScriptDialog", {"accept": False})
     except CDPAgentError:
         pass
-
-
-async def act(
-    tab: Tab,
-    name: str,
-    *,
-    record: str | None = None,
-    text: str | None = None,
-    option: str | None = None,
-    checked: bool | None = None,
-    confirm: ConfirmCallback | None = None,
-    options: ObserveOptions | None = None,
-    timeout: float = 30.0,
-) -> Receipt:
-    """Perform the action a tool call names and return its receipt (OB-7, OB-8).
-
-    ``name`` is a tool name from the observation (``toggle``) or an original
-    action id (``toggle@t9``); ``record`` picks the row of a folded action;
-    ``text`` / ``option`` / ``checked`` are the input of type / select / check
-    actions. ``confirm`` is asked before a ``data-agent-confirm`` action (no
-    callback = denied). Calls on one tab are serialised.
-
-    Never raises for page content or bad arguments: every refusal or failure is
-    a receipt with ``ok: false`` and a code from :mod:`cdpagent.snapshot.codes`.
-    Raises only what cancels the caller and the driver's ``ConnectionClosed``.
-    """
-    receipt, _ = await act_timed(
-        tab,
-        name,
-        record=record,
-        text=text,
-        option=option,
-        checked=checked,
-        confirm=confirm,
-        options=options,
-        timeout=timeout,
-    )
-    return receipt
-
-
-async def seed_walkthrough(tab: Tab) -> list[dict[str, Any]]:
-    """The seed's two-request walkthrough on ``examples/todos`` opened in ``tab``.
-
-    Observe; ``search`` for "周报"; observe again and find the record whose
-    title is 周报 (t9, outside the first viewport); ``toggle`` it. Returns the
-    two receipts as plain dicts. Raises ``LookupError`` when the search does not
-    reveal the task (the page is not the todos example).
-    """
-    await observe(tab)
-    searched = await act(tab, "search", text="周报")
-    found = await observe(tab)
-    target = next((r for r in found.records if r.fields.get("title") == "周报"), None)
-    if target is None:
-        raise LookupError("no record titled 周报 after searching")
-    toggled = await act(tab, "toggle", record=target.id)
-    return [searched.to_builtins(), toggled.to_builtins()]
-
-
-_STEP_FIELDS = {"action": str, "record": str, "text": str, "option": str, "checked": bool}
-
-
-async def act_step(
-    tab: Tab, step: dict[str, Any], *, confirm: ConfirmCallback | None = None
-) -> dict[str, Any]:
-    """``cdpagent script``'s ``{"op": "act", "action", "record"?, "text"?, "option"?, "checked"?}``.
-
-    Returns ``{"op": "act", "receipt": {"result": …}}``. A malformed step (no
-    ``action``, a field of the wrong type, an unknown field) is a receipt with
-    ``INVALID_ARGUMENT``, like any other bad tool call; never raises for it.
-    """
-    action = step.get("action")
-    ref = ActionRef(action if isinstance(action, str) else "")
-    problems = [
-        f"{key!r} must be a {kind.__name__}"
-        for key, kind in _STEP_FIELDS.items()
-        if step.get(key) is not None and not isinstance(step[key], kind)
-    ]
-    problems += [f"unknown field {key!r}" for key in step if key not in _STEP_FIELDS and key != "op"]
-    if not isinstance(action, str) or not action:
-        problems.insert(0, "'action' (a tool name) is required")
-    if problems:
-        receipt = error_receipt(ref, codes.INVALID_ARGUMENT, "act: " + "; ".join(problems), [])
-        return {"op": "act", "receipt": receipt.to_builtins()}
-    assert isinstance(action, str)
-    receipt = await act(
-        tab,
-        action,
-        record=step.get("record"),
-        text=step.get("text"),
-        option=step.get("option"),
-        checked=step.get("checked"),
-        confirm=confirm,
-    )
-    return {"op": "act", "receipt": receipt.to_builtins()}
-
-
-async def ask_on_terminal(request: ConfirmRequest) -> bool:
-    """A :data:`ConfirmCallback` for the CLI: asks on the controlling terminal.
-
-    Reads ``/dev/tty`` (stdin may carry the script); no terminal means no.
-    """
-
-    def ask() -> bool:
-        try:
-            with open("/dev/tty", "r+", encoding="utf-8") as tty:
-                tty.write(f"cdpagent: {request.action} asks: {request.question} [y/N] ")
-                tty.flush()
-                return tty.readline().strip().lower() in ("y", "yes")
-        except OSError:
-            return False
-
-    return await trio.to_thread.run_sync(ask)

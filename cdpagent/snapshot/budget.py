@@ -178,12 +178,18 @@ def assemble(
     snapshot: Snapshot,
     options: ObserveOptions | None = None,
     *,
+    entries: list[ActionEntry] | None = None,
     warnings: list[str] | None = None,
     settle_ms: float = 0.0,
 ) -> Observation:
-    """Apply every budget of ``options`` to ``snapshot``; never raises on page content."""
+    """Apply every budget of ``options`` to ``snapshot``; never raises on page content.
+
+    ``entries`` are the snapshot's folded action entries when the caller has them
+    already (:func:`~cdpagent.snapshot.folding.fold_actions`); else they are folded here.
+    """
     opts = options or ObserveOptions()
-    entries = fold_actions(snapshot)
+    if entries is None:
+        entries = fold_actions(snapshot)
     actions = _actions(entries, opts)
     regions = _regions(snapshot.regions, opts)
     records, fields_cut = _records(snapshot.records, opts)
@@ -246,13 +252,20 @@ def build(
     snapshot: Snapshot,
     options: ObserveOptions | None = None,
     *,
+    entries: list[ActionEntry] | None = None,
     warnings: list[str] | None = None,
     settle_ms: float = 0.0,
 ) -> tuple[Observation, str, list[dict[str, Any]]]:
-    """Observation, text and tools within ``max_total_chars`` (budgets shrink to fit)."""
+    """Observation, text and tools within ``max_total_chars`` (budgets shrink to fit).
+
+    The snapshot is folded once (or ``entries`` are the caller's folding of it) and
+    the entries are reused by every shrinking round.
+    """
     opts = options or ObserveOptions()
+    if entries is None:
+        entries = fold_actions(snapshot)
     for _ in range(8):
-        obs = assemble(snapshot, opts, warnings=warnings, settle_ms=settle_ms)
+        obs = assemble(snapshot, opts, entries=entries, warnings=warnings, settle_ms=settle_ms)
         text, tools = present(obs, opts)
         if len(text) + len(tools_json(tools)) <= opts.max_total_chars:
             return obs, text, tools

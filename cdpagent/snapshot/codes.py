@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from typing import Final
 
+from ..errors import CDPAgentError, ConnectionClosed, ObservationError, ProtocolError, SessionClosed
+
 __all__ = [
     "ACTION_FAILED",
     "ACTION_UNAVAILABLE",
     "CODES",
     "CONFIRMATION_DENIED",
+    "DRIVER_FAILURES",
     "EXPECTATION_FAILED",
     "HANDOFF_REQUIRED",
     "INVALID_ARGUMENT",
@@ -23,6 +26,7 @@ __all__ = [
     "UNKNOWN_ACTION",
     "UNKNOWN_OPTION",
     "UNKNOWN_RECORD",
+    "driver_failure",
 ]
 
 UNKNOWN_ACTION: Final = "UNKNOWN_ACTION"
@@ -66,3 +70,27 @@ CODES: Final = frozenset(
         TIMEOUT,
     }
 )
+
+
+#: How a driver failure during an action becomes a refusal receipt, in one place (first
+#: match wins). ``None`` means the failure is not the page's doing and is raised to the
+#: caller: a lost browser connection ends every tab, not one action. A deadline is
+#: ``TIMEOUT``, decided by :func:`~cdpagent.snapshot.actions.act` itself.
+DRIVER_FAILURES: Final[tuple[tuple[type[CDPAgentError], str | None, str], ...]] = (
+    (ConnectionClosed, None, "the browser connection was lost"),
+    (ObservationError, PAGE_CHANGED, "the page could not be observed"),
+    (SessionClosed, PAGE_CHANGED, "the tab is gone"),
+    (ProtocolError, ACTION_FAILED, "the browser refused an input or helper call"),
+)
+
+
+def driver_failure(error: CDPAgentError) -> tuple[str | None, str]:
+    """``(code, message)`` for ``error`` by :data:`DRIVER_FAILURES`; ``code`` is ``None`` to re-raise.
+
+    A driver error the table does not name is ``ACTION_FAILED``.
+    """
+    detail = error.message if isinstance(error, ObservationError) else str(error)
+    for kind, code, what in DRIVER_FAILURES:
+        if isinstance(error, kind):
+            return code, f"{what}: {detail[:300]}"
+    return ACTION_FAILED, detail[:300]

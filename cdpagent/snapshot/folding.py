@@ -10,7 +10,7 @@ all entries, so a name does not change when an action's availability does.
 
 from __future__ import annotations
 
-from .model import ActionEntry, PageAction, RowActionGroup, Snapshot
+from .model import ROW_PLACEHOLDER, ActionEntry, PageAction, RowActionGroup, Snapshot, action_id
 from .render import region_labels
 from .tools import assign_tool_names
 
@@ -51,7 +51,7 @@ def _group_entry(group: RowActionGroup, labels: dict[tuple[str, ...], str]) -> A
         reason = "; ".join(sorted(group.reasons)) or "no row can do this now"
     return ActionEntry(
         tool="",
-        action=group.name + "@{record}",
+        action=action_id(group.name, ROW_PLACEHOLDER),
         name=group.name,
         kind=group.kind,
         effect=group.effect,

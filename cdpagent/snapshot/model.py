@@ -37,6 +37,7 @@ from typing import Any, Literal
 import msgspec
 
 __all__ = [
+    "ROW_PLACEHOLDER",
     "SNAPSHOT_DECODER",
     "ActionEntry",
     "ActionLocator",
@@ -54,10 +55,31 @@ __all__ = [
     "RowActionGroup",
     "Snapshot",
     "StateItem",
+    "action_id",
+    "split_action_id",
 ]
 
 FieldValue = str | bool | int | float | None
 """A readable record field: checkbox → bool, form control → its value, else text."""
+
+ROW_PLACEHOLDER = "{record}"
+"""The record part of a folded entry's id (``toggle@{record}``)."""
+
+
+def action_id(name: str, record: str | None = None) -> str:
+    """The seed's action id: ``name`` for a page action, ``name@record`` for a row action.
+
+    The one place the id is spelled; every receipt, locator and entry uses it.
+    """
+    return name if record is None else f"{name}@{record}"
+
+
+def split_action_id(text: str) -> tuple[str, str | None]:
+    """``(name, record)`` of an action id: ``toggle@t9`` → ``("toggle", "t9")``, ``add`` → ``("add", None)``.
+    """
+    name, at, record = text.partition("@")
+    return (name, record) if at else (text, None)
+
 
 Kind = Literal["click", "type", "select", "check"]
 Effect = Literal["read", "write", "navigate"]
@@ -131,7 +153,7 @@ class ActionLocator(msgspec.Struct, frozen=True):
     @property
     def id(self) -> str:
         """The seed's action id: ``name`` or ``name@record``."""
-        return self.name if self.record is None else f"{self.name}@{self.record}"
+        return action_id(self.name, self.record)
 
 
 class PageAction(msgspec.Struct, frozen=True):

@@ -15,20 +15,17 @@ then :class:`ObservationError` with code ``PAGE_CHANGED`` is raised.
 
 from __future__ import annotations
 
-import weakref
-from importlib.resources import files
-from typing import TYPE_CHECKING, Any
+from typing import Any, Final
 
 import msgspec
 import trio
 
 from ..errors import ObservationError, ProtocolError, SessionClosed
+from ..pagescripts import source
+from ..target import Command, Target
 from .budget import build
 from .model import SNAPSHOT_DECODER, Observation, Snapshot
 from .options import ObserveOptions
-
-if TYPE_CHECKING:
-    from ..browser import Command, Tab
 
 __all__ = [
     "WORLD",
@@ -40,14 +37,13 @@ __all__ = [
     "install",
     "observe",
     "observe_page",
-    "observe_step",
 ]
 
-WORLD = "cdpagent-observe"
-_SOURCE = files("cdpagent.js").joinpath("collect.js").read_text(encoding="utf-8")
+WORLD: Final = "cdpagent-observe"
+#: The page scripts of the isolated world, in install order.
+WORLD_SCRIPTS: Final = ("collect.js", "act.js")
 _CALL_COLLECT = "function (o) { return globalThis.__cdpagentObserve.collect(o); }"
 _CALL_SETTLE = "function (q, t) { return globalThis.__cdpagentObserve.settle(q, t); }"
-_installed: weakref.WeakSet[Tab] = weakref.WeakSet()
 
 
 class SettleReport(msgspec.Struct, frozen=True):
@@ -67,10 +63,11 @@ class ObserveResult(msgspec.Struct, frozen=True):
 
 
 class ObservationExtension:
-    """Installs the collector in every new tab (pass to ``cdpagent.launch(extensions=…)``)."""
+    """Installs the collector and the acting helper in every new tab's isolated world
+    (one of :func:`cdpagent.standard_extensions`)."""
 
-    def setup_tab(self, tab: Tab) -> list[Command]:
-        _installed.add(tab)
+    def setup_tab(self, tab: Target) -> list[Command]:
+        tab.installed.add(WORLD)
         return _install_commands()
 
 
@@ -78,20 +75,21 @@ def _install_commands() -> list[Command]:
     return [
         (
             "Page.addScriptToEvaluateOnNewDocument",
-            {"source": _SOURCE, "worldName": WORLD, "runImmediately": True},
+            {"source": source(name), "worldName": WORLD, "runImmediately": True},
         )
+        for name in WORLD_SCRIPTS
     ]
 
 
-async def install(tab: Tab) -> None:
-    """Make sure ``tab``'s current and future documents have the collector.
+async def install(tab: Target) -> None:
+    """Make sure ``tab``'s current and future documents have the collector and the acting helper.
 
     Raises the driver's errors (``SessionClosed``, ``ProtocolError``) when the tab is gone.
     """
-    if tab in _installed:
+    if WORLD in tab.installed:
         return
     await tab.session.send_batch(_install_commands())
-    _installed.add(tab)
+    tab.installed.add(WORLD)
 
 
 def _value(result: dict[str, Any]) -> Any:
@@ -108,7 +106,7 @@ class _DocumentChanged(Exception):
 
 
 async def _attempt(
-    tab: Tab, opts: ObserveOptions, timeout: float
+    tab: Target, opts: ObserveOptions, timeout: float
 ) -> tuple[Snapshot, SettleReport | None]:
     doc = await tab.wait_loaded(timeout)
     serial = doc.serial
@@ -155,7 +153,7 @@ async def _attempt(
 
 
 async def collect_snapshot(
-    tab: Tab,
+    tab: Target,
     options: ObserveOptions | None = None,
     *,
     timeout: float = 10.0,
@@ -194,7 +192,7 @@ def _settle_warning(report: SettleReport | None) -> list[str]:
 
 
 async def observe_page(
-    tab: Tab, options: ObserveOptions | None = None, *, timeout: float = 10.0
+    tab: Target, options: ObserveOptions | None = None, *, timeout: float = 10.0
 ) -> ObserveResult:
     """Observation, rendered text and tools of ``tab`` (the CLI's ``--json`` object).
 
@@ -212,24 +210,7 @@ async def observe_page(
 
 
 async def observe(
-    tab: Tab, options: ObserveOptions | None = None, *, timeout: float = 10.0
+    tab: Target, options: ObserveOptions | None = None, *, timeout: float = 10.0
 ) -> Observation:
     """The bounded observation of ``tab`` now (``Tab.observe``); see :func:`observe_page`."""
     return (await observe_page(tab, options, timeout=timeout)).observation
-
-
-async def observe_step(tab: Tab, step: dict[str, Any]) -> dict[str, Any]:
-    """``cdpagent script``'s ``{"op": "observe", "options"?: {...}}`` step.
-
-    Returns ``{"op": "observe", "observation", "text", "tools"}`` (the ``--json``
-    object plus ``op``); ``options`` holds :class:`ObserveOptions` fields by name.
-    Raises :class:`ValueError` for options that are not ObserveOptions fields or
-    have the wrong type, and what :func:`observe_page` raises.
-    """
-    raw = step.get("options", {})
-    try:
-        options = msgspec.convert(raw, ObserveOptions)
-    except msgspec.ValidationError as error:
-        raise ValueError(f"observe: bad options: {error}") from None
-    result = await observe_page(tab, options)
-    return {"op": "observe", **msgspec.to_builtins(result)}

@@ -36,7 +36,7 @@ from typing import Any
 import msgspec
 
 from .folding import fold_actions
-from .model import ActionEntry, Feedback, FieldValue, Identity, Record, Snapshot, StateItem
+from .model import ActionEntry, Feedback, FieldValue, Identity, Record, Snapshot, StateItem, action_id
 from .options import ObserveOptions
 
 __all__ = [
@@ -95,7 +95,11 @@ class UnavailableAction(msgspec.Struct, frozen=True, omit_defaults=True):
 
 
 class ActionChanges(msgspec.Struct, frozen=True, omit_defaults=True):
-    """Action ids as the model calls them: ``tool`` or ``tool@record`` (``@{record}`` = folded)."""
+    """Actions by the ids of ``action.id``: ``name``, ``name@record``, or ``name@{record}`` when folded.
+
+    ``tools`` gives the tool name of each listed id whose tool name is not its
+    action name (a name qualified by its region, or made legal).
+    """
 
     appeared: list[str] = []
     disappeared: list[str] = []
@@ -103,6 +107,7 @@ class ActionChanges(msgspec.Struct, frozen=True, omit_defaults=True):
     unavailable: list[UnavailableAction] = []
     rows: dict[str, ValueChange] = {}
     """Folded entry → number of rows it covers, before/after."""
+    tools: dict[str, str] = {}
 
 
 class FeedbackNote(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -328,18 +333,14 @@ def _entry_key(e: ActionEntry) -> tuple[str, tuple[str, ...], int, bool]:
     return (e.name, tuple(e.region_path), e.ordinal, e.folded)
 
 
-def _entry_id(e: ActionEntry) -> str:
-    return f"{e.tool}@{{record}}" if e.folded else e.tool
-
-
 def _actions(
-    before: Snapshot,
-    after: Snapshot,
+    before_entries: list[ActionEntry],
+    after_entries: list[ActionEntry],
     row_actions: list[tuple[str, str, str | None, bool]],
     opts: ObserveOptions,
 ) -> tuple[ActionChanges | None, int]:
-    b_entries = {_entry_key(e): e for e in fold_actions(before)}
-    a_entries = {_entry_key(e): e for e in fold_actions(after)}
+    b_entries = {_entry_key(e): e for e in before_entries}
+    a_entries = {_entry_key(e): e for e in after_entries}
     appeared: list[str] = []
     disappeared: list[str] = []
     available: list[str] = []
@@ -348,23 +349,29 @@ def _actions(
     for key, e in a_entries.items():
         old = b_entries.get(key)
         if old is None:
-            appeared.append(_entry_id(e))
+            appeared.append(e.action)
             continue
         if old.available != e.available:
             if e.available:
-                available.append(_entry_id(e))
+                available.append(e.action)
             else:
-                unavailable.append(UnavailableAction(_entry_id(e), e.reason))
+                unavailable.append(UnavailableAction(e.action, e.reason))
         elif not e.available and old.reason != e.reason:
-            unavailable.append(UnavailableAction(_entry_id(e), e.reason))
+            unavailable.append(UnavailableAction(e.action, e.reason))
         if e.folded and old.rows != e.rows:
-            rows[_entry_id(e)] = ValueChange(old.rows, e.rows)
+            rows[e.action] = ValueChange(old.rows, e.rows)
     for key, e in b_entries.items():
         if key not in a_entries:
-            disappeared.append(_entry_id(e))
-    tools = {(e.name, e.folded): e.tool for e in a_entries.values()}
+            disappeared.append(e.action)
+    row_tools = {e.name: e.tool for e in a_entries.values() if e.folded}
+    tools = {
+        e.action: e.tool for e in (*a_entries.values(), *b_entries.values()) if e.tool != e.name
+    }
     for name, rid, reason, now_available in row_actions:
-        ident = f"{tools.get((name, True), name)}@{rid}"
+        ident = action_id(name, rid)
+        tool = row_tools.get(name, name)
+        if tool != name:
+            tools[ident] = tool
         if now_available:
             available.append(ident)
         else:
@@ -381,7 +388,9 @@ def _actions(
     kept_rows = dict(list(rows.items())[: max(budget, 0)])
     budget -= len(kept_rows)
     shown = sum(len(x) for x in out) + len(kept_rows)
-    return ActionChanges(out[0], out[1], out[2], out[3], kept_rows), total - shown
+    listed = {*out[0], *out[1], *out[2], *(u.id for u in out[3]), *kept_rows}
+    named = {ident: tool for ident, tool in tools.items() if ident in listed}
+    return ActionChanges(out[0], out[1], out[2], out[3], kept_rows, named), total - shown
 
 
 def _state_key(items: list[StateItem]) -> dict[str, Any]:
@@ -443,17 +452,25 @@ def diff(
     *,
     navigated: bool = False,
     options: ObserveOptions | None = None,
+    before_entries: list[ActionEntry] | None = None,
+    after_entries: list[ActionEntry] | None = None,
 ) -> Changes:
     """The changes from ``before`` to ``after``, bounded by ``options``' budgets.
 
-    ``navigated`` says the after snapshot is of a new document. Pure: never
+    ``navigated`` says the after snapshot is of a new document. ``before_entries``
+    and ``after_entries`` are the snapshots' folded action entries when the caller
+    has folded them already (acting does); else they are folded here. Pure: never
     raises on page content.
     """
     opts = options or ObserveOptions()
+    if before_entries is None:
+        before_entries = fold_actions(before)
+    if after_entries is None:
+        after_entries = fold_actions(after)
     identity = None if before.identity == after.identity else IdentityChange(before.identity, after.identity)
     modal = None if before.modal == after.modal else ValueChange(before.modal, after.modal)
     records, counts, row_actions = _records(before, after, opts)
-    actions, actions_left = _actions(before, after, row_actions, opts)
+    actions, actions_left = _actions(before_entries, after_entries, row_actions, opts)
     state, state_left = _state(before, after, opts)
     feedback, feedback_left = _feedback(before, after, opts)
     omitted = ReceiptOmitted(

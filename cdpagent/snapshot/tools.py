@@ -19,6 +19,8 @@ from typing import Any
 
 import msgspec
 
+from ..errors import ToolCallError
+from . import codes
 from .model import ActionEntry, ActionLocator, InputSpec
 
 __all__ = [
@@ -37,18 +39,6 @@ RECORD_DOC = (
     "Which row: a record id from the page data or citation records (for example, {example}). "
     "Offscreen targets are scrolled into view before execution."
 )
-
-
-class ToolCallError(ValueError):
-    """A tool call that names no entry or lacks a required argument.
-
-    ``code`` is ``UNKNOWN_ACTION`` or ``RECORD_REQUIRED``.
-    """
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 def legal_name(text: str, limit: int = 64) -> str:
@@ -241,7 +231,7 @@ def resolve_tool_call(
         if entry.tool == tool:
             if entry.folded and not record:
                 raise ToolCallError(
-                    "RECORD_REQUIRED", f"{tool} is a row action: pass record (a record id)"
+                    codes.RECORD_REQUIRED, f"{tool} is a row action: pass record (a record id)"
                 )
             return entry, entry.locator(record if entry.folded else None)
-    raise ToolCallError("UNKNOWN_ACTION", f"no action named {tool!r} on this page")
+    raise ToolCallError(codes.UNKNOWN_ACTION, f"no action named {tool!r} on this page")

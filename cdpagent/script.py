@@ -27,27 +27,30 @@ returns all queued ones.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import msgspec
 import trio
 
-from ..errors import CDPAgentError
-from .codes import PageApiError, refusal
-from .invoke import DEFAULT_TIMEOUT, invoke
-from .simulated_user import user_click, user_type
-
-if TYPE_CHECKING:
-    from ..browser import Tab
-    from ..snapshot.actions import ConfirmCallback
-    from .threads import Thread
+from .browser import Tab
+from .errors import CDPAgentError, PageApiError, StepError
+from .harness import user_click, user_type
+from .runtime.codes import refusal
+from .runtime.invoke import DEFAULT_TIMEOUT
+from .runtime.threads import Thread
+from .snapshot import codes
+from .snapshot.actions import ConfirmCallback
+from .snapshot.observe import observe_page
+from .snapshot.options import ObserveOptions
+from .snapshot.receipts import ActionRef, error_receipt
 
 __all__ = [
     "SCRIPT_STEP_FAILED",
     "SCRIPT_STEP_INVALID",
     "STEPS",
     "ScriptContext",
-    "StepError",
+    "act_step",
+    "observe_step",
     "run_step",
     "run_steps",
 ]
@@ -58,16 +61,12 @@ SCRIPT_STEP_INVALID: Final = "SCRIPT_STEP_INVALID"
 SCRIPT_STEP_FAILED: Final = "SCRIPT_STEP_FAILED"
 
 
-class StepError(Exception):
-    """A step is malformed (bad field types, unknown op); the script stops there."""
-
-
 class ScriptContext(msgspec.Struct):
     """What a step handler works on: the tab, its owning thread (``None`` when
     standalone) and who answers confirmations of ``act`` steps (``None``: deny)."""
 
     tab: Tab
-    thread: Thread | None
+    thread: Thread[Tab] | None
     confirm: ConfirmCallback | None = None
 
 
@@ -89,7 +88,7 @@ async def _invoke(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
     method: Any = step.get("method")
     timeout = _field(step, "timeout", (int, float), DEFAULT_TIMEOUT)
     try:
-        result = await invoke(ctx.tab, method, step.get("args"), timeout=float(timeout))
+        result = await ctx.tab.invoke(method, step.get("args"), timeout=float(timeout))
     except PageApiError as error:
         return {"op": "invoke", **error.envelope()}
     return {"op": "invoke", "result": result}
@@ -141,18 +140,65 @@ async def _notifications(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, 
     }
 
 
-async def _observe(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
-    from ..snapshot.observe import observe_step
+async def observe_step(tab: Tab, step: dict[str, Any]) -> dict[str, Any]:
+    """The ``{"op": "observe", "options"?: {...}}`` step.
 
+    Returns ``{"op": "observe", "observation", "text", "tools"}`` (the ``--json``
+    object plus ``op``); ``options`` holds :class:`ObserveOptions` fields by name.
+    Raises :class:`StepError` for options that are not ObserveOptions fields or
+    have the wrong type, and what :func:`~cdpagent.snapshot.observe.observe_page` raises.
+    """
+    raw = step.get("options", {})
     try:
-        return await observe_step(ctx.tab, step)
-    except ValueError as error:
-        raise StepError(str(error)) from None
+        options = msgspec.convert(raw, ObserveOptions)
+    except msgspec.ValidationError as error:
+        raise StepError(f"observe: bad options: {error}") from None
+    result = await observe_page(tab, options)
+    return {"op": "observe", **msgspec.to_builtins(result)}
+
+
+_ACT_FIELDS = {"action": str, "record": str, "text": str, "option": str, "checked": bool}
+
+
+async def act_step(
+    tab: Tab, step: dict[str, Any], *, confirm: ConfirmCallback | None = None
+) -> dict[str, Any]:
+    """The ``{"op": "act", "action", "record"?, "text"?, "option"?, "checked"?}`` step.
+
+    Returns ``{"op": "act", "receipt": {"result": …}}``. A malformed step (no
+    ``action``, a field of the wrong type, an unknown field) is a receipt with
+    ``INVALID_ARGUMENT``, like any other bad tool call; never raises for it.
+    """
+    action = step.get("action")
+    problems = [
+        f"{key!r} must be a {kind.__name__}"
+        for key, kind in _ACT_FIELDS.items()
+        if step.get(key) is not None and not isinstance(step[key], kind)
+    ]
+    problems += [f"unknown field {key!r}" for key in step if key not in _ACT_FIELDS and key != "op"]
+    if not isinstance(action, str) or not action:
+        problems.insert(0, "'action' (a tool name) is required")
+    if problems:
+        ref = ActionRef(action if isinstance(action, str) else "")
+        receipt = error_receipt(ref, codes.INVALID_ARGUMENT, "act: " + "; ".join(problems), [])
+        return {"op": "act", "receipt": receipt.to_builtins()}
+    assert isinstance(action, str)
+    receipt = await tab.act(
+        action,
+        record=step.get("record"),
+        text=step.get("text"),
+        option=step.get("option"),
+        checked=step.get("checked"),
+        confirm=confirm,
+    )
+    return {"op": "act", "receipt": receipt.to_builtins()}
+
+
+async def _observe(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
+    return await observe_step(ctx.tab, step)
 
 
 async def _act(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
-    from ..snapshot.actions import act_step
-
     return await act_step(ctx.tab, step, confirm=ctx.confirm)
 
 

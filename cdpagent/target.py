@@ -1,0 +1,128 @@
+"""The seam between the driver and the cores: what a tab and a browser offer them.
+
+The Page Agent API (``cdpagent.runtime``) and the observation (``cdpagent.snapshot``)
+are functions over a small target interface, the way chromedp's actions are
+functions over a target: they import this module, never :mod:`cdpagent.browser`,
+which composes them. :class:`Target` and :class:`Host` are structural
+(``typing.Protocol``): :class:`cdpagent.browser.Tab` and
+:class:`cdpagent.browser.Browser` satisfy them without naming them.
+
+:class:`Extension` is how a core prepares every new tab before its first script
+runs (DR-3): it registers event handlers and returns the :data:`Command` list the
+driver sends, in one ordered batch, while the target is still paused.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Protocol, TypeVar
+
+import trio
+
+from .connection import Session
+from .documents import Document, DocumentTracker
+
+__all__ = ["Command", "Extension", "Host", "TabT", "Target"]
+
+Command = tuple[str, dict[str, Any]]
+"""A CDP command as ``(method, params)``."""
+
+
+class Target(Protocol):
+    """One page target (a tab), as the cores use it.
+
+    ``installed`` names the page scripts an extension has already installed in
+    this tab; ``input_lock`` serialises everything that delivers input to it.
+    """
+
+    id: str
+    session: Session
+    documents: DocumentTracker
+    closed: bool
+    crashed: bool
+    installed: set[str]
+    input_lock: trio.Lock
+
+    @property
+    def browser(self) -> Host[Target]:
+        """The browser this tab belongs to."""
+        ...
+
+    @property
+    def opener(self) -> Target | None:
+        """The tab whose page opened this one (a popup), if any."""
+        ...
+
+    @property
+    def document(self) -> Document | None:
+        """The main frame's current document."""
+        ...
+
+    async def wait_loaded(self, timeout: float = 30.0) -> Document:
+        """Wait until the current main document fired ``load``; returns that document."""
+        ...
+
+    async def document_changed(self, serial: int, timeout: float = 30.0) -> Document:
+        """Wait until the main document is no longer the one numbered ``serial``."""
+        ...
+
+    async def context_id(self, world: str = "", timeout: float = 30.0) -> int:
+        """The execution context of ``world`` ("" = the page's own) in the current main document."""
+        ...
+
+    async def close(self) -> None:
+        """Close the tab."""
+        ...
+
+
+TabT = TypeVar("TabT", bound=Target, covariant=True)
+"""The concrete tab type of a :class:`Host` (:class:`cdpagent.browser.Tab` for a real browser)."""
+
+
+class Host(Protocol[TabT]):
+    """The browser, as the cores use it; its tabs are of type ``TabT``."""
+
+    @property
+    def extensions(self) -> Sequence[Extension]:
+        """The extensions every new tab is set up with."""
+        ...
+
+    @property
+    def tabs(self) -> Sequence[TabT]:
+        """Open tabs that are set up."""
+        ...
+
+    def tab(self, tab_id: str) -> TabT | None:
+        """The open tab with id ``tab_id``, or ``None``."""
+        ...
+
+    def start_soon(self, async_fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        """Run ``async_fn(*args)`` in the background, owned by the browser."""
+        ...
+
+    async def open(
+        self,
+        url_or_path: str | os.PathLike[str],
+        *,
+        timeout: float = 30.0,
+        prepare: Callable[[TabT], None] | None = None,
+    ) -> TabT:
+        """Open a new tab (``prepare`` runs before the page loads) and wait for ``load``."""
+        ...
+
+
+class Extension(Protocol):
+    """Something that prepares every new tab before its first script runs."""
+
+    def setup_tab(self, tab: Target) -> Sequence[Command]:
+        """Called once per new tab while its target is paused.
+
+        Register event handlers on ``tab.session`` here, and return the commands
+        (``Runtime.addBinding``, ``Page.addScriptToEvaluateOnNewDocument``, …)
+        that must run before the tab's first script. The driver sends every
+        extension's commands in one ordered batch and only then releases the
+        target: a paused target may answer nothing until it is released, so
+        setup cannot wait for replies one by one.
+        """
+        ...

@@ -1,0 +1,91 @@
+"""Imports point down only: the layers of ``scripts/import_graph.py`` hold for the package.
+
+The same check prints the graph for a person: ``python scripts/import_graph.py``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _checker() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("import_graph", ROOT / "scripts" / "import_graph.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+graph = _checker()
+
+
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+CLEAN = {
+    "cdpagent/__init__.py": "from .browser import Browser\n",
+    "cdpagent/errors.py": "",
+    "cdpagent/target.py": "from .errors import CDPAgentError\n",
+    "cdpagent/browser.py": "from .runtime.invoke import invoke\nfrom .snapshot import observe\n",
+    "cdpagent/runtime/__init__.py": "",
+    "cdpagent/runtime/invoke.py": "from ..target import Target\nfrom . import codes\n",
+    "cdpagent/runtime/codes.py": "from ..errors import PageApiError\n",
+    "cdpagent/snapshot/__init__.py": "from .observe import observe\n",
+    "cdpagent/snapshot/observe.py": "from ..target import Target\n",
+}
+
+
+def test_the_package_imports_point_down_only() -> None:
+    assert graph.violations(graph.build_graph(ROOT)) == []
+
+
+def test_a_clean_fixture_tree_passes(tmp_path: Path) -> None:
+    assert graph.violations(graph.build_graph(_tree(tmp_path, CLEAN))) == []
+
+
+def test_an_upward_import_fails_even_under_type_checking(tmp_path: Path) -> None:
+    files = dict(CLEAN)
+    files["cdpagent/runtime/invoke.py"] = (
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..browser import Tab\n"
+    )
+    problems = graph.violations(graph.build_graph(_tree(tmp_path, files)))
+    assert "cdpagent.runtime.invoke imports cdpagent.browser, a higher layer" in problems
+
+
+def test_an_import_inside_a_function_counts_too(tmp_path: Path) -> None:
+    files = dict(CLEAN)
+    files["cdpagent/snapshot/observe.py"] = "def f() -> None:\n    import cdpagent.browser\n"
+    problems = graph.violations(graph.build_graph(_tree(tmp_path, files)))
+    assert "cdpagent.snapshot.observe imports cdpagent.browser, a higher layer" in problems
+
+
+def test_peers_of_one_layer_never_import_each_other(tmp_path: Path) -> None:
+    files = dict(CLEAN)
+    files["cdpagent/runtime/invoke.py"] = "from ..snapshot.observe import observe\n"
+    problems = graph.violations(graph.build_graph(_tree(tmp_path, files)))
+    assert "cdpagent.runtime.invoke imports cdpagent.snapshot.observe, a peer of the same layer" in problems
+
+
+def test_cycles_inside_a_group_are_found(tmp_path: Path) -> None:
+    files = dict(CLEAN)
+    files["cdpagent/runtime/codes.py"] = "from .invoke import invoke\n"
+    problems = graph.violations(graph.build_graph(_tree(tmp_path, files)))
+    assert any(p.startswith("import cycle:") and "cdpagent.runtime.codes" in p for p in problems)
+
+
+def test_a_module_outside_every_layer_is_named(tmp_path: Path) -> None:
+    files = dict(CLEAN)
+    files["cdpagent/utils.py"] = ""
+    problems = graph.violations(graph.build_graph(_tree(tmp_path, files)))
+    assert "cdpagent.utils: its group 'utils' is in no layer of LAYERS" in problems
