@@ -25,8 +25,10 @@ import trio
 
 from .concurrency import collapse
 from .connection import Connection, Session
+from .dialogs import LEAVE_NOTICE, JavaScriptDialog, opened
 from .documents import TRACKED_EVENTS, Document, DocumentTracker
 from .errors import (
+    CallTimeout,
     CDPAgentError,
     ConnectionClosed,
     LaunchError,
@@ -58,12 +60,21 @@ __all__ = [
 
 
 def to_url(url_or_path: str | os.PathLike[str]) -> str:
-    """A URL for ``url_or_path``: URLs pass through, file paths become ``file://`` URLs."""
+    """A URL for ``url_or_path``: URLs pass through, file paths become ``file://`` URLs.
+
+    A path may carry a query and a fragment as written
+    (``examples/inventory/index.html?rows=100#top``) unless a file of that whole
+    name exists; they are kept on the URL, not encoded into the file name.
+    """
     text = os.fspath(url_or_path)
     scheme = urlsplit(text).scheme
     if len(scheme) > 1:
         return text
-    return Path(text).resolve().as_uri()
+    path, suffix = text, ""
+    cut = min((i for i in (text.find("?"), text.find("#")) if i >= 0), default=-1)
+    if cut > 0 and not Path(text).exists():
+        path, suffix = text[:cut], text[cut:]
+    return Path(path).resolve().as_uri() + suffix
 
 
 class Tab:
@@ -87,9 +98,15 @@ class Tab:
         self.installed: set[str] = set()
         #: Serialises everything that delivers input to this tab (actions never interleave).
         self.input_lock = trio.Lock()
+        #: The JavaScript dialog open in this tab now, if any (see :mod:`cdpagent.dialogs`).
+        self.dialog: JavaScriptDialog | None = None
+        #: What the runtime did on its own since the last result took them (warnings to report).
+        self.notices: list[str] = []
         self._changed = trio.Event()
         for method in TRACKED_EVENTS:
             session.on(method, self._make_tracker(method))
+        session.on("Page.javascriptDialogOpening", self._on_dialog)
+        session.on("Page.javascriptDialogClosed", self._on_dialog_closed)
         session.on("Inspector.targetCrashed", self._on_crash)
         session.on("Inspector.targetReloadedAfterCrash", self._on_recovered)
 
@@ -108,6 +125,47 @@ class Tab:
                 self._notify()
 
         return track
+
+    def _on_dialog(self, params: dict[str, Any]) -> None:
+        dialog = opened(params)
+        if dialog.type == "beforeunload":
+            # Policy (cdpagent.dialogs): a navigation the agent or the page started goes ahead.
+            self.notices.append(LEAVE_NOTICE)
+            self.browser.start_soon(self._resolve_quietly, True)
+            return
+        self.dialog = dialog
+        self._notify()
+
+    def _on_dialog_closed(self, _: dict[str, Any]) -> None:
+        self.dialog = None
+        self._notify()
+
+    async def _resolve_quietly(self, accept: bool) -> None:
+        with suppress(CDPAgentError):
+            await self.session.send("Page.handleJavaScriptDialog", {"accept": accept})
+
+    def take_notices(self) -> list[str]:
+        """The notices recorded since the last call (for example a ``beforeunload`` that was accepted)."""
+        notices, self.notices = self.notices, []
+        return notices
+
+    async def resolve_dialog(self, accept: bool, prompt_text: str | None = None) -> JavaScriptDialog:
+        """Accept (OK) or dismiss (Cancel) the open JavaScript dialog; returns the dialog resolved.
+
+        ``prompt_text`` is what a ``prompt`` answers. Raises :class:`LookupError`
+        when no dialog is open, and the driver's errors when the tab is gone.
+        """
+        dialog = self.dialog
+        if dialog is None:
+            raise LookupError("no JavaScript dialog is open")
+        params: dict[str, Any] = {"accept": accept}
+        if prompt_text is not None:
+            params["promptText"] = prompt_text
+        await self.session.send("Page.handleJavaScriptDialog", params)
+        if self.dialog is dialog:
+            self.dialog = None
+            self._notify()
+        return dialog
 
     def _on_crash(self, _: dict[str, Any]) -> None:
         self.crashed = True
@@ -177,22 +235,63 @@ class Tab:
         """Navigate the main frame and wait for the new document's ``load``.
 
         A same-document navigation (``#hash``) returns the current document at
-        once. Raises :class:`NavigationError` when the browser reports a failure.
+        once. A ``beforeunload`` dialog is accepted (see :mod:`cdpagent.dialogs`).
+        Everything, ``Page.navigate`` included, is bounded by ``timeout``.
+        Raises :class:`NavigationError` when the browser reports a failure or the
+        new document has not loaded in time.
         """
-        result = await self.session.send("Page.navigate", {"url": to_url(url_or_path)})
+        url = to_url(url_or_path)
+        deadline = trio.current_time() + timeout
+        try:
+            result = await self.session.send("Page.navigate", {"url": url}, deadline=deadline)
+        except CallTimeout:
+            raise NavigationError(f"navigation to {url} did not start within {timeout:g} s") from None
         if result.get("errorText"):
             raise NavigationError(f"navigation to {url_or_path} failed: {result['errorText']}")
         loader = result.get("loaderId")
         if loader is None:
             return await self.wait_document(lambda doc: True, timeout)
-        return await self.wait_document(lambda doc: doc.loader_id == loader and doc.loaded, timeout)
+        return await self._loaded(lambda doc: doc.loader_id == loader, deadline, f"navigation to {url}")
 
     async def reload(self, *, timeout: float = 30.0) -> Document:
-        """Reload and wait for the new document's ``load``."""
-        before = self.document.serial if self.document else -1
-        await self.session.send("Page.reload", {})
-        await self.document_changed(before, timeout)
-        return await self.wait_loaded(timeout)
+        """Reload and wait for the new document's ``load``.
+
+        Only the navigation this reload starts counts: the new document is matched
+        by the loader id Chromium gives that navigation, so a navigation already in
+        flight cannot satisfy it. A ``beforeunload`` dialog is accepted. Raises
+        :class:`NavigationError` when the reloaded document has not loaded within
+        ``timeout``.
+        """
+        deadline = trio.current_time() + timeout
+        started: list[str] = []
+
+        def on_start(params: dict[str, Any]) -> None:
+            main = self.documents.main_frame_id
+            if params.get("frameId") == main and str(params.get("navigationType", "")).startswith("reload"):
+                started.append(str(params.get("loaderId", "")))
+                self._notify()
+
+        off = self.session.on("Page.frameStartedNavigating", on_start)
+        try:
+            try:
+                await self.session.send("Page.reload", {}, deadline=deadline)
+            except CallTimeout:
+                raise NavigationError(f"the reload did not start within {timeout:g} s") from None
+            return await self._loaded(
+                lambda doc: bool(started) and doc.loader_id == started[0], deadline, "the reload"
+            )
+        finally:
+            off()
+
+    async def _loaded(self, accept: Callable[[Document], bool], deadline: float, what: str) -> Document:
+        """The main document once ``accept(doc)`` holds and it has loaded; :class:`NavigationError` late."""
+        try:
+            return await self.wait_document(
+                lambda doc: accept(doc) and doc.loaded, max(deadline - trio.current_time(), 0)
+            )
+        except trio.TooSlowError:
+            busy = " (a JavaScript dialog is open)" if self.dialog is not None else ""
+            raise NavigationError(f"{what} did not finish loading in time{busy}") from None
 
     async def invoke(self, method: str, args: Any = None, *, timeout: float = 30.0) -> Any:
         """Call the page's registered Page Agent API ``method`` and return its JSON value (PA-4).

@@ -14,8 +14,6 @@ from typing import Any
 import msgspec
 import trio
 
-from .errors import CDPAgentError
-
 __all__ = ["main"]
 
 Command = Callable[[argparse.Namespace], Awaitable[int]]
@@ -127,7 +125,7 @@ async def _observe(args: argparse.Namespace) -> int:
     options = ObserveOptions(include=tuple(args.include), **overrides)
     async with launch() as browser:
         tab = await browser.open(args.page)
-        result = await observe_page(tab, options)
+        result = await observe_page(tab, options, timeout=args.timeout)
     if args.json:
         _print_json(result)
     else:
@@ -150,6 +148,9 @@ def _add_observe_command(sub: Any, commands: dict[str, Command]) -> None:
         observe.add_argument(flag, type=int, default=None, metavar="N", help=meaning)
     observe.add_argument(
         "--include", action="append", default=[], metavar="ID", help="a record id to collect in full"
+    )
+    observe.add_argument(
+        "--timeout", type=float, default=10.0, metavar="S", help="seconds the page may take to answer (10)"
     )
     commands["observe"] = _observe
 
@@ -178,8 +179,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("cdpagent: interrupted", file=sys.stderr)
         return 130
-    except CDPAgentError as exc:
-        print(f"cdpagent: {exc}", file=sys.stderr)
+    except Exception as exc:
+        # Every failure is one line with its reason; a traceback helps nobody at the terminal.
+        from .script import describe_failure
+
+        print(f"cdpagent: {describe_failure(exc)}", file=sys.stderr)
         return 1
     return int(result)
 

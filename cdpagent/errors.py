@@ -83,7 +83,8 @@ class ObservationError(CDPAgentError):
     """An observation could not be taken.
 
     ``code`` is ``PAGE_CHANGED`` (the document kept being replaced while being
-    observed) or ``COLLECT_FAILED`` (the collector threw; the message says why).
+    observed), ``TIMEOUT`` (the page did not answer in time) or ``COLLECT_FAILED``
+    (the collector threw; the message says why).
     """
 
     def __init__(self, code: str, message: str) -> None:

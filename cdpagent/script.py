@@ -50,6 +50,7 @@ __all__ = [
     "STEPS",
     "ScriptContext",
     "act_step",
+    "describe_failure",
     "observe_step",
     "run_step",
     "run_steps",
@@ -218,6 +219,22 @@ STEPS: dict[str, Step] = {
 _decode_step = msgspec.json.Decoder()
 
 
+def describe_failure(error: BaseException) -> str:
+    """One line saying why a command or a step failed, whatever the exception.
+
+    A group holding one exception is described as that exception; a deadline says
+    it was one; anything else is ``message`` or, without one, the exception's name.
+    """
+    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]
+    if isinstance(error, trio.TooSlowError):
+        return "timed out: the browser or the page did not answer in time"
+    text = " ".join(str(error).split())
+    if isinstance(error, CDPAgentError | PageApiError):
+        return text or type(error).__name__
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
 async def run_step(ctx: ScriptContext, line: str) -> tuple[dict[str, Any], bool]:
     """Run one step line; returns its result line and whether the script may go on.
 
@@ -241,8 +258,8 @@ async def run_step(ctx: ScriptContext, line: str) -> tuple[dict[str, Any], bool]
         return await handler(ctx, step), True
     except StepError as error:
         return {"op": op, **refusal(SCRIPT_STEP_INVALID, str(error))}, False
-    except (CDPAgentError, trio.TooSlowError) as error:
-        return {"op": op, **refusal(SCRIPT_STEP_FAILED, str(error) or type(error).__name__)}, False
+    except (CDPAgentError, PageApiError, trio.TooSlowError, OSError) as error:
+        return {"op": op, **refusal(SCRIPT_STEP_FAILED, describe_failure(error))}, False
 
 
 async def run_steps(ctx: ScriptContext, lines: Iterable[str], emit: Callable[[dict[str, Any]], None]) -> bool:

@@ -21,6 +21,7 @@ from typing import Any, Protocol, TypeVar
 import trio
 
 from .connection import Session
+from .dialogs import JavaScriptDialog
 from .documents import Document, DocumentTracker
 
 __all__ = ["Command", "Extension", "Host", "TabT", "Target"]
@@ -33,16 +34,19 @@ class Target(Protocol):
     """One page target (a tab), as the cores use it.
 
     ``installed`` names the page scripts an extension has already installed in
-    this tab; ``input_lock`` serialises everything that delivers input to it.
+    this tab; ``input_lock`` serialises everything that delivers input to it;
+    ``dialog`` is the JavaScript dialog open in it now (:mod:`cdpagent.dialogs`).
     """
 
     id: str
+    target_id: str
     session: Session
     documents: DocumentTracker
     closed: bool
     crashed: bool
     installed: set[str]
     input_lock: trio.Lock
+    dialog: JavaScriptDialog | None
 
     @property
     def browser(self) -> Host[Target]:
@@ -75,6 +79,18 @@ class Target(Protocol):
         """Close the tab."""
         ...
 
+    def take_notices(self) -> list[str]:
+        """What the runtime did on its own since the last call, as warnings to report."""
+        ...
+
+    async def resolve_dialog(self, accept: bool, prompt_text: str | None = None) -> JavaScriptDialog:
+        """Accept or dismiss the open JavaScript dialog; raises :class:`LookupError` when none is open."""
+        ...
+
+    async def wait_until(self, predicate: Callable[[], bool], timeout: float = 30.0) -> None:
+        """Return once ``predicate()`` holds; re-checked on every change of the tab's state."""
+        ...
+
 
 TabT = TypeVar("TabT", bound=Target, covariant=True)
 """The concrete tab type of a :class:`Host` (:class:`cdpagent.browser.Tab` for a real browser)."""
@@ -95,6 +111,10 @@ class Host(Protocol[TabT]):
 
     def tab(self, tab_id: str) -> TabT | None:
         """The open tab with id ``tab_id``, or ``None``."""
+        ...
+
+    async def send(self, method: str, params: Any = None) -> Any:
+        """Send a browser-level command and return its decoded result."""
         ...
 
     def start_soon(self, async_fn: Callable[..., Awaitable[Any]], *args: Any) -> None:

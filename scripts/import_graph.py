@@ -27,7 +27,7 @@ __all__ = ["LAYERS", "Graph", "build_graph", "violations"]
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors",),
-    ("protocol", "documents", "concurrency", "pagescripts", "bundled"),
+    ("protocol", "documents", "dialogs", "concurrency", "pagescripts", "bundled"),
     ("transport",),
     ("connection",),
     ("launcher",),

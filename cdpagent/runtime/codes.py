@@ -31,6 +31,7 @@ __all__ = [
     "PAGE_API_ARGS_INVALID",
     "PAGE_API_CALL_FAILED",
     "PAGE_API_CONTRACT_INVALID",
+    "PAGE_API_DIALOG_OPEN",
     "PAGE_API_METHOD_FAILED",
     "PAGE_API_METHOD_NOT_FOUND",
     "PAGE_API_NOT_EXPOSED",
@@ -59,6 +60,10 @@ PAGE_API_RESULT_NOT_JSON: Final = "PAGE_API_RESULT_NOT_JSON"
 PAGE_API_TIMEOUT: Final = "PAGE_API_TIMEOUT"
 PAGE_API_PAGE_CHANGED: Final = "PAGE_API_PAGE_CHANGED"
 PAGE_API_CALL_FAILED: Final = "PAGE_API_CALL_FAILED"
+#: A JavaScript dialog (alert, confirm, prompt) is open in the tab: the page cannot run
+#: the call until it is accepted or dismissed (``Tab.resolve_dialog``, or the
+#: observation's ``accept_dialog`` / ``dismiss_dialog`` actions).
+PAGE_API_DIALOG_OPEN: Final = "PAGE_API_DIALOG_OPEN"
 
 #: A ``post()`` topic this runtime does not serve.
 PAGE_API_UNKNOWN_TOPIC: Final = "PAGE_API_UNKNOWN_TOPIC"
@@ -84,6 +89,7 @@ INVOKE_CODES: Final = (
     PAGE_API_TIMEOUT,
     PAGE_API_PAGE_CHANGED,
     PAGE_API_CALL_FAILED,
+    PAGE_API_DIALOG_OPEN,
 )
 
 

@@ -29,12 +29,14 @@ from typing import Any, Final
 import msgspec
 import trio
 
+from ..dialogs import JavaScriptDialog
 from ..documents import Document
 from ..errors import CallTimeout, ConnectionClosed, ProtocolError, SessionClosed
 from ..target import Host, Target
 from .codes import (
     PAGE_API_ARGS_INVALID,
     PAGE_API_CALL_FAILED,
+    PAGE_API_DIALOG_OPEN,
     PAGE_API_METHOD_FAILED,
     PAGE_API_METHOD_NOT_FOUND,
     PAGE_API_NOT_EXPOSED,
@@ -113,6 +115,8 @@ async def invoke(tab: Target, method: str, args: Any = None, *, timeout: float =
     args_json = encode_args(args)
     if tab.closed:
         raise PageApiError(PAGE_API_TAB_NOT_FOUND, f"tab {tab.id} is closed")
+    if tab.dialog is not None:
+        raise _dialog_open(tab.dialog)
     api = _page_api(tab)
     deadline = trio.current_time() + timeout
     target = _current_target(api, tab)
@@ -164,6 +168,13 @@ def _lost(tab: Target, error: SessionClosed | ConnectionClosed, when: str) -> Pa
     code, what = driver_failure(error)
     detail = f": {error}" if isinstance(error, ConnectionClosed) else ""
     return PageApiError(code, f"{what.format(tab=tab.id)} {when}{detail}")
+
+
+def _dialog_open(dialog: JavaScriptDialog) -> PageApiError:
+    return PageApiError(
+        PAGE_API_DIALOG_OPEN,
+        f"a {dialog.label} is open in the tab and blocks the page; accept or dismiss it first",
+    )
 
 
 def _timeout(method: str, timeout: float) -> PageApiError:

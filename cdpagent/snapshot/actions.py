@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 import msgspec
 import trio
 
+from ..dialogs import ACCEPT, DISMISS, JavaScriptDialog
 from ..errors import CDPAgentError, ProtocolError
 from ..input import insert_text, mouse_click, press_key
 from ..target import Target
@@ -40,7 +41,7 @@ from .folding import fold_actions
 from .model import ActionEntry, ActionLocator, Snapshot, action_id, split_action_id
 from .observe import WORLD, SettleReport, collect_snapshot, install
 from .options import ObserveOptions
-from .receipts import ActionRef, Changes, Receipt, diff, error_receipt, ok_receipt
+from .receipts import ActionRef, Changes, Receipt, ValueChange, diff, error_receipt, ok_receipt
 from .tools import ToolCallError, resolve_tool_call
 
 __all__ = [
@@ -439,6 +440,7 @@ def _finish(
 ) -> Receipt:
     warnings = list(run.warnings)
     warnings += [f"the page opened a JavaScript dialog, dismissed: {d}" for d in run.dialogs]
+    warnings += run.tab.take_notices()
     if expectation is not None:
         return error_receipt(
             ref, codes.EXPECTATION_FAILED, expectation, available, changed=changes, warnings=warnings
@@ -492,6 +494,8 @@ async def act(
     ref = ActionRef(action_id(name, record))
     receipt: Receipt | None = None
     async with tab.input_lock:
+        if tab.dialog is not None:
+            return await _resolve_dialog(tab, tab.dialog, name, record, text)
         await install(tab)
         unsubscribe = [
             tab.session.on("Runtime.exceptionThrown", run.on_exception),
@@ -502,8 +506,10 @@ async def act(
 
                 def on_dialog(params: dict[str, Any]) -> None:
                     # A blocking alert/confirm would stall the input forever; dismiss it.
-                    run.dialogs.append(str(params.get("message", ""))[:200])
-                    nursery.start_soon(_dismiss, tab)
+                    # (beforeunload is the tab's: it accepts it, see cdpagent.dialogs.)
+                    if params.get("type") != "beforeunload":
+                        run.dialogs.append(str(params.get("message", ""))[:200])
+                        nursery.start_soon(_dismiss, tab)
 
                 unsubscribe.append(tab.session.on("Page.javascriptDialogOpening", on_dialog))
                 with trio.move_on_after(timeout):
@@ -526,6 +532,38 @@ async def act(
         receipt = error_receipt(ref, codes.TIMEOUT, message, [])
     run.timings.total_ms = (time.perf_counter() - started) * 1000
     return receipt
+
+
+async def _resolve_dialog(
+    tab: Target, dialog: JavaScriptDialog, name: str, record: str | None, text: str | None
+) -> Receipt:
+    """Act while ``dialog`` blocks the page: only its own actions run (see :mod:`cdpagent.dialogs`)."""
+    actions = [ACCEPT] if dialog.type == "alert" else [ACCEPT, DISMISS]
+    ref = ActionRef(action_id(name, record))
+    if name not in actions or record is not None:
+        return error_receipt(
+            ref,
+            codes.DIALOG_OPEN,
+            f"a {dialog.label} dialog blocks the page; {' or '.join(actions)} it first",
+            actions,
+        )
+    accept = name == ACCEPT
+    if text is not None and not (accept and dialog.type == "prompt"):
+        return error_receipt(ref, codes.INVALID_ARGUMENT, f"{name} takes no text here", actions)
+    if accept and dialog.type == "prompt" and text is None:
+        return error_receipt(ref, codes.INVALID_ARGUMENT, f"{name} needs text (the prompt's answer)", actions)
+    description = "Accept the dialog (OK)" if accept else "Dismiss the dialog (Cancel)"
+    try:
+        await tab.resolve_dialog(accept, text)
+    except LookupError:
+        return error_receipt(ActionRef(name, description), codes.UNKNOWN_ACTION, "the dialog is gone", [])
+    except CDPAgentError as exc:
+        code, message = codes.driver_failure(exc)
+        if code is None:
+            raise
+        return error_receipt(ActionRef(name, description), code, message, actions)
+    changed = Changes(observed=True, modal=ValueChange(dialog.label, None))
+    return ok_receipt(ActionRef(name, description), changed, tab.take_notices())
 
 
 async def _dismiss(tab: Target) -> None:

@@ -16,6 +16,7 @@ __all__ = [
     "ACTION_UNAVAILABLE",
     "CODES",
     "CONFIRMATION_DENIED",
+    "DIALOG_OPEN",
     "DRIVER_FAILURES",
     "EXPECTATION_FAILED",
     "HANDOFF_REQUIRED",
@@ -53,6 +54,8 @@ PAGE_CHANGED: Final = "PAGE_CHANGED"
 """The document was replaced before the input could be delivered; nothing was performed."""
 TIMEOUT: Final = "TIMEOUT"
 """The action, or one of its snapshots, did not finish before the deadline."""
+DIALOG_OPEN: Final = "DIALOG_OPEN"
+"""A JavaScript dialog blocks the page; only ``accept_dialog`` / ``dismiss_dialog`` can run."""
 
 CODES: Final = frozenset(
     {
@@ -68,6 +71,7 @@ CODES: Final = frozenset(
         ACTION_FAILED,
         PAGE_CHANGED,
         TIMEOUT,
+        DIALOG_OPEN,
     }
 )
 

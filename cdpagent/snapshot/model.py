@@ -256,7 +256,7 @@ class Feedback(msgspec.Struct, frozen=True):
     message: str
     field: str | None = None
     region_path: list[str] = []
-    source: Literal["declared", "alert", "status", "invalid"] = "declared"
+    source: Literal["declared", "alert", "status", "invalid", "dialog"] = "declared"
 
 
 class Snapshot(msgspec.Struct, frozen=True):

@@ -15,16 +15,20 @@ then :class:`ObservationError` with code ``PAGE_CHANGED`` is raised.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Final
+from urllib.parse import urlsplit
 
 import msgspec
 import trio
 
-from ..errors import ObservationError, ProtocolError, SessionClosed
+from ..concurrency import collapse
+from ..dialogs import ACCEPT, DISMISS, JavaScriptDialog
+from ..errors import CDPAgentError, ObservationError, ProtocolError, SessionClosed
 from ..pagescripts import source
 from ..target import Command, Target
 from .budget import build
-from .model import SNAPSHOT_DECODER, Observation, Snapshot
+from .model import SNAPSHOT_DECODER, Feedback, Identity, InputSpec, Observation, PageAction, Snapshot
 from .options import ObserveOptions
 
 __all__ = [
@@ -34,6 +38,7 @@ __all__ = [
     "ObserveResult",
     "SettleReport",
     "collect_snapshot",
+    "dialog_snapshot",
     "install",
     "observe",
     "observe_page",
@@ -196,17 +201,95 @@ async def observe_page(
 ) -> ObserveResult:
     """Observation, rendered text and tools of ``tab`` (the CLI's ``--json`` object).
 
-    Raises what :func:`collect_snapshot` raises.
+    While a JavaScript dialog blocks the page (one is open, or one opens during
+    the collection) the observation is :func:`dialog_snapshot`'s: the dialog as
+    a modal whose actions resolve it. Warnings include what the runtime did on its
+    own since the last result (``Tab.take_notices``). Raises
+    :class:`ObservationError` (``TIMEOUT`` when the page did not answer in time,
+    ``PAGE_CHANGED``, ``COLLECT_FAILED``) and the driver's ``SessionClosed``.
     """
     opts = options or ObserveOptions()
-    snapshot, report = await collect_snapshot(tab, opts, timeout=timeout)
+    collected: list[tuple[Snapshot, SettleReport | None]] = []
+
+    async def collect(cancel: trio.CancelScope) -> None:
+        try:
+            collected.append(await collect_snapshot(tab, opts, timeout=timeout))
+        except trio.TooSlowError:
+            limit = timeout + opts.settle_timeout_ms / 1000
+            raise ObservationError(
+                "TIMEOUT",
+                f"the page did not answer within {limit:g} s; it may still be busy "
+                "(a long script, or a very large page painting for the first time)",
+            ) from None
+        cancel.cancel()
+
+    if tab.dialog is None:
+        with collapse():
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(collect, nursery.cancel_scope)
+                await tab.wait_until(lambda: tab.dialog is not None, math.inf)
+                nursery.cancel_scope.cancel()
+    dialog = tab.dialog
+    if collected:
+        snapshot, report = collected[0]
+    elif dialog is not None:
+        snapshot, report = await dialog_snapshot(tab, dialog), None
+    else:
+        raise ObservationError("PAGE_CHANGED", "a dialog opened and closed again while the page was observed")
     obs, text, tools = build(
         snapshot,
         opts,
-        warnings=_settle_warning(report),
+        warnings=[*_settle_warning(report), *tab.take_notices()],
         settle_ms=report.waited_ms if report else 0.0,
     )
     return ObserveResult(obs, text, tools)
+
+
+async def dialog_snapshot(tab: Target, dialog: JavaScriptDialog) -> Snapshot:
+    """The snapshot of a page blocked by ``dialog``: the dialog as the modal, its message as
+    page feedback, and only the actions that resolve it (``accept_dialog``, and
+    ``dismiss_dialog`` unless it is an ``alert``). Nothing runs in the page: the
+    title comes from the browser's target info.
+    """
+    title = ""
+    with trio.move_on_after(2):
+        try:
+            info = await tab.browser.send("Target.getTargetInfo", {"targetId": tab.target_id})
+            title = str(info.get("targetInfo", {}).get("title", ""))
+        except CDPAgentError:
+            pass
+    document = tab.document
+    path = urlsplit(document.url).path if document is not None else ""
+    if dialog.type == "prompt":
+        accept = PageAction(
+            name=ACCEPT,
+            kind="type",
+            effect="write",
+            description="Answer the page's prompt with text and accept it (OK)",
+            input=InputSpec(doc="The answer to the prompt.", value=dialog.default_prompt),
+        )
+    else:
+        ok = "Close the alert (OK)" if dialog.type == "alert" else "Accept the dialog (OK)"
+        accept = PageAction(name=ACCEPT, kind="click", effect="write", description=ok)
+    actions = [accept]
+    if dialog.type != "alert":
+        actions.append(
+            PageAction(
+                name=DISMISS, kind="click", effect="write", description="Dismiss the dialog (Cancel)", order=1
+            )
+        )
+    return Snapshot(
+        identity=Identity(title=title, path=path),
+        actions=actions,
+        actions_total=len(actions),
+        feedback=[Feedback(level="warning", message=dialog.message, source="dialog")],
+        feedback_total=1,
+        modal=dialog.label,
+        warnings=[
+            f"a {dialog.label} dialog is open and blocks the page: nothing else can be observed "
+            f"or done until it is accepted ({ACCEPT}) or dismissed ({DISMISS})"
+        ],
+    )
 
 
 async def observe(
