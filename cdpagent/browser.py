@@ -48,6 +48,8 @@ from .snapshot.options import ObserveOptions
 from .snapshot.receipts import Receipt
 from .target import Command, Extension
 from .transport import PipeTransport, Transport, WebSocketTransport
+from .webmcp import FLAG as WEBMCP_FLAG
+from .webmcp import WebMcp
 
 __all__ = [
     "Browser",
@@ -313,14 +315,16 @@ class Tab:
         text: str | None = None,
         option: str | None = None,
         checked: bool | None = None,
+        input: dict[str, Any] | None = None,
         confirm: ConfirmCallback | None = None,
         timeout: float = 30.0,
     ) -> Receipt:
         """Perform a declared action with trusted input and return its change receipt (OB-7, OB-8).
 
         ``action`` is a tool name or action id (``toggle`` with ``record="t9"``, or
-        ``toggle@t9``). Refusals are receipts with ``ok: false`` and a stable code,
-        not exceptions; see :func:`cdpagent.snapshot.actions.act`.
+        ``toggle@t9``); ``input`` is the JSON object of a page tool (WebMCP).
+        Refusals are receipts with ``ok: false`` and a stable code, not exceptions;
+        see :func:`cdpagent.snapshot.actions.act`.
         """
         return await _act(
             self,
@@ -329,6 +333,7 @@ class Tab:
             text=text,
             option=option,
             checked=checked,
+            input=input,
             confirm=confirm,
             timeout=timeout,
         )
@@ -589,21 +594,26 @@ async def launch(
     args: Sequence[str] = (),
     allow_origins: Sequence[str] = (),
     extensions: Sequence[Extension] | None = None,
+    webmcp: bool = False,
     timeout: float = 30.0,
 ) -> AsyncIterator[Browser]:
     """Start a browser and yield a connected :class:`Browser`.
 
     ``transport`` is ``"pipe"`` (default: no port is opened) or ``"websocket"``.
     ``allow_origins`` lists origins besides ``file:`` whose pages get the Page
-    Agent API (for example a loopback dev server). ``extensions`` replaces the
-    standard ones (:func:`standard_extensions`) when given.
+    Agent API (for example a loopback dev server). ``webmcp`` turns on Chromium's
+    WebMCP and the bridge that makes the tools pages register actions of the
+    observation (:mod:`cdpagent.webmcp`). ``extensions`` replaces the standard ones
+    (:func:`standard_extensions`) when given.
     Raises :class:`~cdpagent.errors.BrowserNotFound` when no browser is found
     and :class:`~cdpagent.errors.LaunchError` when it exits during launch.
     """
     if transport not in ("pipe", "websocket"):
         raise ValueError(f"transport must be 'pipe' or 'websocket', not {transport!r}")
     if extensions is None:
-        extensions = standard_extensions(allow_origins)
+        extensions = standard_extensions(allow_origins, webmcp=webmcp)
+    if webmcp:
+        args = [*args, WEBMCP_FLAG]
     pipe = transport == "pipe"
     process = await BrowserProcess.start(executable, headless=headless, pipe=pipe, extra_args=args)
     try:
@@ -633,18 +643,21 @@ async def connect(
     *,
     allow_origins: Sequence[str] = (),
     extensions: Sequence[Extension] | None = None,
+    webmcp: bool = False,
     timeout: float = 30.0,
 ) -> AsyncIterator[Browser]:
     """Attach to a running browser at ``endpoint`` and yield a :class:`Browser`.
 
     ``endpoint`` is a ``ws://…/devtools/browser/…`` url, or ``http://host:port``
     resolved through ``/json/version``. Leaving the block detaches; the browser
-    keeps running. ``allow_origins`` and ``extensions`` are as for :func:`launch`.
+    keeps running. ``allow_origins``, ``webmcp`` and ``extensions`` are as for
+    :func:`launch` (with ``webmcp`` the browser must have been started with
+    ``--enable-features=WebMCP``).
     Raises :class:`ConnectionClosed` when the endpoint is not a reachable CDP
     endpoint.
     """
     if extensions is None:
-        extensions = standard_extensions(allow_origins)
+        extensions = standard_extensions(allow_origins, webmcp=webmcp)
 
     async def open_transport(nursery: trio.Nursery) -> Transport:
         with trio.move_on_after(timeout):
@@ -659,11 +672,14 @@ async def connect(
             yield browser
 
 
-def standard_extensions(allow_origins: Sequence[str] = ()) -> list[Extension]:
+def standard_extensions(allow_origins: Sequence[str] = (), *, webmcp: bool = False) -> list[Extension]:
     """The extensions every browser gets unless told otherwise: the Page Agent API
-    (for ``file:`` pages and ``allow_origins``) and the observation collector with
-    its action helpers."""
-    return [PageApi(allow_origins), ObservationExtension()]
+    (for ``file:`` pages and ``allow_origins``), the observation collector with its
+    action helpers, and with ``webmcp`` the WebMCP bridge."""
+    extensions: list[Extension] = [PageApi(allow_origins), ObservationExtension()]
+    if webmcp:
+        extensions.append(WebMcp())
+    return extensions
 
 
 async def _resolve_http(endpoint: str) -> str:

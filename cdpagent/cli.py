@@ -17,6 +17,7 @@ import trio
 __all__ = ["main"]
 
 Command = Callable[[argparse.Namespace], Awaitable[int]]
+_WEBMCP_HELP = "turn on WebMCP: tools the page registers become actions"
 
 
 def _progress(message: str) -> None:
@@ -77,7 +78,7 @@ async def _script(args: argparse.Namespace) -> int:
     else:
         text = await trio.Path(args.steps).read_text(encoding="utf-8")
     lines = text.splitlines()
-    async with launch(allow_origins=args.allow_origin) as browser:
+    async with launch(allow_origins=args.allow_origin, webmcp=args.webmcp) as browser:
         if args.standalone:
             thread = None
             tab = await browser.open(args.page)
@@ -104,6 +105,7 @@ def _add_page_api_commands(sub: Any, commands: dict[str, Command]) -> None:
     script.add_argument("--standalone", action="store_true", help="open a tab that belongs to no thread")
     script.add_argument("--allow-origin", action="append", default=[], help="an extra local origin")
     script.add_argument("--yes", action="store_true", help="accept every confirmation an act step asks for")
+    script.add_argument("--webmcp", action="store_true", help=_WEBMCP_HELP)
     commands["script"] = _script
 
 
@@ -123,7 +125,7 @@ async def _observe(args: argparse.Namespace) -> int:
         if getattr(args, name) is not None
     }
     options = ObserveOptions(include=tuple(args.include), **overrides)
-    async with launch() as browser:
+    async with launch(webmcp=args.webmcp) as browser:
         tab = await browser.open(args.page)
         result = await observe_page(tab, options, timeout=args.timeout)
     if args.json:
@@ -149,6 +151,7 @@ def _add_observe_command(sub: Any, commands: dict[str, Command]) -> None:
     observe.add_argument(
         "--include", action="append", default=[], metavar="ID", help="a record id to collect in full"
     )
+    observe.add_argument("--webmcp", action="store_true", help=_WEBMCP_HELP)
     observe.add_argument(
         "--timeout", type=float, default=10.0, metavar="S", help="seconds the page may take to answer (10)"
     )

@@ -158,13 +158,13 @@ async def observe_step(tab: Tab, step: dict[str, Any]) -> dict[str, Any]:
     return {"op": "observe", **msgspec.to_builtins(result)}
 
 
-_ACT_FIELDS = {"action": str, "record": str, "text": str, "option": str, "checked": bool}
+_ACT_FIELDS = {"action": str, "record": str, "text": str, "option": str, "checked": bool, "input": dict}
 
 
 async def act_step(
     tab: Tab, step: dict[str, Any], *, confirm: ConfirmCallback | None = None
 ) -> dict[str, Any]:
-    """The ``{"op": "act", "action", "record"?, "text"?, "option"?, "checked"?}`` step.
+    """The ``{"op": "act", "action", "record"?, "text"?, "option"?, "checked"?, "input"?}`` step.
 
     Returns ``{"op": "act", "receipt": {"result": …}}``. A malformed step (no
     ``action``, a field of the wrong type, an unknown field) is a receipt with
@@ -190,6 +190,7 @@ async def act_step(
         text=step.get("text"),
         option=step.get("option"),
         checked=step.get("checked"),
+        input=step.get("input"),
         confirm=confirm,
     )
     return {"op": "act", "receipt": receipt.to_builtins()}

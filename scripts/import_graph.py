@@ -33,6 +33,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("launcher",),
     # the seam the cores are written against
     ("target", "input"),
+    # page-side tool registries the cores read
+    ("webmcp",),
     # the cores: the Page Agent API and the observation model
     ("runtime", "snapshot"),
     # the composition root

@@ -23,6 +23,7 @@ import pytest
 
 import cdpagent
 from cdpagent.launcher import default_flags, devtools_url, find_browser
+from cdpagent.webmcp import FLAG as WEBMCP_FLAG
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 PAGES = Path(__file__).resolve().parent / "pages"
@@ -46,7 +47,11 @@ async def evaluate(tab: cdpagent.Tab, expression: str, *, gesture: bool = False)
 def chrome_endpoint() -> Iterator[str]:
     """The ``ws://`` DevTools url of a browser shared by the whole session."""
     workdir = tempfile.mkdtemp(prefix="cdpagent-test-")
-    argv = [find_browser(), *default_flags(os.path.join(workdir, "profile"), headless=True, pipe=False)]
+    argv = [
+        find_browser(),
+        *default_flags(os.path.join(workdir, "profile"), headless=True, pipe=False),
+        WEBMCP_FLAG,  # WebMCP tests connect with webmcp=True; other pages never notice
+    ]
     proc = subprocess.Popen(
         argv,
         stdin=subprocess.DEVNULL,

@@ -81,7 +81,8 @@ def split_action_id(text: str) -> tuple[str, str | None]:
     return (name, record) if at else (text, None)
 
 
-Kind = Literal["click", "type", "select", "check"]
+Kind = Literal["click", "type", "select", "check", "tool"]
+"""``tool``: a tool the page registered with WebMCP; its input is a JSON object (:mod:`.pagetools`)."""
 Effect = Literal["read", "write", "navigate"]
 RegionState = Literal["active", "hidden", "inert", "covered"]
 """``covered``: rendered, but behind an open modal dialog that is not inside it."""
@@ -135,6 +136,8 @@ class InputSpec(msgspec.Struct, frozen=True, omit_defaults=True):
     checked: bool | None = None
     sensitive: bool = False
     read_only: bool = False
+    json_schema: dict[str, Any] | None = None
+    """A WebMCP tool's own input schema (``kind == "tool"``)."""
 
 
 class ActionLocator(msgspec.Struct, frozen=True):

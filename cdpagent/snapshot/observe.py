@@ -27,9 +27,11 @@ from ..dialogs import ACCEPT, DISMISS, JavaScriptDialog
 from ..errors import CDPAgentError, ObservationError, ProtocolError, SessionClosed
 from ..pagescripts import source
 from ..target import Command, Target
+from ..webmcp import WebMcp
 from .budget import build
 from .model import SNAPSHOT_DECODER, Feedback, Identity, InputSpec, Observation, PageAction, Snapshot
 from .options import ObserveOptions
+from .pagetools import with_page_tools
 
 __all__ = [
     "WORLD",
@@ -154,7 +156,11 @@ async def _attempt(
         raise _DocumentChanged("the document changed while it was observed")
     if not isinstance(text, str):
         raise ObservationError("COLLECT_FAILED", "the collector returned no snapshot")
-    return SNAPSHOT_DECODER.decode(text), report
+    snapshot = SNAPSHOT_DECODER.decode(text)
+    bridge = WebMcp.of(tab.browser)
+    if bridge is not None:
+        snapshot = with_page_tools(snapshot, bridge.tools(tab))
+    return snapshot, report
 
 
 async def collect_snapshot(

@@ -167,6 +167,8 @@ class ErrorInfo(msgspec.Struct, frozen=True, omit_defaults=True):
 class Result(msgspec.Struct, frozen=True, omit_defaults=True):
     ok: bool
     action: ActionRef | None = None
+    output: str | None = None
+    """What a page tool (WebMCP) returned: page data, bounded and inside a ``<page_data>`` fence."""
     changed: Changes | None = None
     warnings: list[str] | None = None
     error: ErrorInfo | None = None
@@ -207,9 +209,14 @@ def _warnings(warnings: list[str]) -> list[str]:
     return out
 
 
-def ok_receipt(action: ActionRef, changed: Changes, warnings: list[str] | None = None) -> Receipt:
-    """A successful receipt; ``warnings`` is always present (possibly empty)."""
-    return Receipt(Result(ok=True, action=action, changed=changed, warnings=_warnings(warnings or [])))
+def ok_receipt(
+    action: ActionRef, changed: Changes, warnings: list[str] | None = None, *, output: str | None = None
+) -> Receipt:
+    """A successful receipt; ``warnings`` is always present (possibly empty); ``output`` is a
+    page tool's fenced output."""
+    return Receipt(
+        Result(ok=True, action=action, output=output, changed=changed, warnings=_warnings(warnings or []))
+    )
 
 
 def error_receipt(

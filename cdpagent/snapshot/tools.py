@@ -187,8 +187,52 @@ def _input_properties(entry: ActionEntry, max_chars: int) -> dict[str, Any]:
     return {}
 
 
+def _page_schema(value: Any) -> Any:
+    """A copy of a page's schema with ``<`` escaped in its descriptions and titles (author text)."""
+    if isinstance(value, dict):
+        return {
+            k: v.replace("<", "\\u003c") if k in ("description", "title") and isinstance(v, str)
+            else _page_schema(v)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_page_schema(v) for v in value]
+    return value
+
+
+def _tool_parameters(entry: ActionEntry) -> tuple[dict[str, Any], bool]:
+    """A WebMCP tool's parameters (its own input schema) and whether they can be strict.
+
+    Strict mode needs an object schema whose every property is required and which
+    admits no other property; a schema that makes some properties optional keeps
+    them optional, and the declaration is then not strict.
+    """
+    schema = _page_schema((entry.input.json_schema if entry.input else None) or {})
+    if schema.get("type", "object") != "object":
+        return schema, False
+    params: dict[str, Any] = {"type": "object", "properties": {}, **schema}
+    params.setdefault("additionalProperties", False)
+    properties = params["properties"] if isinstance(params["properties"], dict) else {}
+    required = params.get("required") or []
+    strict = params["additionalProperties"] is False and set(required) == set(properties)
+    if not properties:
+        params["required"] = []
+    return params, strict
+
+
 def tool_declaration(entry: ActionEntry, max_chars: int = 160) -> dict[str, Any]:
-    """One OpenAI function declaration for ``entry`` (strict JSON Schema)."""
+    """One OpenAI function declaration for ``entry`` (strict JSON Schema where it can be)."""
+    if entry.kind == "tool":
+        parameters, strict = _tool_parameters(entry)
+        return {
+            "type": "function",
+            "function": {
+                "name": entry.tool,
+                "description": tool_description(entry, max_chars),
+                "parameters": parameters,
+                "strict": strict,
+            },
+        }
     properties: dict[str, Any] = {}
     if entry.folded:
         example = entry.sample[0] if entry.sample else "an id"
