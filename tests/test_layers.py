@@ -46,46 +46,43 @@ CLEAN = {
 }
 
 
+def _problems(root: Path, **changed: str) -> list[str]:
+    """The violations of the clean fixture tree with some files replaced (``a__b_py`` = ``a/b.py``)."""
+    files = dict(CLEAN)
+    files.update({name.replace("__", "/").replace("_py", ".py"): text for name, text in changed.items()})
+    return list(graph.violations(graph.build_graph(_tree(root, files))))
+
+
 def test_the_package_imports_point_down_only() -> None:
     assert graph.violations(graph.build_graph(ROOT)) == []
 
 
 def test_a_clean_fixture_tree_passes(tmp_path: Path) -> None:
-    assert graph.violations(graph.build_graph(_tree(tmp_path, CLEAN))) == []
+    assert _problems(tmp_path) == []
 
 
 def test_an_upward_import_fails_even_under_type_checking(tmp_path: Path) -> None:
-    files = dict(CLEAN)
-    files["cdpagent/runtime/invoke.py"] = (
-        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..browser import Tab\n"
-    )
-    problems = graph.violations(graph.build_graph(_tree(tmp_path, files)))
+    text = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..browser import Tab\n"
+    problems = _problems(tmp_path, cdpagent__runtime__invoke_py=text)
     assert "cdpagent.runtime.invoke imports cdpagent.browser, a higher layer" in problems
 
 
 def test_an_import_inside_a_function_counts_too(tmp_path: Path) -> None:
-    files = dict(CLEAN)
-    files["cdpagent/snapshot/observe.py"] = "def f() -> None:\n    import cdpagent.browser\n"
-    problems = graph.violations(graph.build_graph(_tree(tmp_path, files)))
+    text = "def f() -> None:\n    import cdpagent.browser\n"
+    problems = _problems(tmp_path, cdpagent__snapshot__observe_py=text)
     assert "cdpagent.snapshot.observe imports cdpagent.browser, a higher layer" in problems
 
 
 def test_peers_of_one_layer_never_import_each_other(tmp_path: Path) -> None:
-    files = dict(CLEAN)
-    files["cdpagent/runtime/invoke.py"] = "from ..snapshot.observe import observe\n"
-    problems = graph.violations(graph.build_graph(_tree(tmp_path, files)))
+    problems = _problems(tmp_path, cdpagent__runtime__invoke_py="from ..snapshot.observe import observe\n")
     assert "cdpagent.runtime.invoke imports cdpagent.snapshot.observe, a peer of the same layer" in problems
 
 
 def test_cycles_inside_a_group_are_found(tmp_path: Path) -> None:
-    files = dict(CLEAN)
-    files["cdpagent/runtime/codes.py"] = "from .invoke import invoke\n"
-    problems = graph.violations(graph.build_graph(_tree(tmp_path, files)))
+    problems = _problems(tmp_path, cdpagent__runtime__codes_py="from .invoke import invoke\n")
     assert any(p.startswith("import cycle:") and "cdpagent.runtime.codes" in p for p in problems)
 
 
 def test_a_module_outside_every_layer_is_named(tmp_path: Path) -> None:
-    files = dict(CLEAN)
-    files["cdpagent/utils.py"] = ""
-    problems = graph.violations(graph.build_graph(_tree(tmp_path, files)))
+    problems = _problems(tmp_path, cdpagent__utils_py="")
     assert "cdpagent.utils: its group 'utils' is in no layer of LAYERS" in problems
