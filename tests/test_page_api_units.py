@@ -4,13 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 import trio
 from hypothesis import given
 from hypothesis import strategies as st
 
 from cdpagent.runtime.codes import PageApiError, refusal
-from cdpagent.runtime.jsonstrict import MAX_SAFE_INTEGER, args_from_json, check_args, encode_args
+from cdpagent.runtime.jsonstrict import (
+    MAX_SAFE_INTEGER,
+    args_from_json,
+    check_args,
+    decode_page_json,
+    encode_args,
+)
 from cdpagent.runtime.notify import PostCall, Sender, check_notify, parse_post
 from cdpagent.runtime.pageapi import PageApi, origin_of, shim_source
 from cdpagent.runtime.threads import Notification, Thread
@@ -113,12 +120,28 @@ def test_pa5_check_notify_decisions() -> None:
         None,
         {"message": "a", "tabId": "x"},
         {"message": "中" * 2731},
-        {"message": "\ud800"},
     ):
         assert code_of(check_notify(PostCall(1, "thread_notify", payload), LOCAL, owned=True)) == (
             "THREAD_NOTIFY_BAD_MESSAGE"
         ), payload
     assert check_notify(PostCall(1, "thread_notify", {"message": "中" * 2730 + "ab"}), LOCAL, owned=True)
+
+
+def test_pa5_lone_surrogates_are_replaced_and_refused() -> None:
+    # JSON.stringify escapes a lone surrogate; msgspec alone refuses such text.
+    call = parse_post('[7,"thread_notify",{"message":"half \\ud83d"}]')
+    assert call == PostCall(7, "thread_notify", {"message": "half \ufffd"}, replaced=True)
+    assert code_of(check_notify(call, LOCAL, owned=True)) == "THREAD_NOTIFY_BAD_MESSAGE"
+    # A surrogate pair is one character, and fine.
+    assert parse_post('[8,"thread_notify",{"message":"\\ud83c\\udf89"}]') == PostCall(
+        8, "thread_notify", {"message": "🎉"}
+    )
+    value, replaced = decode_page_json('{"k\\udc00":["\\ud800x",1,null]}')
+    assert (value, replaced) == ({"k\ufffd": ["\ufffdx", 1, None]}, True)
+    assert decode_page_json('{"ok":true}') == ({"ok": True}, False)
+    for bad in ('{"x": NaN}', "[1,", '"\\ud800'):
+        with pytest.raises(msgspec.DecodeError):
+            decode_page_json(bad)
 
 
 def test_pa1_origins_and_shim_config() -> None:
