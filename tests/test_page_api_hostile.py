@@ -114,3 +114,24 @@ async def test_pa4_proxy_with_throwing_traps_is_not_json(
         error = await failure(tab, "value", {"kind": kind})
     assert error.code == "PAGE_API_RESULT_NOT_JSON", error
     assert f"the result {path} " in error.message and what in error.message, error.message
+
+
+# --- finding 9: thread_notify bursts (PA-5) ---------------------------------------------------
+
+
+async def test_pa5_burst_from_one_tab_leaves_room_for_the_others(pa_browser: cdpagent.Browser) -> None:
+    thread = Thread(pa_browser, queue_size=64)
+    noisy = await thread.open(METHODS)
+    quiet = await thread.open(METHODS)
+    with trio.fail_after(60):
+        outcome = await invoke(noisy, "burst", {"n": 1000})
+    # Two tabs: each may hold half of the queue.
+    assert outcome == {"codes": {"queued": 32, "THREAD_NOTIFY_QUEUE_FULL": 968}, "uniqueIds": 32}
+    result = await invoke(quiet, "notify", {"message": "from the quiet tab"})
+    assert result["ok"] is True, result
+    notes = thread.drain()
+    assert [(n.tab_id, n.refused) for n in notes] == [(noisy.id, 0)] * 32 + [(noisy.id, 968), (quiet.id, 0)]
+    # The thread is told, once, what its noisy tab lost.
+    notice = notes[32]
+    assert notice.message.startswith(f"968 notifications refused from tab {noisy.id} ")
+    assert notice.url == METHODS.as_uri() and notes[-1].message == "from the quiet tab"

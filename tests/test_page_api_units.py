@@ -165,12 +165,21 @@ def test_pa1_origins_and_shim_config() -> None:
     assert api.binding not in PageApi().source
 
 
-class _FakeBrowser:
-    """Just enough of a Browser for a Thread's queue (no tabs are opened)."""
+class _FakeTab:
+    def __init__(self, tab_id: str) -> None:
+        self.id = tab_id
 
-    def __init__(self) -> None:
+
+class _FakeBrowser:
+    """Just enough of a Browser for a Thread's queue (tabs are only ids)."""
+
+    def __init__(self, *tab_ids: str) -> None:
         self.extensions = [PageApi()]
-        self.tabs: list[Any] = []
+        self.tabs: list[Any] = [_FakeTab(tab_id) for tab_id in tab_ids]
+
+
+def sender(tab_id: str) -> Sender:
+    return Sender(tab_id=tab_id, frame_id="F", url=f"file:///{tab_id}.html", main_frame=True, local=True)
 
 
 async def test_pa5_thread_queue_is_bounded() -> None:
@@ -185,5 +194,36 @@ async def test_pa5_thread_queue_is_bounded() -> None:
     assert thread.deliver(LOCAL, "d")["ok"] is True
     thread.close()
     assert code_of(thread.deliver(LOCAL, "e")) == "THREAD_NOTIFY_DELIVERY_FAILED"
-    assert [n.message async for n in thread] == ["b", "d"]
+    assert [(n.message[:27], n.refused) async for n in thread] == [
+        ("b", 0),
+        ("1 notification refused from", 1),
+        ("d", 0),
+    ]
     assert Thread(_FakeBrowser()).id == "thread1"  # type: ignore[arg-type]
+
+
+async def test_pa5_fair_share_and_one_coalesced_refusal_notice() -> None:
+    browser = _FakeBrowser("A", "B", "C")
+    thread = Thread(browser, queue_size=7)  # type: ignore[arg-type]
+    for tab in browser.tabs:
+        thread.adopt(tab)
+    # Three tabs share 7 slots: 2 each; A's burst cannot take B's or C's.
+    answers = [thread.deliver(sender("A"), f"a{i}") for i in range(1000)]
+    assert [a["ok"] for a in answers[:3]] == [True, True, False]
+    assert {code_of(a) for a in answers[2:]} == {"THREAD_NOTIFY_QUEUE_FULL"}
+    assert thread.deliver(sender("B"), "b0")["ok"] is True
+    assert thread.deliver(sender("C"), "c0")["ok"] is True
+    notes = thread.drain()
+    assert [(n.tab_id, n.refused) for n in notes] == [("A", 0), ("A", 0), ("A", 998), ("B", 0), ("C", 0)]
+    notice = notes[2]
+    assert notice.message.startswith("998 notifications refused from tab A (THREAD_NOTIFY_QUEUE_FULL")
+    assert notice.url == "file:///A.html" and notice.delivery_id == f"{thread.id}-3"
+    # Reading frees the share; new refusals start a new notice.
+    assert thread.deliver(sender("A"), "again")["ok"] is True
+    assert thread.deliver(sender("A"), "again")["ok"] is True
+    assert code_of(thread.deliver(sender("A"), "over")) == "THREAD_NOTIFY_QUEUE_FULL"
+    assert [(n.message, n.refused) for n in thread.drain()][-1][1] == 1
+    # With one open tab, that tab may use the whole queue.
+    alone = Thread(_FakeBrowser("A"), queue_size=3)  # type: ignore[arg-type]
+    alone.adopt(_FakeTab("A"))  # type: ignore[arg-type]
+    assert [alone.deliver(sender("A"), "x")["ok"] for _ in range(4)] == [True, True, True, False]
