@@ -412,6 +412,25 @@
     return failure(codes.PAGE_API_NOT_EXPOSED, "the page has not registered a method table with window.agotalk.expose()");
   }
 
+  // A promise of the answer (a JSON text) that onOk / onErr make of `promise`'s outcome.
+  // It is the shim's own promise: `then` reads the page's Promise species (its
+  // Promise.prototype.constructor) to build the promise it returns, so whoever defines
+  // that species decides what that promise resolves to; the shim ignores it and
+  // resolves its own promise from its reactions, which only ever see `promise` itself.
+  // Answers are strings or promises made here, never other thenables, so resolving
+  // reads no `then` of the page's.
+  function after(promise, onOk, onErr) {
+    return new PromiseCtor((resolve) => {
+      const finish = (answer) => (typeof answer === "string" ? resolve(answer) : then(answer, resolve, resolve));
+      try {
+        then(promise, (value) => finish(onOk(value)), (error) => finish(onErr(error)));
+      } catch (error) {
+        // Not a real promise (an object that only inherits from Promise.prototype).
+        finish(onErr(error));
+      }
+    });
+  }
+
   // The readiness wait of PA-4: a document that is still loading may register in a
   // later script or a load handler, so wait for `load` and one more task first.
   function afterLoad() {
@@ -423,7 +442,8 @@
   function invoke(method, argsJson, waited) {
     if (registered === null) {
       if (!waited && reflectApply(readyStateGetter, doc, []) !== "complete") {
-        return then(afterLoad(), () => invoke(method, argsJson, true));
+        const again = () => invoke(method, argsJson, true);
+        return after(afterLoad(), again, again);
       }
       return notExposed();
     }
@@ -453,7 +473,7 @@
       // A Proxy whose trap throws is no promise; the walk reports it with its path.
       return settle(result);
     }
-    if (proto === PromiseCtor.prototype) return then(result, settle, methodFailed);
+    if (proto === PromiseCtor.prototype) return after(result, settle, methodFailed);
     // A foreign thenable: adopt it the way `await` would, failures included.
     let thenable = false;
     try {
@@ -461,7 +481,7 @@
     } catch (error) {
       return methodFailed(error);
     }
-    if (thenable) return then(reflectApply(promiseResolve, PromiseCtor, [result]), settle, methodFailed);
+    if (thenable) return after(reflectApply(promiseResolve, PromiseCtor, [result]), settle, methodFailed);
     return settle(result);
   }
 

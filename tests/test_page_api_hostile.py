@@ -80,6 +80,9 @@ async def test_pa6_prototype_pollution_cannot_forge_envelopes(pa_browser: cdpage
     assert await invoke(tab, "echo", {"a": [1, {"b": "c"}]}) == {"a": [1, {"b": "c"}]}
     assert await invoke(tab, "list") == [1, [2, "three"], {"four": 4}]
     assert await invoke(tab, "later") == [5, {"six": 6}]
+    assert await invoke(tab, "thenable") == {"seven": 7}
+    error = await failure(tab, "later_fails")
+    assert error.code == "PAGE_API_METHOD_FAILED" and "RangeError: later" in error.message, error
     error = await failure(tab, "nested_nan")
     assert error.code == "PAGE_API_RESULT_NOT_JSON"
     assert "the result $.a.b[0] is NaN" in error.message, error.message
