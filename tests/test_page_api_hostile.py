@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import trio
+from conftest import evaluate
 from page_api_support import PAGES, pa_browser
 
 import cdpagent
@@ -68,6 +69,29 @@ async def test_pa5_post_with_a_lone_surrogate_is_refused(pa_browser: cdpagent.Br
     assert "lone surrogate" in result["error"]["message"]
     assert thread.drain() == []
     assert (await invoke(tab, "notify", {"message": "🎉"}))["ok"] is True
+
+
+async def test_pa6_lone_surrogates_in_browser_messages_keep_the_connection(
+    pa_browser: cdpagent.Browser,
+) -> None:
+    tab = await pa_browser.open(METHODS)
+    # A console message, an uncaught error and an evaluated value, each with half an emoji:
+    # Chromium escapes the half in its CDP message, which msgspec alone cannot decode.
+    reply = await tab.session.send(
+        "Runtime.evaluate",
+        {
+            "expression": "console.log('half \\ud83d'); setTimeout(() => { throw new Error('\\udc00'); });"
+            " ({s: 'a\\ud800b'})",
+            "returnByValue": True,
+        },
+    )
+    assert reply["result"]["value"] == {"s": "a\ufffdb"}
+    # Timers run in order: once this one fired, the uncaught error's event was sent.
+    await evaluate(tab, "new Promise((resolve) => setTimeout(resolve, 10))")
+    thrown = await tab.session.send("Runtime.evaluate", {"expression": "throw new Error('x \\ud800')"})
+    assert "x \ufffd" in thrown["exceptionDetails"]["exception"]["description"]
+    # The connection survived the console event, the exception event and the reply.
+    assert await invoke(tab, "echo", {"alive": True}) == {"alive": True}
 
 
 # --- finding 8: forged envelopes, patched built-ins, Proxies (PA-4, PA-6) --------------------

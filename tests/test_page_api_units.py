@@ -21,6 +21,7 @@ from cdpagent.runtime.jsonstrict import (
 from cdpagent.runtime.notify import PostCall, Sender, check_notify, parse_post
 from cdpagent.runtime.pageapi import PageApi, origin_of, shim_source
 from cdpagent.runtime.threads import Notification, Thread
+from cdpagent.surrogates import replace_lone_surrogates
 
 LOCAL = Sender(tab_id="tab1", frame_id="F", url="file:///x.html", main_frame=True, local=True)
 
@@ -142,6 +143,21 @@ def test_pa5_lone_surrogates_are_replaced_and_refused() -> None:
     for bad in ('{"x": NaN}', "[1,", '"\\ud800'):
         with pytest.raises(msgspec.DecodeError):
             decode_page_json(bad)
+
+
+def test_pa6_replace_lone_surrogates_keeps_pairs_and_escaped_backslashes() -> None:
+    cases = {
+        rb'"\ud800"': rb'"\ufffd"',
+        rb'"\uDC00\uD800x"': rb'"\ufffd\ufffdx"',
+        rb'"\ud83c\udf89"': rb'"\ud83c\udf89"',
+        rb'"\\ud800"': rb'"\\ud800"',
+        rb'"\\\ud800"': rb'"\\\ufffd"',
+        rb'"\ud83d\ud83c\udf89"': rb'"\ufffd\ud83c\udf89"',
+        rb'{"ok":true}': rb'{"ok":true}',
+    }
+    for data, expected in cases.items():
+        assert replace_lone_surrogates(data) == expected, data
+        assert msgspec.json.decode(expected) is not None
 
 
 def test_pa1_origins_and_shim_config() -> None:

@@ -15,12 +15,12 @@ caller is told that something was replaced, so it can refuse or pass the text on
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any, Final
 
 import msgspec
 
+from ..surrogates import replace_lone_surrogates
 from .codes import PAGE_API_ARGS_INVALID, PageApiError
 
 __all__ = [
@@ -171,30 +171,9 @@ def decode_page_json(text: str) -> tuple[Any, bool]:
     """
     try:
         return _decoder.decode(text), False
-    except (msgspec.DecodeError, UnicodeEncodeError):
-        pass
-    # The rare path: the standard library decodes lone surrogates into the str as they are.
-    try:
-        value = json.loads(text, parse_constant=_no_constant)
-    except (ValueError, RecursionError) as error:
-        raise msgspec.DecodeError(f"not JSON: {error}") from None
-    repaired = _replace_surrogates(value)
-    return repaired, repaired != value
-
-
-def _no_constant(name: str) -> None:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _well_formed(text: str) -> str:
-    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
-
-
-def _replace_surrogates(value: Any) -> Any:
-    if type(value) is str:
-        return _well_formed(value)
-    if type(value) is list:
-        return [_replace_surrogates(item) for item in value]
-    if type(value) is dict:
-        return {_well_formed(key): _replace_surrogates(item) for key, item in value.items()}
-    return value
+    except msgspec.DecodeError:
+        data = text.encode()
+        repaired = replace_lone_surrogates(data)
+        if repaired == data:
+            raise
+        return _decoder.decode(repaired), True
