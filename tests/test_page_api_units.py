@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -10,16 +12,18 @@ import trio
 from hypothesis import given
 from hypothesis import strategies as st
 
+import cdpagent
 from cdpagent.runtime.codes import PageApiError, refusal
 from cdpagent.runtime.jsonstrict import (
+    MAX_DEPTH,
     MAX_SAFE_INTEGER,
     args_from_json,
     check_args,
     decode_page_json,
     encode_args,
 )
-from cdpagent.runtime.notify import PostCall, Sender, check_notify, parse_post
-from cdpagent.runtime.pageapi import PageApi, origin_of, shim_source
+from cdpagent.runtime.notify import POST_MAX_CHARS, PostCall, Sender, check_notify, parse_post
+from cdpagent.runtime.pageapi import RESULT_MAX_CHARS, PageApi, origin_of, shim_source
 from cdpagent.runtime.threads import Notification, Thread
 from cdpagent.surrogates import replace_lone_surrogates
 
@@ -179,6 +183,13 @@ def test_pa1_origins_and_shim_config() -> None:
         '({"binding":"b","entry":"e","key":"k","origins":[],"resultMax":1,"postMax":1});'
     )
     assert api.binding not in PageApi().source
+    # Values the shim shares with Python come from Python; the script spells none of them.
+    assert f'"postMax":{POST_MAX_CHARS},"maxDepth":{MAX_DEPTH},' in api.source
+    assert '"PAGE_API_RESULT_NOT_JSON":"PAGE_API_RESULT_NOT_JSON"' in api.source
+    script = (Path(cdpagent.__file__).parent / "js" / "agotalk.js").read_text(encoding="utf-8")
+    code = "\n".join(line for line in script.splitlines() if not line.lstrip().startswith("//"))
+    assert not re.search(r"[\"'](PAGE_API|THREAD_NOTIFY)_", code)
+    assert str(POST_MAX_CHARS) not in code and str(RESULT_MAX_CHARS) not in code
 
 
 class _FakeTab:
