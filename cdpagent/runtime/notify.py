@@ -43,7 +43,6 @@ POST_MAX_CHARS: Final = 65536
 _MAX_POST_ID: Final = 2**53 - 1
 
 
-
 class PostCall(msgspec.Struct, frozen=True):
     """One ``post()`` as the page sent it: its id (for the reply), topic and payload.
 
