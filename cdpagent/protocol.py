@@ -35,6 +35,7 @@ from .errors import (
     SessionClosed,
     TargetCrashed,
 )
+from .surrogates import replace_lone_surrogates
 
 __all__ = [
     "CallFailed",
@@ -172,9 +173,18 @@ class ProtocolCore:
     def receive(self, data: bytes | bytearray | memoryview) -> list[ProtocolEvent]:
         """Feed one complete message from the browser; return what it means.
 
-        Raises :class:`msgspec.DecodeError` when ``data`` is not a CDP message.
+        A lone UTF-16 surrogate in a string (a page's console message, a value) is
+        replaced by U+FFFD rather than failing the message. Raises
+        :class:`msgspec.DecodeError` when ``data`` is not a CDP message.
         """
-        msg = self._decoder.decode(data)
+        try:
+            msg = self._decoder.decode(data)
+        except msgspec.DecodeError:
+            original = bytes(data)
+            repaired = replace_lone_surrogates(original)
+            if repaired == original:
+                raise
+            msg = self._decoder.decode(repaired)
         if msg.id is not None:
             return self._reply(msg)
         if msg.method is None:

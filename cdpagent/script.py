@@ -135,7 +135,14 @@ async def _notifications(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, 
     return {
         "op": "notifications",
         "notifications": [
-            {"tabId": n.tab_id, "message": n.message, "deliveryId": n.delivery_id, "url": n.url}
+            {
+                "tabId": n.tab_id,
+                "message": n.message,
+                "deliveryId": n.delivery_id,
+                "url": n.url,
+                # The runtime's own notice of refused posts; 0 for what a page wrote.
+                "refused": n.refused,
+            }
             for n in notes
         ],
     }

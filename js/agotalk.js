@@ -10,9 +10,18 @@
 //   origins    origins that count as local besides file: URLs
 //   resultMax  cap, in characters of JSON text, on a method's result
 //   postMax    cap, in characters of JSON text, on a post() payload
+//   maxDepth   how deeply a result or a post() payload may nest
+//   codes      the failure codes the shim answers with, by their Python names
+//
+// Every value the shim shares with Python comes from there (cdpagent/runtime/pageapi.py).
 //
 // Theory of operation. Everything the shim relies on later is captured now, while
-// the document has run no script of its own: the binding function and the built-ins.
+// the document has run no script of its own: the binding function and the built-ins
+// (as functions called through Reflect.apply, never as methods looked up later), so a
+// page that patches JSON, Array, String, RegExp or Promise methods, or adds toJSON,
+// getters or setters to Object.prototype or Array.prototype, changes nothing the shim
+// does. The shim's own objects that a built-in reads (property descriptors, listener
+// options, scratch arrays, envelopes) have no prototype, so nothing inherited reaches them.
 // The global binding is deleted in every document (local or not), so no page script
 // can reach it. A non-local document then gets nothing at all.
 //
@@ -26,8 +35,13 @@
 //
 // invoke answers with one JSON text, {"ok":true,"value":…} or
 // {"ok":false,"code":"PAGE_API_…","message":"…"}; the result has been checked to be
-// pure JSON and copied before it is serialised, so getters run once and the text
-// is exactly the value that was checked.
+// pure JSON and copied into prototype-free containers before it is serialised, so
+// getters run once, no inherited toJSON applies, and the text is exactly the value
+// that was checked. Pure JSON includes well-formed Unicode: a string or key holding a
+// lone UTF-16 surrogate is not JSON text (RFC 8259 §8.1) and is refused with its path;
+// text the shim writes itself (error messages) has lone surrogates replaced by U+FFFD.
+// post() checks its payload with the same walk, so the binding only ever carries pure,
+// well-formed JSON.
 (function installAgotalk(config) {
   "use strict";
 
@@ -72,25 +86,38 @@
   const ErrorCtor = Error;
   const StringCtor = String;
   const stringSlice = String.prototype.slice;
-  const regexpTest = RegExp.prototype.test;
+  const stringIsWellFormed = String.prototype.isWellFormed;
+  const stringToWellFormed = String.prototype.toWellFormed;
+  const regexpExec = RegExp.prototype.exec;
   const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
   const setTimeoutFn = G.setTimeout;
   const addEventListener = EventTarget.prototype.addEventListener;
   const readyStateGetter = getOwnPropertyDescriptor(Document.prototype, "readyState").get;
   const doc = G.document;
 
+  const codes = config.codes;
   const METADATA_KEYS = ["version", "methods", "description", "effect", "inputSchema"];
-  const MAX_DEPTH = 200;
   const MESSAGE_MAX = 1000;
 
   const hasOwn = (obj, key) => reflectApply(hasOwnProperty, obj, [key]);
   const then = (promise, onOk, onErr) => reflectApply(promiseThen, promise, [onOk, onErr]);
   const slice = (s, a, b) => reflectApply(stringSlice, s, [a, b]);
+  const wellFormed = (s) => reflectApply(stringIsWellFormed, s, []);
+  // Text the shim writes is well-formed even when the page's is not (U+FFFD for a lone surrogate).
+  const text = (s) => reflectApply(stringToWellFormed, s, []);
   const bound = (s, n) => (s.length > n ? slice(s, 0, n) + "…" : s);
+  const isIdentifier = (s) => reflectApply(regexpExec, IDENTIFIER, [s]) !== null;
+  // A prototype-free object from key/value pairs: built-ins read no inherited field from it.
+  function bare(pairs) {
+    const obj = objectCreate(null);
+    for (let i = 0; i < pairs.length; i += 2) obj[pairs[i]] = pairs[i + 1];
+    return obj;
+  }
+  const bareArray = () => setPrototypeOf([], null);
 
   function codedError(code, message) {
     const error = new ErrorCtor(message);
-    defineProperty(error, "code", { value: code, enumerable: true });
+    defineProperty(error, "code", bare(["value", code, "enumerable", true]));
     return error;
   }
 
@@ -119,8 +146,9 @@
     try {
       const proto = getPrototypeOf(value);
       const ctor = proto && getOwnPropertyDescriptor(proto, "constructor");
-      const name = ctor && typeof ctor.value === "function" ? ctor.value.name : "";
-      return typeof name === "string" && name ? bound(name, 60) : "a class";
+      const fn = ctor && hasOwn(ctor, "value") ? ctor.value : undefined;
+      const name = typeof fn === "function" ? fn.name : "";
+      return typeof name === "string" && name ? text(bound(name, 60)) : "a class";
     } catch (_) {
       return "a class";
     }
@@ -175,138 +203,172 @@
   function expose() {
     if (registered !== null) {
       throw codedError(
-        "PAGE_API_ALREADY_EXPOSED",
+        codes.PAGE_API_ALREADY_EXPOSED,
         "this document already registered its method table; it cannot be replaced or merged",
       );
     }
     const args = arguments;
-    const problem = tableProblem(args);
+    let problem;
+    try {
+      problem = tableProblem(args);
+    } catch (error) {
+      // A Proxy table whose traps throw.
+      problem = "expose() could not read its table (" + errorText(error) + ")";
+    }
     if (problem) {
       lastRejection = problem;
-      throw codedError("PAGE_API_CONTRACT_INVALID", problem);
+      throw codedError(codes.PAGE_API_CONTRACT_INVALID, problem);
     }
     const table = args[0];
     const copy = objectCreate(null);
     const keys = reflectOwnKeys(table);
     for (let i = 0; i < keys.length; i += 1) {
-      defineProperty(copy, keys[i], { value: getOwnPropertyDescriptor(table, keys[i]).value, enumerable: true });
+      const value = getOwnPropertyDescriptor(table, keys[i]).value;
+      defineProperty(copy, keys[i], bare(["value", value, "enumerable", true]));
     }
     registered = objectFreeze(copy);
     receiver = table;
   }
 
-  // --- pure JSON results (PA-4) ---------------------------------------------------
-  // The walk copies the value into null-prototype containers while checking it, so a
+  // --- pure JSON (PA-4, PA-5) -------------------------------------------------------
+  // One walk copies the value into prototype-free containers while checking it, so a
   // page that patched Object.prototype.toJSON or Array.prototype cannot change what
-  // JSON.stringify emits, and a getter is read exactly once.
-  const walkKeys = [];
-  const walkAncestors = [];
-  let budget = 0;
-  let offence = "";
-  let offenceDepth = 0;
-  const OFFENCE = {};
+  // JSON.stringify emits, and a getter is read exactly once. Each walk has its own state:
+  // a getter may call post(), which walks its payload in the middle of this walk.
+  const OFFENCE = bare([]);
 
-  function offend(depth, what) {
-    offence = what;
-    offenceDepth = depth;
+  function walker(max) {
+    return bare(["max", max, "budget", max, "keys", bareArray(), "ancestors", bareArray(), "offence", "", "depth", 0]);
+  }
+
+  function offend(w, depth, what) {
+    w.offence = what;
+    w.depth = depth;
     throw OFFENCE;
   }
 
-  function pathText(depth) {
+  function pathText(w) {
     let path = "$";
-    for (let i = 0; i < depth; i += 1) {
-      const key = walkKeys[i];
+    for (let i = 0; i < w.depth; i += 1) {
+      const key = w.keys[i];
       if (typeof key === "number") path += "[" + key + "]";
-      else if (reflectApply(regexpTest, IDENTIFIER, [key])) path += "." + key;
+      else if (isIdentifier(key)) path += "." + key;
       else path += "[" + jsonStringify(bound(key, 60)) + "]";
     }
     return path;
   }
 
-  function pure(value, depth) {
+  function overCap(w) {
+    return "is over the size cap (" + w.max + " characters of JSON)";
+  }
+
+  function pure(w, value, depth) {
     switch (typeof value) {
       case "string":
-        budget -= value.length + 2;
-        if (budget < 0) offend(depth, "is over the result size cap (" + config.resultMax + " characters of JSON)");
+        w.budget -= value.length + 2;
+        if (w.budget < 0) offend(w, depth, overCap(w));
+        if (!wellFormed(value)) offend(w, depth, "is a string with a lone surrogate, which is not Unicode text");
         return value;
       case "number":
-        if (!numberIsFinite(value)) offend(depth, "is " + describe(value));
-        budget -= 24;
+        if (!numberIsFinite(value)) offend(w, depth, "is " + describe(value));
+        w.budget -= 24;
         return value;
       case "boolean":
-        budget -= 5;
+        w.budget -= 5;
         return value;
       case "object":
         if (value === null) {
-          budget -= 4;
+          w.budget -= 4;
           return null;
         }
         break;
       default:
-        offend(depth, "is " + describe(value));
+        offend(w, depth, "is " + describe(value));
     }
-    if (budget < 0) offend(depth, "is over the result size cap (" + config.resultMax + " characters of JSON)");
-    if (depth >= MAX_DEPTH) offend(depth, "is nested deeper than " + MAX_DEPTH + " levels");
+    if (w.budget < 0) offend(w, depth, overCap(w));
+    if (depth >= config.maxDepth) offend(w, depth, "is nested deeper than " + config.maxDepth + " levels");
+    const ancestors = w.ancestors;
     for (let i = 0; i < depth; i += 1) {
-      if (walkAncestors[i] === value) offend(depth, "is a cycle (a reference to an enclosing value)");
+      if (ancestors[i] === value) offend(w, depth, "is a cycle (a reference to an enclosing value)");
     }
-    walkAncestors[depth] = value;
-    const proto = getPrototypeOf(value);
+    ancestors[depth] = value;
+    // A Proxy's traps may throw anywhere here; say where, as for a getter that threw.
+    let array;
+    let proto;
+    try {
+      array = isArray(value);
+      proto = getPrototypeOf(value);
+    } catch (error) {
+      offend(w, depth, "could not be inspected (" + errorText(error) + ")");
+    }
+    const keys = w.keys;
     let copy;
-    if (isArray(value)) {
-      if (proto !== ArrayProto) offend(depth, "is " + describe(value) + " (a subclass of Array)");
-      const length = value.length;
-      copy = setPrototypeOf([], null);
-      budget -= 2 + length;
+    if (array) {
+      if (proto !== ArrayProto) offend(w, depth, "is " + describe(value) + " (a subclass of Array)");
+      const length = read(w, value, "length", depth);
+      if (typeof length !== "number") offend(w, depth, "could not be inspected (its length is not a number)");
+      copy = bareArray();
+      w.budget -= 2 + length;
       for (let i = 0; i < length; i += 1) {
-        walkKeys[depth] = i;
-        if (!hasOwn(value, i)) offend(depth + 1, "is a hole (a sparse array)");
-        copy[i] = pure(read(value, i, depth + 1), depth + 1);
+        keys[depth] = i;
+        if (!owns(w, value, i, depth)) offend(w, depth + 1, "is a hole (a sparse array)");
+        copy[i] = pure(w, read(w, value, i, depth + 1), depth + 1);
       }
     } else {
-      if (proto !== ObjectProto && proto !== null) offend(depth, "is " + describe(value));
-      const keys = objectKeys(value);
+      if (proto !== ObjectProto && proto !== null) offend(w, depth, "is " + describe(value));
+      let names;
+      try {
+        names = objectKeys(value);
+      } catch (error) {
+        offend(w, depth, "could not be inspected (" + errorText(error) + ")");
+      }
       copy = objectCreate(null);
-      budget -= 2;
-      for (let i = 0; i < keys.length; i += 1) {
-        const key = keys[i];
-        walkKeys[depth] = key;
-        budget -= key.length + 4;
-        copy[key] = pure(read(value, key, depth + 1), depth + 1);
+      w.budget -= 2;
+      for (let i = 0; i < names.length; i += 1) {
+        const key = names[i];
+        keys[depth] = key;
+        w.budget -= key.length + 4;
+        if (!wellFormed(key)) offend(w, depth + 1, "is under a key with a lone surrogate, which is not Unicode text");
+        copy[key] = pure(w, read(w, value, key, depth + 1), depth + 1);
       }
     }
-    walkAncestors[depth] = undefined;
+    ancestors[depth] = undefined;
     return copy;
   }
 
-  function read(container, key, depth) {
+  function read(w, container, key, depth) {
     try {
       return container[key];
     } catch (error) {
-      return offend(depth, "has a getter that threw (" + errorText(error) + ")");
+      return offend(w, depth, "has a getter that threw (" + errorText(error) + ")");
     }
   }
 
-  // Returns the JSON text of `value`, or "" with `offence` set.
-  function pureJson(value) {
-    budget = config.resultMax;
-    offence = "";
+  function owns(w, container, key, depth) {
     try {
-      const text = jsonStringify(pure(value, 0));
-      if (text.length > config.resultMax) {
-        offenceDepth = 0;
-        offence = "is " + text.length + " characters of JSON, over the result size cap (" + config.resultMax + ")";
+      return hasOwn(container, key);
+    } catch (error) {
+      return offend(w, depth, "could not be inspected (" + errorText(error) + ")");
+    }
+  }
+
+  // The JSON text of `value` if it is pure JSON within `max` characters; otherwise ""
+  // with the offence and its depth left in `w`.
+  function pureJson(w, value) {
+    try {
+      const json = jsonStringify(pure(w, value, 0));
+      if (json.length > w.max) {
+        w.depth = 0;
+        w.offence = "is " + json.length + " characters of JSON, over the size cap (" + w.max + ")";
         return "";
       }
-      return text;
+      return json;
     } catch (error) {
       if (error !== OFFENCE) {
-        offenceDepth = 0;
-        offence = "could not be serialised (" + errorText(error) + ")";
+        w.depth = 0;
+        w.offence = "could not be serialised (" + errorText(error) + ")";
       }
       return "";
-    } finally {
-      for (let i = 0; i < walkAncestors.length; i += 1) walkAncestors[i] = undefined;
     }
   }
 
@@ -315,9 +377,9 @@
       if (error !== null && typeof error === "object") {
         const name = typeof error.name === "string" ? error.name : "Error";
         const message = typeof error.message === "string" ? error.message : "";
-        return bound(message ? name + ": " + message : name, MESSAGE_MAX);
+        return text(bound(message ? name + ": " + message : name, MESSAGE_MAX));
       }
-      return bound(typeof error === "symbol" ? "a symbol" : StringCtor(error), MESSAGE_MAX);
+      return text(bound(typeof error === "symbol" ? "a symbol" : StringCtor(error), MESSAGE_MAX));
     } catch (_) {
       return "an unprintable error";
     }
@@ -325,56 +387,77 @@
 
   // --- invoke (PA-4) ---------------------------------------------------------------
   function failure(code, message) {
-    return jsonStringify({ ok: false, code: code, message: message });
+    return '{"ok":false,"code":' + jsonStringify(code) + ',"message":' + jsonStringify(text(message)) + "}";
   }
 
   function settle(value) {
-    const text = pureJson(value);
-    if (text === "") return failure("PAGE_API_RESULT_NOT_JSON", "the result " + pathText(offenceDepth) + " " + offence);
-    return '{"ok":true,"value":' + text + "}";
+    const w = walker(config.resultMax);
+    const json = pureJson(w, value);
+    if (json === "") return failure(codes.PAGE_API_RESULT_NOT_JSON, "the result " + pathText(w) + " " + w.offence);
+    return '{"ok":true,"value":' + json + "}";
   }
 
   function methodFailed(error) {
-    return failure("PAGE_API_METHOD_FAILED", "the method failed: " + errorText(error));
+    return failure(codes.PAGE_API_METHOD_FAILED, "the method failed: " + errorText(error));
   }
 
   function notExposed() {
     if (lastRejection) {
       return failure(
-        "PAGE_API_NOT_EXPOSED",
+        codes.PAGE_API_NOT_EXPOSED,
         "the page has no registered method table: its expose() call was rejected " +
-          "(PAGE_API_CONTRACT_INVALID: " + lastRejection + ")",
+          "(" + codes.PAGE_API_CONTRACT_INVALID + ": " + lastRejection + ")",
       );
     }
-    return failure("PAGE_API_NOT_EXPOSED", "the page has not registered a method table with window.agotalk.expose()");
+    return failure(codes.PAGE_API_NOT_EXPOSED, "the page has not registered a method table with window.agotalk.expose()");
+  }
+
+  // A promise of the answer (a JSON text) that onOk / onErr make of `promise`'s outcome.
+  // It is the shim's own promise: `then` reads the page's Promise species (its
+  // Promise.prototype.constructor) to build the promise it returns, so whoever defines
+  // that species decides what that promise resolves to; the shim ignores it and
+  // resolves its own promise from its reactions, which only ever see `promise` itself.
+  // Answers are strings or promises made here, never other thenables, so resolving
+  // reads no `then` of the page's.
+  function after(promise, onOk, onErr) {
+    return new PromiseCtor((resolve) => {
+      const finish = (answer) => (typeof answer === "string" ? resolve(answer) : then(answer, resolve, resolve));
+      try {
+        then(promise, (value) => finish(onOk(value)), (error) => finish(onErr(error)));
+      } catch (error) {
+        // Not a real promise (an object that only inherits from Promise.prototype).
+        finish(onErr(error));
+      }
+    });
   }
 
   // The readiness wait of PA-4: a document that is still loading may register in a
   // later script or a load handler, so wait for `load` and one more task first.
   function afterLoad() {
     return new PromiseCtor((resolve) => {
-      reflectApply(addEventListener, G, ["load", () => setTimeoutFn(resolve, 0), { once: true }]);
+      reflectApply(addEventListener, G, ["load", () => setTimeoutFn(resolve, 0), bare(["once", true])]);
     });
   }
 
   function invoke(method, argsJson, waited) {
     if (registered === null) {
       if (!waited && reflectApply(readyStateGetter, doc, []) !== "complete") {
-        return then(afterLoad(), () => invoke(method, argsJson, true));
+        const again = () => invoke(method, argsJson, true);
+        return after(afterLoad(), again, again);
       }
       return notExposed();
     }
     if (typeof method !== "string" || method === "") {
-      return failure("PAGE_API_ARGS_INVALID", "method must be a non-empty string");
+      return failure(codes.PAGE_API_ARGS_INVALID, "method must be a non-empty string");
     }
     if (!hasOwn(registered, method)) {
-      return failure("PAGE_API_METHOD_NOT_FOUND", "the page registered no method named " + keyText(method));
+      return failure(codes.PAGE_API_METHOD_NOT_FOUND, "the page registered no method named " + keyText(method));
     }
     let args;
     try {
       args = jsonParse(argsJson);
     } catch (error) {
-      return failure("PAGE_API_ARGS_INVALID", "args are not JSON: " + errorText(error));
+      return failure(codes.PAGE_API_ARGS_INVALID, "args are not JSON: " + errorText(error));
     }
     let result;
     try {
@@ -382,19 +465,23 @@
     } catch (error) {
       return methodFailed(error);
     }
-    if (result !== null && typeof result === "object" && getPrototypeOf(result) === PromiseCtor.prototype) {
-      return then(result, settle, methodFailed);
+    if (result === null || (typeof result !== "object" && typeof result !== "function")) return settle(result);
+    let proto;
+    try {
+      proto = getPrototypeOf(result);
+    } catch (_) {
+      // A Proxy whose trap throws is no promise; the walk reports it with its path.
+      return settle(result);
     }
-    if (result !== null && (typeof result === "object" || typeof result === "function")) {
-      // A foreign thenable: adopt it the way `await` would, failures included.
-      let thenable = false;
-      try {
-        thenable = typeof result.then === "function";
-      } catch (error) {
-        return methodFailed(error);
-      }
-      if (thenable) return then(reflectApply(promiseResolve, PromiseCtor, [result]), settle, methodFailed);
+    if (proto === PromiseCtor.prototype) return after(result, settle, methodFailed);
+    // A foreign thenable: adopt it the way `await` would, failures included.
+    let thenable = false;
+    try {
+      thenable = typeof result.then === "function";
+    } catch (error) {
+      return methodFailed(error);
     }
+    if (thenable) return after(reflectApply(promiseResolve, PromiseCtor, [result]), settle, methodFailed);
     return settle(result);
   }
 
@@ -402,28 +489,28 @@
   const pending = objectCreate(null);
   let postSeq = 0;
 
+  function badMessage(message) {
+    return { ok: false, error: { code: codes.THREAD_NOTIFY_BAD_MESSAGE, message: message } };
+  }
+
   function post(topic, payload) {
     return new PromiseCtor((resolve) => {
-      let text;
-      postSeq += 1;
-      const id = postSeq;
-      try {
-        text = jsonStringify([id, topic, payload === undefined ? null : payload]);
-      } catch (error) {
-        text = "";
-      }
-      if (typeof text !== "string" || text === "" || text.length > config.postMax) {
-        resolve({
-          ok: false,
-          error: {
-            code: "THREAD_NOTIFY_BAD_MESSAGE",
-            message: "post() needs a string topic and a JSON payload of at most " + config.postMax + " characters",
-          },
-        });
+      const topicWalk = walker(config.postMax);
+      const topicJson = pureJson(topicWalk, topic === undefined ? null : topic);
+      if (topicJson === "") {
+        resolve(badMessage("post() topic " + topicWalk.offence));
         return;
       }
-      pending[id] = resolve;
-      binding(text);
+      // Room for the id and the brackets of the binding's [id, topic, payload] text.
+      const w = walker(config.postMax - topicJson.length - 24);
+      const payloadJson = pureJson(w, payload === undefined ? null : payload);
+      if (payloadJson === "") {
+        resolve(badMessage("post() payload " + pathText(w) + " " + w.offence));
+        return;
+      }
+      postSeq += 1;
+      pending[postSeq] = resolve;
+      binding("[" + postSeq + "," + topicJson + "," + payloadJson + "]");
     });
   }
 
@@ -436,10 +523,10 @@
 
   // --- the frozen public object (PA-6) ----------------------------------------------
   function entry(key, op, a, b) {
-    if (key !== config.key) throw codedError("PAGE_API_CALL_FAILED", "not the runtime");
+    if (key !== config.key) throw codedError(codes.PAGE_API_CALL_FAILED, "not the runtime");
     if (op === "invoke") return invoke(a, b, false);
     if (op === "reply") return reply(a, b);
-    throw codedError("PAGE_API_CALL_FAILED", "unknown operation");
+    throw codedError(codes.PAGE_API_CALL_FAILED, "unknown operation");
   }
 
   const agotalk = objectCreate(null);

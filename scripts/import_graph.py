@@ -26,7 +26,7 @@ from pathlib import Path
 __all__ = ["LAYERS", "Graph", "build_graph", "violations"]
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors",),
+    ("errors", "surrogates"),
     ("protocol", "documents", "dialogs", "concurrency", "pagescripts", "bundled"),
     ("transport",),
     ("connection",),

@@ -134,6 +134,7 @@ async def test_sf2_script_runs_steps_in_a_thread_owned_tab() -> None:
     assert lines[0]["result"]["revision"] == 1
     notes = lines[3]["notifications"]
     assert len(notes) == 1 and notes[0]["message"] == "请点评作文" and notes[0]["tabId"].startswith("tab")
+    assert notes[0]["refused"] == 0
     assert lines[4]["result"]["error"]["code"] == "STALE_STATE"
     assert lines[7]["result"]["revision"] == 1 and lines[7]["result"]["reviewRequest"] is None
     assert lines[9]["error"]["code"] == "PAGE_API_METHOD_NOT_FOUND"

@@ -147,8 +147,12 @@ async def test_pa2_null_prototype_table_is_plain(contract_tab: cdpagent.Tab) -> 
 
 async def test_pa3_reload_clears_registration(pa_browser: cdpagent.Browser) -> None:
     tab = await pa_browser.open(PAGES / "once.html")
-    assert await invoke(tab, "hello") == "hello"
+    first = await invoke(tab, "hello")
+    assert first["navigation"] == "navigate"
     await tab.reload()
+    # The reloaded document is a new one (its own nonce), and it did not register.
+    document = await evaluate(tab, "({nonce: window.documentNonce, navigation: window.navigationType})")
+    assert document["navigation"] == "reload" and document["nonce"] != first["nonce"]
     message = await expect_code("PAGE_API_NOT_EXPOSED", tab, "hello")
     assert "not registered" in message
 

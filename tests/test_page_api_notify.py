@@ -104,7 +104,10 @@ async def test_pa5_burst_of_1000_fills_the_bounded_queue(pa_browser: cdpagent.Br
         outcome = await invoke(tab, "burst", {"n": 1000})
     assert outcome == {"codes": {"queued": 64, "THREAD_NOTIFY_QUEUE_FULL": 936}, "uniqueIds": 64}
     notes = thread.drain()
-    assert len(notes) == 64 and {n.tab_id for n in notes} == {tab.id}
+    assert len(notes) == 65 and {n.tab_id for n in notes} == {tab.id}
+    # The refusals reach the thread too: one coalesced notice after the accepted ones.
+    assert [n.refused for n in notes] == [0] * 64 + [936]
+    assert notes[-1].message.startswith(f"936 notifications refused from tab {tab.id} ")
     # Reading the queue makes room again.
     assert (await invoke(tab, "notify", {"message": "again"}))["ok"] is True
 

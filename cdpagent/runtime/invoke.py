@@ -47,7 +47,7 @@ from .codes import (
     PageApiError,
     driver_failure,
 )
-from .jsonstrict import check_args_present, encode_args
+from .jsonstrict import check_args_present, decode_page_json, encode_args
 from .pageapi import PageApi
 
 __all__ = ["DEFAULT_TIMEOUT", "INVOKE_FUNCTION", "invoke", "invoke_page_method"]
@@ -58,8 +58,8 @@ INVOKE_FUNCTION: Final = "function(e,k,m,a){return agotalk[e](k,'invoke',m,a)}"
 #: How long a failed call waits for the document change that usually explains it.
 _CHANGE_GRACE: Final = 2.0
 _REQUEST_KEYS: Final = frozenset({"tabId", "method", "args"})
-#: Codes the shim may answer with; anything else means the envelope was not the shim's.
-_SHIM_CODES: Final = frozenset(
+#: Codes the shim may answer an invoke with; anything else means the envelope was not the shim's.
+_ANSWER_CODES: Final = frozenset(
     {
         PAGE_API_NOT_EXPOSED,
         PAGE_API_METHOD_NOT_FOUND,
@@ -150,10 +150,10 @@ async def invoke(tab: Target, method: str, args: Any = None, *, timeout: float =
         try:
             envelope = _envelope.decode(text)
         except msgspec.DecodeError:
-            raise PageApiError(PAGE_API_CALL_FAILED, "the page's answer was not a valid envelope") from None
+            envelope = _repaired_envelope(text)
         if envelope.ok:
             return envelope.value
-        if envelope.code not in _SHIM_CODES:
+        if envelope.code not in _ANSWER_CODES:
             raise PageApiError(PAGE_API_CALL_FAILED, "the page's answer carried an unknown failure code")
         raise PageApiError(envelope.code, envelope.message)
     with trio.move_on_at(deadline):
@@ -161,6 +161,20 @@ async def invoke(tab: Target, method: str, args: Any = None, *, timeout: float =
             raise await _explain(tab, serial, f"the call raised in the page: {_exception_text(reply)}")
         raise await _explain(tab, serial, "the page's Page Agent API answered with no result")
     raise _timeout(method, timeout)
+
+
+def _repaired_envelope(text: str) -> _Envelope:
+    """The envelope in ``text`` with any lone surrogate replaced by U+FFFD.
+
+    The shim refuses results with lone surrogates and writes its own messages
+    well-formed, so this only runs if some text escaped it; it must not crash.
+    Raises :class:`PageApiError` (``PAGE_API_CALL_FAILED``) when ``text`` is no envelope.
+    """
+    try:
+        value, _ = decode_page_json(text)
+        return msgspec.convert(value, _Envelope)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        raise PageApiError(PAGE_API_CALL_FAILED, "the page's answer was not a valid envelope") from None
 
 
 def _lost(tab: Target, error: SessionClosed | ConnectionClosed, when: str) -> PageApiError:

@@ -1,11 +1,16 @@
-"""Strict JSON for what goes into a page: ``args`` of an invoke (SPEC PA-4).
+"""Strict JSON both ways: ``args`` that go into a page (SPEC PA-4), and text that comes out.
 
-"Strict" means the value survives a JSON round trip into JavaScript unchanged:
+Into a page, "strict" means the value survives a JSON round trip into JavaScript unchanged:
 ``None``, ``bool``, ``str``, finite ``float``, ``int`` within ±(2**53 - 1) (larger
 ones would silently lose precision in the page), lists, and dicts with ``str``
 keys, nested at most :data:`MAX_DEPTH` deep. Anything else (NaN, ±Infinity,
 tuples, sets, bytes, objects, cycles) is refused with the JSON path of the first
 offence, so the caller learns exactly what to fix.
+
+Out of a page, :func:`decode_page_json` decodes JSON text a page produced and never
+fails on a lone UTF-16 surrogate (``"\\ud800"``), which JavaScript strings may hold
+and JSON text escapes but msgspec refuses: such a surrogate becomes U+FFFD and the
+caller is told that something was replaced, so it can refuse or pass the text on.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from typing import Any, Final
 
 import msgspec
 
+from ..surrogates import replace_lone_surrogates
 from .codes import PAGE_API_ARGS_INVALID, PageApiError
 
 __all__ = [
@@ -23,6 +29,7 @@ __all__ = [
     "args_from_json",
     "check_args",
     "check_args_present",
+    "decode_page_json",
     "encode_args",
 ]
 
@@ -30,6 +37,7 @@ MAX_SAFE_INTEGER: Final = 2**53 - 1
 MAX_DEPTH: Final = 200
 
 _encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder()
 _EMPTY_ARGS: Final = "{}"
 
 
@@ -151,3 +159,21 @@ def _json_kind(value: object) -> str:
     if isinstance(value, list | tuple):
         return "an array"
     return f"a {type(value).__name__}"
+
+
+def decode_page_json(text: str) -> tuple[Any, bool]:
+    """Decode JSON ``text`` from a page; return ``(value, replaced)``.
+
+    A lone UTF-16 surrogate in a string or key (escaped, as JavaScript's
+    ``JSON.stringify`` writes it) becomes U+FFFD and ``replaced`` is true; the value
+    then holds only valid Unicode. Raises :class:`msgspec.DecodeError` when ``text``
+    is not JSON (``NaN`` and ``Infinity`` literals included).
+    """
+    try:
+        return _decoder.decode(text), False
+    except msgspec.DecodeError:
+        data = text.encode()
+        repaired = replace_lone_surrogates(data)
+        if repaired == data:
+            raise
+        return _decoder.decode(repaired), True

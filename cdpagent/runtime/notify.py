@@ -20,6 +20,7 @@ from .codes import (
     THREAD_NOTIFY_NOT_ALLOWED,
     refusal,
 )
+from .jsonstrict import decode_page_json
 
 if TYPE_CHECKING:
     from ..target import Target
@@ -40,20 +41,23 @@ __all__ = [
 THREAD_NOTIFY: Final = "thread_notify"
 #: Limit of ``message`` in UTF-8 bytes (the seed contract).
 MESSAGE_MAX_BYTES: Final = 8192
-#: Limit of a whole binding payload in characters; the shim refuses larger posts itself,
-#: so anything bigger did not come from the shim and is dropped unread.
+#: Limit of a whole binding payload in characters, passed to the shim, which refuses larger
+#: posts itself; so anything bigger did not come from the shim and is dropped unread.
 POST_MAX_CHARS: Final = 65536
 _MAX_POST_ID: Final = 2**53 - 1
 
-_decode_any = msgspec.json.Decoder()
-
 
 class PostCall(msgspec.Struct, frozen=True):
-    """One ``post()`` as the page sent it: its id (for the reply), topic and payload."""
+    """One ``post()`` as the page sent it: its id (for the reply), topic and payload.
+
+    ``replaced`` says that the text held lone UTF-16 surrogates, now U+FFFD: such a
+    post is answered, but never delivered.
+    """
 
     post_id: int
     topic: object
     payload: object
+    replaced: bool = False
 
 
 class Sender(msgspec.Struct, frozen=True):
@@ -90,12 +94,13 @@ def parse_post(payload: object) -> PostCall | None:
 
     A payload is dropped (no reply is possible or deserved) when it is not a string,
     is over :data:`POST_MAX_CHARS`, is not JSON, or is not ``[id, topic, payload]``
-    with a positive integer id: the shim never sends such a thing.
+    with a positive integer id: the shim never sends such a thing. Lone surrogates do
+    not drop it (the page must get its answer): they are replaced and marked.
     """
     if type(payload) is not str or len(payload) > POST_MAX_CHARS:
         return None
     try:
-        value = _decode_any.decode(payload)
+        value, replaced = decode_page_json(payload)
     except msgspec.DecodeError:
         return None
     if type(value) is not list or len(value) != 3:
@@ -103,7 +108,7 @@ def parse_post(payload: object) -> PostCall | None:
     post_id, topic, body = value
     if type(post_id) is not int or not 0 < post_id <= _MAX_POST_ID:
         return None
-    return PostCall(post_id, topic, body)
+    return PostCall(post_id, topic, body, replaced)
 
 
 def check_notify(call: PostCall, sender: Sender, *, owned: bool) -> str | dict[str, Any]:
@@ -111,8 +116,8 @@ def check_notify(call: PostCall, sender: Sender, *, owned: bool) -> str | dict[s
 
     Checks, in order: the topic is ``thread_notify`` (``PAGE_API_UNKNOWN_TOPIC``);
     the sender is the main frame of a local document in a thread-owned tab
-    (``THREAD_NOTIFY_NOT_ALLOWED``); the payload is exactly ``{"message": str}``
-    with a non-empty message of at most 8192 UTF-8 bytes
+    (``THREAD_NOTIFY_NOT_ALLOWED``); the payload is valid Unicode and exactly
+    ``{"message": str}`` with a non-empty message of at most 8192 UTF-8 bytes
     (``THREAD_NOTIFY_BAD_MESSAGE``).
     """
     if call.topic != THREAD_NOTIFY:
@@ -130,6 +135,10 @@ def check_notify(call: PostCall, sender: Sender, *, owned: bool) -> str | dict[s
             THREAD_NOTIFY_NOT_ALLOWED,
             "this tab belongs to no thread (a standalone tab); there is no thread to notify",
         )
+    if call.replaced:
+        return refusal(
+            THREAD_NOTIFY_BAD_MESSAGE, "the payload is not valid Unicode (it holds a lone surrogate)"
+        )
     body = call.payload
     if type(body) is not dict:
         return refusal(THREAD_NOTIFY_BAD_MESSAGE, "thread_notify needs a payload object {message}")
@@ -144,10 +153,7 @@ def check_notify(call: PostCall, sender: Sender, *, owned: bool) -> str | dict[s
         return refusal(THREAD_NOTIFY_BAD_MESSAGE, "message must be a string")
     if not message:
         return refusal(THREAD_NOTIFY_BAD_MESSAGE, "message must not be empty")
-    try:
-        size = len(message.encode("utf-8"))
-    except UnicodeEncodeError:
-        return refusal(THREAD_NOTIFY_BAD_MESSAGE, "message is not valid Unicode (a lone surrogate)")
+    size = len(message.encode("utf-8"))
     if size > MESSAGE_MAX_BYTES:
         return refusal(
             THREAD_NOTIFY_BAD_MESSAGE,

@@ -36,13 +36,26 @@ import msgspec
 from ..errors import CDPAgentError
 from ..pagescripts import configured
 from ..target import Command, Host, Target
-from .notify import Owner, Sender, check_notify, parse_post
+from . import codes
+from .jsonstrict import MAX_DEPTH
+from .notify import POST_MAX_CHARS, Owner, Sender, check_notify, parse_post
 
-__all__ = ["POST_REPLY_FUNCTION", "RESULT_MAX_CHARS", "PageApi", "origin_of", "shim_source"]
+__all__ = ["POST_REPLY_FUNCTION", "RESULT_MAX_CHARS", "SHIM_CODES", "PageApi", "origin_of", "shim_source"]
 
 #: Cap on a method's result, in characters of JSON text.
 RESULT_MAX_CHARS: Final = 8 * 1024 * 1024
-_POST_MAX_CHARS: Final = 65536
+#: The codes the shim answers with; it receives them from here, never spells them itself.
+SHIM_CODES: Final = (
+    codes.PAGE_API_ALREADY_EXPOSED,
+    codes.PAGE_API_ARGS_INVALID,
+    codes.PAGE_API_CALL_FAILED,
+    codes.PAGE_API_CONTRACT_INVALID,
+    codes.PAGE_API_METHOD_FAILED,
+    codes.PAGE_API_METHOD_NOT_FOUND,
+    codes.PAGE_API_NOT_EXPOSED,
+    codes.PAGE_API_RESULT_NOT_JSON,
+    codes.THREAD_NOTIFY_BAD_MESSAGE,
+)
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
 
 #: Answers a page's pending ``post()`` promise (see js/agotalk.js).
@@ -109,7 +122,9 @@ class PageApi:
                 "key": self.key,
                 "origins": list(self.allow_origins),
                 "resultMax": result_max_chars,
-                "postMax": _POST_MAX_CHARS,
+                "postMax": POST_MAX_CHARS,
+                "maxDepth": MAX_DEPTH,
+                "codes": {code: code for code in SHIM_CODES},
             }
         )
         self._owners: dict[str, Owner] = {}
