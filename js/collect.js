@@ -35,25 +35,53 @@
   const now = () => performance.now();
   // visibility:hidden controls cannot be used either, so they count as hidden.
   const VIS = { visibilityProperty: true };
+  // A row nobody can see is hidden, also when only its opacity says so; a control
+  // may be transparent itself (a styled checkbox behind its label) and still work.
+  const ROW_VIS = { visibilityProperty: true, opacityProperty: true };
+  // OB-2: values of these are masked wherever they are read, and so is the text
+  // of every such element inside something whose text is read.
+  const SENSITIVE = ['input[type="password"]', 'input[type="hidden"]', '[data-agent-sensitive]']
+    .concat(['cc-number', 'cc-csc', 'one-time-code', 'current-password', 'new-password']
+      .map((t) => `[autocomplete~="${t}" i]`)).join(',');
 
   // --- strings --------------------------------------------------------------------
 
-  const squash = (s) => String(s == null ? '' : s).replace(/\s+/g, ' ').trim();
+  // Lone surrogates become U+FFFD here, so no string leaves the page half a character.
+  const squash = (s) => String(s == null ? '' : s).replace(/\s+/g, ' ').trim().toWellFormed();
+  // Cut by code point: never between the two halves of a surrogate pair.
   function clip(s, max) {
     s = squash(s);
     if (s.length <= max) return s;
-    return s.slice(0, max) + `… (cut, ${s.length} chars)`;
+    const high = s.charCodeAt(max - 1);
+    const end = high >= 0xd800 && high <= 0xdbff ? max - 1 : max;
+    return s.slice(0, end) + `… (cut, ${s.length} chars)`;
+  }
+
+  // el's text with the text of each sensitive element inside it masked (OB-2).
+  function pageText(el) {
+    if (!el.querySelector(SENSITIVE)) return el.textContent;
+    let out = '';
+    const walk = (node) => {
+      for (let c = node.firstChild; c; c = c.nextSibling) {
+        if (c.nodeType === Node.TEXT_NODE) out += c.data;
+        else if (c.nodeType !== Node.ELEMENT_NODE) continue;
+        else if (isSensitive(c)) out += squash(c.textContent) ? ` ${MASK} ` : '';
+        else walk(c);
+      }
+    };
+    walk(el);
+    return out;
   }
 
   function textOf(el, max) {
-    return clip(el.textContent, max);
+    return clip(pageText(el), max);
   }
 
   function byIdText(ids, max) {
     const parts = [];
     for (const id of String(ids || '').split(/\s+/)) {
       const ref = id && document.getElementById(id);
-      if (ref) parts.push(squash(ref.textContent));
+      if (ref) parts.push(squash(isSensitive(ref) ? MASK : pageText(ref)));
     }
     return clip(parts.join(' '), max);
   }
@@ -99,7 +127,7 @@
     const named = ariaName(el, max);
     if (named) return named;
     if (el.labels && el.labels.length) {
-      const t = clip(Array.from(el.labels, (l) => l.textContent).join(' '), max);
+      const t = clip(Array.from(el.labels, pageText).join(' '), max);
       if (t) return t;
     }
     if (el.placeholder) return clip(el.placeholder, max);
@@ -111,7 +139,25 @@
   // The masking rule (OB-2): every phase that reads a value asks this first.
   function isSensitive(el) {
     return (el.tagName === 'INPUT' && (el.type === 'password' || el.type === 'hidden')) ||
-      el.hasAttribute('data-agent-sensitive') || !!el.closest('[data-agent-sensitive]');
+      el.matches(SENSITIVE) || !!el.closest('[data-agent-sensitive]');
+  }
+
+  // Whether a record's row can be seen at all: rendered, not transparent, with
+  // an area, its content not skipped (content-visibility: hidden). act.js asks
+  // the same before acting on a row, so observation and act agree.
+  function rowShown(el) {
+    return el.checkVisibility(ROW_VIS) && rowHasBox(el);
+  }
+
+  // The costly half of rowShown (layout and style reads), asked only of the rows
+  // markRecordViewport looks at.
+  function rowHasBox(el) {
+    const r = el.getBoundingClientRect();
+    if (!(r.width > 0 && r.height > 0)) return false;
+    // A rendered child proves the content is not skipped; only otherwise is the
+    // style read (getComputedStyle is the costly call here).
+    const child = el.firstElementChild;
+    return !child || child.checkVisibility() || getComputedStyle(el).contentVisibility !== 'hidden';
   }
 
   function kindOf(el) {
@@ -178,7 +224,8 @@
     }
     if (el.maxLength > 0) spec.maxlength = el.maxLength;
     if (el.minLength > 0) spec.minlength = el.minLength;
-    if (el.tagName === 'SELECT') spec.options = selectOptions(el, opts);
+    // A sensitive select's options would tell its value: never listed.
+    if (el.tagName === 'SELECT' && !sensitive) spec.options = selectOptions(el, opts);
     const value = withValue ? currentValue(el, kind, sensitive, opts) : null;
     if (value) spec[value[0]] = value[1];
     return spec;
@@ -383,8 +430,9 @@
     const opts = ctx.opts;
     const D = {
       els: document.querySelectorAll(RECORD), info: new Map(), ids: [], active: [], viewport: [],
-      inactive: 0, duplicates: new Set(), holders: new Set(), nested: false, regionOf: null,
+      inactive: 0, hidden: 0, refused: 0, duplicates: new Set(), holders: new Set(), nested: false, regionOf: null,
     };
+    const refuse = new RegExp(opts.refused_record_id, 'i');
     const parentFacts = new Map();
     D.regionOf = (el) => {
       const p = el.parentElement;
@@ -402,8 +450,14 @@
     const seen = new Set();
     for (const el of D.els) {
       const raw = el.getAttribute('data-agent-record');
-      const id = raw.length > opts.record_id_chars ? clip(raw, opts.record_id_chars) : raw;
       const region = D.regionOf(el);
+      // OB-10: an id is cited and enumerated verbatim, so one that could break a
+      // line or a fence is refused (its row is left out, with a warning).
+      if (refuse.test(raw)) {
+        D.refused++;
+        continue;
+      }
+      const id = raw.length > opts.record_id_chars ? clip(raw, opts.record_id_chars) : raw;
       // Regions holding records, ordered as the per-region walks used to find them.
       if (region) D.holders.add(region);
       if (seen.has(id)) {
@@ -411,13 +465,14 @@
         continue;
       }
       seen.add(id);
-      let active = !region || region.state === 'active' || region.state === 'covered';
-      if (active) active = el.checkVisibility(VIS);
+      const inRegion = !region || region.state === 'active' || region.state === 'covered';
+      let active = inRegion && el.checkVisibility(ROW_VIS);
       if (active && inertSet && inertSet.has(el)) active = false;
       const info = { id, region, active, visible: false, covered: active && !!ctx.modal && ctx.covered(el), full: null, el };
       D.info.set(el, info);
       if (!active) {
-        D.inactive++;
+        if (inRegion) D.hidden++;
+        else D.inactive++;
         continue;
       }
       if (region && region.out) region.out.records_total++;
@@ -427,12 +482,33 @@
     return D;
   }
 
+  // Viewport membership; rows without a box (zero area, content skipped) are
+  // hidden: all rows of a short list are checked, of a long one those in view.
   function markRecordViewport(ctx, D) {
     markViewport(D.active, ctx.vw, ctx.vh);
+    const all = D.active.length <= ctx.opts.row_box_checks;
+    let demoted = 0;
+    for (const info of D.active) {
+      if ((all || info.visible) && !rowHasBox(info.el)) {
+        info.active = false;
+        info.visible = false;
+        demoted++;
+        if (info.region && info.region.out) info.region.out.records_total--;
+      }
+    }
+    if (demoted) {
+      D.hidden += demoted;
+      D.active = D.active.filter((info) => info.active);
+      D.ids = D.active.map((info) => info.id);
+    }
     for (const info of D.active) {
       if (!info.visible) continue;
       D.viewport.push(info.id);
       if (info.region && info.region.out) info.region.out.records_visible++;
+    }
+    if (D.refused) {
+      ctx.warnings.push(`${D.refused} records were left out: their ids hold control characters, line breaks or ` +
+        'fence text, so they cannot be cited or acted on');
     }
     if (D.duplicates.size) {
       const some = Array.from(D.duplicates).slice(0, 10).join(', ');
@@ -998,7 +1074,10 @@
     return JSON.stringify({
       identity, regions: R.list, regions_total: R.els.length,
       actions: pageActions, actions_total: A.pageEls.length, row_actions: groupList,
-      records, record_index: { ids: D.ids, viewport: D.viewport, inactive: D.inactive, duplicates: Array.from(D.duplicates) },
+      records,
+      record_index: {
+        ids: D.ids, viewport: D.viewport, inactive: D.inactive, hidden: D.hidden, duplicates: Array.from(D.duplicates),
+      },
       state, state_total: ctx.few.state.length, feedback, feedback_total: feedbackTotal,
       modal: ctx.modalLabel, warnings: ctx.warnings, collect_ms: now() - t0,
     });
@@ -1081,7 +1160,7 @@
   }
 
   Object.defineProperty(globalThis, '__cdpagentObserve', {
-    value: Object.freeze({ collect, settle, find }),
+    value: Object.freeze({ collect, settle, find, isSensitive, rowShown }),
     writable: false, configurable: false, enumerable: false,
   });
 })();

@@ -357,7 +357,8 @@ async def _perform(
         if not chosen.get("found"):
             raise _Refused(codes.ACTION_UNAVAILABLE, f"{locator.id} is no longer on the page", "gone")
         if chosen.get("reason"):
-            offered = " / ".join(str(o) for o in chosen.get("options") or [])
+            # act.js lists no options of a sensitive select (OB-2).
+            offered = " / ".join(str(o) for o in chosen.get("options") or []) or "(not listed)"
             raise _Refused(
                 codes.UNKNOWN_OPTION,
                 f"{chosen['reason']}: {option!r}; the options are: {offered}",

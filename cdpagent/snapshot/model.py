@@ -32,6 +32,7 @@ Notes for acting and receipts (OB-5, OB-7, OB-8):
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 import msgspec
@@ -54,6 +55,7 @@ __all__ = [
     "RowActionGroup",
     "Snapshot",
     "StateItem",
+    "decode_snapshot",
 ]
 
 FieldValue = str | bool | int | float | None
@@ -214,6 +216,8 @@ class RecordIndex(msgspec.Struct, frozen=True):
     """Ids of active records intersecting the viewport."""
     inactive: int = 0
     """Records in hidden or inert regions (not addressable now)."""
+    hidden: int = 0
+    """Records in usable regions that are hidden or inert themselves (not addressable now)."""
     duplicates: list[str] = []
     """Ids declared by more than one element; only the first is used."""
 
@@ -260,6 +264,32 @@ class Snapshot(msgspec.Struct, frozen=True):
 
 
 SNAPSHOT_DECODER = msgspec.json.Decoder(Snapshot)
+
+# A JSON text is scanned token by token so that an escaped backslash is never
+# read as the start of a \u escape.
+_UNICODE_ESCAPE = re.compile(
+    r"\\\\|\\u[dD][89abAB][0-9a-fA-F]{2}(?:\\u[dD][c-fC-F][0-9a-fA-F]{2})?|\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+
+
+def _replace_lone(match: re.Match[str]) -> str:
+    token = match.group(0)
+    return token if token == "\\\\" or len(token) == 12 else "\\ufffd"
+
+
+def decode_snapshot(text: str) -> Snapshot:
+    """Decode the collector's JSON; a lone surrogate escape becomes U+FFFD, never an error.
+
+    Raises :class:`msgspec.DecodeError` / :class:`msgspec.ValidationError` only
+    for text that is not a snapshot at all.
+    """
+    try:
+        return SNAPSHOT_DECODER.decode(text)
+    except msgspec.DecodeError:
+        repaired = _UNICODE_ESCAPE.sub(_replace_lone, text)
+        if repaired == text:
+            raise
+        return SNAPSHOT_DECODER.decode(repaired)
 
 
 class ActionEntry(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -313,6 +343,7 @@ class Omitted(msgspec.Struct, frozen=True):
     records_id_only: int = 0
     record_ids_not_listed: int = 0
     records_inactive: int = 0
+    records_hidden: int = 0
     regions_total: int = 0
     regions_not_listed: int = 0
     state_total: int = 0

@@ -24,7 +24,7 @@ import trio
 
 from ..errors import ObservationError, ProtocolError, SessionClosed
 from .budget import build
-from .model import SNAPSHOT_DECODER, Observation, Snapshot
+from .model import Observation, Snapshot, decode_snapshot
 from .options import ObserveOptions
 
 if TYPE_CHECKING:
@@ -151,7 +151,7 @@ async def _attempt(
         raise _DocumentChanged("the document changed while it was observed")
     if not isinstance(text, str):
         raise ObservationError("COLLECT_FAILED", "the collector returned no snapshot")
-    return SNAPSHOT_DECODER.decode(text), report
+    return decode_snapshot(text), report
 
 
 async def collect_snapshot(

@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import msgspec
 
-__all__ = ["COLLECTOR_BOUNDS", "CollectorBounds", "ObserveOptions"]
+__all__ = ["COLLECTOR_BOUNDS", "REFUSED_RECORD_ID", "CollectorBounds", "ObserveOptions"]
+
+REFUSED_RECORD_ID = r"[\x00-\x1f\x7f-\x9f\u2028\u2029]|</?page_data"
+"""Record ids matching this (case-insensitive; the same regular expression in
+Python and JavaScript) are refused: control characters, line breaks and fence
+text could forge lines of the observation or the tools array (OB-10)."""
 
 
 class CollectorBounds(msgspec.Struct, frozen=True, kw_only=True):
@@ -40,6 +45,10 @@ class CollectorBounds(msgspec.Struct, frozen=True, kw_only=True):
     """Distinct row action names folded."""
     sample_scan: int = 2000
     """Rows examined per folded entry for its sample ids."""
+    row_box_checks: int = 64
+    """Lists up to this long have every row checked for a box (zero area,
+    ``content-visibility: hidden``); longer ones only the rows in view (act
+    re-checks any row before acting)."""
 
 
 COLLECTOR_BOUNDS = CollectorBounds()
@@ -105,5 +114,6 @@ class ObserveOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
             "max_page_actions": max(self.max_actions * 4, 200),
             "max_feedback": max(self.max_feedback * 4, 32),
             "max_state": 64,
+            "refused_record_id": REFUSED_RECORD_ID,
             **msgspec.structs.asdict(COLLECTOR_BOUNDS),
         }

@@ -281,7 +281,7 @@ def render_text(obs: Observation, field_chars: int = 160) -> str:
 
     out.append("## Regions with hidden content")
     hidden = [r for r in obs.regions if r.state != "active"]
-    if hidden or om.records_inactive:
+    if hidden or om.records_inactive or om.records_hidden:
         for r in hidden:
             what = r.state if r.state != "covered" else "covered by a dialog"
             out.append(
@@ -290,6 +290,8 @@ def render_text(obs: Observation, field_chars: int = 160) -> str:
             )
         if om.records_inactive:
             out.append(f"- {om.records_inactive} records in hidden or inert regions are not listed")
+        if om.records_hidden:
+            out.append(f"- {om.records_hidden} hidden or inert records are not listed")
     else:
         out.append("(All currently visible content is shown)")
 
