@@ -1055,6 +1055,49 @@
     return identity;
   }
 
+  // --- phase: what is not seen (OB-11, OB-3) ------------------------------------------
+
+  // Declarations inside frames and shadow roots are not collected: count the
+  // rendered frames (and those whose content cannot be read: cross-origin) and
+  // the open shadow roots, with the declarations each holds, so the observation
+  // can say so. Closed shadow roots cannot be seen from script at all.
+  function blindSpots(ctx) {
+    const DECLARED = `${ACTION},${RECORD},${REGION}`;
+    const out = { frames: 0, frames_unreadable: 0, shadow_roots: 0, declarations: 0, shadow_searched: true };
+    for (const f of document.querySelectorAll('iframe,frame')) {
+      if (!f.checkVisibility(VIS)) continue;
+      out.frames++;
+      let doc = null;
+      try {
+        doc = f.contentDocument;
+      } catch (_) {
+        doc = null;
+      }
+      if (doc) out.declarations += doc.querySelectorAll(DECLARED).length;
+      else out.frames_unreadable++;
+    }
+    // Shadow hosts have no selector: every element is asked, so only pages up
+    // to shadow_scan elements are searched (else the observation says so).
+    let budget = ctx.opts.shadow_scan;
+    const search = (root) => {
+      const all = root.querySelectorAll('*');
+      budget -= all.length;
+      if (budget < 0) {
+        out.shadow_searched = false;
+        return;
+      }
+      for (let i = 0; i < all.length && out.shadow_searched; i++) {
+        const shadow = all[i].shadowRoot;
+        if (!shadow) continue;
+        out.shadow_roots++;
+        out.declarations += shadow.querySelectorAll(DECLARED).length;
+        search(shadow);
+      }
+    };
+    search(document);
+    return out;
+  }
+
   // --- collect ---------------------------------------------------------------------------
 
   function collect(optionsJson) {
@@ -1071,6 +1114,7 @@
     const state = collectState(ctx, R);
     const [feedback, feedbackTotal] = collectFeedback(ctx, R);
     const identity = collectIdentity(ctx.opts);
+    const unseen = blindSpots(ctx);
     return JSON.stringify({
       identity, regions: R.list, regions_total: R.els.length,
       actions: pageActions, actions_total: A.pageEls.length, row_actions: groupList,
@@ -1079,7 +1123,7 @@
         ids: D.ids, viewport: D.viewport, inactive: D.inactive, hidden: D.hidden, duplicates: Array.from(D.duplicates),
       },
       state, state_total: ctx.few.state.length, feedback, feedback_total: feedbackTotal,
-      modal: ctx.modalLabel, warnings: ctx.warnings, collect_ms: now() - t0,
+      modal: ctx.modalLabel, warnings: ctx.warnings, unseen, collect_ms: now() - t0,
     });
   }
 

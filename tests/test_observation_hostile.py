@@ -152,3 +152,21 @@ async def test_ob8_typing_into_a_sensitive_field_shows_it_masked(browser: cdpage
     value = changed.actions.values["secret_note"]
     assert (value.before, value.after) == ("", "[masked]")
     assert "SECRET" not in receipt.to_json()
+
+
+# --- finding 10: frames and shadow roots ---------------------------------------------------------
+
+
+async def test_ob11_unseen_frames_and_shadow_roots_are_counted_and_said(
+    browser: cdpagent.Browser,
+) -> None:
+    tab = await browser.open(HOSTILE / "frames.html")
+    result = await observe_page(tab)
+    unseen = result.observation.unseen
+    assert (unseen.frames, unseen.frames_unreadable, unseen.shadow_roots) == (2, 1, 1)
+    assert unseen.declarations == 2 and unseen.shadow_searched
+    assert "(All currently visible content is shown)" not in result.text
+    assert "- 2 embedded frames are not observed (1 from another origin" in result.text
+    assert "- 1 shadow roots (page components) are not observed" in result.text
+    assert "- 2 declared actions, records or regions inside them are not listed" in result.text
+    assert [t["function"]["name"] for t in result.tools] == ["plain"]

@@ -268,6 +268,7 @@ def assemble(
         modal=snapshot.modal,
         settle_ms=settle_ms,
         collect_ms=snapshot.collect_ms,
+        unseen=snapshot.unseen,
     )
 
 

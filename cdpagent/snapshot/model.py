@@ -55,6 +55,7 @@ __all__ = [
     "RowActionGroup",
     "Snapshot",
     "StateItem",
+    "Unseen",
     "decode_snapshot",
 ]
 
@@ -241,6 +242,21 @@ class Feedback(msgspec.Struct, frozen=True):
     source: Literal["declared", "alert", "status", "invalid"] = "declared"
 
 
+class Unseen(msgspec.Struct, frozen=True):
+    """Parts of the page the collector does not look inside (OB-11), counted to be said."""
+
+    frames: int = 0
+    """Rendered frames (iframe, frame): their content is not collected."""
+    frames_unreadable: int = 0
+    """Of those, frames whose document cannot be read (cross-origin)."""
+    shadow_roots: int = 0
+    """Open shadow roots found: their content is not collected."""
+    declarations: int = 0
+    """Declared actions, records and regions inside readable frames and open shadow roots."""
+    shadow_searched: bool = True
+    """False when the page was too large to search for shadow roots."""
+
+
 class Snapshot(msgspec.Struct, frozen=True):
     """The raw, already bounded snapshot returned by ``js/collect.js``."""
 
@@ -260,6 +276,7 @@ class Snapshot(msgspec.Struct, frozen=True):
     modal: str | None = None
     """Label of the open modal dialog, if any."""
     warnings: list[str] = []
+    unseen: Unseen = Unseen()
     collect_ms: float = 0.0
 
 
@@ -369,3 +386,5 @@ class Observation(msgspec.Struct, frozen=True):
     modal: str | None = None
     settle_ms: float = 0.0
     collect_ms: float = 0.0
+    unseen: Unseen = Unseen()
+    """Frames and shadow roots whose content is not in this observation."""

@@ -45,6 +45,8 @@ class CollectorBounds(msgspec.Struct, frozen=True, kw_only=True):
     """Distinct row action names folded."""
     sample_scan: int = 2000
     """Rows examined per folded entry for its sample ids."""
+    shadow_scan: int = 200_000
+    """Elements asked for an open shadow root; past this the search stops and says so."""
     row_box_checks: int = 64
     """Lists up to this long have every row checked for a box (zero area,
     ``content-visibility: hidden``); longer ones only the rows in view (act
