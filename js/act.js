@@ -111,7 +111,8 @@
     if (right <= left || bottom <= top) return { found: true, reason: 'not visible after scrolling into view' };
     const x = (left + right) / 2;
     const y = (top + bottom) / 2;
-    const hit = document.elementFromPoint(x, y);
+    // Inside a shadow tree, ask that tree: the document would answer with its host.
+    const hit = el.getRootNode().elementFromPoint(x, y);
     if (!hits(el, hit)) return { found: true, reason: 'covered by another element' };
     const checked = 'checked' in el ? !!el.checked : el.getAttribute('aria-checked') === 'true';
     return { found: true, reason: null, x, y, checked };

@@ -302,6 +302,42 @@
     }
   }
 
+  // --- shadow roots ---------------------------------------------------------------------
+
+  // Every open shadow root (nested ones included) in document order, or null
+  // when the page has more than `budget` elements to ask (hosts have no selector).
+  function openShadowRoots(budget) {
+    const roots = [];
+    const search = (root) => {
+      const all = root.querySelectorAll('*');
+      budget -= all.length;
+      if (budget < 0) return false;
+      for (let i = 0; i < all.length; i++) {
+        const shadow = all[i].shadowRoot;
+        if (shadow && (roots.push(shadow), !search(shadow))) return false;
+      }
+      return true;
+    };
+    return search(document) ? roots : null;
+  }
+
+  // el.closest(selector), continued through the hosts of the shadow trees el is in.
+  function closestAcross(el, selector) {
+    for (let node = el; node;) {
+      const hit = node.closest(selector);
+      if (hit) return hit;
+      const root = node.getRootNode();
+      node = root instanceof ShadowRoot ? root.host : null;
+    }
+    return null;
+  }
+
+  // The element of the document tree el's outermost shadow host is, or el.
+  function inDocumentTree(el) {
+    for (let root = el.getRootNode(); root instanceof ShadowRoot; root = el.getRootNode()) el = root.host;
+    return el;
+  }
+
   // --- phase: page context (viewport, open modal, inert) -------------------------------
 
   const regionRole = (el) => {
@@ -358,6 +394,7 @@
     const [modal, hasInert] = modalAndInert(few.modal);
     return {
       opts, few, modal, hasInert, vw: window.innerWidth, vh: window.innerHeight, warnings: [],
+      shadowRoots: openShadowRoots(opts.shadow_scan),
       covered: (el) => !!modal && !modal.contains(el) && !el.contains(modal),
       modalLabel: modal ? regionLabel(modal, opts.name_chars) : null,
     };
@@ -415,7 +452,7 @@
     const byPath = new Map();
     for (const facts of info.values()) byPath.set(facts.path.join(SEP), facts);
     const of = (el) => {
-      const r = el.closest(REGION);
+      const r = closestAcross(el, REGION);
       return r ? info.get(r) : null;
     };
     return { els, info, list, byPath, of };
@@ -579,6 +616,14 @@
       `${PAGE_ACTION},${RECORD} ${ACTION}:is(:disabled,[aria-disabled="true"],[data-agent-unavailable])`)) {
       if (el.matches(PAGE_ACTION)) pageEls.push(el);
       else rowBlockedEls.push(el);
+    }
+    // OB-11: page actions inside open shadow roots (not those of records, there or around).
+    for (const root of ctx.shadowRoots || []) {
+      if (closestAcross(root.host, RECORD)) continue;
+      for (const el of root.querySelectorAll(PAGE_ACTION)) {
+        const region = closestAcross(el, REGION);
+        if (!region || R.info.has(region)) pageEls.push(el); // regions inside shadow trees are not collected
+      }
     }
     let nested = D.nested;
     for (const el of R.els) {
@@ -932,7 +977,9 @@
   // Document order across page actions and groups (few entries: compare positions).
   function orderActions(pageActions, pageEls, groupList) {
     const entries = pageActions.map((a, i) => [pageEls[i], a]).concat(groupList.map((g) => [g.first, g]));
-    entries.sort((x, y) => (x[0].compareDocumentPosition(y[0]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    // Inside a shadow tree an element is ordered by its host; one tree keeps collection order.
+    for (const e of entries) e.push(inDocumentTree(e[0]));
+    entries.sort((x, y) => (x[2] === y[2] ? 0 : x[2].compareDocumentPosition(y[2]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
     entries.forEach((e, i) => { e[1].order = i; });
     for (const g of groupList) delete g.first;
   }
@@ -1057,10 +1104,10 @@
 
   // --- phase: what is not seen (OB-11, OB-3) ------------------------------------------
 
-  // Declarations inside frames and shadow roots are not collected: count the
-  // rendered frames (and those whose content cannot be read: cross-origin) and
-  // the open shadow roots, with the declarations each holds, so the observation
-  // can say so. Closed shadow roots cannot be seen from script at all.
+  // Declarations inside frames, and records and regions inside shadow roots, are
+  // not collected: count the rendered frames (and those whose content cannot be
+  // read: cross-origin) and the open shadow roots, with the declarations left
+  // out, so the observation can say so. Closed shadow roots cannot be seen at all.
   function blindSpots(ctx) {
     const DECLARED = `${ACTION},${RECORD},${REGION}`;
     const out = { frames: 0, frames_unreadable: 0, shadow_roots: 0, declarations: 0, shadow_searched: true };
@@ -1076,25 +1123,13 @@
       if (doc) out.declarations += doc.querySelectorAll(DECLARED).length;
       else out.frames_unreadable++;
     }
-    // Shadow hosts have no selector: every element is asked, so only pages up
-    // to shadow_scan elements are searched (else the observation says so).
-    let budget = ctx.opts.shadow_scan;
-    const search = (root) => {
-      const all = root.querySelectorAll('*');
-      budget -= all.length;
-      if (budget < 0) {
-        out.shadow_searched = false;
-        return;
-      }
-      for (let i = 0; i < all.length && out.shadow_searched; i++) {
-        const shadow = all[i].shadowRoot;
-        if (!shadow) continue;
-        out.shadow_roots++;
-        out.declarations += shadow.querySelectorAll(DECLARED).length;
-        search(shadow);
-      }
-    };
-    search(document);
+    // Page actions in open shadow roots are collected; their records and regions are not.
+    if (!ctx.shadowRoots) out.shadow_searched = false;
+    for (const root of ctx.shadowRoots || []) {
+      out.shadow_roots++;
+      const rowHost = !!closestAcross(root.host, RECORD);
+      out.declarations += root.querySelectorAll(rowHost ? DECLARED : `${RECORD},${REGION},${RECORD} ${ACTION}`).length;
+    }
     return out;
   }
 
@@ -1183,7 +1218,7 @@
     const sel = `[data-agent-action="${CSS.escape(name)}"]`;
     const pathOf = (el) => {
       const out = [];
-      for (let r = el.closest(REGION); r; r = r.parentElement && r.parentElement.closest(REGION)) {
+      for (let r = closestAcross(el, REGION); r; r = r.parentElement && r.parentElement.closest(REGION)) {
         out.unshift(String(r.getAttribute('data-agent-region')));
       }
       return out.join('\u0000');
@@ -1199,6 +1234,14 @@
     for (const el of document.querySelectorAll(sel)) {
       if (el.closest(RECORD) || pathOf(el) !== path) continue;
       if (n++ === (locator.ordinal || 0)) return el;
+    }
+    // Then open shadow roots, in the collector's order (searched only when needed).
+    for (const root of openShadowRoots(Infinity)) {
+      if (closestAcross(root.host, RECORD)) continue;
+      for (const el of root.querySelectorAll(sel)) {
+        if (el.closest(RECORD) || pathOf(el) !== path) continue;
+        if (n++ === (locator.ordinal || 0)) return el;
+      }
     }
     return null;
   }

@@ -250,9 +250,10 @@ class Unseen(msgspec.Struct, frozen=True):
     frames_unreadable: int = 0
     """Of those, frames whose document cannot be read (cross-origin)."""
     shadow_roots: int = 0
-    """Open shadow roots found: their content is not collected."""
+    """Open shadow roots found: their page actions are collected, records and regions not."""
     declarations: int = 0
-    """Declared actions, records and regions inside readable frames and open shadow roots."""
+    """Declarations left out: all of those in readable frames; records, regions and row
+    actions in open shadow roots."""
     shadow_searched: bool = True
     """False when the page was too large to search for shadow roots."""
 
