@@ -59,6 +59,14 @@
     return el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.isContentEditable;
   }
 
+  // The collector's rules, so that acting agrees with what was observed.
+  // (looked up per call: this script may be installed before collect.js.)
+  const observer = {
+    rowShown: (el) => globalThis.__cdpagentObserve.rowShown(el),
+    isSensitive: (el) => globalThis.__cdpagentObserve.isSensitive(el),
+  };
+  const VIS = { visibilityProperty: true };
+
   function reasonOf(el, kind) {
     if (!el.isConnected) return 'no longer on the page';
     const declared = el.getAttribute('data-agent-unavailable');
@@ -66,7 +74,9 @@
     if (el.disabled === true || el.matches(':disabled')) return 'disabled';
     if (el.getAttribute('aria-disabled') === 'true') return 'disabled';
     if (el.closest('[inert]')) return 'inert';
-    if (!el.checkVisibility()) return 'hidden';
+    if (!el.checkVisibility(VIS)) return 'hidden';
+    const row = el.closest('[data-agent-record]');
+    if (row && !observer.rowShown(row)) return 'hidden';
     const modal = openModal();
     if (modal && !modal.contains(el)) return `behind the open dialog "${modalLabel(modal)}"`;
     if (kind === 'type') {
@@ -101,7 +111,8 @@
     if (right <= left || bottom <= top) return { found: true, reason: 'not visible after scrolling into view' };
     const x = (left + right) / 2;
     const y = (top + bottom) / 2;
-    const hit = document.elementFromPoint(x, y);
+    // Inside a shadow tree, ask that tree: the document would answer with its host.
+    const hit = el.getRootNode().elementFromPoint(x, y);
     if (!hits(el, hit)) return { found: true, reason: 'covered by another element' };
     const checked = 'checked' in el ? !!el.checked : el.getAttribute('aria-checked') === 'true';
     return { found: true, reason: null, x, y, checked };
@@ -156,7 +167,9 @@
       if (squash(o.label) === want || squash(o.text) === want) { pick = o; break; }
     }
     if (!pick) for (const o of el.options) if (o.value === option) { pick = o; break; }
-    const options = Array.from(el.options, (o) => squash(o.label || o.text).slice(0, 80)).slice(0, 50);
+    // A sensitive select's options would tell its value: never listed (OB-2).
+    const options = observer.isSensitive(el) ? []
+      : Array.from(el.options, (o) => squash(o.label || o.text).slice(0, 80)).slice(0, 50);
     if (!pick) return { found: true, ok: false, reason: 'no such option', options };
     if (pick.disabled) return { found: true, ok: false, reason: 'the option is disabled', options };
     if (!pick.selected) {

@@ -8,6 +8,13 @@
 //   settle(quietMs, timeoutMs) -> Promise<{settled, waited_ms, reason}>
 //   find(locator) -> Element | null  the element of an ActionLocator, for acting
 //
+// collect() takes every bound from optionsJson (ObserveOptions.collector_args()
+// in Python owns them all); it runs in phases, one function each: page context
+// (viewport, open modal, inert), regions, records (index, viewport, full
+// fields), actions (page actions and row actions folded per name and region),
+// state, feedback and identity. Masking is one rule (isSensitive) applied by
+// every phase that reads a value.
+//
 // The snapshot carries business facts only: never markup, selectors, styles or
 // coordinates; sensitive values are replaced by "[masked]" before they leave.
 // Cost is bounded by one querySelectorAll per declaration kind plus constant work
@@ -22,29 +29,91 @@
   const RECORD = '[data-agent-record]';
   const REGION = '[data-agent-region]';
   const FEEDBACK = '[data-agent-feedback],[role="alert"],[role="status"],[aria-invalid="true"]';
+  const MODAL = 'dialog,[aria-modal="true"],[inert]';
+  const STATE = '[data-agent-state]';
+  const SEP = '\u0000';
   const now = () => performance.now();
   // visibility:hidden controls cannot be used either, so they count as hidden.
   const VIS = { visibilityProperty: true };
+  // A row nobody can see is hidden, also when only its opacity says so; a control
+  // may be transparent itself (a styled checkbox behind its label) and still work.
+  const ROW_VIS = { visibilityProperty: true, opacityProperty: true };
+  // OB-2: values of these are masked wherever they are read, and so is the text
+  // of every such element inside something whose text is read.
+  const SENSITIVE = ['input[type="password"]', 'input[type="hidden"]', '[data-agent-sensitive]']
+    .concat(['cc-number', 'cc-csc', 'one-time-code', 'current-password', 'new-password']
+      .map((t) => `[autocomplete~="${t}" i]`)).join(',');
 
-  const squash = (s) => String(s == null ? '' : s).replace(/\s+/g, ' ').trim();
+  // --- strings --------------------------------------------------------------------
+
+  // Lone surrogates become U+FFFD here, so no string leaves the page half a character.
+  const squash = (s) => String(s == null ? '' : s).replace(/\s+/g, ' ').trim().toWellFormed();
+  // Cut by code point: never between the two halves of a surrogate pair.
   function clip(s, max) {
     s = squash(s);
     if (s.length <= max) return s;
-    return s.slice(0, max) + `… (cut, ${s.length} chars)`;
+    const high = s.charCodeAt(max - 1);
+    const end = high >= 0xd800 && high <= 0xdbff ? max - 1 : max;
+    return s.slice(0, end) + `… (cut, ${s.length} chars)`;
+  }
+
+  // el's text with the text of each sensitive element inside it masked (OB-2).
+  function pageText(el) {
+    if (!el.querySelector(SENSITIVE)) return el.textContent;
+    let out = '';
+    const walk = (node) => {
+      for (let c = node.firstChild; c; c = c.nextSibling) {
+        if (c.nodeType === Node.TEXT_NODE) out += c.data;
+        else if (c.nodeType !== Node.ELEMENT_NODE) continue;
+        else if (isSensitive(c)) out += squash(c.textContent) ? ` ${MASK} ` : '';
+        else walk(c);
+      }
+    };
+    walk(el);
+    return out;
   }
 
   function textOf(el, max) {
-    return clip(el.textContent, max);
+    return clip(pageText(el), max);
   }
 
   function byIdText(ids, max) {
     const parts = [];
     for (const id of String(ids || '').split(/\s+/)) {
       const ref = id && document.getElementById(id);
-      if (ref) parts.push(squash(ref.textContent));
+      if (ref) parts.push(squash(isSensitive(ref) ? MASK : pageText(ref)));
     }
     return clip(parts.join(' '), max);
   }
+
+  function parseJson(text) {
+    try {
+      return JSON.parse(text);
+    } catch (_) {
+      return text;
+    }
+  }
+
+  // Cut deep or long JSON before transfer; the summary says what was left out.
+  function prune(value, depth, opts) {
+    if (typeof value === 'string') return clip(value, opts.max_string);
+    if (value === null || typeof value !== 'object') return value;
+    const items = opts.list_items;
+    if (Array.isArray(value)) {
+      if (depth >= opts.max_depth) return `[… ${value.length} items]`;
+      const out = value.slice(0, items).map((v) => prune(v, depth + 1, opts));
+      if (value.length > items) out.push(`… ${value.length - items} more items`);
+      return out;
+    }
+    const keys = Object.keys(value);
+    if (depth >= opts.max_depth) return `{… ${keys.length} keys}`;
+    const out = {};
+    for (const k of keys.slice(0, items)) out[clip(k, opts.name_chars)] = prune(value[k], depth + 1, opts);
+    if (keys.length > items) out['…'] = `${keys.length - items} more keys`;
+    return out;
+  }
+
+  // --- names, kinds and masking of one element ---------------------------------------
 
   // aria-label, then aria-labelledby: the start of every name and label below.
   function ariaName(el, max) {
@@ -58,7 +127,7 @@
     const named = ariaName(el, max);
     if (named) return named;
     if (el.labels && el.labels.length) {
-      const t = clip(Array.from(el.labels, (l) => l.textContent).join(' '), max);
+      const t = clip(Array.from(el.labels, pageText).join(' '), max);
       if (t) return t;
     }
     if (el.placeholder) return clip(el.placeholder, max);
@@ -67,9 +136,28 @@
     return textOf(el, max);
   }
 
+  // The masking rule (OB-2): every phase that reads a value asks this first.
   function isSensitive(el) {
     return (el.tagName === 'INPUT' && (el.type === 'password' || el.type === 'hidden')) ||
-      el.hasAttribute('data-agent-sensitive') || !!el.closest('[data-agent-sensitive]');
+      el.matches(SENSITIVE) || !!el.closest('[data-agent-sensitive]');
+  }
+
+  // Whether a record's row can be seen at all: rendered, not transparent, with
+  // an area, its content not skipped (content-visibility: hidden). act.js asks
+  // the same before acting on a row, so observation and act agree.
+  function rowShown(el) {
+    return el.checkVisibility(ROW_VIS) && rowHasBox(el);
+  }
+
+  // The costly half of rowShown (layout and style reads), asked only of the rows
+  // markRecordViewport looks at.
+  function rowHasBox(el) {
+    const r = el.getBoundingClientRect();
+    if (!(r.width > 0 && r.height > 0)) return false;
+    // A rendered child proves the content is not skipped; only otherwise is the
+    // style read (getComputedStyle is the costly call here).
+    const child = el.firstElementChild;
+    return !child || child.checkVisibility() || getComputedStyle(el).contentVisibility !== 'hidden';
   }
 
   function kindOf(el) {
@@ -96,6 +184,26 @@
     return el.tagName === 'A' && el.hasAttribute('href') ? 'navigate' : 'write';
   }
 
+  function selectOptions(el, opts) {
+    const options = [];
+    for (const o of el.options) {
+      if (options.length >= opts.list_items) break;
+      if (!o.disabled) options.push(clip(o.label || o.text, opts.name_chars));
+    }
+    return options;
+  }
+
+  function currentValue(el, kind, sensitive, opts) {
+    if (kind === 'check') return ['checked', !!el.checked];
+    if (el.tagName === 'SELECT') {
+      const o = el.selectedOptions && el.selectedOptions[0];
+      return ['value', sensitive ? MASK : (o ? clip(o.label || o.text, opts.name_chars) : '')];
+    }
+    if ('value' in el) return ['value', sensitive ? (el.value ? MASK : '') : clip(el.value, opts.max_string)];
+    if (el.isContentEditable) return ['value', sensitive ? MASK : textOf(el, opts.max_string)];
+    return null;
+  }
+
   function inputSpec(el, kind, opts, withValue) {
     if (kind === 'click') return null;
     const spec = {};
@@ -109,114 +217,18 @@
     if (el.required || el.getAttribute('aria-required') === 'true') spec.required = true;
     if (el.readOnly) spec.read_only = true;
     const pattern = el.getAttribute('pattern');
-    if (pattern) spec.pattern = clip(pattern, 200);
+    if (pattern) spec.pattern = clip(pattern, opts.label_chars);
     for (const k of ['min', 'max']) {
       const v = el.getAttribute(k);
-      if (v) spec[k] = clip(v, 40);
+      if (v) spec[k] = clip(v, opts.bound_chars);
     }
     if (el.maxLength > 0) spec.maxlength = el.maxLength;
     if (el.minLength > 0) spec.minlength = el.minLength;
-    if (el.tagName === 'SELECT') {
-      const options = [];
-      for (const o of el.options) {
-        if (options.length >= 50) break;
-        if (!o.disabled) options.push(clip(o.label || o.text, 80));
-      }
-      spec.options = options;
-    }
-    if (withValue) {
-      if (kind === 'check') spec.checked = !!el.checked;
-      else if (el.tagName === 'SELECT') {
-        const o = el.selectedOptions && el.selectedOptions[0];
-        spec.value = sensitive ? MASK : (o ? clip(o.label || o.text, 80) : '');
-      } else if ('value' in el) {
-        spec.value = sensitive ? (el.value ? MASK : '') : clip(el.value, opts.max_string);
-      } else if (el.isContentEditable) {
-        spec.value = sensitive ? MASK : textOf(el, opts.max_string);
-      }
-    }
+    // A sensitive select's options would tell its value: never listed.
+    if (el.tagName === 'SELECT' && !sensitive) spec.options = selectOptions(el, opts);
+    const value = withValue ? currentValue(el, kind, sensitive, opts) : null;
+    if (value) spec[value[0]] = value[1];
     return spec;
-  }
-
-  function inViewport(r, vw, vh) {
-    return (r.width > 0 || r.height > 0) && r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
-  }
-
-  const regionRole = (el) => {
-    const role = el.getAttribute('role');
-    if (role) return role;
-    const byTag = {
-      UL: 'list', OL: 'list', NAV: 'navigation', MAIN: 'main', FORM: 'form', TABLE: 'table',
-      DIALOG: 'dialog', ASIDE: 'complementary', HEADER: 'banner', FOOTER: 'contentinfo',
-      SECTION: 'region', TBODY: 'table', FIELDSET: 'group',
-    };
-    return byTag[el.tagName] || 'group';
-  };
-
-  function regionLabel(el, max) {
-    const named = ariaName(el, max);
-    if (named) return named;
-    const own = el.getAttribute('data-agent-label');
-    if (own) return clip(own, max);
-    const h = el.querySelector('h1,h2,h3,h4,h5,h6,legend,caption');
-    if (h) return textOf(h, max);
-    return el.getAttribute('data-agent-region');
-  }
-
-  const MODAL = 'dialog,[aria-modal="true"],[inert]';
-  const STATE = '[data-agent-state]';
-
-  // Modal candidates, state and feedback elements are few: one walk of the
-  // document finds all three, each list in document order.
-  function fewElements() {
-    const modal = [];
-    const state = [];
-    const feedback = [];
-    for (const el of document.querySelectorAll(`${MODAL},${STATE},${FEEDBACK}`)) {
-      if (el.matches(MODAL)) modal.push(el);
-      if (el.matches(STATE)) state.push(el);
-      if (el.matches(FEEDBACK)) feedback.push(el);
-    }
-    return { modal, state, feedback };
-  }
-
-  // The open modal dialog and whether anything is inert.
-  function modalAndInert(candidates) {
-    let modal = null;
-    let aria = null;
-    let inert = false;
-    for (const d of candidates) {
-      if (d.hasAttribute('inert')) inert = true;
-      if (d.tagName === 'DIALOG' && d.matches(':modal')) modal = d;
-      else if (d.getAttribute('aria-modal') === 'true' && d.checkVisibility(VIS)) aria = d;
-    }
-    return [modal || aria, inert];
-  }
-
-  function parseJson(text) {
-    try {
-      return JSON.parse(text);
-    } catch (_) {
-      return text;
-    }
-  }
-
-  // Cut deep or long JSON before transfer; the summary says what was left out.
-  function prune(value, depth, opts) {
-    if (typeof value === 'string') return clip(value, opts.max_string);
-    if (value === null || typeof value !== 'object') return value;
-    if (Array.isArray(value)) {
-      if (depth >= opts.max_depth) return `[… ${value.length} items]`;
-      const out = value.slice(0, 50).map((v) => prune(v, depth + 1, opts));
-      if (value.length > 50) out.push(`… ${value.length - 50} more items`);
-      return out;
-    }
-    const keys = Object.keys(value);
-    if (depth >= opts.max_depth) return `{… ${keys.length} keys}`;
-    const out = {};
-    for (const k of keys.slice(0, 50)) out[clip(k, 80)] = prune(value[k], depth + 1, opts);
-    if (keys.length > 50) out['…'] = `${keys.length - 50} more keys`;
-    return out;
   }
 
   function fieldValue(el, opts) {
@@ -233,6 +245,25 @@
     const a = el.getAttribute('aria-checked');
     if (a === 'true' || a === 'false') return a === 'true';
     return textOf(el, opts.max_string);
+  }
+
+  // The declared attributes an action entry and a folded group share.
+  function actionDeclaration(el, name, kind, opts, withValue) {
+    return {
+      name, kind, effect: effectOf(el),
+      description: clip(el.getAttribute('data-agent-description') || accessibleName(el, opts.label_chars), opts.max_string),
+      confirm: el.hasAttribute('data-agent-confirm') ? clip(el.getAttribute('data-agent-confirm') || 'Confirm?', opts.note_chars) : null,
+      handoff: el.hasAttribute('data-agent-handoff')
+        ? clip(el.getAttribute('data-agent-handoff') || 'a person must do this', opts.note_chars) : null,
+      submit: el.hasAttribute('data-agent-submit'),
+      input: inputSpec(el, kind, opts, withValue),
+    };
+  }
+
+  // --- geometry ----------------------------------------------------------------------
+
+  function inViewport(r, vw, vh) {
+    return (r.width > 0 || r.height > 0) && r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
   }
 
   // Viewport membership of records in document order. Lists are laid out top to
@@ -271,127 +302,265 @@
     }
   }
 
-  function collect(optionsJson) {
-    const t0 = now();
-    const opts = Object.assign({
-      full_records: 20, include: [], sample: 3, enum_limit: 10, max_string: 2000,
-      max_depth: 4, max_regions: 100, max_page_actions: 200, max_feedback: 32, max_state: 64,
-    }, optionsJson ? JSON.parse(optionsJson) : {});
-    const vw = window.innerWidth;
-    const vh = window.innerHeight;
-    const warnings = [];
+  // --- shadow roots ---------------------------------------------------------------------
+
+  // Every open shadow root (nested ones included) in document order, or null
+  // when the page has more than `budget` elements to ask (hosts have no selector).
+  function openShadowRoots(budget) {
+    const roots = [];
+    const search = (root) => {
+      const all = root.querySelectorAll('*');
+      budget -= all.length;
+      if (budget < 0) return false;
+      for (let i = 0; i < all.length; i++) {
+        const shadow = all[i].shadowRoot;
+        if (shadow && (roots.push(shadow), !search(shadow))) return false;
+      }
+      return true;
+    };
+    return search(document) ? roots : null;
+  }
+
+  // el.closest(selector), continued through the hosts of the shadow trees el is in.
+  function closestAcross(el, selector) {
+    for (let node = el; node;) {
+      const hit = node.closest(selector);
+      if (hit) return hit;
+      const root = node.getRootNode();
+      node = root instanceof ShadowRoot ? root.host : null;
+    }
+    return null;
+  }
+
+  // The element of the document tree el's outermost shadow host is, or el.
+  function inDocumentTree(el) {
+    for (let root = el.getRootNode(); root instanceof ShadowRoot; root = el.getRootNode()) el = root.host;
+    return el;
+  }
+
+  // --- phase: page context (viewport, open modal, inert) -------------------------------
+
+  const regionRole = (el) => {
+    const role = el.getAttribute('role');
+    if (role) return role;
+    const byTag = {
+      UL: 'list', OL: 'list', NAV: 'navigation', MAIN: 'main', FORM: 'form', TABLE: 'table',
+      DIALOG: 'dialog', ASIDE: 'complementary', HEADER: 'banner', FOOTER: 'contentinfo',
+      SECTION: 'region', TBODY: 'table', FIELDSET: 'group',
+    };
+    return byTag[el.tagName] || 'group';
+  };
+
+  function regionLabel(el, max) {
+    const named = ariaName(el, max);
+    if (named) return named;
+    const own = el.getAttribute('data-agent-label');
+    if (own) return clip(own, max);
+    const h = el.querySelector('h1,h2,h3,h4,h5,h6,legend,caption');
+    if (h) return textOf(h, max);
+    return el.getAttribute('data-agent-region');
+  }
+
+  // Modal candidates, state and feedback elements are few: one walk of the
+  // document finds all three, each list in document order.
+  function fewElements() {
+    const modal = [];
+    const state = [];
+    const feedback = [];
+    for (const el of document.querySelectorAll(`${MODAL},${STATE},${FEEDBACK}`)) {
+      if (el.matches(MODAL)) modal.push(el);
+      if (el.matches(STATE)) state.push(el);
+      if (el.matches(FEEDBACK)) feedback.push(el);
+    }
+    return { modal, state, feedback };
+  }
+
+  // The open modal dialog and whether anything is inert.
+  function modalAndInert(candidates) {
+    let modal = null;
+    let aria = null;
+    let inert = false;
+    for (const d of candidates) {
+      if (d.hasAttribute('inert')) inert = true;
+      if (d.tagName === 'DIALOG' && d.matches(':modal')) modal = d;
+      else if (d.getAttribute('aria-modal') === 'true' && d.checkVisibility(VIS)) aria = d;
+    }
+    return [modal || aria, inert];
+  }
+
+  // What every later phase reads: the options, the viewport, the open modal.
+  function pageContext(opts) {
     const few = fewElements();
     const [modal, hasInert] = modalAndInert(few.modal);
-    const covered = (el) => !!modal && !modal.contains(el) && !el.contains(modal);
-    const modalLabel = modal ? regionLabel(modal, 80) : null;
+    return {
+      opts, few, modal, hasInert, vw: window.innerWidth, vh: window.innerHeight, warnings: [],
+      shadowRoots: openShadowRoots(opts.shadow_scan),
+      covered: (el) => !!modal && !modal.contains(el) && !el.contains(modal),
+      modalLabel: modal ? regionLabel(modal, opts.name_chars) : null,
+    };
+  }
 
-    // Regions.
-    const regionEls = document.querySelectorAll(REGION);
-    const regionInfo = new Map();
-    const regions = [];
-    for (const el of regionEls) {
-      const id = clip(el.getAttribute('data-agent-region'), 80) || 'region';
+  // --- phase: regions ------------------------------------------------------------------
+
+  function regionState(ctx, el, parent) {
+    let state = 'active';
+    if (!el.checkVisibility(VIS)) state = 'hidden';
+    else if (ctx.hasInert && el.closest('[inert]')) state = 'inert';
+    else if (ctx.covered(el)) state = 'covered';
+    if (parent && parent.state !== 'active' && parent.state !== 'covered') state = parent.state;
+    return state;
+  }
+
+  function regionOut(ctx, el, info, parent, label) {
+    const r = el.getBoundingClientRect();
+    const modal = ctx.modal;
+    return {
+      id: info.id, label, role: regionRole(el),
+      purpose: clip(el.getAttribute('data-agent-purpose') || '', ctx.opts.label_chars),
+      parent: parent ? parent.id : null, path: info.path, state: info.state,
+      covered_by: info.state === 'covered' ? ctx.modalLabel : null,
+      in_viewport: info.state !== 'hidden' && inViewport(r, ctx.vw, ctx.vh),
+      modal: el === modal || (!!modal && el.contains(modal) && el.tagName === 'DIALOG'),
+      actions_total: 0, actions_visible: 0, records_total: 0, records_visible: 0,
+    };
+  }
+
+  // Every region's facts (info per element), the listed ones (list) and lookups.
+  function collectRegions(ctx) {
+    const opts = ctx.opts;
+    const els = document.querySelectorAll(REGION);
+    const info = new Map();
+    const list = [];
+    for (const el of els) {
+      const id = clip(el.getAttribute('data-agent-region'), opts.name_chars) || 'region';
       const parentEl = el.parentElement && el.parentElement.closest(REGION);
-      const parent = parentEl ? regionInfo.get(parentEl) : null;
-      let state = 'active';
-      if (!el.checkVisibility(VIS)) state = 'hidden';
-      else if (hasInert && el.closest('[inert]')) state = 'inert';
-      else if (covered(el)) state = 'covered';
-      if (parent && parent.state !== 'active' && parent.state !== 'covered') state = parent.state;
-      const info = {
+      const parent = parentEl ? info.get(parentEl) : null;
+      const state = regionState(ctx, el, parent);
+      const facts = {
         id, state, path: parent ? parent.path.concat([id]) : [id],
-        labels: null, out: null, index: regionInfo.size, root: null,
+        labels: null, out: null, index: info.size, root: null,
       };
-      info.root = parent ? parent.root : info;
-      const label = regionLabel(el, 80);
-      info.labels = parent ? parent.labels.concat([label]) : [label];
-      regionInfo.set(el, info);
-      if (regions.length < opts.max_regions) {
-        const r = el.getBoundingClientRect();
-        info.out = {
-          id, label, role: regionRole(el),
-          purpose: clip(el.getAttribute('data-agent-purpose') || '', 200),
-          parent: parent ? parent.id : null, path: info.path, state,
-          covered_by: state === 'covered' ? modalLabel : null,
-          in_viewport: state !== 'hidden' && inViewport(r, vw, vh),
-          modal: el === modal || (!!modal && el.contains(modal) && el.tagName === 'DIALOG'),
-          actions_total: 0, actions_visible: 0, records_total: 0, records_visible: 0,
-        };
-        regions.push(info.out);
+      facts.root = parent ? parent.root : facts;
+      const label = regionLabel(el, opts.name_chars);
+      facts.labels = parent ? parent.labels.concat([label]) : [label];
+      info.set(el, facts);
+      if (list.length < opts.max_regions) {
+        facts.out = regionOut(ctx, el, facts, parent, label);
+        list.push(facts.out);
       }
     }
-    const regionPath = new Map();
-    for (const info of regionInfo.values()) regionPath.set(info.path.join('\u0000'), info);
-    const regionOf = (el) => {
-      const r = el.closest(REGION);
-      return r ? regionInfo.get(r) : null;
+    const byPath = new Map();
+    for (const facts of info.values()) byPath.set(facts.path.join(SEP), facts);
+    const of = (el) => {
+      const r = closestAcross(el, REGION);
+      return r ? info.get(r) : null;
     };
+    return { els, info, list, byPath, of };
+  }
 
-    // Records: ids, activity and viewport membership for all; details later.
-    // Records that share a parent share their region and whether they sit inside
-    // another record, so both come from one closest() per distinct parent.
-    const recordEls = document.querySelectorAll(RECORD);
+  // --- phase: records ------------------------------------------------------------------
+
+  // Records: ids, activity and viewport membership for all; details later.
+  // Records that share a parent share their region and whether they sit inside
+  // another record, so both come from one closest() per distinct parent.
+  function indexRecords(ctx, R) {
+    const opts = ctx.opts;
+    const D = {
+      els: document.querySelectorAll(RECORD), info: new Map(), ids: [], active: [], viewport: [],
+      inactive: 0, hidden: 0, refused: 0, duplicates: new Set(), holders: new Set(), nested: false, regionOf: null,
+    };
+    const refuse = new RegExp(opts.refused_record_id, 'i');
     const parentFacts = new Map();
-    let nestedRecords = false;
-    const regionOfRecord = (el) => {
+    D.regionOf = (el) => {
       const p = el.parentElement;
       if (!p) return null;
       let f = parentFacts.get(p);
       if (!f) {
         const r = p.closest(REGION);
-        f = [r ? regionInfo.get(r) : null, !!p.closest(RECORD)];
-        if (f[1]) nestedRecords = true;
+        f = [r ? R.info.get(r) : null, !!p.closest(RECORD)];
+        if (f[1]) D.nested = true;
         parentFacts.set(p, f);
       }
       return f[0];
     };
-    // Regions holding records, ordered as the per-region walks used to find them.
-    const holderSet = new Set();
-    const inertSet = hasInert ? new Set(document.querySelectorAll('[inert] ' + RECORD + ',[inert]' + RECORD)) : null;
-    const recordInfo = new Map();
+    const inertSet = ctx.hasInert ? new Set(document.querySelectorAll('[inert] ' + RECORD + ',[inert]' + RECORD)) : null;
     const seen = new Set();
-    const duplicates = new Set();
-    const ids = [];
-    const activeList = [];
-    let inactive = 0;
-    for (const el of recordEls) {
+    for (const el of D.els) {
       const raw = el.getAttribute('data-agent-record');
-      const id = raw.length > 200 ? clip(raw, 200) : raw;
-      const region = regionOfRecord(el);
-      if (region) holderSet.add(region);
+      const region = D.regionOf(el);
+      // OB-10: an id is cited and enumerated verbatim, so one that could break a
+      // line or a fence is refused (its row is left out, with a warning).
+      if (refuse.test(raw)) {
+        D.refused++;
+        continue;
+      }
+      const id = raw.length > opts.record_id_chars ? clip(raw, opts.record_id_chars) : raw;
+      // Regions holding records, ordered as the per-region walks used to find them.
+      if (region) D.holders.add(region);
       if (seen.has(id)) {
-        duplicates.add(id);
+        D.duplicates.add(id);
         continue;
       }
       seen.add(id);
-      let active = !region || region.state === 'active' || region.state === 'covered';
-      if (active) active = el.checkVisibility(VIS);
+      const inRegion = !region || region.state === 'active' || region.state === 'covered';
+      let active = inRegion && el.checkVisibility(ROW_VIS);
       if (active && inertSet && inertSet.has(el)) active = false;
-      const info = { id, region, active, visible: false, covered: active && !!modal && covered(el), full: null, el };
-      recordInfo.set(el, info);
+      const info = { id, region, active, visible: false, covered: active && !!ctx.modal && ctx.covered(el), full: null, el };
+      D.info.set(el, info);
       if (!active) {
-        inactive++;
+        if (inRegion) D.hidden++;
+        else D.inactive++;
         continue;
       }
       if (region && region.out) region.out.records_total++;
-      ids.push(id);
-      activeList.push(info);
+      D.ids.push(id);
+      D.active.push(info);
     }
-    markViewport(activeList, vw, vh);
-    const viewport = [];
-    for (const info of activeList) {
+    return D;
+  }
+
+  // Viewport membership; rows without a box (zero area, content skipped) are
+  // hidden: all rows of a short list are checked, of a long one those in view.
+  function markRecordViewport(ctx, D) {
+    markViewport(D.active, ctx.vw, ctx.vh);
+    const all = D.active.length <= ctx.opts.row_box_checks;
+    let demoted = 0;
+    for (const info of D.active) {
+      if ((all || info.visible) && !rowHasBox(info.el)) {
+        info.active = false;
+        info.visible = false;
+        demoted++;
+        if (info.region && info.region.out) info.region.out.records_total--;
+      }
+    }
+    if (demoted) {
+      D.hidden += demoted;
+      D.active = D.active.filter((info) => info.active);
+      D.ids = D.active.map((info) => info.id);
+    }
+    for (const info of D.active) {
       if (!info.visible) continue;
-      viewport.push(info.id);
+      D.viewport.push(info.id);
       if (info.region && info.region.out) info.region.out.records_visible++;
     }
-    if (duplicates.size) {
-      const some = Array.from(duplicates).slice(0, 10).join(', ');
-      warnings.push(`duplicate record ids (only the first element of each is used): ${some}${duplicates.size > 10 ? ', …' : ''}`);
+    if (D.refused) {
+      ctx.warnings.push(`${D.refused} records were left out: their ids hold control characters, line breaks or ` +
+        'fence text, so they cannot be cited or acted on');
     }
-    // Choose the records collected in full: requested ids, then those in the viewport.
+    if (D.duplicates.size) {
+      const some = Array.from(D.duplicates).slice(0, 10).join(', ');
+      ctx.warnings.push(
+        `duplicate record ids (only the first element of each is used): ${some}${D.duplicates.size > 10 ? ', …' : ''}`);
+    }
+  }
+
+  // The records collected in full: requested ids, then those in the viewport
+  // (the seed: offscreen rows are ids only). Marks each chosen info.full = true.
+  function chooseFullRecords(ctx, D) {
+    const opts = ctx.opts;
     const chosen = [];
     const byId = new Map();
-    for (const [el, info] of recordInfo) byId.set(info.id, [el, info]);
+    for (const [el, info] of D.info) byId.set(info.id, [el, info]);
     for (const id of opts.include) {
       const hit = byId.get(id);
       if (hit && !hit[1].full) {
@@ -400,25 +569,27 @@
       }
     }
     let picked = 0;
-    const fill = (pred) => {
-      for (const [el, info] of recordInfo) {
-        if (picked >= opts.full_records) return;
-        if (!info.full && info.active && pred(info)) {
-          info.full = true;
-          picked++;
-          chosen.push([el, info]);
-        }
+    for (const [el, info] of D.info) {
+      if (picked >= opts.full_records) break;
+      if (!info.full && info.active && info.visible) {
+        info.full = true;
+        picked++;
+        chosen.push([el, info]);
       }
-    };
-    // Only rows in the viewport get fields (the seed: offscreen rows are ids only).
-    fill((i) => i.visible);
+    }
+    return chosen;
+  }
+
+  // Fields and label of each chosen record; info.full becomes its snapshot entry.
+  function recordDetails(ctx, chosen) {
+    const opts = ctx.opts;
     const records = [];
     for (const [el, info] of chosen) {
       const fields = {};
       let firstText = '';
       for (const f of el.querySelectorAll('[data-agent-field]')) {
         if (f.closest(RECORD) !== el) continue;
-        const name = clip(f.getAttribute('data-agent-field'), 80);
+        const name = clip(f.getAttribute('data-agent-field'), opts.name_chars);
         if (name in fields) continue;
         const v = fieldValue(f, opts);
         fields[name] = v;
@@ -426,335 +597,428 @@
       }
       const label = el.getAttribute('data-agent-label') || el.getAttribute('aria-label') || firstText;
       info.full = {
-        id: info.id, label: clip(label, 200), region: info.region ? info.region.id : null,
+        id: info.id, label: clip(label, opts.label_chars), region: info.region ? info.region.id : null,
         in_viewport: info.visible, fields, actions: {},
       };
       records.push(info.full);
     }
+    return records;
+  }
 
-    // Actions: page-level in full, row actions folded per (name, region path).
-    // Row actions of active records are visited per record with one scoped query;
-    // their availability comes from precomputed sets, so each costs one attribute read.
-    // Page actions and blocked row actions are disjoint and few: one walk finds both.
+  // --- phase: actions and folding ------------------------------------------------------
+
+  // Page actions and blocked row actions are disjoint and few: one walk finds both.
+  function actionElements(ctx, R, D) {
     const PAGE_ACTION = `${ACTION}:not(${RECORD} *)`;
-    const pageActionEls = [];
+    const pageEls = [];
     const rowBlockedEls = [];
     for (const el of document.querySelectorAll(
       `${PAGE_ACTION},${RECORD} ${ACTION}:is(:disabled,[aria-disabled="true"],[data-agent-unavailable])`)) {
-      if (el.matches(PAGE_ACTION)) pageActionEls.push(el);
+      if (el.matches(PAGE_ACTION)) pageEls.push(el);
       else rowBlockedEls.push(el);
     }
-    const rowBlocked = new Set(rowBlockedEls);
-    const rowInert = hasInert ? new Set(document.querySelectorAll(`[inert] ${RECORD} ${ACTION},${RECORD} [inert] ${ACTION},${RECORD} ${ACTION}[inert]`)) : null;
-    let nested = nestedRecords;
-    for (const el of regionEls) {
+    // OB-11: page actions inside open shadow roots (not those of records, there or around).
+    for (const root of ctx.shadowRoots || []) {
+      if (closestAcross(root.host, RECORD)) continue;
+      for (const el of root.querySelectorAll(PAGE_ACTION)) {
+        const region = closestAcross(el, REGION);
+        if (!region || R.info.has(region)) pageEls.push(el); // regions inside shadow trees are not collected
+      }
+    }
+    let nested = D.nested;
+    for (const el of R.els) {
       if (nested) break;
       nested = !!(el.parentElement && el.parentElement.closest(RECORD));
     }
-    const groups = new Map();
-    const groupList = [];
-    const rowReason = (el, rec) => {
-      let reason = null;
-      if (rowBlocked.has(el)) {
-        reason = el.getAttribute('data-agent-unavailable') || 'disabled';
-      } else if (rowInert && rowInert.has(el)) {
-        reason = 'inert';
-      } else if (rec.covered) {
-        reason = `behind the open dialog "${modalLabel}"`;
-      } else if (rec.full && !el.checkVisibility(VIS)) {
-        reason = 'hidden';
-      }
-      return reason && reason.length > 200 ? clip(reason, 200) : reason;
+    return {
+      pageEls, nested, rowBlocked: new Set(rowBlockedEls),
+      rowInert: ctx.hasInert
+        ? new Set(document.querySelectorAll(`[inert] ${RECORD} ${ACTION},${RECORD} [inert] ${ACTION},${RECORD} ${ACTION}[inert]`))
+        : null,
     };
-    const foldEach = () => {
-      for (const [recEl, rec] of recordInfo) {
-        if (!rec.active) continue;
-        for (const el of recEl.querySelectorAll(ACTION)) {
-          let region = rec.region;
-          if (nested) {
-            const owner = el.closest(RECORD + ',' + REGION);
-            if (owner !== recEl && owner.hasAttribute('data-agent-record')) continue; // a nested record's own
-            if (owner !== recEl) region = regionInfo.get(owner);
-          }
-          const raw = el.getAttribute('data-agent-action');
-          const name = raw.length > 120 ? clip(raw, 120) : (raw || 'action');
-          const key = region ? name + '\u0000' + region.path.join('\u0000') : name;
-          let g = groups.get(key);
-          if (!g) {
-            g = newGroup(el, name, region);
-            groups.set(key, g);
-          }
-          g.rows++;
-          if (rec.visible) g.visible++;
-          else g.offscreen++;
-          if (region && region.out) {
-            region.out.actions_total++;
-            if (rec.visible) region.out.actions_visible++;
-          }
-          const reason = rowReason(el, rec);
-          if (reason) {
-            g.reasons[reason] = (g.reasons[reason] || 0) + 1;
-          } else {
-            g.available++;
-            if (g.sample.length < opts.sample) g.sample.push(rec.id);
-            if (g.available_ids && g.available_ids.length <= opts.enum_limit) g.available_ids.push(rec.id);
-          }
-          if (rec.full) rec.full.actions[name] = reason ? { available: false, reason } : { available: true };
+  }
+
+  // The fold's working state: groups by (name, region path) key, in creation order.
+  function newFold(ctx, R, D, A) {
+    return { ctx, opts: ctx.opts, R, D, A, groups: new Map(), list: [] };
+  }
+
+  const groupKey = (name, region) => (region ? name + SEP + region.path.join(SEP) : name);
+
+  function rowReason(F, el, rec) {
+    let reason = null;
+    if (F.A.rowBlocked.has(el)) {
+      reason = el.getAttribute('data-agent-unavailable') || 'disabled';
+    } else if (F.A.rowInert && F.A.rowInert.has(el)) {
+      reason = 'inert';
+    } else if (rec.covered) {
+      reason = `behind the open dialog "${F.ctx.modalLabel}"`;
+    } else if (rec.full && !el.checkVisibility(VIS)) {
+      reason = 'hidden';
+    }
+    const max = F.opts.label_chars;
+    return reason && reason.length > max ? clip(reason, max) : reason;
+  }
+
+  function newGroup(F, el, name, region) {
+    const g = Object.assign(actionDeclaration(el, name, kindOf(el), F.opts, false), {
+      region: region ? region.id : null, region_path: region ? region.path : [],
+      rows: 0, available: 0, offscreen: 0, visible: 0, sample: [], available_ids: [], reasons: {},
+      order: 0, first: el,
+    });
+    F.list.push(g);
+    return g;
+  }
+
+  function actionName(F, raw) {
+    const max = F.opts.action_name_chars;
+    return raw.length > max ? clip(raw, max) : raw;
+  }
+
+  function countRowAction(F, g, rec, region, reason) {
+    g.rows++;
+    if (rec.visible) g.visible++;
+    else g.offscreen++;
+    if (region && region.out) {
+      region.out.actions_total++;
+      if (rec.visible) region.out.actions_visible++;
+    }
+    if (reason) {
+      g.reasons[reason] = (g.reasons[reason] || 0) + 1;
+    } else {
+      g.available++;
+      if (g.sample.length < F.opts.sample) g.sample.push(rec.id);
+      if (g.available_ids && g.available_ids.length <= F.opts.enum_limit) g.available_ids.push(rec.id);
+    }
+  }
+
+  // With nested records or regions inside records: every row action is visited.
+  function foldEach(F) {
+    for (const [recEl, rec] of F.D.info) {
+      if (!rec.active) continue;
+      for (const el of recEl.querySelectorAll(ACTION)) {
+        let region = rec.region;
+        if (F.A.nested) {
+          const owner = el.closest(RECORD + ',' + REGION);
+          if (owner !== recEl && owner.hasAttribute('data-agent-record')) continue; // a nested record's own
+          if (owner !== recEl) region = F.R.info.get(owner);
         }
+        const raw = el.getAttribute('data-agent-action');
+        const name = raw.length > F.opts.action_name_chars ? clip(raw, F.opts.action_name_chars) : (raw || 'action');
+        const key = groupKey(name, region);
+        let g = F.groups.get(key);
+        if (!g) {
+          g = newGroup(F, el, name, region);
+          F.groups.set(key, g);
+        }
+        const reason = rowReason(F, el, rec);
+        countRowAction(F, g, rec, region, reason);
+        if (rec.full) rec.full.actions[name] = reason ? { available: false, reason } : { available: true };
+      }
+    }
+  }
+
+  // Without nested records, rows are counted per (name, region) by native queries;
+  // only rows that are unavailable, visible, inactive or shown in full are visited.
+  function foldByQuery(F) {
+    const scopes = foldScopes(F);
+    const [names, totals] = rowActionNames(F, scopes);
+    seedGroups(F, scopes, names, totals);
+    discountInactiveRows(F);
+    const marked = markBlockedRows(F);
+    visitShownRows(F, marked);
+    for (const g of F.list) finishGroup(F, g, marked);
+  }
+
+  // Regions holding records, each with its nearest holding ancestor, and the
+  // scopes counted: those regions, plus the document when some records sit
+  // outside every region. Sets F.parentHolder and F.outside.
+  function foldScopes(F) {
+    const holders = new Set(Array.from(F.D.holders).sort((a, b) => a.root.index - b.root.index));
+    const parentHolder = new Map();
+    for (const h of holders) {
+      let p = null;
+      for (let i = h.path.length - 2; i >= 0 && !p; i--) {
+        for (const o of holders) if (o.path.length === i + 1 && o.path.every((x, j) => x === h.path[j])) p = o;
+      }
+      parentHolder.set(h, p);
+    }
+    let outside = false;
+    for (const rec of F.D.info.values()) if (!rec.region) { outside = true; break; }
+    const scopes = outside ? [[null, document]] : [];
+    for (const [el, info] of F.R.info) if (holders.has(info)) scopes.push([info, el]);
+    F.parentHolder = parentHolder;
+    F.outside = outside;
+    return scopes;
+  }
+
+  // Names: those of the first rows, then one walk per name not seen there,
+  // needed only when the known names do not account for every row action.
+  // Returns the names and, per name, per scope, [row count, first element].
+  function rowActionNames(F, scopes) {
+    const names = [];
+    const known = new Set();
+    let nots = '';
+    const learn = (name) => {
+      if (known.has(name)) return;
+      known.add(name);
+      names.push(name);
+      nots += `:not([data-agent-action="${CSS.escape(name)}"])`;
+    };
+    const totals = new Map();
+    let counted = 0;
+    const countNames = () => {
+      for (let i = totals.size; i < names.length; i++) {
+        const sel = `${RECORD} [data-agent-action="${CSS.escape(names[i])}"]`;
+        const total = new Map();
+        for (const [info, el] of scopes) {
+          const list = el.querySelectorAll(sel);
+          total.set(info, [list.length, list[0]]);
+          // Top scopes are disjoint and hold every record, so they count each row action once.
+          if (F.outside ? !info : F.parentHolder.get(info) === null) counted += list.length;
+        }
+        totals.set(names[i], total);
       }
     };
-    const newGroup = (el, name, region) => {
-      const kind = kindOf(el);
-      const g = {
-        name, kind, effect: effectOf(el),
-        description: clip(el.getAttribute('data-agent-description') || accessibleName(el, 200), opts.max_string),
-        region: region ? region.id : null, region_path: region ? region.path : [],
-        confirm: el.hasAttribute('data-agent-confirm') ? clip(el.getAttribute('data-agent-confirm') || 'Confirm?', 300) : null,
-        handoff: el.hasAttribute('data-agent-handoff') ? clip(el.getAttribute('data-agent-handoff') || 'a person must do this', 300) : null,
-        submit: el.hasAttribute('data-agent-submit'),
-        input: inputSpec(el, kind, opts, false),
-        rows: 0, available: 0, offscreen: 0, visible: 0, sample: [], available_ids: [], reasons: {},
-        order: 0, first: el,
-      };
-      groupList.push(g);
-      return g;
-    };
-    // Without nested records, rows are counted per (name, region) by native queries;
-    // only rows that are unavailable, visible, inactive or shown in full are visited.
-    const foldByQuery = () => {
-      const holders = new Set(Array.from(holderSet).sort((a, b) => a.root.index - b.root.index));
-      const parentHolder = new Map();
-      for (const h of holders) {
-        let p = null;
-        for (let i = h.path.length - 2; i >= 0 && !p; i--) {
-          for (const o of holders) if (o.path.length === i + 1 && o.path.every((x, j) => x === h.path[j])) p = o;
-        }
-        parentHolder.set(h, p);
-      }
-      // The document is a scope of its own only when some records sit outside every region.
-      let outside = false;
-      for (const rec of recordInfo.values()) if (!rec.region) { outside = true; break; }
-      const scopes = outside ? [[null, document]] : [];
-      for (const [el, info] of regionInfo) if (holders.has(info)) scopes.push([info, el]);
-      const keyOf = (name, region) => (region ? name + '\u0000' + region.path.join('\u0000') : name);
-      // Names: those of the first rows, then one walk per name not seen there,
-      // needed only when the known names do not account for every row action.
-      const names = [];
-      const known = new Set();
-      let nots = '';
-      const learn = (name) => {
-        if (known.has(name)) return;
-        known.add(name);
-        names.push(name);
-        nots += `:not([data-agent-action="${CSS.escape(name)}"])`;
-      };
-      const totals = new Map();
-      let counted = 0;
-      const countNames = () => {
-        for (let i = totals.size; i < names.length; i++) {
-          const sel = `${RECORD} [data-agent-action="${CSS.escape(names[i])}"]`;
-          const total = new Map();
-          for (const [info, el] of scopes) {
-            const list = el.querySelectorAll(sel);
-            total.set(info, [list.length, list[0]]);
-            // Top scopes are disjoint and hold every record, so they count each row action once.
-            if (outside ? !info : parentHolder.get(info) === null) counted += list.length;
-          }
-          totals.set(names[i], total);
-        }
-      };
-      let looked = 0;
-      for (const recEl of recordInfo.keys()) {
-        if (++looked > 50) break;
-        for (const a of recEl.querySelectorAll(ACTION)) learn(a.getAttribute('data-agent-action'));
+    let looked = 0;
+    for (const recEl of F.D.info.keys()) {
+      if (++looked > F.opts.name_scan) break;
+      for (const a of recEl.querySelectorAll(ACTION)) learn(a.getAttribute('data-agent-action'));
+    }
+    countNames();
+    const limit = F.opts.max_row_names;
+    if (names.length < limit && counted < document.querySelectorAll(ACTION).length - F.A.pageEls.length) {
+      while (names.length < limit) {
+        const el = document.querySelector(`${RECORD} ${ACTION}${nots}`);
+        if (!el) break;
+        learn(el.getAttribute('data-agent-action'));
       }
       countNames();
-      if (names.length < 200 && counted < document.querySelectorAll(ACTION).length - pageActionEls.length) {
-        while (names.length < 200) {
-          const el = document.querySelector(`${RECORD} ${ACTION}${nots}`);
-          if (!el) break;
-          learn(el.getAttribute('data-agent-action'));
+    }
+    return [names, totals];
+  }
+
+  // One group per (name, scope) with the rows that scope holds itself (not its
+  // holding descendants); every row starts counted as available.
+  function seedGroups(F, scopes, names, totals) {
+    for (const name of names) {
+      const total = totals.get(name);
+      for (const [info] of scopes) {
+        let own = total.get(info)[0];
+        for (const [c] of scopes) {
+          if (c && F.parentHolder.get(c) === info) own -= total.get(c)[0];
         }
-        countNames();
+        if (own <= 0) continue;
+        const first = scopes.length > 1 ? firstActiveRowAction(F, info, name) : total.get(info)[1];
+        if (!first) continue;
+        const g = newGroup(F, first, actionName(F, name), info);
+        g.rows = own;
+        g.available = own;
+        F.groups.set(groupKey(name, info), g);
       }
-      for (const name of names) {
-        const total = totals.get(name);
-        for (const [info] of scopes) {
-          let own = total.get(info)[0];
-          for (const [c] of scopes) {
-            if (c && parentHolder.get(c) === info) own -= total.get(c)[0];
-          }
-          if (own <= 0) continue;
-          let first = total.get(info)[1];
-          if (scopes.length > 1) {
-            first = null;
-            for (const [recEl, rec] of recordInfo) {
-              if (rec.region === info && rec.active) {
-                first = recEl.querySelector(`[data-agent-action="${CSS.escape(name)}"]`);
-                if (first) break;
-              }
-            }
-            if (!first) continue;
-          }
-          const g = newGroup(first, name.length > 120 ? clip(name, 120) : name, info);
-          g.rows = own;
-          g.available = own;
-          groups.set(keyOf(name, info), g);
-        }
+    }
+  }
+
+  function firstActiveRowAction(F, info, name) {
+    for (const [recEl, rec] of F.D.info) {
+      if (rec.region === info && rec.active) {
+        const first = recEl.querySelector(`[data-agent-action="${CSS.escape(name)}"]`);
+        if (first) return first;
       }
-      const groupOf = (el, rec) => groups.get(keyOf(el.getAttribute('data-agent-action'), rec.region));
-      // Rows that do not count: inactive records and duplicate ids.
-      for (const el of recordEls) {
-        const rec = recordInfo.get(el);
-        if (rec && rec.active) continue;
-        for (const a of el.querySelectorAll(ACTION)) {
-          const g = groups.get(keyOf(a.getAttribute('data-agent-action'), rec ? rec.region : regionOfRecord(el)));
-          if (g) { g.rows--; g.available--; }
-        }
+    }
+    return null;
+  }
+
+  const groupOf = (F, el, region) => F.groups.get(groupKey(el.getAttribute('data-agent-action'), region));
+
+  // Rows that do not count: inactive records and duplicate ids.
+  function discountInactiveRows(F) {
+    for (const el of F.D.els) {
+      const rec = F.D.info.get(el);
+      if (rec && rec.active) continue;
+      for (const a of el.querySelectorAll(ACTION)) {
+        const g = groupOf(F, a, rec ? rec.region : F.D.regionOf(el));
+        if (g) { g.rows--; g.available--; }
       }
-      const unavailable = (el, rec, reason) => {
-        const g = groupOf(el, rec);
-        if (!g) return;
-        g.available--;
-        g.reasons[reason] = (g.reasons[reason] || 0) + 1;
-      };
-      const marked = new Set();
-      for (const el of rowBlocked) {
-        const rec = recordInfo.get(el.closest(RECORD));
-        if (!rec || !rec.active) continue;
+    }
+  }
+
+  function unavailable(F, el, rec, reason) {
+    const g = groupOf(F, el, rec.region);
+    if (!g) return;
+    g.available--;
+    g.reasons[reason] = (g.reasons[reason] || 0) + 1;
+  }
+
+  // Disabled, declared-unavailable and inert row actions of active records.
+  function markBlockedRows(F) {
+    const marked = new Set();
+    for (const el of F.A.rowBlocked) {
+      const rec = F.D.info.get(el.closest(RECORD));
+      if (!rec || !rec.active) continue;
+      marked.add(el);
+      unavailable(F, el, rec, rowReason(F, el, rec));
+    }
+    if (F.A.rowInert) {
+      for (const el of F.A.rowInert) {
+        const rec = F.D.info.get(el.closest(RECORD));
+        if (!rec || !rec.active || marked.has(el)) continue;
         marked.add(el);
-        unavailable(el, rec, rowReason(el, rec));
+        unavailable(F, el, rec, 'inert');
       }
-      if (rowInert) {
-        for (const el of rowInert) {
-          const rec = recordInfo.get(el.closest(RECORD));
-          if (!rec || !rec.active || marked.has(el)) continue;
-          marked.add(el);
-          unavailable(el, rec, 'inert');
-        }
+    }
+    return marked;
+  }
+
+  // Visible, covered and full records: viewport counts, covered reasons and the
+  // per-record action states shown with full records.
+  function visitShownRows(F, marked) {
+    for (const [recEl, rec] of F.D.info) {
+      if (!rec.active || !(rec.visible || rec.covered || rec.full)) continue;
+      for (const el of recEl.querySelectorAll(ACTION)) {
+        const g = groupOf(F, el, rec.region);
+        if (!g) continue;
+        if (rec.visible) g.visible++;
+        const reason = marked.has(el) ? rowReason(F, el, rec) : (rec.covered || rec.full ? rowReason(F, el, rec) : null);
+        if (reason && !marked.has(el)) unavailable(F, el, rec, reason);
+        if (rec.full) rec.full.actions[g.name] = reason ? { available: false, reason } : { available: true };
       }
-      for (const [recEl, rec] of recordInfo) {
-        if (!rec.active || !(rec.visible || rec.covered || rec.full)) continue;
-        for (const el of recEl.querySelectorAll(ACTION)) {
-          const g = groupOf(el, rec);
-          if (!g) continue;
-          if (rec.visible) g.visible++;
-          const reason = marked.has(el) ? rowReason(el, rec) : (rec.covered || rec.full ? rowReason(el, rec) : null);
-          if (reason && !marked.has(el)) unavailable(el, rec, reason);
-          if (rec.full) rec.full.actions[g.name] = reason ? { available: false, reason } : { available: true };
-        }
-      }
-      for (const g of groupList) {
-        g.offscreen = g.rows - g.visible;
-        const region = g.region_path.length ? regionPath.get(g.region_path.join('\u0000')) : null;
-        if (region && region.out) {
-          region.out.actions_total += g.rows;
-          region.out.actions_visible += g.visible;
-        }
-        // Sample ids: viewport rows first, then document order, available rows only.
-        const sel = `[data-agent-action="${CSS.escape(g.name)}"]`;
-        const want = Math.max(opts.sample, g.available <= opts.enum_limit ? g.available : 0);
-        let budget = 2000; // rows examined for samples: bounded even when few rows qualify
-        const pick = (pred) => {
-          for (const [recEl, rec] of recordInfo) {
-            if (g.available_ids.length >= want || --budget < 0) return;
-            if (!rec.active || rec.region !== region || !pred(rec) || g.available_ids.includes(rec.id)) continue;
-            const el = recEl.querySelector(sel);
-            if (el && !marked.has(el) && !(rec.covered)) g.available_ids.push(rec.id);
-          }
-        };
-        pick((r) => r.visible);
-        pick(() => true);
-        g.sample = g.available_ids.slice(0, opts.sample);
-        if (g.available > opts.enum_limit) g.available_ids = null;
+    }
+  }
+
+  // Offscreen count, region counts and sample ids: viewport rows first, then
+  // document order, available rows only.
+  function finishGroup(F, g, marked) {
+    const opts = F.opts;
+    g.offscreen = g.rows - g.visible;
+    const region = g.region_path.length ? F.R.byPath.get(g.region_path.join(SEP)) : null;
+    if (region && region.out) {
+      region.out.actions_total += g.rows;
+      region.out.actions_visible += g.visible;
+    }
+    const sel = `[data-agent-action="${CSS.escape(g.name)}"]`;
+    const want = Math.max(opts.sample, g.available <= opts.enum_limit ? g.available : 0);
+    let budget = opts.sample_scan; // rows examined for samples: bounded even when few rows qualify
+    const pick = (pred) => {
+      for (const [recEl, rec] of F.D.info) {
+        if (g.available_ids.length >= want || --budget < 0) return;
+        if (!rec.active || rec.region !== region || !pred(rec) || g.available_ids.includes(rec.id)) continue;
+        const el = recEl.querySelector(sel);
+        if (el && !marked.has(el) && !(rec.covered)) g.available_ids.push(rec.id);
       }
     };
-    if (nested) foldEach();
-    else foldByQuery();
-    for (let i = groupList.length - 1; i >= 0; i--) {
-      if (groupList[i].rows <= 0) groupList.splice(i, 1);
-    }
-    for (const g of groupList) {
-      if (g.available_ids && g.available_ids.length > opts.enum_limit) g.available_ids = null;
-    }
+    pick((r) => r.visible);
+    pick(() => true);
+    g.sample = g.available_ids.slice(0, opts.sample);
+    if (g.available > opts.enum_limit) g.available_ids = null;
+  }
 
-    const pageActions = [];
-    const pageEls = [];
+  // Row actions folded per (name, region path); empty groups dropped.
+  function foldRowActions(F) {
+    if (F.A.nested) foldEach(F);
+    else foldByQuery(F);
+    const list = F.list;
+    for (let i = list.length - 1; i >= 0; i--) {
+      if (list[i].rows <= 0) list.splice(i, 1);
+    }
+    for (const g of list) {
+      if (g.available_ids && g.available_ids.length > F.opts.enum_limit) g.available_ids = null;
+    }
+    return list;
+  }
+
+  function pageActionReason(ctx, el, kind, shown) {
+    let reason = el.getAttribute('data-agent-unavailable');
+    if (!reason && (el.disabled === true || el.matches(':disabled'))) reason = 'disabled';
+    if (!reason && el.getAttribute('aria-disabled') === 'true') reason = 'disabled';
+    if (!reason && ctx.hasInert && el.closest('[inert]')) reason = 'inert';
+    if (!reason && !shown) reason = 'hidden';
+    if (!reason && ctx.covered(el)) reason = `behind the open dialog "${ctx.modalLabel}"`;
+    if (!reason && kind === 'type' && el.readOnly) reason = 'read-only';
+    return reason;
+  }
+
+  // Page-level actions in full, each with its ordinal among same-named actions
+  // of its region; returns [entries, their elements].
+  function collectPageActions(ctx, R, A) {
+    const opts = ctx.opts;
+    const list = [];
+    const els = [];
     const ordinals = new Map();
-    for (const el of pageActionEls) {
-      const name = clip(el.getAttribute('data-agent-action'), 120) || 'action';
-      const region = regionOf(el);
+    for (const el of A.pageEls) {
+      const name = clip(el.getAttribute('data-agent-action'), opts.action_name_chars) || 'action';
+      const region = R.of(el);
       const path = region ? region.path : [];
-      const okey = name + '\u0000' + path.join('\u0000');
+      const okey = name + SEP + path.join(SEP);
       const ordinal = ordinals.get(okey) || 0;
       ordinals.set(okey, ordinal + 1);
       const r = el.getBoundingClientRect();
       const shown = el.checkVisibility(VIS);
       if (region && region.out) {
         region.out.actions_total++;
-        if (shown && inViewport(r, vw, vh)) region.out.actions_visible++;
+        if (shown && inViewport(r, ctx.vw, ctx.vh)) region.out.actions_visible++;
       }
-      if (pageActions.length >= opts.max_page_actions) continue;
+      if (list.length >= opts.max_page_actions) continue;
       const kind = kindOf(el);
-      let reason = el.getAttribute('data-agent-unavailable');
-      if (!reason && (el.disabled === true || el.matches(':disabled'))) reason = 'disabled';
-      if (!reason && el.getAttribute('aria-disabled') === 'true') reason = 'disabled';
-      if (!reason && hasInert && el.closest('[inert]')) reason = 'inert';
-      if (!reason && !shown) reason = 'hidden';
-      if (!reason && covered(el)) reason = `behind the open dialog "${modalLabel}"`;
-      if (!reason && kind === 'type' && el.readOnly) reason = 'read-only';
-      pageEls.push(el);
-      pageActions.push({
-        name, kind, effect: effectOf(el),
-        description: clip(el.getAttribute('data-agent-description') || accessibleName(el, 200), opts.max_string),
+      const reason = pageActionReason(ctx, el, kind, shown);
+      els.push(el);
+      const entry = actionDeclaration(el, name, kind, opts, true);
+      list.push({
+        name, kind, effect: entry.effect, description: entry.description,
         region: region ? region.id : null, region_path: path, ordinal,
-        available: !reason, reason: reason ? clip(reason, 200) : null,
-        confirm: el.hasAttribute('data-agent-confirm') ? clip(el.getAttribute('data-agent-confirm') || 'Confirm?', 300) : null,
-        handoff: el.hasAttribute('data-agent-handoff') ? clip(el.getAttribute('data-agent-handoff') || 'a person must do this', 300) : null,
-        submit: el.hasAttribute('data-agent-submit'),
-        input: inputSpec(el, kind, opts, true),
-        in_viewport: shown && inViewport(r, vw, vh), order: 0,
+        available: !reason, reason: reason ? clip(reason, opts.label_chars) : null,
+        confirm: entry.confirm, handoff: entry.handoff, submit: entry.submit, input: entry.input,
+        in_viewport: shown && inViewport(r, ctx.vw, ctx.vh), order: 0,
       });
     }
-    // Document order across page actions and groups (few entries: compare positions).
+    return [list, els];
+  }
+
+  // Document order across page actions and groups (few entries: compare positions).
+  function orderActions(pageActions, pageEls, groupList) {
     const entries = pageActions.map((a, i) => [pageEls[i], a]).concat(groupList.map((g) => [g.first, g]));
-    entries.sort((x, y) => (x[0].compareDocumentPosition(y[0]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    // Inside a shadow tree an element is ordered by its host; one tree keeps collection order.
+    for (const e of entries) e.push(inDocumentTree(e[0]));
+    entries.sort((x, y) => (x[2] === y[2] ? 0 : x[2].compareDocumentPosition(y[2]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
     entries.forEach((e, i) => { e[1].order = i; });
     for (const g of groupList) delete g.first;
-    const pageActionsTotal = pageActionEls.length;
+  }
 
-    // State.
+  // --- phase: state --------------------------------------------------------------------
+
+  function stateValue(el, opts) {
+    if (isSensitive(el)) return MASK;
+    if (el.hasAttribute('data-agent-value')) return parseJson(el.getAttribute('data-agent-value'));
+    if (el.tagName === 'SCRIPT') return parseJson(el.textContent);
+    const script = el.querySelector('script[type="application/json"]');
+    if (script) return parseJson(script.textContent);
+    if (/^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName)) return fieldValue(el, opts);
+    return textOf(el, opts.max_string);
+  }
+
+  function collectState(ctx, R) {
+    const opts = ctx.opts;
     const state = [];
-    const stateEls = few.state;
-    for (const el of stateEls) {
+    for (const el of ctx.few.state) {
       if (state.length >= opts.max_state) break;
-      let value;
-      if (isSensitive(el)) value = MASK;
-      else if (el.hasAttribute('data-agent-value')) value = parseJson(el.getAttribute('data-agent-value'));
-      else if (el.tagName === 'SCRIPT') value = parseJson(el.textContent);
-      else {
-        const script = el.querySelector('script[type="application/json"]');
-        if (script) value = parseJson(script.textContent);
-        else if (/^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName)) value = fieldValue(el, opts);
-        else value = textOf(el, opts.max_string);
-      }
-      const region = regionOf(el);
+      const region = R.of(el);
       state.push({
-        name: clip(el.getAttribute('data-agent-state'), 80),
-        value: prune(value, 0, opts),
-        description: clip(el.getAttribute('data-agent-description') || '', 200),
+        name: clip(el.getAttribute('data-agent-state'), opts.name_chars),
+        value: prune(stateValue(el, opts), 0, opts),
+        description: clip(el.getAttribute('data-agent-description') || '', opts.label_chars),
         region: region ? region.id : null,
       });
     }
+    return state;
+  }
 
-    // Feedback: declared, live regions, invalid fields with their messages.
-    const feedback = [];
-    let feedbackTotal = 0;
-    const seenFeedback = new Set();
-    const fieldNameOf = (el) => el.getAttribute('data-agent-action') || el.getAttribute('data-agent-field') ||
-      el.getAttribute('name') || accessibleName(el, 80) || null;
-    const feedbackEls = few.feedback;
-    // Messages name their field through the invalid control that points at them.
+  // --- phase: feedback -----------------------------------------------------------------
+
+  const fieldNameOf = (el, opts) => el.getAttribute('data-agent-action') || el.getAttribute('data-agent-field') ||
+    el.getAttribute('name') || accessibleName(el, opts.name_chars) || null;
+
+  // Messages name their field through the invalid control that points at them.
+  function describedByMap(feedbackEls) {
     const describedBy = new Map();
     for (const el of feedbackEls) {
       if (el.getAttribute('aria-invalid') !== 'true') continue;
@@ -762,41 +1026,60 @@
         for (const id of (el.getAttribute(attr) || '').split(/\s+/)) if (id) describedBy.set(id, el);
       }
     }
-    for (const el of feedbackEls) {
-      let level;
-      let source;
-      let message;
-      let field = null;
-      if (el.getAttribute('aria-invalid') === 'true') {
-        source = 'invalid';
-        level = 'error';
-        message = byIdText(el.getAttribute('aria-errormessage'), opts.max_string) ||
-          byIdText(el.getAttribute('aria-describedby'), opts.max_string) ||
-          (el.validationMessage ? clip(el.validationMessage, opts.max_string) : 'invalid value');
-        field = fieldNameOf(el);
-        if (!el.checkVisibility(VIS)) continue;
-      } else {
-        if (!el.checkVisibility(VIS)) continue;
-        const declared = el.getAttribute('data-agent-feedback');
-        source = declared ? 'declared' : (el.getAttribute('role') === 'alert' ? 'alert' : 'status');
-        level = declared && /^(error|warning|info)$/.test(declared) ? declared
-          : (el.getAttribute('role') === 'alert' ? 'error' : 'info');
-        message = isSensitive(el) ? MASK : textOf(el, opts.max_string);
-        const f = el.getAttribute('data-agent-for');
-        if (f) field = clip(f, 80);
-        else if (el.id && describedBy.has(el.id)) field = fieldNameOf(describedBy.get(el.id));
-      }
-      if (!message) continue;
-      const key = message + '\u0000' + (field || '');
-      if (seenFeedback.has(key)) continue;
-      seenFeedback.add(key);
-      feedbackTotal++;
-      if (feedback.length >= opts.max_feedback) continue;
-      const region = regionOf(el);
-      feedback.push({ level, message, field: field ? clip(field, 80) : null, region_path: region ? region.path : [], source });
-    }
+    return describedBy;
+  }
 
-    // Identity: never the full URL.
+  // One feedback item {level, source, message, field} of el, or null when hidden.
+  function feedbackItem(el, opts, describedBy) {
+    if (el.getAttribute('aria-invalid') === 'true') {
+      const message = byIdText(el.getAttribute('aria-errormessage'), opts.max_string) ||
+        byIdText(el.getAttribute('aria-describedby'), opts.max_string) ||
+        (el.validationMessage ? clip(el.validationMessage, opts.max_string) : 'invalid value');
+      const field = fieldNameOf(el, opts);
+      if (!el.checkVisibility(VIS)) return null;
+      return { level: 'error', source: 'invalid', message, field };
+    }
+    if (!el.checkVisibility(VIS)) return null;
+    const declared = el.getAttribute('data-agent-feedback');
+    const role = el.getAttribute('role');
+    const source = declared ? 'declared' : (role === 'alert' ? 'alert' : 'status');
+    const level = declared && /^(error|warning|info)$/.test(declared) ? declared : (role === 'alert' ? 'error' : 'info');
+    const message = isSensitive(el) ? MASK : textOf(el, opts.max_string);
+    let field = null;
+    const f = el.getAttribute('data-agent-for');
+    if (f) field = clip(f, opts.name_chars);
+    else if (el.id && describedBy.has(el.id)) field = fieldNameOf(describedBy.get(el.id), opts);
+    return { level, source, message, field };
+  }
+
+  // Declared feedback, live regions, invalid fields with their messages; returns [items, total].
+  function collectFeedback(ctx, R) {
+    const opts = ctx.opts;
+    const feedback = [];
+    let total = 0;
+    const seen = new Set();
+    const describedBy = describedByMap(ctx.few.feedback);
+    for (const el of ctx.few.feedback) {
+      const item = feedbackItem(el, opts, describedBy);
+      if (!item || !item.message) continue;
+      const key = item.message + SEP + (item.field || '');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      total++;
+      if (feedback.length >= opts.max_feedback) continue;
+      const region = R.of(el);
+      feedback.push({
+        level: item.level, message: item.message, field: item.field ? clip(item.field, opts.name_chars) : null,
+        region_path: region ? region.path : [], source: item.source,
+      });
+    }
+    return [feedback, total];
+  }
+
+  // --- phase: identity -----------------------------------------------------------------
+
+  // Identity: never the full URL.
+  function collectIdentity(opts) {
     const meta = (name) => {
       // Head only: a missing meta must not cost a walk of a large body.
       const m = document.head && document.head.querySelector(`meta[name="${name}"]`);
@@ -805,24 +1088,77 @@
     const query = {};
     const allowed = (meta('agent-query') || '').split(',').map((s) => s.trim()).filter(Boolean);
     const params = new URLSearchParams(location.search);
-    for (const k of allowed) if (params.has(k)) query[clip(k, 80)] = clip(params.get(k), 200);
+    for (const k of allowed) if (params.has(k)) query[clip(k, opts.name_chars)] = clip(params.get(k), opts.label_chars);
     const routeParams = meta('agent-route-params');
     const identity = {
-      title: clip(document.title, 300), path: clip(location.pathname, 300),
-      route: meta('agent-route') ? clip(meta('agent-route'), 120) : null,
+      title: clip(document.title, opts.note_chars), path: clip(location.pathname, opts.note_chars),
+      route: meta('agent-route') ? clip(meta('agent-route'), opts.action_name_chars) : null,
       route_params: routeParams ? prune(parseJson(routeParams), 0, opts) : {},
       query,
     };
     if (typeof identity.route_params !== 'object' || Array.isArray(identity.route_params) || identity.route_params === null) {
       identity.route_params = {};
     }
+    return identity;
+  }
 
+  // --- phase: what is not seen (OB-11, OB-3) ------------------------------------------
+
+  // Declarations inside frames, and records and regions inside shadow roots, are
+  // not collected: count the rendered frames (and those whose content cannot be
+  // read: cross-origin) and the open shadow roots, with the declarations left
+  // out, so the observation can say so. Closed shadow roots cannot be seen at all.
+  function blindSpots(ctx) {
+    const DECLARED = `${ACTION},${RECORD},${REGION}`;
+    const out = { frames: 0, frames_unreadable: 0, shadow_roots: 0, declarations: 0, shadow_searched: true };
+    for (const f of document.querySelectorAll('iframe,frame')) {
+      if (!f.checkVisibility(VIS)) continue;
+      out.frames++;
+      let doc = null;
+      try {
+        doc = f.contentDocument;
+      } catch (_) {
+        doc = null;
+      }
+      if (doc) out.declarations += doc.querySelectorAll(DECLARED).length;
+      else out.frames_unreadable++;
+    }
+    // Page actions in open shadow roots are collected; their records and regions are not.
+    if (!ctx.shadowRoots) out.shadow_searched = false;
+    for (const root of ctx.shadowRoots || []) {
+      out.shadow_roots++;
+      const rowHost = !!closestAcross(root.host, RECORD);
+      out.declarations += root.querySelectorAll(rowHost ? DECLARED : `${RECORD},${REGION},${RECORD} ${ACTION}`).length;
+    }
+    return out;
+  }
+
+  // --- collect ---------------------------------------------------------------------------
+
+  function collect(optionsJson) {
+    const t0 = now();
+    const ctx = pageContext(JSON.parse(optionsJson));
+    const R = collectRegions(ctx);
+    const D = indexRecords(ctx, R);
+    markRecordViewport(ctx, D);
+    const records = recordDetails(ctx, chooseFullRecords(ctx, D));
+    const A = actionElements(ctx, R, D);
+    const groupList = foldRowActions(newFold(ctx, R, D, A));
+    const [pageActions, pageEls] = collectPageActions(ctx, R, A);
+    orderActions(pageActions, pageEls, groupList);
+    const state = collectState(ctx, R);
+    const [feedback, feedbackTotal] = collectFeedback(ctx, R);
+    const identity = collectIdentity(ctx.opts);
+    const unseen = blindSpots(ctx);
     return JSON.stringify({
-      identity, regions, regions_total: regionEls.length,
-      actions: pageActions, actions_total: pageActionsTotal, row_actions: groupList,
-      records, record_index: { ids, viewport, inactive, duplicates: Array.from(duplicates) },
-      state, state_total: stateEls.length, feedback, feedback_total: feedbackTotal,
-      modal: modalLabel, warnings, collect_ms: now() - t0,
+      identity, regions: R.list, regions_total: R.els.length,
+      actions: pageActions, actions_total: A.pageEls.length, row_actions: groupList,
+      records,
+      record_index: {
+        ids: D.ids, viewport: D.viewport, inactive: D.inactive, hidden: D.hidden, duplicates: Array.from(D.duplicates),
+      },
+      state, state_total: ctx.few.state.length, feedback, feedback_total: feedbackTotal,
+      modal: ctx.modalLabel, warnings: ctx.warnings, unseen, collect_ms: now() - t0,
     });
   }
 
@@ -882,7 +1218,7 @@
     const sel = `[data-agent-action="${CSS.escape(name)}"]`;
     const pathOf = (el) => {
       const out = [];
-      for (let r = el.closest(REGION); r; r = r.parentElement && r.parentElement.closest(REGION)) {
+      for (let r = closestAcross(el, REGION); r; r = r.parentElement && r.parentElement.closest(REGION)) {
         out.unshift(String(r.getAttribute('data-agent-region')));
       }
       return out.join('\u0000');
@@ -899,11 +1235,19 @@
       if (el.closest(RECORD) || pathOf(el) !== path) continue;
       if (n++ === (locator.ordinal || 0)) return el;
     }
+    // Then open shadow roots, in the collector's order (searched only when needed).
+    for (const root of openShadowRoots(Infinity)) {
+      if (closestAcross(root.host, RECORD)) continue;
+      for (const el of root.querySelectorAll(sel)) {
+        if (el.closest(RECORD) || pathOf(el) !== path) continue;
+        if (n++ === (locator.ordinal || 0)) return el;
+      }
+    }
     return null;
   }
 
   Object.defineProperty(globalThis, '__cdpagentObserve', {
-    value: Object.freeze({ collect, settle, find }),
+    value: Object.freeze({ collect, settle, find, isSensitive, rowShown }),
     writable: false, configurable: false, enumerable: false,
   });
 })();

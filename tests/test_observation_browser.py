@@ -110,7 +110,8 @@ async def test_ob1_search_brings_t9_into_the_observation(browser: cdpagent.Brows
     assert [r.id for r in obs.records] == ["t9"]
     assert obs.records[0].fields["title"] == "周报"
     assert obs.record_ids == ["t9"]
-    assert obs.omitted.records_inactive == 11
+    # The search hides rows, not their region: they are hidden records (issue 9, finding 11).
+    assert obs.omitted.records_hidden == 11 and obs.omitted.records_inactive == 0
 
 
 async def test_ob1_feedback_with_field_and_region(browser: cdpagent.Browser) -> None:

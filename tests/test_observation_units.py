@@ -262,20 +262,45 @@ page_text = st.lists(
 ).map("".join)
 
 
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in [k, *_strings(v)]]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
 @settings(max_examples=150, deadline=None)
-@given(labels=st.lists(page_text, min_size=1, max_size=4), message=page_text, value=page_text)
+@given(
+    labels=st.lists(page_text, min_size=1, max_size=4),
+    message=page_text,
+    value=page_text,
+    rid=page_text,
+)
 def test_ob10_property_fences_hold_for_any_page_text(
-    labels: list[str], message: str, value: str
+    labels: list[str], message: str, value: str, rid: str
 ) -> None:
+    base = todos_snapshot()
+    # Record ids reach the tools array too: the sample example and the record enum.
+    group = msgspec.structs.replace(
+        base.row_actions[0], sample=[rid, "t1"], available_ids=[rid, "t1"], available=2
+    )
     snap = msgspec.structs.replace(
-        todos_snapshot(),
-        records=[Record(id=f"t{i}", label=lab, fields={"title": lab, "x": value})
-                 for i, lab in enumerate(labels)],
+        base,
+        records=[Record(id=rid, label=lab, fields={"title": lab, "x": value}) for lab in labels[:1]]
+        + [Record(id=f"t{i}", label=lab, fields={"title": lab, "x": value})
+           for i, lab in enumerate(labels)],
+        record_index=RecordIndex(ids=[rid, *base.record_index.ids], viewport=[rid]),
+        row_actions=[group],
         state=[StateItem(name="s", value={"v": value})],
         feedback=[Feedback(level="error", message=message, field=value)],
         feedback_total=1,
     )
-    _, text, _ = build(snap)
+    _, text, tools = build(snap)
+    for s in _strings(tools):
+        assert "\n" not in s and "\r" not in s and "page_data" not in s.lower()
     opened = [m.start() for m in re.finditer("<page_data>", text)]
     closed = [m.start() for m in re.finditer("</page_data>", text)]
     assert len(opened) == len(closed)

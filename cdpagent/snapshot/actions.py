@@ -359,7 +359,8 @@ async def _perform(
         if not chosen.found:
             raise _Refused(codes.ACTION_UNAVAILABLE, f"{locator.id} is no longer on the page", "gone")
         if chosen.reason:
-            offered = " / ".join(chosen.options)
+            # act.js lists no options of a sensitive select (OB-2).
+            offered = " / ".join(chosen.options) or "(not listed)"
             raise _Refused(codes.UNKNOWN_OPTION, f"{chosen.reason}: {option!r}; the options are: {offered}")
         run.performed = True
         if not chosen.ok:

@@ -9,6 +9,7 @@ max_total_chars`` by shrinking the character budgets until it holds.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import msgspec
@@ -25,7 +26,7 @@ from .model import (
     Snapshot,
     StateItem,
 )
-from .options import ObserveOptions
+from .options import REFUSED_RECORD_ID, ObserveOptions
 from .render import (
     action_line,
     clean,
@@ -39,7 +40,50 @@ from .render import (
 )
 from .tools import tool_declaration
 
-__all__ = ["assemble", "build", "present", "tools_json"]
+__all__ = ["assemble", "build", "present", "screen_record_ids", "tools_json"]
+
+_REFUSED_ID = re.compile(REFUSED_RECORD_ID, re.IGNORECASE)
+
+
+def screen_record_ids(snapshot: Snapshot) -> Snapshot:
+    """``snapshot`` without the records whose ids match :data:`REFUSED_RECORD_ID` (OB-10).
+
+    The collector refuses them already; this holds for any snapshot, so no id
+    can reach the text, the citation index or the tools array (samples and
+    ``record`` enums) with a line break or fence text. Adds a warning when it
+    removed anything.
+    """
+    index = snapshot.record_index
+    groups = snapshot.row_actions
+    every = [*index.ids, *(r.id for r in snapshot.records)]
+    for g in groups:
+        every.extend(g.sample)
+        every.extend(g.available_ids or ())
+    if not _REFUSED_ID.search(" ".join(every)):
+        return snapshot
+
+    def keep(ids: list[str]) -> list[str]:
+        return [i for i in ids if not _REFUSED_ID.search(i)]
+
+    refused = {i for i in every if _REFUSED_ID.search(i)}
+    return msgspec.structs.replace(
+        snapshot,
+        records=[r for r in snapshot.records if r.id not in refused],
+        record_index=msgspec.structs.replace(index, ids=keep(index.ids), viewport=keep(index.viewport)),
+        row_actions=[
+            msgspec.structs.replace(
+                g,
+                sample=keep(g.sample),
+                available_ids=None if g.available_ids is None else keep(g.available_ids),
+            )
+            for g in groups
+        ],
+        warnings=[
+            *snapshot.warnings,
+            f"{len(refused)} record ids were refused: they hold control characters, line breaks "
+            "or fence text, so they cannot be cited or acted on",
+        ],
+    )
 
 
 def _identity(identity: Identity, max_chars: int) -> Identity:
@@ -189,6 +233,7 @@ def assemble(
     """
     opts = options or ObserveOptions()
     if entries is None:
+        snapshot = screen_record_ids(snapshot)
         entries = fold_actions(snapshot)
     actions = _actions(entries, opts)
     regions = _regions(snapshot.regions, opts)
@@ -207,6 +252,7 @@ def assemble(
         records_id_only=len(index.ids) - len(records),
         record_ids_not_listed=len(index.ids) - len(record_ids),
         records_inactive=index.inactive,
+        records_hidden=index.hidden,
         regions_total=snapshot.regions_total,
         regions_not_listed=snapshot.regions_total - len(regions),
         state_total=snapshot.state_total,
@@ -228,6 +274,7 @@ def assemble(
         modal=snapshot.modal,
         settle_ms=settle_ms,
         collect_ms=snapshot.collect_ms,
+        unseen=snapshot.unseen,
     )
 
 
@@ -258,11 +305,13 @@ def build(
 ) -> tuple[Observation, str, list[dict[str, Any]]]:
     """Observation, text and tools within ``max_total_chars`` (budgets shrink to fit).
 
-    The snapshot is folded once (or ``entries`` are the caller's folding of it) and
-    the entries are reused by every shrinking round.
+    The snapshot's record ids are screened (:func:`screen_record_ids`) and it is folded
+    once (or ``entries`` are the caller's folding of the screened snapshot); the
+    entries are reused by every shrinking round.
     """
     opts = options or ObserveOptions()
     if entries is None:
+        snapshot = screen_record_ids(snapshot)
         entries = fold_actions(snapshot)
     for _ in range(8):
         obs = assemble(snapshot, opts, entries=entries, warnings=warnings, settle_ms=settle_ms)

@@ -32,6 +32,7 @@ Notes for acting and receipts (OB-5, OB-7, OB-8):
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 import msgspec
@@ -55,7 +56,9 @@ __all__ = [
     "RowActionGroup",
     "Snapshot",
     "StateItem",
+    "Unseen",
     "action_id",
+    "decode_snapshot",
     "split_action_id",
 ]
 
@@ -239,6 +242,8 @@ class RecordIndex(msgspec.Struct, frozen=True):
     """Ids of active records intersecting the viewport."""
     inactive: int = 0
     """Records in hidden or inert regions (not addressable now)."""
+    hidden: int = 0
+    """Records in usable regions that are hidden or inert themselves (not addressable now)."""
     duplicates: list[str] = []
     """Ids declared by more than one element; only the first is used."""
 
@@ -262,6 +267,22 @@ class Feedback(msgspec.Struct, frozen=True):
     source: Literal["declared", "alert", "status", "invalid", "dialog"] = "declared"
 
 
+class Unseen(msgspec.Struct, frozen=True):
+    """Parts of the page the collector does not look inside (OB-11), counted to be said."""
+
+    frames: int = 0
+    """Rendered frames (iframe, frame): their content is not collected."""
+    frames_unreadable: int = 0
+    """Of those, frames whose document cannot be read (cross-origin)."""
+    shadow_roots: int = 0
+    """Open shadow roots found: their page actions are collected, records and regions not."""
+    declarations: int = 0
+    """Declarations left out: all of those in readable frames; records, regions and row
+    actions in open shadow roots."""
+    shadow_searched: bool = True
+    """False when the page was too large to search for shadow roots."""
+
+
 class Snapshot(msgspec.Struct, frozen=True):
     """The raw, already bounded snapshot returned by ``js/collect.js``."""
 
@@ -281,10 +302,37 @@ class Snapshot(msgspec.Struct, frozen=True):
     modal: str | None = None
     """Label of the open modal dialog, if any."""
     warnings: list[str] = []
+    unseen: Unseen = Unseen()
     collect_ms: float = 0.0
 
 
 SNAPSHOT_DECODER = msgspec.json.Decoder(Snapshot)
+
+# A JSON text is scanned token by token so that an escaped backslash is never
+# read as the start of a \u escape.
+_UNICODE_ESCAPE = re.compile(
+    r"\\\\|\\u[dD][89abAB][0-9a-fA-F]{2}(?:\\u[dD][c-fC-F][0-9a-fA-F]{2})?|\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+
+
+def _replace_lone(match: re.Match[str]) -> str:
+    token = match.group(0)
+    return token if token == "\\\\" or len(token) == 12 else "\\ufffd"
+
+
+def decode_snapshot(text: str) -> Snapshot:
+    """Decode the collector's JSON; a lone surrogate escape becomes U+FFFD, never an error.
+
+    Raises :class:`msgspec.DecodeError` / :class:`msgspec.ValidationError` only
+    for text that is not a snapshot at all.
+    """
+    try:
+        return SNAPSHOT_DECODER.decode(text)
+    except msgspec.DecodeError:
+        repaired = _UNICODE_ESCAPE.sub(_replace_lone, text)
+        if repaired == text:
+            raise
+        return SNAPSHOT_DECODER.decode(repaired)
 
 
 class ActionEntry(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -338,6 +386,7 @@ class Omitted(msgspec.Struct, frozen=True):
     records_id_only: int = 0
     record_ids_not_listed: int = 0
     records_inactive: int = 0
+    records_hidden: int = 0
     regions_total: int = 0
     regions_not_listed: int = 0
     state_total: int = 0
@@ -363,3 +412,5 @@ class Observation(msgspec.Struct, frozen=True):
     modal: str | None = None
     settle_ms: float = 0.0
     collect_ms: float = 0.0
+    unseen: Unseen = Unseen()
+    """Frames and shadow roots whose content is not in this observation."""

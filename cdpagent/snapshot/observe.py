@@ -29,7 +29,7 @@ from ..pagescripts import source
 from ..target import Command, Target
 from ..webmcp import WebMcp
 from .budget import build
-from .model import SNAPSHOT_DECODER, Feedback, Identity, InputSpec, Observation, PageAction, Snapshot
+from .model import Feedback, Identity, InputSpec, Observation, PageAction, Snapshot, decode_snapshot
 from .options import ObserveOptions
 from .pagetools import with_page_tools
 
@@ -156,7 +156,7 @@ async def _attempt(
         raise _DocumentChanged("the document changed while it was observed")
     if not isinstance(text, str):
         raise ObservationError("COLLECT_FAILED", "the collector returned no snapshot")
-    snapshot = SNAPSHOT_DECODER.decode(text)
+    snapshot = decode_snapshot(text)
     bridge = WebMcp.of(tab.browser)
     if bridge is not None:
         snapshot = with_page_tools(snapshot, bridge.tools(tab))

@@ -10,7 +10,50 @@ from __future__ import annotations
 
 import msgspec
 
-__all__ = ["ObserveOptions"]
+__all__ = ["COLLECTOR_BOUNDS", "REFUSED_RECORD_ID", "CollectorBounds", "ObserveOptions"]
+
+REFUSED_RECORD_ID = r"[\x00-\x1f\x7f-\x9f\u2028\u2029]|</?page_data"
+"""Record ids matching this (case-insensitive; the same regular expression in
+Python and JavaScript) are refused: control characters, line breaks and fence
+text could forge lines of the observation or the tools array (OB-10)."""
+
+
+class CollectorBounds(msgspec.Struct, frozen=True, kw_only=True):
+    """Fixed cuts the collector (``js/collect.js``) applies in the page before transfer.
+
+    The script has no defaults of its own: :meth:`ObserveOptions.collector_args`
+    passes these with the budgets, so each bound is defined once, here.
+    """
+
+    name_chars: int = 80
+    """Region ids and labels, field, state and option names, object keys, the modal's label."""
+    action_name_chars: int = 120
+    """Action names and the route name."""
+    label_chars: int = 200
+    """Record labels, region purposes, unavailability reasons, state descriptions, query values."""
+    record_id_chars: int = 200
+    """Record ids (longer ones are cut)."""
+    note_chars: int = 300
+    """Title, path, confirmation and hand-off texts."""
+    bound_chars: int = 40
+    """An input's ``min`` / ``max``."""
+    list_items: int = 50
+    """Select options listed; array items and object keys kept in state values."""
+    name_scan: int = 50
+    """Records whose row action names are read before counting (more are found by query)."""
+    max_row_names: int = 200
+    """Distinct row action names folded."""
+    sample_scan: int = 2000
+    """Rows examined per folded entry for its sample ids."""
+    shadow_scan: int = 200_000
+    """Elements asked for an open shadow root; past this the search stops and says so."""
+    row_box_checks: int = 64
+    """Lists up to this long have every row checked for a box (zero area,
+    ``content-visibility: hidden``); longer ones only the rows in view (act
+    re-checks any row before acting)."""
+
+
+COLLECTOR_BOUNDS = CollectorBounds()
 
 
 class ObserveOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -61,7 +104,7 @@ class ObserveOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     """Past this, snapshot anyway with a warning."""
 
     def collector_args(self) -> dict[str, object]:
-        """The options ``collect.js`` reads (bounds on what leaves the page)."""
+        """Every option and bound ``collect.js`` reads (it has no defaults of its own)."""
         return {
             "full_records": self.max_records,
             "include": list(self.include),
@@ -73,4 +116,6 @@ class ObserveOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
             "max_page_actions": max(self.max_actions * 4, 200),
             "max_feedback": max(self.max_feedback * 4, 32),
             "max_state": 64,
+            "refused_record_id": REFUSED_RECORD_ID,
+            **msgspec.structs.asdict(COLLECTOR_BOUNDS),
         }

@@ -11,8 +11,10 @@ a whole list still yields the one field that changed. It reports:
   ``before → after`` for every record collected in full on both sides (the
   action's target always is: it is requested with ``include``);
 * ``actions``: entries that appeared or disappeared, became available or
-  unavailable (with the reason), row counts of folded entries, and the row
-  actions of fully collected records that changed availability;
+  unavailable (with the reason), row counts of folded entries, the row
+  actions of fully collected records that changed availability, and the
+  controls of page actions whose value or checked state changed (``values``;
+  ``"[masked]"`` for sensitive controls, as in the observation);
 * ``state``: declared state keys whose value changed;
 * ``feedback``: messages gained and lost;
 * ``observed: false`` when none of the above changed.
@@ -107,6 +109,8 @@ class ActionChanges(msgspec.Struct, frozen=True, omit_defaults=True):
     unavailable: list[UnavailableAction] = []
     rows: dict[str, ValueChange] = {}
     """Folded entry → number of rows it covers, before/after."""
+    values: dict[str, ValueChange] = {}
+    """Page action → its control's value (or checked state), before/after."""
     tools: dict[str, str] = {}
 
 
@@ -353,6 +357,7 @@ def _actions(
     available: list[str] = []
     unavailable: list[UnavailableAction] = []
     rows: dict[str, ValueChange] = {}
+    values: dict[str, ValueChange] = {}
     for key, e in a_entries.items():
         old = b_entries.get(key)
         if old is None:
@@ -367,6 +372,11 @@ def _actions(
             unavailable.append(UnavailableAction(e.action, e.reason))
         if e.folded and old.rows != e.rows:
             rows[e.action] = ValueChange(old.rows, e.rows)
+        if old.input is not None and e.input is not None:
+            if old.input.value != e.input.value:
+                values[e.action] = ValueChange(old.input.value, e.input.value)
+            elif old.input.checked != e.input.checked:
+                values[e.action] = ValueChange(old.input.checked, e.input.checked)
     for key, e in b_entries.items():
         if key not in a_entries:
             disappeared.append(e.action)
@@ -383,7 +393,7 @@ def _actions(
             available.append(ident)
         else:
             unavailable.append(UnavailableAction(ident, reason))
-    total = len(appeared) + len(disappeared) + len(available) + len(unavailable) + len(rows)
+    total = len(appeared) + len(disappeared) + len(available) + len(unavailable) + len(rows) + len(values)
     if total == 0:
         return None, 0
     budget = opts.max_actions
@@ -394,10 +404,20 @@ def _actions(
         out.append(take)
     kept_rows = dict(list(rows.items())[: max(budget, 0)])
     budget -= len(kept_rows)
-    shown = sum(len(x) for x in out) + len(kept_rows)
-    listed = {*out[0], *out[1], *out[2], *(u.id for u in out[3]), *kept_rows}
+    kept_values = dict(list(values.items())[: max(budget, 0)])
+    shown = sum(len(x) for x in out) + len(kept_rows) + len(kept_values)
+    listed = {*out[0], *out[1], *out[2], *(u.id for u in out[3]), *kept_rows, *kept_values}
     named = {ident: tool for ident, tool in tools.items() if ident in listed}
-    return ActionChanges(out[0], out[1], out[2], out[3], kept_rows, named), total - shown
+    changes = ActionChanges(
+        appeared=out[0],
+        disappeared=out[1],
+        available=out[2],
+        unavailable=out[3],
+        rows=kept_rows,
+        values=kept_values,
+        tools=named,
+    )
+    return changes, total - shown
 
 
 def _state_key(items: list[StateItem]) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from .model import ActionEntry, Feedback, Identity, Observation, Record, Region, StateItem
+from .model import ActionEntry, Feedback, Identity, Observation, Record, Region, StateItem, Unseen
 from .tools import constraint_words
 
 __all__ = [
@@ -45,6 +45,29 @@ def clean(text: str, limit: int | None = None) -> str:
     if limit is not None and len(flat) > limit:
         flat = flat[: max(limit - 1, 0)] + "…"
     return flat.replace("<", "\\u003c")
+
+
+def _unseen_lines(unseen: Unseen) -> list[str]:
+    """What the collector did not look inside (OB-11), one line per kind."""
+    out: list[str] = []
+    if unseen.frames:
+        line = f"- {unseen.frames} embedded frames are not observed"
+        if unseen.frames_unreadable:
+            line += f" ({unseen.frames_unreadable} from another origin: their content is unknown)"
+        out.append(line)
+    if unseen.shadow_roots:
+        out.append(
+            f"- {unseen.shadow_roots} shadow roots (page components): their page actions are "
+            "observed, their records and regions are not"
+        )
+    if unseen.declarations:
+        out.append(
+            f"- {unseen.declarations} declared actions, records or regions inside them are not "
+            "listed and cannot be acted on"
+        )
+    if not unseen.shadow_searched:
+        out.append("- the page is too large to search for shadow roots: some content may not be observed")
+    return out
 
 
 def fenced(data: str) -> str:
@@ -281,7 +304,8 @@ def render_text(obs: Observation, field_chars: int = 160) -> str:
 
     out.append("## Regions with hidden content")
     hidden = [r for r in obs.regions if r.state != "active"]
-    if hidden or om.records_inactive:
+    unseen = _unseen_lines(obs.unseen)
+    if hidden or om.records_inactive or om.records_hidden or unseen:
         for r in hidden:
             what = r.state if r.state != "covered" else "covered by a dialog"
             out.append(
@@ -290,6 +314,9 @@ def render_text(obs: Observation, field_chars: int = 160) -> str:
             )
         if om.records_inactive:
             out.append(f"- {om.records_inactive} records in hidden or inert regions are not listed")
+        if om.records_hidden:
+            out.append(f"- {om.records_hidden} hidden or inert records are not listed")
+        out.extend(unseen)
     else:
         out.append("(All currently visible content is shown)")
 

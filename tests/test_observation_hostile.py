@@ -1,0 +1,183 @@
+"""Hostile and real-world pages in the observation and in act (issue 9), against real Chromium.
+
+One page under ``tests/pages/hostile/`` per finding, doing exactly that thing:
+half an emoji (finding 1), sensitive values inside read text (6), forged record
+ids (7), rows hidden only by their own style (11); typing shows in receipts (12).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from conftest import PAGES
+
+import cdpagent
+from cdpagent.snapshot import tools_json
+from cdpagent.snapshot.actions import act
+from cdpagent.snapshot.observe import ObserveResult, observe_page
+
+HOSTILE = PAGES / "hostile"
+
+
+def everything(result: ObserveResult) -> str:
+    """Text, tools and the observation object, as one string to search."""
+    return "\n".join(
+        [result.text, tools_json(result.tools), msgspec.json.encode(result.observation).decode()]
+    )
+
+
+def strings(value: Any) -> list[str]:
+    """Every string inside a JSON-like value, keys included."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in [k, *strings(v)]]
+    if isinstance(value, list):
+        return [s for v in value for s in strings(v)]
+    return []
+
+
+# --- finding 1: half an emoji ---------------------------------------------------------------
+
+
+async def test_ob2_heading_cut_inside_an_emoji_observes_and_acts(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(HOSTILE / "emoji.html")
+    result = await observe_page(tab)
+    party = next(r for r in result.observation.regions if r.id == "party")
+    # Cut by code point: the 80-unit limit falls inside the 🎉 pair, so the pair goes whole.
+    assert party.label.startswith("Our big launch party is tonight")
+    assert "🎉" not in party.label and "\ufffd" not in party.label
+    assert all(not 0xD800 <= ord(c) <= 0xDFFF for c in everything(result))
+    # A lone surrogate in page text arrives replaced, never as a decode error.
+    assert result.observation.records[0].fields["name"] == "Ann \ufffd Lee"
+    receipt = await act(tab, "cheer")
+    assert receipt.ok, receipt.to_json()
+    changed = receipt.result.changed
+    assert changed is not None and changed.state["cheers"].after == "1"
+
+
+# --- finding 6: masking -------------------------------------------------------------------------
+
+
+async def test_ob2_sensitive_descendants_and_autocomplete_are_masked(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(HOSTILE / "masking.html")
+    result = await observe_page(tab)
+    seen = everything(result)
+    assert "SECRET" not in seen
+    record = result.observation.records[0]
+    assert record.fields["holder"] == "Ann Lee"
+    assert record.fields["notes"] == "Notes: [masked]"
+    assert record.fields["pin"] == "PIN [masked]"
+    assert result.observation.state[0].value == "Ann [masked]"
+    assert [f.message for f in result.observation.feedback] == ["Saved [masked]"]
+    by_name = {e.name: e for e in result.observation.actions}
+    for name in ("card_number", "card_code", "otp", "old_password", "new_password"):
+        spec = by_name[name].input
+        assert spec is not None and spec.sensitive and spec.value == "[masked]", name
+    nickname = by_name["nickname"].input
+    assert nickname is not None and not nickname.sensitive and nickname.value == "annie"
+    card = by_name["card"].input
+    assert card is not None and card.sensitive and card.options == []
+
+
+async def test_ob2_sensitive_select_lists_no_options_when_refusing(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(HOSTILE / "masking.html")
+    receipt = await act(tab, "card", option="no such card")
+    assert not receipt.ok
+    assert receipt.code == "UNKNOWN_OPTION"
+    assert "SECRET" not in receipt.to_json()
+
+
+# --- finding 7: forged record ids --------------------------------------------------------------
+
+
+async def test_ob10_record_ids_that_forge_lines_are_refused_everywhere(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(HOSTILE / "forged_ids.html")
+    result = await observe_page(tab)
+    assert result.observation.record_ids == ["ok1", "ok 2"]
+    assert "transfer_money" not in everything(result)
+    for s in strings(result.tools):
+        assert "\n" not in s and "page_data" not in s
+    (tool,) = result.tools
+    assert tool["function"]["parameters"]["properties"]["record"]["enum"] == ["ok1", "ok 2"]
+    assert any("3 records were left out" in w for w in result.observation.warnings)
+    assert result.text.count("<page_data>") == result.text.count("</page_data>")
+
+
+# --- finding 11: edge visibility ----------------------------------------------------------------
+
+
+async def test_ob5_rows_hidden_by_their_own_style_agree_with_act(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(HOSTILE / "visibility.html")
+    result = await observe_page(tab)
+    obs = result.observation
+    assert obs.record_ids == ["r1"]
+    assert [r.id for r in obs.records] == ["r1"]
+    assert obs.omitted.records_hidden == 3 and obs.omitted.records_inactive == 0
+    assert "- 3 hidden or inert records are not listed" in result.text
+    assert "in hidden or inert regions" not in result.text
+    for secret in ("SKIPPED-ROW", "FLAT-ROW", "CLEAR-ROW"):
+        assert secret not in everything(result)
+    (tool,) = result.tools
+    assert tool["function"]["parameters"]["properties"]["record"]["enum"] == ["r1"]
+    for rid in ("r2", "r3", "r4"):
+        refused = await act(tab, "open", record=rid)
+        # Not in the observation, so not a target: act says so instead of clicking it.
+        assert not refused.ok and refused.code == "UNKNOWN_RECORD", refused.to_json()
+    opened = await act(tab, "open", record="r1")
+    assert opened.ok, opened.to_json()
+
+
+# --- finding 12: typing shows in the receipt ----------------------------------------------------
+
+
+async def test_ob8_typing_receipt_shows_the_new_value(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(PAGES / "act_form.html")
+    receipt = await act(tab, "name", text="new name")
+    assert receipt.ok, receipt.to_json()
+    changed = receipt.result.changed
+    assert changed is not None and changed.observed
+    assert changed.actions is not None
+    assert changed.actions.values["name"].before == "old name"
+    assert changed.actions.values["name"].after == "new name"
+
+
+async def test_ob8_typing_into_a_sensitive_field_shows_it_masked(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(HOSTILE / "masking.html")
+    receipt = await act(tab, "secret_note", text="SECRET-TYPED")
+    assert receipt.ok, receipt.to_json()
+    changed = receipt.result.changed
+    assert changed is not None and changed.observed and changed.actions is not None
+    value = changed.actions.values["secret_note"]
+    assert (value.before, value.after) == ("", "[masked]")
+    assert "SECRET" not in receipt.to_json()
+
+
+# --- finding 10: frames and shadow roots ---------------------------------------------------------
+
+
+async def test_ob11_unseen_frames_are_counted_and_said(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(HOSTILE / "frames.html")
+    result = await observe_page(tab)
+    unseen = result.observation.unseen
+    assert (unseen.frames, unseen.frames_unreadable, unseen.shadow_roots) == (2, 1, 1)
+    assert unseen.declarations == 1 and unseen.shadow_searched
+    assert "(All currently visible content is shown)" not in result.text
+    assert "- 2 embedded frames are not observed (1 from another origin" in result.text
+    assert "- 1 declared actions, records or regions inside them are not listed" in result.text
+    assert "in_frame" not in everything(result)
+
+
+async def test_ob11_page_actions_in_open_shadow_roots_are_observed_and_acted_on(
+    browser: cdpagent.Browser,
+) -> None:
+    tab = await browser.open(HOSTILE / "frames.html")
+    result = await observe_page(tab)
+    assert [t["function"]["name"] for t in result.tools] == ["plain", "in_shadow"]
+    (entry,) = [e for e in result.observation.actions if e.name == "in_shadow"]
+    assert entry.region == "Main" and entry.region_path == ["main"] and entry.available
+    receipt = await act(tab, "in_shadow")
+    assert receipt.ok, receipt.to_json()
+    changed = receipt.result.changed
+    assert changed is not None and changed.state["clicks"].after == "1"
