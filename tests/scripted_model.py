@@ -101,6 +101,7 @@ class ScriptedModel:
     def __init__(self, script: list[Entry]) -> None:
         self.script = list(script)
         self.requests: list[dict[str, Any]] = []
+        self.failures: list[Exception] = []
         self.released = threading.Event()
         self._lock = threading.Lock()
         owner = self
@@ -117,7 +118,11 @@ class ScriptedModel:
                 with owner._lock:
                     owner.requests.append(body)
                     entry = owner.script.pop(0) if owner.script else status(500, "the script is over")
-                reply = entry(body) if callable(entry) else entry
+                try:
+                    reply = entry(body) if callable(entry) else entry
+                except Exception as error:  # a failed check in the script: report it to the test
+                    owner.failures.append(error)
+                    reply = status(500, f"the script failed: {error!r}")
                 if reply.hang:
                     owner.released.wait(60)
                     return
@@ -154,7 +159,11 @@ class ScriptedModel:
             thread.join(10)
 
     def checked_requests(self) -> list[dict[str, Any]]:
-        """Every request received, each validated with :func:`check_request`."""
+        """Every request received, each validated with :func:`check_request`.
+
+        Fails first when a scripted check raised while the agent waited.
+        """
+        assert not self.failures, self.failures
         for body in self.requests:
             check_request(body)
         return self.requests

@@ -144,8 +144,8 @@ def outcome(content: str) -> str:
         changed = result.get("changed")
         if result.get("ok") is True and isinstance(changed, dict):
             records = changed.get("records") or {}
-            touched = [*records.get("changed", []), *records.get("added", []), *records.get("removed", [])]
-            ids = [str(r.get("id", r)) if isinstance(r, dict) else str(r) for r in touched][:5]
+            # "changed" maps ids to field changes; "added" and "removed" list ids.
+            ids = [str(i) for key in ("changed", "added", "removed") for i in records.get(key) or ()][:5]
             return "ok" + (f", records changed: {', '.join(ids)}" if ids else "")
         if result.get("ok") is True:
             return "ok"

@@ -50,13 +50,33 @@ def _runs(pattern: re.Pattern[str], text: str) -> tuple[int, int]:
     return runs, len(text) - len(rest)
 
 
+_cache: dict[str, int] = {}
+_CACHE_ENTRIES: Final = 8192
+_CACHED_CHARS: Final = 65536
+
+
 def estimate_tokens(text: str) -> int:
     """A conservative token count of ``text`` (never raises, 0 for the empty string).
 
-    Costs a few C-level regex passes over ``text`` (about 10 ms per MB).
+    Costs a few C-level regex passes over ``text``. Texts up to 64 KiB are
+    remembered, because every request recounts the same history messages.
     """
     if not text:
         return 0
+    small = len(text) <= _CACHED_CHARS
+    if small:
+        known = _cache.get(text)
+        if known is not None:
+            return known
+    count = _estimate(text)
+    if small:
+        if len(_cache) >= _CACHE_ENTRIES:
+            _cache.clear()
+        _cache[text] = count
+    return count
+
+
+def _estimate(text: str) -> int:
     words, letters = _runs(_LETTERS, text)
     # Common words are one token with their leading space; only text of long words costs more.
     total = max(words, letters / 5)
