@@ -14,7 +14,7 @@ ROLES = Path(__file__).resolve().parent.parent / "cdpagent" / "agent" / "roles"
 TODOS = Path(__file__).resolve().parent.parent / "examples" / "todos" / "index.html"
 
 
-async def chat(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+async def chat(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
     command = [sys.executable, "-m", "cdpagent.cli", "chat", *args]
     return await trio.run_process(command, capture_stdout=True, capture_stderr=True, check=False, env=env)
 

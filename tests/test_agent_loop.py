@@ -18,6 +18,7 @@ from scripted_model import Reply, ScriptedModel, answer, calls
 import cdpagent
 from cdpagent.agent import RULES, STEP_LIMIT, Agent, Model, generic_role, load_role
 from cdpagent.agent import codes as agent_codes
+from cdpagent.agent.request import MAX_SYSTEM_AND_TOOLS_CHARS
 from cdpagent.runtime.simulated_user import user_click, user_type
 from cdpagent.snapshot import codes as action_codes
 from cdpagent.snapshot.actions import ConfirmRequest
@@ -33,7 +34,8 @@ def tool_result(body: dict[str, Any], index: int = -1) -> Any:
 
 
 def assert_page_only_in_system(requests: list[dict[str, Any]]) -> None:
-    """CX-1: the observation is in the one system message, never in user/assistant/tool messages."""
+    """CX-1: the observation is in the one system message, never in user/assistant/tool messages,
+    and system message plus tools stay within their character bound."""
     for body in requests:
         system = [m for m in body["messages"] if m["role"] == "system"]
         assert len(system) == 1 and body["messages"][0] is system[0]
@@ -41,6 +43,8 @@ def assert_page_only_in_system(requests: list[dict[str, Any]]) -> None:
         for message in body["messages"][1:]:
             text = message.get("content") or ""
             assert not any(marker in text for marker in PAGE_MARKERS), message
+        tools = json.dumps(body.get("tools", []), ensure_ascii=False, separators=(",", ":"))
+        assert len(system[0]["content"]) + len(tools) <= MAX_SYSTEM_AND_TOOLS_CHARS
 
 
 async def test_cx1_cx5_seed_walkthrough_in_three_requests(browser: cdpagent.Browser) -> None:
@@ -145,6 +149,7 @@ async def test_cx5_writing_page_wakes_its_thread_and_recovers_from_stale_state(
             with trio.fail_after(60):
                 result = await agent.next_wakeup()
     requests = server.checked_requests()
+    assert_page_only_in_system(requests)
     assert len(requests) == 5 and result.answer == "Reviewed."
     tools = {t["function"]["name"]: t for t in requests[0]["tools"]}
     method = tools["invoke_page_method"]["function"]["parameters"]["properties"]["method"]
@@ -199,6 +204,7 @@ async def test_cx5_action_from_an_older_snapshot_is_refused(browser: cdpagent.Br
             with trio.fail_after(60):
                 result = await agent.run("save the form")
     first, second, third = server.checked_requests()
+    assert_page_only_in_system([first, second, third])
     assert "save" in [t["function"]["name"] for t in first["tools"]]
     offered = [t["function"]["name"] for t in second["tools"]]
     assert "save" not in offered and "close_dialog" in offered

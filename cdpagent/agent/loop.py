@@ -46,7 +46,7 @@ from . import codes
 from .history import Budgets, Message, Summariser, compact, summarise_conversation
 from .history import outcome as describe_outcome
 from .model import Model, ToolCall
-from .request import PAGE_METHOD_TOOL, Request, assemble_request
+from .request import PAGE_METHOD_TOOL, Request, assemble_request, page_options
 from .roles import Role
 from .tokens import TokenCounter, estimate_tokens
 from .truncation import truncate_middle
@@ -104,7 +104,9 @@ class Agent:
     ``thread`` defaults to a new :class:`cdpagent.Thread` (the browser needs the
     Page Agent API extension, which :func:`cdpagent.launch` installs).
     ``confirm`` answers ``data-agent-confirm`` actions (none = denied).
-    ``max_steps`` bounds the model requests of one turn. Raises
+    ``max_steps`` bounds the model requests of one turn. ``observe_options``
+    are the page's budgets; their ``max_total_chars`` is lowered so that system
+    message and tools stay within 16,000 characters. Raises
     :class:`ValueError` when ``max_steps`` is below 1.
     """
 
@@ -211,8 +213,9 @@ class Agent:
                 self.history = compact(self.history, self.budgets, self.counter, self.summarise)
                 tab = self._tab()
                 self.tab_id = tab.id
-                page = await observe_page(tab, self.observe_options)
                 tab_ids = [t.id for t in self.thread.tabs]
+                options = page_options(self.role, tab_ids, self.observe_options)
+                page = await observe_page(tab, options)
                 request = assemble_request(
                     self.role, page, self.history, tab_id=tab.id, tab_ids=tab_ids, counter=self.counter
                 )

@@ -20,16 +20,27 @@ from typing import Any, Final
 import msgspec
 
 from ..snapshot.observe import ObserveResult
+from ..snapshot.options import ObserveOptions
 from .history import Message
 from .roles import Role
 from .tokens import TokenCounter, estimate_tokens, messages_tokens
 
-__all__ = ["PAGE_METHOD_TOOL", "RULES", "Request", "assemble_request", "page_method_tool"]
+__all__ = [
+    "MAX_SYSTEM_AND_TOOLS_CHARS",
+    "PAGE_METHOD_TOOL",
+    "RULES",
+    "Request",
+    "assemble_request",
+    "page_method_tool",
+    "page_options",
+]
 
 RULES: Final = files("cdpagent.agent").joinpath("rules.md").read_text(encoding="utf-8").strip()
 """The framework rules: fixed for every application, the first part of every system message."""
 
 PAGE_METHOD_TOOL: Final = "invoke_page_method"
+MAX_SYSTEM_AND_TOOLS_CHARS: Final = 16000
+"""What the system message and the tools JSON of one request may take together, in characters."""
 
 
 class Request(msgspec.Struct, frozen=True):
@@ -88,6 +99,20 @@ def page_method_tool(role: Role, tab_ids: list[str]) -> dict[str, Any]:
             },
         },
     }
+
+
+def page_options(role: Role, tab_ids: list[str], base: ObserveOptions | None = None) -> ObserveOptions:
+    """``base`` with ``max_total_chars`` lowered so that a request stays within
+    :data:`MAX_SYSTEM_AND_TOOLS_CHARS`: the page section and its tools get what the
+    rules, the role section, the tab list and ``invoke_page_method`` leave over.
+    """
+    opts = base or ObserveOptions()
+    fixed = len(RULES) + len(role.section()) + 8
+    if role.methods:
+        fixed += len(_tabs_section(tab_ids, tab_ids[0] if tab_ids else "")) + 1
+        fixed += len(msgspec.json.encode([page_method_tool(role, tab_ids)]))
+    room = max(MAX_SYSTEM_AND_TOOLS_CHARS - fixed, 2000)
+    return msgspec.structs.replace(opts, max_total_chars=min(opts.max_total_chars, room))
 
 
 def _tabs_section(tab_ids: list[str], current: str) -> str:
