@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 import trio
-from conftest import EXAMPLES, PAGES
+from conftest import EXAMPLES, PAGES, evaluate
 from scripted_model import Reply, ScriptedModel, answer, calls
 
 import cdpagent
@@ -279,3 +279,38 @@ async def test_cx5_unknown_method_in_the_role_table_is_a_page_api_result(
     envelope = tool_result(server.checked_requests()[1])
     assert envelope["ok"] is False and envelope["error"]["code"] == "PAGE_API_METHOD_NOT_FOUND"
     assert result.answer == "That method does not exist."
+
+
+async def test_cx5_thread_notify_burst_is_taken_in_order_and_overflow_is_refused(
+    browser: cdpagent.Browser,
+) -> None:
+    """Three wake-ups in a burst: two queued and taken one at a time, in order; the third is refused."""
+    seen: list[str] = []
+
+    def note_and_answer(body: dict[str, Any]) -> Reply:
+        seen.append(body["messages"][-1]["content"])
+        return answer(f"handled {len(seen)}")
+
+    server = ScriptedModel([note_and_answer, note_and_answer])
+    with server.running():
+        async with Model("scripted", base_url=server.url, api_key="k") as model:
+            thread = cdpagent.Thread(browser, queue_size=2)
+            agent = Agent(browser, model, load_role(ROLES / "writing.toml"), thread=thread)
+            tab_id = await agent.open()
+            tab = next(t for t in thread.tabs if t.id == tab_id)
+            posted = await evaluate(
+                tab,
+                "Promise.all(['one', 'two', 'three'].map(m =>"
+                " window.agotalk.post('thread_notify', {message: m})))",
+            )
+            with trio.fail_after(60):
+                first = await agent.next_wakeup()
+                second = await agent.next_wakeup()
+    assert [p["ok"] for p in posted] == [True, True, False]
+    assert posted[2]["error"]["code"] == "THREAD_NOTIFY_QUEUE_FULL"
+    assert [s.rsplit("] ", 1)[1] for s in seen] == ["one", "two"]
+    assert (first.answer, second.answer) == ("handled 1", "handled 2")
+    assert thread.drain() == []
+    # The second turn's request carries the first turn too: one conversation per thread.
+    second_request = server.checked_requests()[1]
+    assert [m["role"] for m in second_request["messages"]] == ["system", "user", "assistant", "user"]

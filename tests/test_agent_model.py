@@ -8,7 +8,7 @@ import pytest
 import trio
 from scripted_model import Reply, ScriptedModel, answer, calls, check_request, status
 
-from cdpagent.agent import Model, ModelError
+from cdpagent.agent import SUMMARY_HEADER, Model, ModelError, ModelSummariser, summarise_conversation
 from cdpagent.agent import codes as agent_codes
 
 BODY = {"messages": [{"role": "system", "content": "rules"}, {"role": "user", "content": "hi"}]}
@@ -128,3 +128,20 @@ def test_schema_copy_rejects_a_bad_request() -> None:
     check_request({"model": "m", "messages": [{"role": "user", "content": "x"}]})
     with pytest.raises(AssertionError):
         check_request({"model": "m", "messages": [{"role": "tool", "content": "x"}]})  # no tool_call_id
+
+
+async def test_cx3_model_written_summary_and_its_fallback() -> None:
+    older = [
+        {"role": "user", "content": "把周报标记为完成"},
+        {"role": "assistant", "content": "Done: t9 is complete."},
+    ]
+    server = ScriptedModel([answer("- the user asked to complete 周报; t9 done"), status(401, "bad key")])
+    with server.running():
+        async with Model("scripted", base_url=server.url, api_key="k", max_retries=0) as model:
+            summarise = ModelSummariser(model)
+            written = await summarise(older)
+            fallback = await summarise(older)
+    assert written == f"{SUMMARY_HEADER}\n- the user asked to complete 周报; t9 done"
+    assert fallback == summarise_conversation(older) and fallback.startswith(SUMMARY_HEADER)
+    first = server.checked_requests()[0]
+    assert first["messages"][0]["role"] == "system" and "把周报标记为完成" in first["messages"][1]["content"]

@@ -17,6 +17,7 @@ from .loop import STEP_LIMIT, Agent, AgentResult, ToolRecord
 from .model import Model, Reply, ToolCall
 from .request import RULES, Request, assemble_request
 from .roles import MethodDoc, Role, RoleError, WakeUp, generic_role, load_role
+from .summary import ModelSummariser
 from .tokens import TokenCounter, estimate_tokens
 from .truncation import truncate_middle
 
@@ -30,6 +31,7 @@ __all__ = [
     "MethodDoc",
     "Model",
     "ModelError",
+    "ModelSummariser",
     "Reply",
     "Request",
     "Role",

@@ -18,14 +18,15 @@ Rules this module enforces:
   while the rest is too large, and if one turn alone is still too large its
   texts are cut (head and tail kept) until it fits.
 
-:func:`compact` is pure (no IO); :func:`split` and :func:`join` are its two
-halves, for a caller whose summariser is asynchronous (a model-written summary).
+:func:`compact` is pure (no IO); :func:`compact_async` is the same for a
+summariser that is asynchronous (a model-written summary).
 """
 
 from __future__ import annotations
 
+import inspect
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 import msgspec
@@ -35,10 +36,12 @@ from .truncation import truncate_middle
 
 __all__ = [
     "SUMMARY_HEADER",
+    "AsyncSummariser",
     "Budgets",
     "Message",
     "Summariser",
     "compact",
+    "compact_async",
     "join",
     "needs_compaction",
     "outcome",
@@ -51,6 +54,8 @@ Message = dict[str, Any]
 
 Summariser = Callable[[list[Message]], str]
 """Turns the older messages into summary text (the header is added if missing)."""
+AsyncSummariser = Callable[[list[Message]], Awaitable[str]]
+"""The same, asynchronously (e.g. :class:`~cdpagent.agent.summary.ModelSummariser`)."""
 
 SUMMARY_HEADER: Final = "[Conversation history summary]"
 _LINE_CHARS: Final = 240
@@ -246,6 +251,28 @@ def compact(
         return messages
     older, recent = split(messages, budgets, counter)
     if not older:
-        room = budgets.available
-        return recent if messages_tokens(recent, counter) <= room else _shrink(recent, room, counter)
+        return _fit(recent, budgets, counter)
     return join(summarise(older), recent, budgets, counter)
+
+
+async def compact_async(
+    messages: list[Message],
+    budgets: Budgets,
+    counter: TokenCounter = estimate_tokens,
+    summarise: Summariser | AsyncSummariser = summarise_conversation,
+) -> list[Message]:
+    """:func:`compact` for a summariser that may be asynchronous (a model-written summary)."""
+    if not needs_compaction(messages, budgets, counter):
+        return messages
+    older, recent = split(messages, budgets, counter)
+    if not older:
+        return _fit(recent, budgets, counter)
+    summary = summarise(older)
+    text = await summary if inspect.isawaitable(summary) else summary
+    return join(text, recent, budgets, counter)
+
+
+def _fit(recent: list[Message], budgets: Budgets, counter: TokenCounter) -> list[Message]:
+    """``recent`` (nothing older to summarise), cut to the available budget when it is over."""
+    room = budgets.available
+    return recent if messages_tokens(recent, counter) <= room else _shrink(recent, room, counter)

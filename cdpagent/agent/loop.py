@@ -43,7 +43,7 @@ from ..snapshot.observe import observe_page
 from ..snapshot.options import ObserveOptions
 from ..snapshot.receipts import ActionRef, error_receipt
 from . import codes
-from .history import Budgets, Message, Summariser, compact, summarise_conversation
+from .history import AsyncSummariser, Budgets, Message, Summariser, compact_async, summarise_conversation
 from .history import outcome as describe_outcome
 from .model import Model, ToolCall
 from .request import PAGE_METHOD_TOOL, Request, assemble_request, page_options
@@ -104,6 +104,8 @@ class Agent:
     ``thread`` defaults to a new :class:`cdpagent.Thread` (the browser needs the
     Page Agent API extension, which :func:`cdpagent.launch` installs).
     ``confirm`` answers ``data-agent-confirm`` actions (none = denied).
+    ``summarise`` writes the history summary when it is compacted (default: no
+    model call; :class:`~cdpagent.agent.summary.ModelSummariser` asks the model).
     ``max_steps`` bounds the model requests of one turn. ``observe_options``
     are the page's budgets; their ``max_total_chars`` is lowered so that system
     message and tools stay within 16,000 characters. Raises
@@ -119,7 +121,7 @@ class Agent:
         thread: Thread | None = None,
         budgets: Budgets | None = None,
         counter: TokenCounter = estimate_tokens,
-        summarise: Summariser = summarise_conversation,
+        summarise: Summariser | AsyncSummariser = summarise_conversation,
         max_steps: int = 20,
         confirm: ConfirmCallback | None = None,
         observe_options: ObserveOptions | None = None,
@@ -210,7 +212,7 @@ class Agent:
             transcript: list[Message] = [user]
             records: list[ToolRecord] = []
             for step in range(1, self.max_steps + 1):
-                self.history = compact(self.history, self.budgets, self.counter, self.summarise)
+                self.history = await compact_async(self.history, self.budgets, self.counter, self.summarise)
                 tab = self._tab()
                 self.tab_id = tab.id
                 tab_ids = [t.id for t in self.thread.tabs]
