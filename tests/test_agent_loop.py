@@ -16,9 +16,20 @@ from conftest import EXAMPLES, PAGES, evaluate
 from scripted_model import Reply, ScriptedModel, answer, calls
 
 import cdpagent
-from cdpagent.agent import RULES, STEP_LIMIT, Agent, Model, generic_role, load_role
+from cdpagent.agent import (
+    RULES,
+    STEP_LIMIT,
+    SUMMARY_HEADER,
+    Agent,
+    Budgets,
+    Model,
+    estimate_tokens,
+    generic_role,
+    load_role,
+)
 from cdpagent.agent import codes as agent_codes
 from cdpagent.agent.request import MAX_SYSTEM_AND_TOOLS_CHARS
+from cdpagent.agent.tokens import messages_tokens
 from cdpagent.runtime.simulated_user import user_click, user_type
 from cdpagent.snapshot import codes as action_codes
 from cdpagent.snapshot.actions import ConfirmRequest
@@ -314,3 +325,49 @@ async def test_cx5_thread_notify_burst_is_taken_in_order_and_overflow_is_refused
     # The second turn's request carries the first turn too: one conversation per thread.
     second_request = server.checked_requests()[1]
     assert [m["role"] for m in second_request["messages"]] == ["system", "user", "assistant", "user"]
+
+
+async def test_cx3_history_of_a_long_thread_stays_under_budget_on_every_request(
+    browser: cdpagent.Browser,
+) -> None:
+    """20 turns of read_current on a 4,000-character essay with a small budget: every request's
+    messages fit, tool calls keep their results, and the summary replaces the older turns."""
+    budgets = Budgets(max_tokens=3000, reserve_for_output=1024, keep_recent=4, max_tool_result_tokens=300)
+    turns = 20
+    tab_box: list[str] = []
+
+    def read(body: dict[str, Any]) -> Reply:
+        return calls(("invoke_page_method", json.dumps({"tabId": tab_box[0], "method": "read_current"})))
+
+    def done(body: dict[str, Any]) -> Reply:
+        return answer("The essay is unchanged.")
+
+    server = ScriptedModel([step for _ in range(turns) for step in (read, done)])
+    with server.running():
+        async with Model("scripted", base_url=server.url, api_key="k") as model:
+            agent = Agent(browser, model, load_role(ROLES / "writing.toml"), budgets=budgets)
+            tab_box.append(await agent.open())
+            tab = next(t for t in agent.thread.tabs if t.id == tab_box[0])
+            await user_type(tab, "#essay", "A long day at the sea. " * 180)
+            await user_click(tab, "#save")
+            with trio.fail_after(240):
+                for turn in range(turns):
+                    await agent.run(f"Read my essay again, please ({turn}).")
+    requests = server.checked_requests()
+    assert len(requests) == 2 * turns
+    for body in requests:
+        history = body["messages"][1:]
+        assert messages_tokens(history) <= budgets.available
+        for message in history:
+            if message["role"] == "tool":
+                assert estimate_tokens(message["content"]) <= budgets.max_tool_result_tokens
+                assert "cut from the middle" in message["content"]
+        calls_open: set[str] = set()
+        for message in history:
+            if message["role"] == "assistant":
+                calls_open = {c["id"] for c in message.get("tool_calls") or ()}
+            elif message["role"] == "tool":
+                assert message["tool_call_id"] in calls_open
+    last = requests[-1]["messages"]
+    assert last[1]["content"].splitlines()[0] == SUMMARY_HEADER
+    assert "invoke_page_method" in last[1]["content"] and "(0)" in last[1]["content"]

@@ -124,7 +124,7 @@ def test_cx4_configuration_from_arguments_then_environment(monkeypatch: pytest.M
     assert Model("explicit").name == "explicit"
 
 
-def test_schema_copy_rejects_a_bad_request() -> None:
+def test_cx4_schema_copy_rejects_a_bad_request() -> None:
     check_request({"model": "m", "messages": [{"role": "user", "content": "x"}]})
     with pytest.raises(AssertionError):
         check_request({"model": "m", "messages": [{"role": "tool", "content": "x"}]})  # no tool_call_id

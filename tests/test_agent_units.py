@@ -205,7 +205,7 @@ def test_cx3_property_compacted_history_is_under_budget(
         assert messages_tokens(history) <= budgets.threshold
 
 
-def test_budgets_defaults_are_the_seeds() -> None:
+def test_cx2_budget_defaults_are_the_seeds() -> None:
     b = Budgets()
     assert (b.max_tokens, b.reserve_for_output, b.compact_ratio, b.keep_recent, b.max_tool_result_tokens) == (
         8192,
@@ -218,7 +218,7 @@ def test_budgets_defaults_are_the_seeds() -> None:
         Budgets(max_tokens=1000)
 
 
-def test_shipped_roles_load() -> None:
+def test_cx5_shipped_roles_load() -> None:
     todos = load_role(ROLES / "todos.toml")
     assert todos.methods == [] and Path(todos.page).is_file()
     writing = load_role(ROLES / "writing.toml")
@@ -256,7 +256,9 @@ def test_shipped_roles_load() -> None:
         ("name = ", "TOML"),
     ],
 )
-def test_bad_role_files_are_refused_with_the_field_named(tmp_path: Path, text: str, complaint: str) -> None:
+def test_cx5_bad_role_files_are_refused_with_the_field_named(
+    tmp_path: Path, text: str, complaint: str
+) -> None:
     path = tmp_path / "role.toml"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(RoleError) as caught:

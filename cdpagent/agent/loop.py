@@ -34,6 +34,8 @@ from typing import Any, Final
 import msgspec
 import trio
 
+from ..browser import Browser, Tab
+from ..errors import SessionClosed
 from ..runtime.codes import PAGE_API_TAB_NOT_FOUND, PageApiError, refusal
 from ..runtime.invoke import invoke_page_method
 from ..runtime.threads import Notification, Thread
@@ -114,7 +116,7 @@ class Agent:
 
     def __init__(
         self,
-        browser: Any,
+        browser: Browser,
         model: Model,
         role: Role,
         *,
@@ -162,7 +164,8 @@ class Agent:
         Returns when the model answers without a tool call or the step limit is
         reached. Raises :class:`~cdpagent.agent.codes.ModelError` when the model
         cannot be asked, :class:`cdpagent.ObservationError` when the page keeps
-        changing while it is observed, and driver errors when the browser goes away.
+        changing while it is observed, :class:`cdpagent.SessionClosed` when every
+        tab of the thread closed, and driver errors when the browser goes away.
         """
         return await self._turn({"role": "user", "content": instruction})
 
@@ -198,7 +201,7 @@ class Agent:
 
     # -- one turn ------------------------------------------------------------------
 
-    def _tab(self) -> Any:
+    def _tab(self) -> Tab | None:
         tabs = {t.id: t for t in self.thread.tabs}
         if self.tab_id in tabs:
             return tabs[self.tab_id]
@@ -214,6 +217,8 @@ class Agent:
             for step in range(1, self.max_steps + 1):
                 self.history = await compact_async(self.history, self.budgets, self.counter, self.summarise)
                 tab = self._tab()
+                if tab is None:
+                    raise SessionClosed(f"every tab of thread {self.thread.id} was closed during the turn")
                 self.tab_id = tab.id
                 tab_ids = [t.id for t in self.thread.tabs]
                 options = page_options(self.role, tab_ids, self.observe_options)
@@ -274,7 +279,7 @@ class Agent:
 
     # -- tool calls ------------------------------------------------------------------
 
-    async def _execute(self, call: ToolCall, request: Request, tab: Any) -> ToolRecord:
+    async def _execute(self, call: ToolCall, request: Request, tab: Tab) -> ToolRecord:
         available = request.tool_names()
 
         def record(result: Any, ok: bool) -> ToolRecord:
