@@ -111,9 +111,10 @@ def split(
 ) -> tuple[list[Message], list[Message]]:
     """Divide ``messages`` into (older → summary, recent → verbatim).
 
-    Recent is at most the last ``keep_recent`` messages, moved back so it never
-    starts with a tool result, and shortened by whole turns while it costs more
-    than three quarters of the available budget (the last turn always stays).
+    Recent starts ``keep_recent`` messages from the end, moved back to the
+    nearest user or assistant message so that no tool result is parted from its
+    call, then shortened by whole turns while it costs more than three quarters
+    of the available budget (the last turn always stays).
     Returns ``([], messages)`` when there is nothing older to summarise.
     """
     starts = _turn_starts(messages)

@@ -144,8 +144,8 @@ class Agent:
         self.progress = progress or (lambda line: None)
         self.history: list[Message] = []
         """The conversation sent to the model (compacted when it grows past its budget)."""
-        self.requests: list[Request] = []
-        """Every request of this agent, in order (for inspection and tests)."""
+        self.last_request: Request | None = None
+        """The latest request sent (system text, tools, messages, estimated tokens)."""
         self.tab_id: str | None = None
         self._turn_lock = trio.Lock()
 
@@ -226,7 +226,7 @@ class Agent:
                 request = assemble_request(
                     self.role, page, self.history, tab_id=tab.id, tab_ids=tab_ids, counter=self.counter
                 )
-                self.requests.append(request)
+                self.last_request = request
                 body = request.body(self.model.name)
                 size = len(json.dumps(body, ensure_ascii=False).encode())
                 self.progress(
@@ -255,7 +255,7 @@ class Agent:
                     self.progress(f"  {call.name} {call.arguments[:120]} → {describe_outcome(content)}")
             answer = (
                 f"I stopped after {self.max_steps} model requests (the step limit) before the task was "
-                "finished; the receipts above show what was done."
+                "finished; the receipts of this turn show what was done."
             )
             self.progress(f"step limit of {self.max_steps} requests reached")
             return self._result(answer, transcript, records, self.max_steps, STEP_LIMIT)
