@@ -60,7 +60,8 @@ async def measure(sizes: list[int], samples: int) -> None:
     )
     async with cdpagent.launch() as browser:
         for size in sizes:
-            tab = await browser.open(f"{PAGE.as_uri()}?rows={size}")
+            # A 10,000-row page takes seconds to build on a loaded machine.
+            tab = await browser.open(f"{PAGE.as_uri()}?rows={size}", timeout=300)
             figures: dict[str, list[float]] = {k: [] for k in ("obs", "step", "obs_q", "step_q")}
             quick = ObserveOptions(settle=False)
             default = ObserveOptions()
