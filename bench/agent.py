@@ -48,7 +48,7 @@ async def agent_step(tab: cdpagent.Tab, options: ObserveOptions) -> tuple[int, i
     page = await observe_page(tab, page_options(role, [tab.id], options))
     request = assemble_request(role, page, HISTORY, tab_id=tab.id, counter=estimate_tokens)
     body = json.dumps(request.body("model"), ensure_ascii=False).encode()
-    chars = len(request.system) + len(json.dumps(request.tools, ensure_ascii=False))
+    chars = len(request.system) + len(json.dumps(request.tools, ensure_ascii=False, separators=(",", ":")))
     return len(body), request.tokens, chars
 
 
