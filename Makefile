@@ -20,3 +20,4 @@ bench: setup
 	.venv/bin/python bench/observe.py
 	.venv/bin/python bench/act.py
 	.venv/bin/python bench/webmcp.py
+	.venv/bin/python bench/agent.py

@@ -14,6 +14,8 @@ from typing import Any
 import msgspec
 import trio
 
+from .chat import add_chat_command
+
 __all__ = ["main"]
 
 Command = Callable[[argparse.Namespace], Awaitable[int]]
@@ -169,6 +171,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     commands["demo"] = _demo
     _add_page_api_commands(sub, commands)
     _add_observe_command(sub, commands)
+    add_chat_command(sub, commands)
     return parser, commands
 
 

@@ -1,0 +1,343 @@
+"""The turn loop (SPEC CX-5): observe, assemble, ask the model, run its tool calls, repeat.
+
+One turn starts with a user message (an instruction, or a ``thread_notify``
+wake-up) and goes:
+
+1. compact the history if it passed its threshold (:mod:`.history`);
+2. settle and observe the current tab; assemble the request from that one
+   observation (:mod:`.request`);
+3. call the model (:mod:`.model`); append its assistant message;
+4. no tool call → the content is the final answer, the turn ends;
+5. otherwise run the calls one after another, in order, on the tab — declared
+   actions through :meth:`Tab.act`, ``invoke_page_method`` through
+   :func:`cdpagent.invoke_page_method` — and append one tool message per call
+   with its receipt or error envelope (cut to ``maxToolResultTokens``); back to 1.
+
+A call the agent cannot run — a tool name the request did not offer (for
+example an action from an older snapshot), arguments that are not a JSON
+object, arguments the tool does not take, an undocumented method or a tab of
+another thread — is answered with a tool result carrying a stable code and the
+available tools, never with an exception. After ``max_steps`` model requests
+the turn stops and says so. Turns of one agent run one at a time.
+
+:class:`Agent` owns a :class:`cdpagent.Thread` (its tabs and its wake-ups) and
+the thread's conversation.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import Any, Final
+
+import msgspec
+import trio
+
+from ..browser import Browser, Tab
+from ..errors import SessionClosed
+from ..runtime.codes import PAGE_API_TAB_NOT_FOUND, PageApiError, refusal
+from ..runtime.invoke import invoke_page_method
+from ..runtime.threads import Notification, Thread
+from ..snapshot import codes as action_codes
+from ..snapshot.actions import ConfirmCallback
+from ..snapshot.observe import observe_page
+from ..snapshot.options import ObserveOptions
+from ..snapshot.receipts import ActionRef, error_receipt
+from . import codes
+from .history import AsyncSummariser, Budgets, Message, Summariser, compact_async, summarise_conversation
+from .history import outcome as describe_outcome
+from .model import Model, ToolCall
+from .request import PAGE_METHOD_TOOL, Request, assemble_request, page_options
+from .roles import Role
+from .tokens import TokenCounter, estimate_tokens
+from .truncation import truncate_middle
+
+__all__ = ["STEP_LIMIT", "Agent", "AgentResult", "Progress", "ToolRecord"]
+
+STEP_LIMIT: Final = "STEP_LIMIT"
+"""``AgentResult.stopped`` when the turn used all its model requests without a final answer."""
+
+Progress = Callable[[str], None]
+"""Receives one line per request and per tool call (the CLI prints them on stderr)."""
+
+_ACT_ARGUMENTS: Final = {"record": str, "text": str, "option": str, "checked": bool}
+_INVOKE_KEYS: Final = frozenset({"tabId", "method", "args"})
+
+
+class ToolRecord(msgspec.Struct, frozen=True):
+    """One executed (or refused) tool call: what was called, and the full result it produced."""
+
+    id: str
+    name: str
+    arguments: str
+    result: Any
+    """The receipt (``{"result": …}``), the page method's value or its error envelope."""
+    ok: bool
+
+
+class AgentResult(msgspec.Struct, frozen=True):
+    """The end of one turn: the final answer, the turn's messages and every tool result."""
+
+    answer: str
+    transcript: list[Message]
+    """This turn's messages, from its user message to the final answer (never compacted)."""
+    receipts: list[ToolRecord]
+    requests: int
+    """Model requests made in this turn."""
+    stopped: str | None = None
+    """``None`` when the model answered; :data:`STEP_LIMIT` when the turn was cut short."""
+    handoffs: list[str] = []
+    """What a person must do (actions declared as hand-offs the model tried)."""
+
+    def to_builtins(self) -> dict[str, Any]:
+        """Plain JSON-ready dicts and lists (what ``cdpagent chat --json`` prints)."""
+        value: dict[str, Any] = msgspec.to_builtins(self)
+        return value
+
+
+def _refused(name: str, code: str, message: str, available: list[str]) -> dict[str, Any]:
+    return error_receipt(ActionRef(name), code, message, available).to_builtins()
+
+
+class Agent:
+    """An agent for one thread of ``browser``, speaking for ``role``, thinking with ``model``.
+
+    ``thread`` defaults to a new :class:`cdpagent.Thread` (the browser needs the
+    Page Agent API extension, which :func:`cdpagent.launch` installs).
+    ``confirm`` answers ``data-agent-confirm`` actions (none = denied).
+    ``summarise`` writes the history summary when it is compacted (default: no
+    model call; :class:`~cdpagent.agent.summary.ModelSummariser` asks the model).
+    ``max_steps`` bounds the model requests of one turn. ``observe_options``
+    are the page's budgets; their ``max_total_chars`` is lowered so that system
+    message and tools stay within 16,000 characters. Raises
+    :class:`ValueError` when ``max_steps`` is below 1.
+    """
+
+    def __init__(
+        self,
+        browser: Browser,
+        model: Model,
+        role: Role,
+        *,
+        thread: Thread[Tab] | None = None,
+        budgets: Budgets | None = None,
+        counter: TokenCounter = estimate_tokens,
+        summarise: Summariser | AsyncSummariser = summarise_conversation,
+        max_steps: int = 20,
+        confirm: ConfirmCallback | None = None,
+        observe_options: ObserveOptions | None = None,
+        progress: Progress | None = None,
+    ) -> None:
+        if max_steps < 1:
+            raise ValueError(f"max_steps must be at least 1 (got {max_steps})")
+        self.browser = browser
+        self.model = model
+        self.role = role
+        self.thread = thread if thread is not None else Thread(browser)
+        self.budgets = budgets or Budgets()
+        self.counter = counter
+        self.summarise = summarise
+        self.max_steps = max_steps
+        self.confirm = confirm
+        self.observe_options = observe_options
+        self.progress = progress or (lambda line: None)
+        self.history: list[Message] = []
+        """The conversation sent to the model (compacted when it grows past its budget)."""
+        self.last_request: Request | None = None
+        """The latest request sent (system text, tools, messages, estimated tokens)."""
+        self.tab_id: str | None = None
+        self._turn_lock = trio.Lock()
+
+    async def open(self, page: str | None = None) -> str:
+        """Open ``page`` (default: the role's) in a tab of the thread; it becomes the current tab.
+
+        Returns the tab id. Raises what :meth:`Thread.open` raises.
+        """
+        tab = await self.thread.open(page or self.role.page)
+        self.tab_id = tab.id
+        return tab.id
+
+    async def run(self, instruction: str) -> AgentResult:
+        """Run one turn for the user's ``instruction`` (opens the role's page first if needed).
+
+        Returns when the model answers without a tool call or the step limit is
+        reached. Raises :class:`~cdpagent.agent.codes.ModelError` when the model
+        cannot be asked, :class:`cdpagent.ObservationError` when the page keeps
+        changing while it is observed, :class:`cdpagent.SessionClosed` when every
+        tab of the thread closed, and driver errors when the browser goes away.
+        """
+        return await self._turn({"role": "user", "content": instruction})
+
+    async def wake(self, note: Notification) -> AgentResult:
+        """Run the turn a ``thread_notify`` queued: the tab that asked becomes current.
+
+        The user message says it comes from the page and carries the tab id and the
+        page's message. Raises what :meth:`run` raises.
+        """
+        if any(t.id == note.tab_id for t in self.thread.tabs):
+            self.tab_id = note.tab_id
+        text = f"[thread_notify from tab {note.tab_id}, delivery {note.delivery_id}] {note.message}"
+        return await self._turn({"role": "user", "content": text})
+
+    async def next_wakeup(self) -> AgentResult:
+        """Wait for the thread's next queued ``thread_notify`` and run its turn.
+
+        Queued turns are taken in order, one at a time. Raises
+        :class:`trio.EndOfChannel` once the thread is closed and drained.
+        """
+        return await self.wake(await self.thread.receive())
+
+    async def aclose(self) -> None:
+        """Close the thread (and its tabs)."""
+        await self.thread.aclose()
+
+    async def __aenter__(self) -> Agent:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        with trio.CancelScope(shield=True):
+            await self.aclose()
+
+    # -- one turn ------------------------------------------------------------------
+
+    def _tab(self) -> Tab | None:
+        tabs = {t.id: t for t in self.thread.tabs}
+        if self.tab_id in tabs:
+            return tabs[self.tab_id]
+        return next(iter(tabs.values()), None)
+
+    async def _turn(self, user: Message) -> AgentResult:
+        async with self._turn_lock:
+            if self._tab() is None:
+                await self.open()
+            self.history.append(user)
+            transcript: list[Message] = [user]
+            records: list[ToolRecord] = []
+            for step in range(1, self.max_steps + 1):
+                self.history = await compact_async(self.history, self.budgets, self.counter, self.summarise)
+                tab = self._tab()
+                if tab is None:
+                    raise SessionClosed(f"every tab of thread {self.thread.id} was closed during the turn")
+                self.tab_id = tab.id
+                tab_ids = [t.id for t in self.thread.tabs]
+                options = page_options(self.role, tab_ids, self.observe_options)
+                page = await observe_page(tab, options)
+                request = assemble_request(
+                    self.role, page, self.history, tab_id=tab.id, tab_ids=tab_ids, counter=self.counter
+                )
+                self.last_request = request
+                body = request.body(self.model.name)
+                size = len(json.dumps(body, ensure_ascii=False).encode())
+                self.progress(
+                    f"request {step}: ~{request.tokens} tokens ({size} bytes), "
+                    f"{len(request.tools)} tools, {len(request.messages)} messages"
+                )
+                started = time.perf_counter()
+                reply = await self.model.complete(body)
+                assistant = reply.message()
+                self.history.append(assistant)
+                transcript.append(assistant)
+                if not reply.tool_calls:
+                    self.progress(f"answer after {time.perf_counter() - started:.1f} s")
+                    return self._result(reply.content or "", transcript, records, step, None)
+                for call in reply.tool_calls:
+                    record = await self._execute(call, request, tab)
+                    records.append(record)
+                    content = truncate_middle(
+                        json.dumps(record.result, ensure_ascii=False),
+                        self.budgets.max_tool_result_tokens,
+                        self.counter,
+                    )
+                    message = {"role": "tool", "tool_call_id": call.id, "content": content}
+                    self.history.append(message)
+                    transcript.append(message)
+                    self.progress(f"  {call.name} {call.arguments[:120]} → {describe_outcome(content)}")
+            answer = (
+                f"I stopped after {self.max_steps} model requests (the step limit) before the task was "
+                "finished; the receipts of this turn show what was done."
+            )
+            self.progress(f"step limit of {self.max_steps} requests reached")
+            return self._result(answer, transcript, records, self.max_steps, STEP_LIMIT)
+
+    def _result(
+        self,
+        answer: str,
+        transcript: list[Message],
+        records: list[ToolRecord],
+        requests: int,
+        stopped: str | None,
+    ) -> AgentResult:
+        handoffs = [
+            str(r.result["result"]["error"].get("reason") or r.result["result"]["error"]["message"])
+            for r in records
+            if isinstance(r.result, dict)
+            and isinstance(r.result.get("result"), dict)
+            and (r.result["result"].get("error") or {}).get("code") == action_codes.HANDOFF_REQUIRED
+        ]
+        return AgentResult(answer, transcript, records, requests, stopped, handoffs)
+
+    # -- tool calls ------------------------------------------------------------------
+
+    async def _execute(self, call: ToolCall, request: Request, tab: Tab) -> ToolRecord:
+        available = request.tool_names()
+
+        def record(result: Any, ok: bool) -> ToolRecord:
+            return ToolRecord(call.id, call.name, call.arguments, result, ok)
+
+        if call.name not in available:
+            message = (
+                f"no tool named {call.name!r} is offered now (it may belong to an earlier page); "
+                "use one of the available tools"
+            )
+            return record(_refused(call.name, action_codes.UNKNOWN_ACTION, message, available), False)
+        try:
+            args = json.loads(call.arguments) if call.arguments.strip() else {}
+        except ValueError as error:
+            message = f"the arguments are not JSON ({error}); call {call.name} again with a JSON object"
+            return record(_refused(call.name, codes.TOOL_ARGUMENTS_NOT_JSON, message, available), False)
+        if not isinstance(args, dict):
+            message = f"the arguments must be a JSON object, not {type(args).__name__}"
+            return record(_refused(call.name, codes.TOOL_ARGUMENTS_NOT_JSON, message, available), False)
+        if call.name == PAGE_METHOD_TOOL and self.role.methods:
+            return await self._invoke(args, record)
+        problems = [f"unknown argument {k!r}" for k in args if k not in _ACT_ARGUMENTS]
+        problems += [
+            f"{k!r} must be a {kind.__name__}"
+            for k, kind in _ACT_ARGUMENTS.items()
+            if k in args and not isinstance(args[k], kind)
+        ]
+        if problems:
+            message = f"{call.name}: " + "; ".join(problems)
+            return record(_refused(call.name, action_codes.INVALID_ARGUMENT, message, available), False)
+        receipt = await tab.act(
+            call.name,
+            record=args.get("record"),
+            text=args.get("text"),
+            option=args.get("option"),
+            checked=args.get("checked"),
+            confirm=self.confirm,
+        )
+        return record(receipt.to_builtins(), receipt.ok)
+
+    async def _invoke(self, args: dict[str, Any], record: Callable[[Any, bool], ToolRecord]) -> ToolRecord:
+        documented = [m.name for m in self.role.methods]
+        extra = sorted(set(args) - _INVOKE_KEYS)
+        method = args.get("method")
+        if extra or not isinstance(method, str) or not isinstance(args.get("tabId"), str):
+            detail = f"unknown argument {extra[0]!r}" if extra else "tabId and method (strings) are required"
+            return record(refusal(action_codes.INVALID_ARGUMENT, f"invoke_page_method: {detail}"), False)
+        if method not in documented:
+            message = (
+                f"{method!r} is not a documented method; the documented methods are: {', '.join(documented)}"
+            )
+            return record(refusal(action_codes.INVALID_ARGUMENT, message), False)
+        if args["tabId"] not in {t.id for t in self.thread.tabs}:
+            message = f"{args['tabId']!r} is not a tab of this thread"
+            return record(refusal(PAGE_API_TAB_NOT_FOUND, message), False)
+        try:
+            value = await invoke_page_method(self.browser, args)
+        except PageApiError as error:
+            return record(error.envelope(), False)
+        ok = not (isinstance(value, dict) and value.get("ok") is False)
+        return record(value, ok)

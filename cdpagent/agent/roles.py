@@ -1,0 +1,129 @@
+"""Roles: what an application adds to the framework rules (the seed's "role documents its methods").
+
+A role is a small TOML file (read with the standard library's ``tomllib``)::
+
+    name = "todos"
+    page = "example:todos"                     # a bundled example, a path relative to the role file, or a URL
+    application = "You help the user manage a personal task list."
+
+    [wakeup]                                   # optional: after a thread_notify
+    instructions = "Call read_current, then submit_review with the revision you read."
+
+    [[methods]]                                # optional: the documented page method table
+    name = "read_current"
+    effect = "read"                            # "read" or "write"
+    description = "The essay, its revision and the pending review request."
+    args = "{}"                                # the argument shape, in words or JSON
+
+Every field but ``wakeup`` and ``methods`` is required; a method needs all four
+of its fields, ``effect`` is ``read`` or ``write``, and names are unique. When
+``methods`` is not empty the agent offers the ``invoke_page_method`` tool with
+``method`` enumerated from this table, so no other method can be called.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Final, Literal
+
+import msgspec
+
+from ..bundled import example_page
+
+__all__ = ["GENERIC_APPLICATION", "MethodDoc", "Role", "RoleError", "WakeUp", "generic_role", "load_role"]
+
+GENERIC_APPLICATION: Final = (
+    "You help the user with the page that is open in the browser. Do what the user asks using the "
+    "page's declared actions, and say plainly when the page does not offer what is needed."
+)
+
+
+class RoleError(ValueError):
+    """A role file that cannot be used: unreadable, not TOML, or a field missing or wrong.
+
+    The message names the file and the field.
+    """
+
+
+class MethodDoc(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One documented page method: its name, what it does, its argument shape, read or write."""
+
+    name: str
+    effect: Literal["read", "write"]
+    description: str
+    args: str
+
+
+class WakeUp(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What the agent should do after a ``thread_notify`` wake-up."""
+
+    instructions: str
+
+
+class Role(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An application's role: its section of the system message, its page and its method table."""
+
+    name: str
+    page: str
+    """A file path (absolute, or relative to the role file when loaded) or a URL."""
+    application: str
+    """The ``## This application`` section: short, fixed for the session."""
+    methods: list[MethodDoc] = []
+    wakeup: WakeUp | None = None
+
+    def section(self) -> str:
+        """The ``## This application`` section, with the method table and wake-up instructions."""
+        lines = ["## This application", self.application.strip()]
+        if self.methods:
+            lines += ["", "Page methods (call with invoke_page_method; reads first, then writes):"]
+            lines += [f"- {m.name} ({m.effect}) args {m.args}: {m.description}" for m in self.methods]
+        if self.wakeup is not None:
+            lines += ["", f"After a thread_notify wake-up: {self.wakeup.instructions.strip()}"]
+        return "\n".join(lines)
+
+
+#: A role's ``page`` that names a bundled example: ``example:todos``.
+EXAMPLE_PREFIX = "example:"
+
+
+def generic_role(page: str) -> Role:
+    """The role of ``cdpagent chat PAGE``: a generic application section and no method table."""
+    return Role(name="page", page=page, application=GENERIC_APPLICATION)
+
+
+def _resolve_page(page: str, base: Path) -> str:
+    if page.startswith(EXAMPLE_PREFIX):
+        # The bundled examples live in the package data, wherever the package is installed.
+        return str(example_page(page.removeprefix(EXAMPLE_PREFIX)))
+    if "://" in page or os.path.isabs(page):
+        return page
+    return str((base / page).resolve())
+
+
+def load_role(path: str | os.PathLike[str]) -> Role:
+    """Read and check the role file at ``path``; relative ``page`` paths resolve against its folder.
+
+    Raises :class:`RoleError` for an unreadable file, invalid TOML, a missing or
+    mistyped field, an unknown field, an ``effect`` other than read/write or a
+    duplicate method name.
+    """
+    where = Path(path)
+    try:
+        raw = tomllib.loads(where.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise RoleError(f"{where}: cannot read the role file ({error.strerror})") from None
+    except tomllib.TOMLDecodeError as error:
+        raise RoleError(f"{where}: not valid TOML ({error})") from None
+    try:
+        role = msgspec.convert(raw, Role)
+    except msgspec.ValidationError as error:
+        raise RoleError(f"{where}: {error}") from None
+    names = [m.name for m in role.methods]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise RoleError(f"{where}: method {duplicates[0]!r} is documented twice")
+    if not role.application.strip():
+        raise RoleError(f"{where}: `application` is empty")
+    return msgspec.structs.replace(role, page=_resolve_page(role.page, where.parent))
