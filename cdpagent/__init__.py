@@ -1,6 +1,7 @@
 """cdpagent: operate web pages for LLM agents through what the page declares.
 
-Start with :func:`launch` (or :func:`connect` for a running browser)::
+Start with :func:`launch` (or :func:`connect` for a running browser, :func:`connect_grid`
+for a Selenium Grid session, :class:`Pool` for many browsers)::
 
     async with cdpagent.launch() as browser:
         tab = await browser.open("page.html")
@@ -25,6 +26,11 @@ from .errors import (
     BrowserNotFound,
     CDPAgentError,
     ConnectionClosed,
+    GridCapabilitiesRefused,
+    GridError,
+    GridNoFreeSlot,
+    GridNotAHub,
+    GridUnreachable,
     LaunchError,
     ObservationError,
     ProtocolError,
@@ -32,6 +38,8 @@ from .errors import (
     SubscriptionOverflow,
     TargetCrashed,
 )
+from .grid import connect_grid
+from .pool import Pool
 from .runtime import Notification, PageApi, PageApiError, Thread, invoke_page_method
 from .snapshot import Observation, ObserveOptions
 from .snapshot.receipts import Receipt
@@ -43,6 +51,11 @@ __all__ = [
     "Command",
     "ConnectionClosed",
     "Extension",
+    "GridCapabilitiesRefused",
+    "GridError",
+    "GridNoFreeSlot",
+    "GridNotAHub",
+    "GridUnreachable",
     "LaunchError",
     "NavigationError",
     "Notification",
@@ -51,6 +64,7 @@ __all__ = [
     "ObserveOptions",
     "PageApi",
     "PageApiError",
+    "Pool",
     "ProtocolError",
     "Receipt",
     "SessionClosed",
@@ -59,6 +73,7 @@ __all__ = [
     "TargetCrashed",
     "Thread",
     "connect",
+    "connect_grid",
     "invoke_page_method",
     "launch",
     "standard_extensions",

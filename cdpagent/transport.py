@@ -27,6 +27,9 @@ MAX_MESSAGE_SIZE = 256 * 1024 * 1024
 
 _READ_SIZE = 1 << 20
 
+# How long a websocket close waits for the peer's close frame.
+_CLOSE_HANDSHAKE_TIMEOUT = 2.0
+
 
 class Transport(Protocol):
     """A bidirectional stream of complete CDP messages."""
@@ -207,4 +210,9 @@ class WebSocketTransport:
         return msg.encode() if isinstance(msg, str) else msg
 
     async def aclose(self) -> None:
-        await self._ws.aclose()
+        # The close handshake waits for the peer's close frame, which only the
+        # reader task can receive; when the owner was cancelled that task is gone
+        # and the wait would never end (under a shield, forever). trio-websocket
+        # closes the TCP stream when the wait is cut short.
+        with trio.move_on_after(_CLOSE_HANDSHAKE_TIMEOUT):
+            await self._ws.aclose()
