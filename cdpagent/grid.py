@@ -26,6 +26,7 @@ Theory of operation:
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, Final
@@ -51,7 +52,7 @@ from .webdriver import (
     read_status,
 )
 
-__all__ = ["DEFAULT_CAPABILITIES", "Hub", "connect_grid"]
+__all__ = ["DEFAULT_CAPABILITIES", "Hub", "connect_grid", "session_of"]
 
 #: What :func:`connect_grid` asks for unless told otherwise; the node's stereotype adds the rest.
 DEFAULT_CAPABILITIES: Final[Mapping[str, Any]] = {"browserName": "chrome"}
@@ -63,6 +64,13 @@ _DEFAULT_KEEPALIVE: Final = 10.0
 _MIN_PING_WAIT: Final = 10.0
 # Bound on deleting a session when leaving the block.
 _DELETE_TIMEOUT: Final = 10.0
+
+_SESSIONS: weakref.WeakKeyDictionary[Browser, GridSession] = weakref.WeakKeyDictionary()
+
+
+def session_of(browser: Browser) -> GridSession | None:
+    """The grid session ``browser`` runs in (id, ``se:cdp`` url, capabilities), or ``None``."""
+    return _SESSIONS.get(browser)
 
 
 class Hub:
@@ -146,6 +154,7 @@ async def connect_grid(
         async with connect(
             session.cdp_url, allow_origins=allow_origins, extensions=extensions, timeout=timeout
         ) as browser, trio.open_nursery() as nursery:
+            _SESSIONS[browser] = session
             nursery.start_soon(_keep_alive, browser, session.session_id, period)
             try:
                 yield browser

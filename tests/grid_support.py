@@ -36,6 +36,7 @@ _NODE_TOML = """\
 [node]
 detect-drivers = false
 selenium-manager = false
+override-max-sessions = true
 max-sessions = {sessions}
 
 [[node.driver-configuration]]
@@ -66,9 +67,12 @@ def free_port() -> int:
 
 
 class LocalGrid:
-    """A hub and its nodes on loopback ports; every process is in its own process group."""
+    """A hub and its nodes on loopback ports; every process is in its own process group.
 
-    def __init__(self) -> None:
+    Each node runs up to ``sessions`` sessions at once.
+    """
+
+    def __init__(self, sessions: int = NODE_SESSIONS) -> None:
         self.workdir = Path(tempfile.mkdtemp(prefix="cdpagent-grid-"))
         self.hub_port = free_port()
         self.hub = f"http://127.0.0.1:{self.hub_port}"
@@ -80,7 +84,7 @@ class LocalGrid:
         options = {"binary": shutil.which("chromium"), "args": ["--headless=new", "--no-sandbox"]}
         stereotype = json.dumps({"browserName": "chrome", "goog:chromeOptions": options})
         toml = _NODE_TOML.format(
-            sessions=NODE_SESSIONS, driver=shutil.which("chromedriver"), stereotype=stereotype
+            sessions=sessions, driver=shutil.which("chromedriver"), stereotype=stereotype
         )
         (self.workdir / "node.toml").write_text(toml)
         (self.workdir / "tmp").mkdir()
