@@ -20,6 +20,7 @@ from grid_support import NODE_SESSIONS, SESSION_TIMEOUT, LocalGrid, free_port, g
 from page_api_support import LoopbackServer, hang_started, loopback_server
 
 import cdpagent
+from cdpagent.concurrency import collapse
 from cdpagent.grid import Hub
 
 pytestmark = pytest.mark.skipif(
@@ -185,7 +186,7 @@ async def test_sc1_sessions_are_deleted_on_error_and_cancel(grid: LocalGrid) -> 
                 raise ValueError("the block failed")
             await trio.sleep_forever()  # cancelled by the failing sibling
 
-    with pytest.raises(ValueError, match="the block failed"):
+    with pytest.raises(ValueError, match="the block failed"), collapse():
         async with trio.open_nursery() as nursery:
             for how in ("error", "cancel"):
                 nursery.start_soon(hold, how)
