@@ -128,8 +128,10 @@ async def connect_grid(
     ``capabilities`` default to :data:`DEFAULT_CAPABILITIES`. ``keepalive`` is
     the ping period in seconds (default: a third of the nodes' idle timeout
     from ``/status``). With ``wait_for_slot`` = 0 a grid whose matching slots
-    are all busy is refused at once; otherwise the request may wait that many
-    seconds in the grid's queue. ``timeout`` bounds starting the session and
+    are all busy, or that has no node offering the capabilities, is refused at
+    once; otherwise the request may wait that many seconds in the grid's queue
+    (a request given up while queued may still start a session later, which the
+    grid's idle timeout ends). ``timeout`` bounds starting the session and
     attaching to it. ``allow_origins`` and ``extensions`` are as for
     :func:`~cdpagent.launch`; pages load in the node's browser, so a ``file:``
     path must exist on the node.
@@ -144,7 +146,8 @@ async def connect_grid(
     hub = Hub(hub_url)
     wanted = dict(DEFAULT_CAPABILITIES if capabilities is None else capabilities)
     status = await hub.status()
-    if not status.offering(wanted):
+    # A caller willing to wait may be waiting for nodes a scaling grid has yet to add.
+    if wait_for_slot <= 0 and not status.offering(wanted):
         raise GridCapabilitiesRefused(hub.url, f"no node of this grid offers {_describe(wanted)}")
     if wait_for_slot <= 0 and not status.free_slots(wanted):
         raise GridNoFreeSlot(hub.url, f"every slot offering {_describe(wanted)} is busy")
