@@ -6,15 +6,14 @@ one run, on ``bench/invoke_page.html`` (``small`` returns a small object) and
 ``examples/todos``:
 
 * p50 of one call at a time — raw ``Runtime.evaluate``, ``Tab.invoke("small")`` and
-  ``Tab.observe()`` (settle off) — on a local pipe launch, on the grid session's
-  browser attached directly (its own DevTools websocket, no hub), and through the
-  grid (``se:cdp``: client → hub → node → browser);
+  ``Tab.observe()`` (settle off) — on a local pipe launch, a local websocket
+  launch, and through the grid (``se:cdp``: client → hub → node → browser);
 * throughput in calls/s of ``Tab.invoke`` with 8 calls in flight per tab, on a
   :class:`cdpagent.Pool` of 4 grid sessions (one tab each) and on a pool of one
   local browser with 4 tabs.
 
-The direct column splits the grid's extra time into the websocket transport
-(direct ÷ pipe) and the Java proxy hops (grid ÷ direct).
+The websocket row splits the grid's extra time into the websocket transport
+(websocket − pipe) and the Java proxy hops (grid − websocket).
 
     .venv/bin/python bench/grid.py [--calls N] [--seconds S] [--hub URL]
 """
@@ -38,13 +37,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from grid_support import LocalGrid, missing_tools
 
 import cdpagent
-from cdpagent.grid import session_of
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "bench" / "invoke_page.html"
 TODOS = ROOT / "examples" / "todos" / "index.html"
 QUICK = cdpagent.ObserveOptions(settle=False)
 POOL_SIZE = 4
+# Browsers starting at once through a grid on a small loaded machine can take minutes.
+SESSION_START = 300.0
 IN_FLIGHT = 8
 
 
@@ -126,51 +126,40 @@ async def run(calls: int, seconds: float, hub_url: str | None) -> None:
     async with grid_hub(hub_url) as hub:
         async with cdpagent.launch() as local:
             rows["local pipe launch"] = await latencies(local, calls)
+        async with cdpagent.launch(transport="websocket") as local_ws:
+            rows["local websocket launch"] = await latencies(local_ws, calls)
         async with cdpagent.connect_grid(hub) as remote:
             rows["grid through the hub (se:cdp)"] = await latencies(remote, calls)
-            direct_url = _direct_url(remote)
-            if direct_url:
-                async with cdpagent.connect(direct_url) as direct:
-                    rows["grid's browser, direct websocket"] = await latencies(direct, calls)
+        local_row = rows["local pipe launch"]
+        print(f"{'p50 ms, one call at a time':34} {'evaluate':>9} {'invoke':>9} {'observe':>9}")
+        for name, row in rows.items():
+            cells = " ".join(f"{row[k]:9.2f}" for k in ("Runtime.evaluate", "Tab.invoke", "Tab.observe"))
+            print(f"{name:34} {cells}", flush=True)
+        grid_row = rows["grid through the hub (se:cdp)"]
+        print()
+        for key in ("Tab.invoke", "Tab.observe"):
+            print(f"{key} p50: grid / local pipe = {grid_row[key] / local_row[key]:.2f}x")
+        ws_row = rows["local websocket launch"]
+        ws = ws_row["Runtime.evaluate"] - local_row["Runtime.evaluate"]
+        hop = grid_row["Runtime.evaluate"] - ws_row["Runtime.evaluate"]
+        print(
+            f"where a grid round trip's extra time goes: websocket instead of pipe {ws:+.2f} ms, "
+            f"the hub's and node's Java websocket proxies {hop:+.2f} ms"
+        )
         grid_sources: list[Callable[[], AbstractAsyncContextManager[cdpagent.Browser]]] = [
-            lambda: cdpagent.connect_grid(hub) for _ in range(POOL_SIZE)
+            lambda: cdpagent.connect_grid(hub, timeout=SESSION_START) for _ in range(POOL_SIZE)
         ]
         async with cdpagent.Pool(grid_sources, per_browser=1) as pool:
             grid_rate = await pool_rate(pool, seconds)
         async with cdpagent.Pool(["launch"], per_browser=POOL_SIZE) as pool:
             local_rate = await pool_rate(pool, seconds)
 
-    local_row = rows["local pipe launch"]
-    print(f"{'p50 ms, one call at a time':34} {'evaluate':>9} {'invoke':>9} {'observe':>9}")
-    for name, row in rows.items():
-        cells = " ".join(f"{row[k]:9.2f}" for k in ("Runtime.evaluate", "Tab.invoke", "Tab.observe"))
-        print(f"{name:34} {cells}")
-    grid_row = rows["grid through the hub (se:cdp)"]
-    print()
-    for key in ("Tab.invoke", "Tab.observe"):
-        print(f"{key} p50: grid / local pipe = {grid_row[key] / local_row[key]:.2f}x")
-    direct_row = rows.get("grid's browser, direct websocket")
-    if direct_row:
-        hop = grid_row["Runtime.evaluate"] - direct_row["Runtime.evaluate"]
-        ws = direct_row["Runtime.evaluate"] - local_row["Runtime.evaluate"]
-        print(
-            f"where a grid round trip's extra time goes: websocket instead of pipe {ws:+.2f} ms, "
-            f"hub's Java proxy hops {hop:+.2f} ms"
-        )
     print()
     print(f"pool throughput, Tab.invoke, {IN_FLIGHT} in flight per tab:")
     print(f"  {POOL_SIZE} grid sessions (one tab each): {grid_rate:8.0f} calls/s")
     print(f"  1 local browser, {POOL_SIZE} tabs:          {local_rate:8.0f} calls/s")
     print(f"  grid / local = {grid_rate / local_rate:.2f}x")
     print(f"load average while running: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
-
-
-def _direct_url(browser: cdpagent.Browser) -> str | None:
-    """The grid browser's own DevTools endpoint (``goog:chromeOptions.debuggerAddress``), if given."""
-    session = session_of(browser)
-    options = session.capabilities.get("goog:chromeOptions", {}) if session else {}
-    address = options.get("debuggerAddress") if isinstance(options, dict) else None
-    return f"http://{address}" if isinstance(address, str) else None
 
 
 def main() -> None:
