@@ -21,3 +21,4 @@ bench: setup
 	.venv/bin/python bench/act.py
 	.venv/bin/python bench/webmcp.py
 	.venv/bin/python bench/agent.py
+	.venv/bin/python bench/grid.py

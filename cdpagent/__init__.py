@@ -1,6 +1,7 @@
 """cdpagent: operate web pages for LLM agents through what the page declares.
 
-Start with :func:`launch` (or :func:`connect` for a running browser)::
+Start with :func:`launch` (or :func:`connect` for a running browser, :func:`connect_grid`
+for a Selenium Grid session, :class:`Pool` for many browsers)::
 
     async with cdpagent.launch() as browser:
         tab = await browser.open("page.html")
@@ -16,6 +17,11 @@ from .errors import (
     BrowserNotFound,
     CDPAgentError,
     ConnectionClosed,
+    GridCapabilitiesRefused,
+    GridError,
+    GridNoFreeSlot,
+    GridNotAHub,
+    GridUnreachable,
     LaunchError,
     NavigationError,
     ObservationError,
@@ -25,6 +31,8 @@ from .errors import (
     SubscriptionOverflow,
     TargetCrashed,
 )
+from .grid import connect_grid
+from .pool import Pool
 from .runtime import Notification, PageApi, Thread, invoke_page_method
 from .snapshot import Observation, ObserveOptions
 from .snapshot.receipts import Receipt
@@ -37,6 +45,11 @@ __all__ = [
     "Command",
     "ConnectionClosed",
     "Extension",
+    "GridCapabilitiesRefused",
+    "GridError",
+    "GridNoFreeSlot",
+    "GridNotAHub",
+    "GridUnreachable",
     "LaunchError",
     "NavigationError",
     "Notification",
@@ -45,6 +58,7 @@ __all__ = [
     "ObserveOptions",
     "PageApi",
     "PageApiError",
+    "Pool",
     "ProtocolError",
     "Receipt",
     "SessionClosed",
@@ -54,6 +68,7 @@ __all__ = [
     "TargetCrashed",
     "Thread",
     "connect",
+    "connect_grid",
     "invoke_page_method",
     "launch",
     "standard_extensions",

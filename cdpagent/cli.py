@@ -9,14 +9,19 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 import trio
 
 from .chat import add_chat_command
+from .errors import StepError
 
-__all__ = ["main"]
+if TYPE_CHECKING:
+    from .browser import Browser
+
+__all__ = ["add_browser_flags", "browser_from_flags", "main"]
 
 Command = Callable[[argparse.Namespace], Awaitable[int]]
 _WEBMCP_HELP = "turn on WebMCP: tools the page registers become actions"
@@ -39,12 +44,37 @@ def _print_json(value: Any) -> None:
     sys.stdout.flush()
 
 
+def add_browser_flags(parser: argparse.ArgumentParser) -> None:
+    """Add the flags that choose the browser a command runs in (read by :func:`browser_from_flags`)."""
+    parser.add_argument(
+        "--grid", metavar="URL", default=None, help="take the browser from a Selenium Grid 4 hub (SC-1)"
+    )
+    parser.add_argument("--webmcp", action="store_true", help=_WEBMCP_HELP)
+
+
+def browser_from_flags(args: argparse.Namespace) -> AbstractAsyncContextManager[Browser]:
+    """The browser the flags ask for: a session of ``--grid URL``'s hub, else a local launch.
+
+    ``--allow-origin`` values, when the command has them, go to either. ``--webmcp``
+    needs a browser started with WebMCP, which only a local launch is. Raises
+    :class:`~cdpagent.errors.StepError` for ``--webmcp`` with ``--grid``.
+    """
+    from .browser import launch
+    from .grid import connect_grid
+
+    origins = getattr(args, "allow_origin", None) or []
+    if args.grid:
+        if args.webmcp:
+            raise StepError("--webmcp needs a local browser; a grid's browsers run without WebMCP")
+        return connect_grid(args.grid, allow_origins=origins)
+    return launch(allow_origins=origins, webmcp=args.webmcp)
+
+
 async def _call(args: argparse.Namespace) -> int:
     """``cdpagent call PAGE METHOD [ARGS_JSON]``: print the method's JSON result (PA-4).
 
     On a ``PAGE_API_*`` failure prints the error envelope and returns 1.
     """
-    from .browser import launch
     from .errors import PageApiError
     from .runtime.jsonstrict import args_from_json
 
@@ -54,7 +84,7 @@ async def _call(args: argparse.Namespace) -> int:
         _print_json(error.envelope())
         _progress(f"{error.code}: {error.message}")
         return 1
-    async with launch(allow_origins=args.allow_origin) as browser:
+    async with browser_from_flags(args) as browser:
         tab = await browser.open(args.page)
         try:
             result = await tab.invoke(args.method, call_args, timeout=args.timeout)
@@ -68,7 +98,6 @@ async def _call(args: argparse.Namespace) -> int:
 
 async def _script(args: argparse.Namespace) -> int:
     """``cdpagent script PAGE STEPS.jsonl``: one JSON result line per step (SF-2)."""
-    from .browser import launch
     from .runtime.threads import Thread
     from .script import ScriptContext, run_steps
     from .snapshot.actions import ConfirmCallback
@@ -80,7 +109,7 @@ async def _script(args: argparse.Namespace) -> int:
     else:
         text = await trio.Path(args.steps).read_text(encoding="utf-8")
     lines = text.splitlines()
-    async with launch(allow_origins=args.allow_origin, webmcp=args.webmcp) as browser:
+    async with browser_from_flags(args) as browser:
         if args.standalone:
             thread = None
             tab = await browser.open(args.page)
@@ -100,6 +129,7 @@ def _add_page_api_commands(sub: Any, commands: dict[str, Command]) -> None:
     call.add_argument("args_json", nargs="?", default=None, help="args as a JSON object (default {})")
     call.add_argument("--timeout", type=float, default=30.0, help="seconds (default 30)")
     call.add_argument("--allow-origin", action="append", default=[], help="an extra local origin")
+    add_browser_flags(call)
     commands["call"] = _call
     script = sub.add_parser("script", help="run JSON-lines steps against one tab")
     script.add_argument("page", help="file path or URL of the page")
@@ -107,7 +137,7 @@ def _add_page_api_commands(sub: Any, commands: dict[str, Command]) -> None:
     script.add_argument("--standalone", action="store_true", help="open a tab that belongs to no thread")
     script.add_argument("--allow-origin", action="append", default=[], help="an extra local origin")
     script.add_argument("--yes", action="store_true", help="accept every confirmation an act step asks for")
-    script.add_argument("--webmcp", action="store_true", help=_WEBMCP_HELP)
+    add_browser_flags(script)
     commands["script"] = _script
 
 
@@ -117,7 +147,6 @@ async def _observe(args: argparse.Namespace) -> int:
     Prints the rendered Markdown, or with ``--json`` one object
     ``{"observation", "text", "tools"}`` (OB-9). Budgets come from the flags.
     """
-    from .browser import launch
     from .snapshot.observe import observe_page
     from .snapshot.options import ObserveOptions
 
@@ -127,7 +156,7 @@ async def _observe(args: argparse.Namespace) -> int:
         if getattr(args, name) is not None
     }
     options = ObserveOptions(include=tuple(args.include), **overrides)
-    async with launch(webmcp=args.webmcp) as browser:
+    async with browser_from_flags(args) as browser:
         tab = await browser.open(args.page)
         result = await observe_page(tab, options, timeout=args.timeout)
     if args.json:
@@ -153,7 +182,7 @@ def _add_observe_command(sub: Any, commands: dict[str, Command]) -> None:
     observe.add_argument(
         "--include", action="append", default=[], metavar="ID", help="a record id to collect in full"
     )
-    observe.add_argument("--webmcp", action="store_true", help=_WEBMCP_HELP)
+    add_browser_flags(observe)
     observe.add_argument(
         "--timeout", type=float, default=10.0, metavar="S", help="seconds the page may take to answer (10)"
     )

@@ -4,7 +4,8 @@ Driver errors derive from :class:`CDPAgentError`. A failed call carries enough t
 tell *why* it failed: the browser refused it (:class:`ProtocolError`, with CDP's own
 code and message), its session went away (:class:`SessionClosed` and its
 :class:`TargetCrashed` refinement), or the whole connection did
-(:class:`ConnectionClosed`).
+(:class:`ConnectionClosed`). A Selenium Grid that cannot give or keep a
+session raises a :class:`GridError` subclass naming the cause.
 
 The two page contracts report failures in their own vocabularies, and each maps
 driver errors to its stable codes in one table (``cdpagent.runtime.codes`` for the
@@ -29,6 +30,11 @@ __all__ = [
     "CDPAgentError",
     "CallTimeout",
     "ConnectionClosed",
+    "GridCapabilitiesRefused",
+    "GridError",
+    "GridNoFreeSlot",
+    "GridNotAHub",
+    "GridUnreachable",
     "LaunchError",
     "NavigationError",
     "ObservationError",
@@ -145,3 +151,33 @@ class StepError(Exception):
 
 class UserInputError(CDPAgentError):
     """The simulated person of the test harness found no element, or one with no visible box."""
+
+
+class GridError(CDPAgentError):
+    """A Selenium Grid refused, lost or could not end a session (SC-1).
+
+    ``hub`` is the hub's url; the subclass names the cause. Raised as this base
+    class for a WebDriver error that fits none of them (the message carries the
+    grid's own error code and message).
+    """
+
+    def __init__(self, hub: str, message: str) -> None:
+        super().__init__(f"{hub}: {message}")
+        self.hub = hub
+        self.message = message
+
+
+class GridUnreachable(GridError):
+    """The hub did not answer: nothing listens there, the connection broke, or it timed out."""
+
+
+class GridNotAHub(GridError):
+    """Something answered that is not a Selenium Grid (an HTML page, non-JSON, no WebDriver shape)."""
+
+
+class GridNoFreeSlot(GridError):
+    """Every slot that offers the capabilities is busy, and none freed up in time."""
+
+
+class GridCapabilitiesRefused(GridError):
+    """No node offers the requested capabilities, or the node's driver refused them."""

@@ -39,6 +39,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("runtime", "snapshot"),
     # the composition root
     ("browser",),
+    ("webdriver",),
     ("grid",),
     ("pool",),
     ("agent",),

