@@ -24,6 +24,8 @@ from typing import Any
 
 import msgspec
 
+from .browser_flags import add_browser_flags
+
 __all__ = ["add_chat_command", "run_chat"]
 
 EXIT_BAD_INPUT = 2
@@ -56,6 +58,7 @@ def add_chat_command(sub: Any, commands: dict[str, Callable[[argparse.Namespace]
     chat.add_argument("--yes", action="store_true", help="accept every confirmation the page asks for")
     chat.add_argument("--json", action="store_true", help="print the result and transcript as JSON")
     chat.add_argument("--allow-origin", action="append", default=[], help="an extra local origin")
+    add_browser_flags(chat)
     commands["chat"] = run_chat
 
 
@@ -66,7 +69,7 @@ async def run_chat(args: argparse.Namespace) -> int:
     errors (the CLI prints them and exits 1).
     """
     from .agent import Agent, Model, RoleError, generic_role, load_role
-    from .browser import launch
+    from .browser_flags import browser_from_flags
     from .snapshot.actions import ConfirmCallback
     from .terminal import accept_all, ask_on_terminal
 
@@ -86,7 +89,7 @@ async def run_chat(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     confirm: ConfirmCallback = accept_all if args.yes else ask_on_terminal
     model = Model(args.model, base_url=args.base_url, timeout=args.timeout)
-    async with model, launch(allow_origins=args.allow_origin) as browser:
+    async with model, browser_from_flags(args) as browser:
         agent = Agent(browser, model, role, max_steps=args.max_steps, confirm=confirm, progress=_progress)
         result = await agent.run(instruction)
     if args.json:

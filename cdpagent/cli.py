@@ -9,22 +9,20 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Awaitable, Callable, Sequence
-from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 import trio
 
+from .browser_flags import add_browser_flags, browser_from_flags
 from .chat import add_chat_command
-from .errors import StepError
 
 if TYPE_CHECKING:
-    from .browser import Browser
+    pass
 
 __all__ = ["add_browser_flags", "browser_from_flags", "main"]
 
 Command = Callable[[argparse.Namespace], Awaitable[int]]
-_WEBMCP_HELP = "turn on WebMCP: tools the page registers become actions"
 
 
 def _progress(message: str) -> None:
@@ -42,32 +40,6 @@ async def _demo(args: argparse.Namespace) -> int:
 def _print_json(value: Any) -> None:
     sys.stdout.write(msgspec.json.encode(value).decode() + "\n")
     sys.stdout.flush()
-
-
-def add_browser_flags(parser: argparse.ArgumentParser) -> None:
-    """Add the flags that choose the browser a command runs in (read by :func:`browser_from_flags`)."""
-    parser.add_argument(
-        "--grid", metavar="URL", default=None, help="take the browser from a Selenium Grid 4 hub (SC-1)"
-    )
-    parser.add_argument("--webmcp", action="store_true", help=_WEBMCP_HELP)
-
-
-def browser_from_flags(args: argparse.Namespace) -> AbstractAsyncContextManager[Browser]:
-    """The browser the flags ask for: a session of ``--grid URL``'s hub, else a local launch.
-
-    ``--allow-origin`` values, when the command has them, go to either. ``--webmcp``
-    needs a browser started with WebMCP, which only a local launch is. Raises
-    :class:`~cdpagent.errors.StepError` for ``--webmcp`` with ``--grid``.
-    """
-    from .browser import launch
-    from .grid import connect_grid
-
-    origins = getattr(args, "allow_origin", None) or []
-    if args.grid:
-        if args.webmcp:
-            raise StepError("--webmcp needs a local browser; a grid's browsers run without WebMCP")
-        return connect_grid(args.grid, allow_origins=origins)
-    return launch(allow_origins=origins, webmcp=args.webmcp)
 
 
 async def _call(args: argparse.Namespace) -> int:

@@ -44,7 +44,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pool",),
     ("agent",),
     # surfaces, each above what it uses
-    ("harness", "terminal"),
+    ("harness", "terminal", "browser_flags"),
     ("script", "chat", "mcp_server"),
     ("demo",),
     ("cli", "__main__"),

@@ -1,0 +1,44 @@
+"""The command-line flags that choose the browser a command runs in: a local launch or a grid session.
+
+Every command that opens a browser (``call``, ``observe``, ``script``, ``chat``,
+``mcp``) adds them with :func:`add_browser_flags` and opens the browser with
+:func:`browser_from_flags`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from contextlib import AbstractAsyncContextManager
+
+from .browser import Browser
+from .errors import StepError
+
+__all__ = ["add_browser_flags", "browser_from_flags"]
+
+_WEBMCP_HELP = "turn on WebMCP: tools the page registers become actions"
+
+
+def add_browser_flags(parser: argparse.ArgumentParser) -> None:
+    """Add the flags that choose the browser a command runs in (read by :func:`browser_from_flags`)."""
+    parser.add_argument(
+        "--grid", metavar="URL", default=None, help="take the browser from a Selenium Grid 4 hub (SC-1)"
+    )
+    parser.add_argument("--webmcp", action="store_true", help=_WEBMCP_HELP)
+
+
+def browser_from_flags(args: argparse.Namespace) -> AbstractAsyncContextManager[Browser]:
+    """The browser the flags ask for: a session of ``--grid URL``'s hub, else a local launch.
+
+    ``--allow-origin`` values, when the command has them, go to either. ``--webmcp``
+    needs a browser started with WebMCP, which only a local launch is. Raises
+    :class:`~cdpagent.errors.StepError` for ``--webmcp`` with ``--grid``.
+    """
+    from .browser import launch
+    from .grid import connect_grid
+
+    origins = getattr(args, "allow_origin", None) or []
+    if args.grid:
+        if args.webmcp:
+            raise StepError("--webmcp needs a local browser; a grid's browsers run without WebMCP")
+        return connect_grid(args.grid, allow_origins=origins)
+    return launch(allow_origins=origins, webmcp=args.webmcp)
