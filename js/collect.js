@@ -1162,52 +1162,57 @@
     });
   }
 
-  // OB-6: resolve once the document is loaded and nothing moved for quietMs
-  // (no DOM mutation, no running finite animation, no scroll), or at timeoutMs.
-  function settle(quietMs, timeoutMs) {
+  // OB-6 settle measures instead of waiting. From the document's start this world
+  // notes when the page last moved (a DOM mutation, a scroll, a load), so a page that
+  // has been still for quietMs settles after one task, in a few milliseconds.
+  // Quietness is judged at each check's *due* time, not the time it ran: page
+  // timers due earlier have run before the check (one timer queue), so a renderer
+  // the OS stalled cannot pass for a still page.
+  let lastMove = now();
+  const moved = () => { lastMove = now(); };
+  new MutationObserver(moved).observe(document, {
+    subtree: true, childList: true, attributes: true, characterData: true,
+  });
+  addEventListener('scroll', moved, true);
+  // Pages start rendering from their load handlers: the moment of load (and of
+  // every resource load, caught on the way down) counts as a move.
+  addEventListener('load', moved, true);
+
+  function busyAnimations() {
+    for (const a of document.getAnimations()) {
+      if (a.playState !== 'running') continue;
+      const end = a.effect && a.effect.getComputedTiming().endTime;
+      if (Number.isFinite(end)) return true; // infinite spinners never settle; ignore them
+    }
+    return false;
+  }
+
+  // Resolve once the document is loaded, nothing moved for quietMs and no finite
+  // animation runs; at timeoutMs resolve anyway with the reason it did not settle.
+  // With fresh (right after an input) the quiet window starts now: what the input
+  // set off may begin a little later, so past stillness proves nothing.
+  function settle(quietMs, timeoutMs, fresh) {
     const start = now();
+    const period = Math.max(5, Math.min(quietMs, 25));
     return new Promise((resolve) => {
-      let last = now();
-      let done = false;
-      const observer = new MutationObserver(() => { last = now(); });
-      const onScroll = () => { last = now(); };
-      const finish = (settled, reason) => {
-        if (done) return;
-        done = true;
-        observer.disconnect();
-        removeEventListener('scroll', onScroll, true);
-        resolve({ settled, waited_ms: now() - start, reason });
-      };
-      observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-      addEventListener('scroll', onScroll, true);
-      const busyAnimations = () => {
-        for (const a of document.getAnimations()) {
-          if (a.playState !== 'running') continue;
-          const end = a.effect && a.effect.getComputedTiming().endTime;
-          if (Number.isFinite(end)) return true; // infinite spinners never settle; ignore them
-        }
-        return false;
-      };
-      const tick = () => {
-        if (done) return;
+      const check = (due) => {
         const t = now();
+        const still = due - (fresh ? Math.max(lastMove, start) : lastMove) >= quietMs;
+        if (document.readyState === 'complete' && still && !busyAnimations()) {
+          resolve({ settled: true, waited_ms: t - start, reason: null });
+          return;
+        }
         if (t - start >= timeoutMs) {
           const why = document.readyState !== 'complete' ? 'document still loading'
-            : busyAnimations() ? 'animations still running' : 'page kept changing';
-          finish(false, why);
+            : !still ? 'page kept changing' : 'animations still running';
+          resolve({ settled: false, waited_ms: t - start, reason: why });
           return;
         }
-        if (document.readyState === 'complete' && t - last >= quietMs && !busyAnimations()) {
-          finish(true, null);
-          return;
-        }
-        setTimeout(tick, Math.max(5, Math.min(quietMs, 25)));
+        const next = now() + period;
+        setTimeout(() => check(next), period);
       };
-      // Let one frame render first; fall back to a timer where frames are throttled.
-      let ticked = false;
-      const first = () => { if (!ticked) { ticked = true; tick(); } };
-      requestAnimationFrame(first);
-      setTimeout(first, 20);
+      const first = now();
+      setTimeout(() => check(first), 0);
     });
   }
 

@@ -207,10 +207,10 @@ class _Run:
         #: A page tool's output, fenced (WebMCP).
         self.output: str | None = None
 
-    async def snapshot(self, include: tuple[str, ...]) -> Snapshot:
+    async def snapshot(self, include: tuple[str, ...], *, after_input: bool = False) -> Snapshot:
         t0 = time.perf_counter()
         opts = msgspec.structs.replace(self.opts, include=include)
-        snap, report = await collect_snapshot(self.tab, opts)
+        snap, report = await collect_snapshot(self.tab, opts, after_input=after_input)
         wall = (time.perf_counter() - t0) * 1000
         settle = report.waited_ms if report else 0.0
         self.timings.settle_ms += settle
@@ -435,7 +435,7 @@ async def _act(
         # The input started a navigation whose new document is not committed yet.
         with trio.move_on_after(5):
             await tab.document_changed(serial, timeout=5)
-    after = await run.snapshot(include)
+    after = await run.snapshot(include, after_input=run.performed)
     after_entries = fold_actions(after)
     doc = tab.document
     navigated = doc is not None and doc.serial != serial

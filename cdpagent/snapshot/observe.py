@@ -50,7 +50,7 @@ WORLD: Final = "cdpagent-observe"
 #: The page scripts of the isolated world, in install order.
 WORLD_SCRIPTS: Final = ("collect.js", "act.js")
 _CALL_COLLECT = "function (o) { return globalThis.__cdpagentObserve.collect(o); }"
-_CALL_SETTLE = "function (q, t) { return globalThis.__cdpagentObserve.settle(q, t); }"
+_CALL_SETTLE = "function (q, t, f) { return globalThis.__cdpagentObserve.settle(q, t, f); }"
 
 
 class SettleReport(msgspec.Struct, frozen=True):
@@ -113,7 +113,7 @@ class _DocumentChanged(Exception):
 
 
 async def _attempt(
-    tab: Target, opts: ObserveOptions, timeout: float
+    tab: Target, opts: ObserveOptions, timeout: float, after_input: bool
 ) -> tuple[Snapshot, SettleReport | None]:
     doc = await tab.wait_loaded(timeout)
     serial = doc.serial
@@ -130,6 +130,7 @@ async def _attempt(
                         "arguments": [
                             {"value": opts.settle_quiet_ms},
                             {"value": opts.settle_timeout_ms},
+                            {"value": after_input},
                         ],
                         "awaitPromise": True,
                         "returnByValue": True,
@@ -169,10 +170,15 @@ async def collect_snapshot(
     *,
     timeout: float = 10.0,
     attempts: int = 3,
+    after_input: bool = False,
 ) -> tuple[Snapshot, SettleReport | None]:
     """Settle (unless ``options.settle`` is false) and collect one consistent snapshot.
 
-    ``options.include`` names records that must be collected in full. Raises
+    Settling ends as soon as the page has been still for ``settle_quiet_ms``; a
+    page still for longer settles at once. ``after_input`` (acting does, after its
+    input) starts the quiet window now instead, so what the input set off a few
+    milliseconds later is waited for too. ``options.include`` names records that
+    must be collected in full. Raises
     :class:`ObservationError` (``PAGE_CHANGED``, ``COLLECT_FAILED``),
     :class:`trio.TooSlowError` after ``timeout`` seconds per attempt, and the
     driver's ``SessionClosed`` when the tab closes.
@@ -183,7 +189,7 @@ async def collect_snapshot(
     for _ in range(attempts):
         try:
             with trio.fail_after(timeout + opts.settle_timeout_ms / 1000):
-                return await _attempt(tab, opts, timeout)
+                return await _attempt(tab, opts, timeout, after_input)
         except _DocumentChanged as exc:
             last = str(exc)
             if tab.closed:
