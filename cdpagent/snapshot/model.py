@@ -54,6 +54,7 @@ __all__ = [
     "Region",
     "RowActionGroup",
     "Snapshot",
+    "Source",
     "StateItem",
     "action_id",
     "split_action_id",
@@ -84,6 +85,8 @@ def split_action_id(text: str) -> tuple[str, str | None]:
 Kind = Literal["click", "type", "select", "check", "tool"]
 """``tool``: a tool the page registered with WebMCP; its input is a JSON object (:mod:`.pagetools`)."""
 Effect = Literal["read", "write", "navigate"]
+Source = Literal["declared", "inferred"]
+"""``inferred``: read from the page's semantic HTML and ARIA, not declared by its author (OB-12)."""
 RegionState = Literal["active", "hidden", "inert", "covered"]
 """``covered``: rendered, but behind an open modal dialog that is not inside it."""
 
@@ -117,6 +120,7 @@ class Region(msgspec.Struct, frozen=True):
     actions_visible: int = 0
     records_total: int = 0
     records_visible: int = 0
+    source: Source = "declared"
 
 
 class InputSpec(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -152,6 +156,8 @@ class ActionLocator(msgspec.Struct, frozen=True):
     record: str | None = None
     region_path: tuple[str, ...] = ()
     ordinal: int = 0
+    source: Source = "declared"
+    """Which page script finds it again: ``collect.js`` or ``infer.js``."""
 
     @property
     def id(self) -> str:
@@ -178,10 +184,11 @@ class PageAction(msgspec.Struct, frozen=True):
     in_viewport: bool = False
     order: int = 0
     """Position among declared actions and row-action groups (document order)."""
+    source: Source = "declared"
 
     @property
     def locator(self) -> ActionLocator:
-        return ActionLocator(self.name, None, tuple(self.region_path), self.ordinal)
+        return ActionLocator(self.name, None, tuple(self.region_path), self.ordinal, self.source)
 
 
 class RowActionGroup(msgspec.Struct, frozen=True):
@@ -211,6 +218,7 @@ class RowActionGroup(msgspec.Struct, frozen=True):
     reasons: dict[str, int] = {}
     """Unavailability reason → number of rows it applies to."""
     order: int = 0
+    source: Source = "declared"
 
 
 class ActionState(msgspec.Struct, frozen=True):
@@ -229,6 +237,7 @@ class Record(msgspec.Struct, frozen=True):
     in_viewport: bool = False
     fields: dict[str, FieldValue] = {}
     actions: dict[str, ActionState] = {}
+    source: Source = "declared"
 
 
 class RecordIndex(msgspec.Struct, frozen=True):
@@ -259,7 +268,8 @@ class Feedback(msgspec.Struct, frozen=True):
     message: str
     field: str | None = None
     region_path: list[str] = []
-    source: Literal["declared", "alert", "status", "invalid", "dialog"] = "declared"
+    source: Literal["declared", "alert", "status", "invalid", "dialog", "live", "validation"] = "declared"
+    """``live``: an ``aria-live`` region; ``validation``: the browser's constraint validation."""
 
 
 class Snapshot(msgspec.Struct, frozen=True):
@@ -321,10 +331,11 @@ class ActionEntry(msgspec.Struct, frozen=True, omit_defaults=True):
     reasons: dict[str, int] = {}
     covers: int = 1
     """How many declared actions this entry stands for."""
+    source: Source = "declared"
 
     def locator(self, record: str | None = None) -> ActionLocator:
         """The locator of this entry's element (for a folded entry, of ``record``'s row)."""
-        return ActionLocator(self.name, record, tuple(self.region_path), self.ordinal)
+        return ActionLocator(self.name, record, tuple(self.region_path), self.ordinal, self.source)
 
 
 class Omitted(msgspec.Struct, frozen=True):
