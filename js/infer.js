@@ -74,6 +74,21 @@
     return clip(parts.join(' '), max);
   }
 
+  // Control -> texts of its <label>s, built once per pass: Element.labels walks the
+  // whole document on every call, which made large tables quadratic.
+  let labels = null;
+  function labelTexts() {
+    const map = new Map();
+    for (const l of document.querySelectorAll('label')) {
+      const c = l.control;
+      if (!c) continue;
+      const list = map.get(c);
+      if (list) list.push(l.textContent);
+      else map.set(c, [l.textContent]);
+    }
+    return map;
+  }
+
   // A name given by aria-labelledby or aria-label (containers take no name from their content).
   function ariaName(el, max) {
     const by = el.getAttribute('aria-labelledby');
@@ -87,8 +102,9 @@
   function nameOf(el, max) {
     const named = ariaName(el, max);
     if (named) return named;
-    if (el.labels && el.labels.length) {
-      const t = clip(Array.from(el.labels, (l) => l.textContent).join(' '), max);
+    const labelled = labels && labels.get(el);
+    if (labelled) {
+      const t = clip(labelled.join(' '), max);
       if (t) return t;
     }
     const tag = el.tagName;
@@ -115,7 +131,17 @@
     walk(el);
     return clip(out, max);
   }
+  const slugs = new Map();
   function slug(text) {
+    let out = slugs.get(text);
+    if (out === undefined) {
+      out = slugOf(text);
+      if (slugs.size > 5000) slugs.clear();
+      slugs.set(text, out);
+    }
+    return out;
+  }
+  function slugOf(text) {
     return squash(text).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '_').replace(/^_+|_+$/g, '').slice(0, 40).replace(/_+$/, '');
   }
 
@@ -275,6 +301,7 @@
       full_records: 20, include: [], sample: 3, enum_limit: 10, max_string: 2000,
       max_regions: 100, max_page_actions: 200, max_feedback: 32, max_state: 64,
     }, optionsJson ? JSON.parse(optionsJson) : {});
+    labels = labelTexts();
     lastOptions = optionsJson;
     lastMode = mode;
     const skipDeclared = mode === 'undeclared';
@@ -465,8 +492,9 @@
             groups.set(gkey, g);
             groupList.push(g);
           }
-          nextRegistry.set(keyOf(name, rec.id, path, 0), new WeakRef(el));
           if (!rec.active) continue;
+          // Only rows the agent can name now are registered; find() re-infers for any other.
+          if (rec.visible || rec.full) nextRegistry.set(keyOf(name, rec.id, path, 0), new WeakRef(el));
           g.rows++;
           if (rec.visible) g.visible++;
           else g.offscreen++;
@@ -692,26 +720,29 @@
 
   function inferState(containers, opts) {
     const items = [];
-    const names = (sel) => {
-      const out = [];
-      for (const el of document.querySelectorAll(sel)) {
-        if (out.length >= 20) break;
-        if (el.closest('[aria-hidden="true"]') || !el.checkVisibility(VIS)) continue;
+    // One walk finds every ARIA state the page shows; each kind keeps up to 20 names.
+    const STATES = [
+      ['current', '[aria-current]:not([aria-current=false])', 'aria-current'],
+      ['selected tab', '[role=tab][aria-selected=true]', 'aria-selected'],
+      ['selected', '[role=option][aria-selected=true],[role=row][aria-selected=true],[role=gridcell][aria-selected=true]', 'aria-selected'],
+      ['pressed', '[aria-pressed=true]', 'aria-pressed'],
+      ['checked', '[role=checkbox][aria-checked=true],[role=switch][aria-checked=true],[role=radio][aria-checked=true],[role^=menuitem][aria-checked=true]', 'aria-checked'],
+      ['expanded', '[aria-expanded=true]', 'aria-expanded'],
+    ];
+    const found = STATES.map(() => []);
+    for (const el of document.querySelectorAll(STATES.map((k) => k[1]).join(','))) {
+      if (el.closest('[aria-hidden="true"]') || !el.checkVisibility(VIS)) continue;
+      STATES.forEach((k, i) => {
+        if (found[i].length >= 20 || !el.matches(k[1])) return;
         const n = nameOf(el, 80);
-        if (n) out.push(n);
-      }
-      return out;
-    };
+        if (n) found[i].push(n);
+      });
+    }
     const add = (name, value, why) => {
       if (value == null || (Array.isArray(value) && !value.length)) return;
       items.push({ name, value, description: `inferred from ${why}`, region: null });
     };
-    add('current', names('[aria-current]:not([aria-current=false])'), 'aria-current');
-    add('selected tab', names('[role=tab][aria-selected=true]'), 'aria-selected');
-    add('selected', names('[role=option][aria-selected=true],[role=row][aria-selected=true],[role=gridcell][aria-selected=true]'), 'aria-selected');
-    add('pressed', names('[aria-pressed=true]'), 'aria-pressed');
-    add('checked', names('[role=checkbox][aria-checked=true],[role=switch][aria-checked=true],[role=radio][aria-checked=true],[role^=menuitem][aria-checked=true]'), 'aria-checked');
-    add('expanded', names('[aria-expanded=true]'), 'aria-expanded');
+    STATES.forEach((k, i) => add(k[0], found[i], k[2]));
     const sort = {};
     for (const th of document.querySelectorAll('[aria-sort]:not([aria-sort=none])')) {
       sort[textOf(th, 40) || 'column'] = th.getAttribute('aria-sort');
@@ -790,7 +821,9 @@
     };
     let el = look();
     if (!el) {
-      infer(lastOptions, lastMode);
+      const opts = lastOptions ? JSON.parse(lastOptions) : {};
+      if (locator.record != null) opts.include = [String(locator.record)];
+      infer(JSON.stringify(opts), lastMode);
       el = look();
     }
     return el;
