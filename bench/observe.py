@@ -72,18 +72,18 @@ async def measure_ours(pages: dict[str, str], samples: int) -> dict[str, Figures
         for size, address in pages.items():
             tab = await browser.open(address, timeout=120)
             quick = ObserveOptions(settle=False)
-            await observe_page(tab)  # warm-up: first layout, world wrappers
+            await observe_page(tab, timeout=120)  # warm-up: first layout, world wrappers
             plain: list[float] = []
             settled: list[float] = []
             collect: list[float] = []
             result = None
             for _ in range(samples):
                 t0 = time.perf_counter()
-                result = await observe_page(tab, quick)
+                result = await observe_page(tab, quick, timeout=120)
                 plain.append(time.perf_counter() - t0)
                 collect.append(result.observation.collect_ms)
                 t0 = time.perf_counter()
-                await observe_page(tab)
+                await observe_page(tab, timeout=120)
                 settled.append(time.perf_counter() - t0)
             assert result is not None
             out[size] = Figures(

@@ -306,6 +306,7 @@
     lastMode = mode;
     const skipDeclared = mode === 'undeclared';
     const declared = (el) => skipDeclared && !!el.closest('[data-agent-action],[data-agent-record]');
+    const holdsDeclared = (el) => skipDeclared && !!el.querySelector('[data-agent-record]');
     const vw = window.innerWidth;
     const vh = window.innerHeight;
     const modal = openModal();
@@ -319,6 +320,8 @@
     const regionInfo = new Map();
     const regions = [];
     const usedIds = new Map();
+    // Inferred region ids never take a declared one: paths key labels and locators.
+    if (skipDeclared) for (const el of document.querySelectorAll('[data-agent-region]')) usedIds.set(el.getAttribute('data-agent-region'), 1);
     let regionsTotal = 0;
     const ancestorRegion = (el) => {
       for (let p = el.parentElement && el.parentElement.closest(LANDMARK); p; p = p.parentElement && p.parentElement.closest(LANDMARK)) {
@@ -374,12 +377,12 @@
     // Records: table rows, then items of lists whose items hold controls.
     const containers = [];
     for (const table of document.querySelectorAll(TABLE)) {
-      if (declared(table) || hidden(table)) continue;
+      if (declared(table) || holdsDeclared(table) || hidden(table)) continue;
       const rows = tableRows(table);
       if (rows.body.length) containers.push({ el: table, rows: rows.body, headers: rows.headers, table: true });
     }
     for (const list of document.querySelectorAll(LIST)) {
-      if (declared(list) || hidden(list) || list.closest(NOT_RECORDS)) continue;
+      if (declared(list) || holdsDeclared(list) || hidden(list) || list.closest(NOT_RECORDS)) continue;
       const items = [];
       for (const li of list.children) {
         if (/^(LI|ARTICLE)$/.test(li.tagName) || li.getAttribute('role') === 'listitem' || li.getAttribute('role') === 'article') items.push(li);
@@ -510,7 +513,7 @@
             g.reasons[reason] = (g.reasons[reason] || 0) + 1;
           } else {
             g.available++;
-            if (g.sample.length < opts.sample && (rec.visible || g.sample.length < opts.sample)) g.sample.push(rec.id);
+            if (g.sample.length < opts.sample) g.sample.push(rec.id); // document order: viewport rows first on a list read top down
             if (g.available_ids && g.available_ids.length <= opts.enum_limit) g.available_ids.push(rec.id);
           }
           if (rec.full) rec.full.actions[name] = reason ? { available: false, reason } : { available: true };

@@ -239,8 +239,11 @@ async def test_ob12_declared_page_is_not_inferred_by_default(browser: cdpagent.B
     assert all(r.source == "declared" for r in plain.observation.regions)
     assert "Parts marked inferred" not in plain.text
     both = await observed(tab, ObserveOptions(infer="undeclared"))
-    declared_tools = [e.tool for e in plain.observation.actions]
-    assert [e.tool for e in both.observation.actions][: len(declared_tools)] == declared_tools
+    # Declared entries come first and unchanged (same tools, same region tags).
+    assert both.observation.actions[: len(plain.observation.actions)] == plain.observation.actions
+    assert {r.id for r in both.observation.regions} >= {r.id for r in plain.observation.regions}
     assert any(r.source == "inferred" for r in both.observation.regions) or any(
         e.source == "inferred" for e in both.observation.actions
     )
+    # Declared records are not inferred a second time.
+    assert both.observation.omitted.records_total == plain.observation.omitted.records_total
