@@ -42,14 +42,45 @@
   const MASK = '[masked]';
   const VIS = { visibilityProperty: true };
   const DECLARED = '[data-agent-region],[data-agent-action],[data-agent-record],[data-agent-state]';
-  const LANDMARK = 'main,nav,header,footer,aside,form,search,section,article,dialog,' +
-    '[role=main],[role=navigation],[role=banner],[role=contentinfo],[role=complementary],' +
-    '[role=form],[role=search],[role=region],[role=dialog],[role=alertdialog],[role=tabpanel]';
+  // Candidates are found by tag or by the presence of a role, then filtered by role
+  // in JS: a list of [role=…] selectors costs one attribute match per selector per
+  // element, which dominated large pages.
+  const LANDMARK = 'main,nav,header,footer,aside,form,search,section,article,dialog,[role]';
+  const LANDMARK_ROLES = new Set(['main', 'navigation', 'banner', 'contentinfo', 'complementary',
+    'form', 'search', 'region', 'dialog', 'alertdialog', 'tabpanel']);
   const NAMED_ONLY = /^(region|article|tabpanel)$/;
-  const CONTROL = 'a[href],button,input:not([type=hidden]),select,textarea,summary,' +
-    '[role=button],[role=link],[role=checkbox],[role=switch],[role=radio],[role=tab],' +
-    '[role=menuitem],[role=menuitemcheckbox],[role=menuitemradio],[role=option],' +
-    '[role=combobox],[role=searchbox],[role=textbox],[contenteditable=""],[contenteditable=true]';
+  const CONTROL = 'a,button,input,select,textarea,summary,[role],[contenteditable]';
+  const CONTROL_ROLES = new Set(['button', 'link', 'checkbox', 'switch', 'radio', 'tab', 'menuitem',
+    'menuitemcheckbox', 'menuitemradio', 'option', 'combobox', 'searchbox', 'textbox']);
+  const firstRole = (el) => {
+    const role = el.getAttribute('role');
+    return role ? role.trim().split(/\s+/)[0] : null;
+  };
+  const isLandmark = (el) => {
+    const role = firstRole(el);
+    return role ? LANDMARK_ROLES.has(role) : true;
+  };
+  function isControl(el) {
+    const role = firstRole(el);
+    if (role && CONTROL_ROLES.has(role)) return true;
+    switch (el.tagName) {
+      case 'INPUT': return el.type !== 'hidden';
+      case 'A': return el.hasAttribute('href');
+      case 'BUTTON': case 'SELECT': case 'TEXTAREA': case 'SUMMARY': return true;
+      default: {
+        const editable = el.getAttribute('contenteditable');
+        return editable === '' || editable === 'true';
+      }
+    }
+  }
+  const controlsIn = (root) => Array.prototype.filter.call(root.querySelectorAll(CONTROL), isControl);
+  // The nearest ancestor landmark of el (not el itself), or null.
+  function landmarkAbove(el) {
+    for (let p = el.parentElement && el.parentElement.closest(LANDMARK); p; p = p.parentElement && p.parentElement.closest(LANDMARK)) {
+      if (isLandmark(p)) return p;
+    }
+    return null;
+  }
   // Popup items exist for the agent only while their popup is open.
   const POPUP_ITEM = /^(option|menuitem|menuitemcheckbox|menuitemradio)$/;
   const LIST = 'ul,ol,[role=list],[role=feed]';
@@ -313,7 +344,8 @@
     const modalLabel = modal ? (ariaName(modal, 80) || headingOf(modal) || 'dialog') : null;
     const covered = (el) => !!modal && !modal.contains(el) && !el.contains(modal);
     const hasInert = !!document.querySelector('[inert]');
-    const hidden = (el) => !!el.closest('[aria-hidden="true"]');
+    const anyAriaHidden = !!document.querySelector('[aria-hidden="true"]');
+    const hidden = (el) => anyAriaHidden && !!el.closest('[aria-hidden="true"]');
     const nextRegistry = new Map();
 
     // Regions.
@@ -331,6 +363,7 @@
       return null;
     };
     for (const el of document.querySelectorAll(LANDMARK)) {
+      if (!isLandmark(el)) continue;
       if (skipDeclared && el.hasAttribute('data-agent-region')) continue;
       const role = landmarkRole(el);
       const named = ariaName(el, 80);
@@ -458,7 +491,7 @@
         const rec = recordOf.get(row);
         if (!rec || rec.container !== c) continue;
         const controls = [];
-        for (const el of row.querySelectorAll(CONTROL)) {
+        for (const el of controlsIn(row)) {
           rowControlEls.add(el);
           if (hidden(el) || nearestRow(el, recordOf) !== row) continue;
           const role = roleOf(el);
@@ -529,7 +562,7 @@
     const pageEls = [];
     const ordinals = new Map();
     let pageTotal = 0;
-    for (const el of document.querySelectorAll(CONTROL)) {
+    for (const el of controlsIn(document)) {
       if (rowControlEls.has(el) || declared(el) || hidden(el)) continue;
       const role = roleOf(el);
       const shown = el.checkVisibility(VIS);
@@ -633,7 +666,7 @@
   }
 
   function hasOwnControls(item) {
-    const controls = item.querySelectorAll(CONTROL);
+    const controls = controlsIn(item);
     if (!controls.length) return false;
     if (controls.length > 1) return true;
     // One link that is the whole item is a link, not a record with a link.
@@ -675,7 +708,7 @@
   const TEXT_FIELD = 'textarea,input:not([type=hidden],[type=button],[type=submit],[type=reset],[type=image],[type=checkbox],[type=radio])';
   function lone(el) {
     if (el.tagName === 'TEXTAREA' || el.isContentEditable) return false;
-    const scope = el.form || el.closest(LANDMARK) || document.body;
+    const scope = el.form || (isLandmark(el) ? el : landmarkAbove(el)) || document.body;
     return scope.querySelectorAll(TEXT_FIELD).length <= 1;
   }
 
@@ -733,7 +766,9 @@
       ['expanded', '[aria-expanded=true]', 'aria-expanded'],
     ];
     const found = STATES.map(() => []);
-    for (const el of document.querySelectorAll(STATES.map((k) => k[1]).join(','))) {
+    const anyState = STATES.map((k) => k[1]).join(',');
+    for (const el of document.querySelectorAll('[aria-current],[aria-selected],[aria-pressed],[aria-checked],[aria-expanded]')) {
+      if (!el.matches(anyState)) continue;
       if (el.closest('[aria-hidden="true"]') || !el.checkVisibility(VIS)) continue;
       STATES.forEach((k, i) => {
         if (found[i].length >= 20 || !el.matches(k[1])) return;
@@ -792,8 +827,8 @@
       const region = regionOf(el);
       items.push({ level, message, field, region_path: region ? region.path : [], source });
     };
-    for (const el of document.querySelectorAll(FEEDBACK)) {
-      if (!el.checkVisibility(VIS) || el.closest('[aria-hidden="true"]')) continue;
+    for (const el of document.querySelectorAll('[role],[aria-live],[aria-invalid]')) {
+      if (!el.matches(FEEDBACK) || !el.checkVisibility(VIS) || el.closest('[aria-hidden="true"]')) continue;
       const role = el.getAttribute('role');
       if (el.getAttribute('aria-invalid') === 'true') {
         if (skipDeclared) continue; // collect.js reports invalid fields
