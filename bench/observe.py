@@ -101,6 +101,7 @@ async def measure_ours(pages: dict[str, str], samples: int) -> dict[str, Figures
 
 def measure_playwright(figures: dict[str, Figures], samples: int) -> bool:
     try:
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
         from playwright.sync_api import sync_playwright
     except ImportError:
         return False
@@ -110,16 +111,19 @@ def measure_playwright(figures: dict[str, Figures], samples: int) -> bool:
             for fig in figures.values():
                 page = browser.new_page(viewport={"width": 1280, "height": 800})
                 page.set_default_timeout(300_000)
-                page.goto(fig.url)
-                page.aria_snapshot(mode="ai")  # warm-up
-                times: list[float] = []
-                text = ""
-                for _ in range(samples):
-                    t0 = time.perf_counter()
-                    text = page.aria_snapshot(mode="ai")
-                    times.append(time.perf_counter() - t0)
-                fig.pw_ms = statistics.median(times) * 1000
-                fig.pw_chars = len(text)
+                try:
+                    page.goto(fig.url)
+                    page.aria_snapshot(mode="ai")  # warm-up
+                    times: list[float] = []
+                    text = ""
+                    for _ in range(samples):
+                        t0 = time.perf_counter()
+                        text = page.aria_snapshot(mode="ai")
+                        times.append(time.perf_counter() - t0)
+                    fig.pw_ms = statistics.median(times) * 1000
+                    fig.pw_chars = len(text)
+                except PlaywrightTimeout:
+                    print(f"Playwright did not finish {fig.size} within 300 s; left out")
                 page.close()
         finally:
             browser.close()
