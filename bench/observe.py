@@ -148,6 +148,8 @@ def report(title: str, figures: dict[str, Figures], have_pw: bool) -> None:
                 f" {fig.pw_ms / fig.ours_ms:>7.1f}x {fig.pw_ms / fig.ours_settled_ms:>7.1f}x"
                 f" {fig.pw_chars / total:>5.0f}x"
             )
+        elif have_pw:
+            line += " (Playwright timed out)"
         else:
             line += " (Playwright not installed: pip install -e '.[bench]')"
         print(line)
