@@ -127,7 +127,7 @@ async def _observe(args: argparse.Namespace) -> int:
         for name in ("max_records", "max_actions", "max_scopes", "max_feedback", "settle_timeout_ms")
         if getattr(args, name) is not None
     }
-    options = ObserveOptions(include=tuple(args.include), **overrides)
+    options = ObserveOptions(include=tuple(args.include), infer=args.infer, **overrides)
     async with browser_from_flags(args) as browser:
         tab = await browser.open(args.page)
         result = await observe_page(tab, options, timeout=args.timeout)
@@ -155,6 +155,12 @@ def _add_observe_command(sub: Any, commands: dict[str, Command]) -> None:
         "--include", action="append", default=[], metavar="ID", help="a record id to collect in full"
     )
     add_browser_flags(observe)
+    observe.add_argument(
+        "--infer",
+        choices=("off", "undeclared", "all"),
+        default=None,
+        help="infer from HTML and ARIA (default: only when the page declares nothing)",
+    )
     observe.add_argument(
         "--timeout", type=float, default=10.0, metavar="S", help="seconds the page may take to answer (10)"
     )

@@ -2,7 +2,8 @@
 //
 // Installed with Page.addScriptToEvaluateOnNewDocument into the same isolated
 // world as collect.js ("cdpagent-observe"), after it; finds elements through
-// globalThis.__cdpagentObserve.find(locator). Defines globalThis.__cdpagentAct:
+// globalThis.__cdpagentObserve.find(locator), or __cdpagentInfer.find for an
+// inferred locator (source "inferred", js/infer.js). Defines globalThis.__cdpagentAct:
 //
 //   prepare(locator, kind) -> {found, reason, x, y, checked}
 //       re-checks availability now (connected, enabled, not inert, not hidden,
@@ -27,14 +28,15 @@
   // same action reuse that element while it is still connected and still
   // declares the same action (one attribute scan of a large page costs ms).
   let last = null;
-  const keyOf = (l) => JSON.stringify([l.name, l.record, l.region_path, l.ordinal]);
+  const keyOf = (l) => JSON.stringify([l.name, l.record, l.region_path, l.ordinal, l.source]);
   function find(locator, fresh) {
     const key = keyOf(locator);
+    const inferred = locator.source === 'inferred';
     if (!fresh && last && last.key === key) {
       const el = last.ref.deref();
-      if (el && el.isConnected && el.getAttribute('data-agent-action') === String(locator.name)) return el;
+      if (el && el.isConnected && (inferred || el.getAttribute('data-agent-action') === String(locator.name))) return el;
     }
-    const el = globalThis.__cdpagentObserve.find(locator);
+    const el = inferred ? globalThis.__cdpagentInfer.find(locator) : globalThis.__cdpagentObserve.find(locator);
     last = el ? { key, ref: new WeakRef(el) } : null;
     return el;
   }

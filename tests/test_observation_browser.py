@@ -169,7 +169,9 @@ async def test_ob2_undeclared_controls_never_appear(browser: cdpagent.Browser) -
     result = await observed(browser, OBSERVE / "bad_input.html")
     blob = everything(result)
     assert "Undeclared delete all" not in blob and "undeclared value" not in blob
-    result = await observed(browser, OBSERVE / "empty.html")
+    # A page that declares nothing at all is inferred by default (OB-12); without inference
+    # its controls stay out.
+    result = await observed(browser, OBSERVE / "empty.html", ObserveOptions(infer="off"))
     assert result.tools == []
     assert result.observation.actions == [] and result.observation.records == []
     assert "Click me" not in everything(result) and "typed" not in everything(result)

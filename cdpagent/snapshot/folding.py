@@ -42,6 +42,7 @@ def _page_entry(action: PageAction, labels: dict[tuple[str, ...], str]) -> Actio
         submit=action.submit,
         input=action.input,
         visible=1 if action.in_viewport else 0,
+        source=action.source,
     )
 
 
@@ -73,6 +74,7 @@ def _group_entry(group: RowActionGroup, labels: dict[tuple[str, ...], str]) -> A
         record_enum=list(group.available_ids) if group.available_ids is not None else None,
         reasons=dict(group.reasons),
         covers=group.rows,
+        source=group.source,
     )
 
 

@@ -32,10 +32,11 @@ Notes for acting and receipts (OB-5, OB-7, OB-8):
 
 from __future__ import annotations
 
-import re
 from typing import Any, Literal
 
 import msgspec
+
+from ..surrogates import replace_lone_surrogates
 
 __all__ = [
     "ROW_PLACEHOLDER",
@@ -55,6 +56,7 @@ __all__ = [
     "Region",
     "RowActionGroup",
     "Snapshot",
+    "Source",
     "StateItem",
     "Unseen",
     "action_id",
@@ -87,6 +89,8 @@ def split_action_id(text: str) -> tuple[str, str | None]:
 Kind = Literal["click", "type", "select", "check", "tool"]
 """``tool``: a tool the page registered with WebMCP; its input is a JSON object (:mod:`.pagetools`)."""
 Effect = Literal["read", "write", "navigate"]
+Source = Literal["declared", "inferred"]
+"""``inferred``: read from the page's semantic HTML and ARIA, not declared by its author (OB-12)."""
 RegionState = Literal["active", "hidden", "inert", "covered"]
 """``covered``: rendered, but behind an open modal dialog that is not inside it."""
 
@@ -120,6 +124,7 @@ class Region(msgspec.Struct, frozen=True):
     actions_visible: int = 0
     records_total: int = 0
     records_visible: int = 0
+    source: Source = "declared"
 
 
 class InputSpec(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -155,6 +160,8 @@ class ActionLocator(msgspec.Struct, frozen=True):
     record: str | None = None
     region_path: tuple[str, ...] = ()
     ordinal: int = 0
+    source: Source = "declared"
+    """Which page script finds it again: ``collect.js`` or ``infer.js``."""
 
     @property
     def id(self) -> str:
@@ -181,10 +188,11 @@ class PageAction(msgspec.Struct, frozen=True):
     in_viewport: bool = False
     order: int = 0
     """Position among declared actions and row-action groups (document order)."""
+    source: Source = "declared"
 
     @property
     def locator(self) -> ActionLocator:
-        return ActionLocator(self.name, None, tuple(self.region_path), self.ordinal)
+        return ActionLocator(self.name, None, tuple(self.region_path), self.ordinal, self.source)
 
 
 class RowActionGroup(msgspec.Struct, frozen=True):
@@ -214,6 +222,7 @@ class RowActionGroup(msgspec.Struct, frozen=True):
     reasons: dict[str, int] = {}
     """Unavailability reason → number of rows it applies to."""
     order: int = 0
+    source: Source = "declared"
 
 
 class ActionState(msgspec.Struct, frozen=True):
@@ -232,6 +241,7 @@ class Record(msgspec.Struct, frozen=True):
     in_viewport: bool = False
     fields: dict[str, FieldValue] = {}
     actions: dict[str, ActionState] = {}
+    source: Source = "declared"
 
 
 class RecordIndex(msgspec.Struct, frozen=True):
@@ -264,7 +274,8 @@ class Feedback(msgspec.Struct, frozen=True):
     message: str
     field: str | None = None
     region_path: list[str] = []
-    source: Literal["declared", "alert", "status", "invalid", "dialog"] = "declared"
+    source: Literal["declared", "alert", "status", "invalid", "dialog", "live", "validation"] = "declared"
+    """``live``: an ``aria-live`` region; ``validation``: the browser's constraint validation."""
 
 
 class Unseen(msgspec.Struct, frozen=True):
@@ -310,16 +321,6 @@ SNAPSHOT_DECODER = msgspec.json.Decoder(Snapshot)
 
 # A JSON text is scanned token by token so that an escaped backslash is never
 # read as the start of a \u escape.
-_UNICODE_ESCAPE = re.compile(
-    r"\\\\|\\u[dD][89abAB][0-9a-fA-F]{2}(?:\\u[dD][c-fC-F][0-9a-fA-F]{2})?|\\u[dD][c-fC-F][0-9a-fA-F]{2}"
-)
-
-
-def _replace_lone(match: re.Match[str]) -> str:
-    token = match.group(0)
-    return token if token == "\\\\" or len(token) == 12 else "\\ufffd"
-
-
 def decode_snapshot(text: str) -> Snapshot:
     """Decode the collector's JSON; a lone surrogate escape becomes U+FFFD, never an error.
 
@@ -329,8 +330,9 @@ def decode_snapshot(text: str) -> Snapshot:
     try:
         return SNAPSHOT_DECODER.decode(text)
     except msgspec.DecodeError:
-        repaired = _UNICODE_ESCAPE.sub(_replace_lone, text)
-        if repaired == text:
+        data = text.encode()
+        repaired = replace_lone_surrogates(data)
+        if repaired == data:
             raise
         return SNAPSHOT_DECODER.decode(repaired)
 
@@ -369,10 +371,11 @@ class ActionEntry(msgspec.Struct, frozen=True, omit_defaults=True):
     reasons: dict[str, int] = {}
     covers: int = 1
     """How many declared actions this entry stands for."""
+    source: Source = "declared"
 
     def locator(self, record: str | None = None) -> ActionLocator:
         """The locator of this entry's element (for a folded entry, of ``record``'s row)."""
-        return ActionLocator(self.name, record, tuple(self.region_path), self.ordinal)
+        return ActionLocator(self.name, record, tuple(self.region_path), self.ordinal, self.source)
 
 
 class Omitted(msgspec.Struct, frozen=True):

@@ -29,6 +29,7 @@ from ..pagescripts import source
 from ..target import Command, Target
 from ..webmcp import WebMcp
 from .budget import build
+from .inference import combine
 from .model import Feedback, Identity, InputSpec, Observation, PageAction, Snapshot, decode_snapshot
 from .options import ObserveOptions
 from .pagetools import with_page_tools
@@ -48,8 +49,13 @@ __all__ = [
 
 WORLD: Final = "cdpagent-observe"
 #: The page scripts of the isolated world, in install order.
-WORLD_SCRIPTS: Final = ("collect.js", "act.js")
-_CALL_COLLECT = "function (o) { return globalThis.__cdpagentObserve.collect(o); }"
+WORLD_SCRIPTS: Final = ("collect.js", "infer.js", "act.js")
+# One round trip: the declared snapshot, the inferred one, or both (OB-12, see .inference).
+_CALL_COLLECT = (
+    "function (o, m) { const p = globalThis.__cdpagentInfer.plan(m); return ["
+    "p === 'all' ? null : globalThis.__cdpagentObserve.collect(o), "
+    "p === 'off' ? null : globalThis.__cdpagentInfer.infer(o, p)]; }"
+)
 _CALL_SETTLE = "function (q, t, f) { return globalThis.__cdpagentObserve.settle(q, t, f); }"
 
 
@@ -138,13 +144,16 @@ async def _attempt(
                 )
             )
             report = msgspec.convert(raw, SettleReport)
-        text = _value(
+        texts = _value(
             await tab.session.send(
                 "Runtime.callFunctionOn",
                 {
                     "functionDeclaration": _CALL_COLLECT,
                     "executionContextId": ctx,
-                    "arguments": [{"value": msgspec.json.encode(opts.collector_args()).decode()}],
+                    "arguments": [
+                        {"value": msgspec.json.encode(opts.collector_args()).decode()},
+                        {"value": opts.infer},
+                    ],
                     "returnByValue": True,
                 },
             )
@@ -155,9 +164,10 @@ async def _attempt(
     now = tab.document
     if now is None or now.serial != serial:
         raise _DocumentChanged("the document changed while it was observed")
-    if not isinstance(text, str):
+    if not isinstance(texts, list) or len(texts) != 2 or not any(isinstance(t, str) for t in texts):
         raise ObservationError("COLLECT_FAILED", "the collector returned no snapshot")
-    snapshot = decode_snapshot(text)
+    declared, inferred = (decode_snapshot(t) if isinstance(t, str) else None for t in texts)
+    snapshot = combine(declared, inferred)
     bridge = WebMcp.of(tab.browser)
     if bridge is not None:
         snapshot = with_page_tools(snapshot, bridge.tools(tab))

@@ -8,6 +8,8 @@ stays under ``max_total_chars`` (12,000) whatever the page size.
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
 __all__ = ["COLLECTOR_BOUNDS", "REFUSED_RECORD_ID", "CollectorBounds", "ObserveOptions"]
@@ -95,6 +97,13 @@ class ObserveOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     """A folded tool enumerates ``record`` when at most this many rows are available."""
     include: tuple[str, ...] = ()
     """Record ids that must be collected in full (receipts, OB-8)."""
+
+    # OB-12 inference
+    infer: Literal["off", "undeclared", "all"] | None = None
+    """What to infer from semantic HTML and ARIA: ``off`` (declarations only),
+    ``undeclared`` (declarations plus the parts of the page they do not cover),
+    ``all`` (the whole page as if it declared nothing). ``None``: ``all`` when the
+    page declares nothing at all, else ``off`` (a declared page is unchanged)."""
 
     # OB-6 settle
     settle: bool = True

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
@@ -118,6 +118,9 @@ def constraint_words(spec: InputSpec) -> list[str]:
     return words
 
 
+INFERRED_NOTE: Final = "Inferred from the page's HTML, not declared: the name may be imprecise."
+
+
 def fold_note(entry: ActionEntry) -> str:
     """The tool description's fold note for a folded entry."""
     note = (
@@ -138,6 +141,8 @@ def tool_description(entry: ActionEntry, max_chars: int = 160) -> str:
         f"{_cut(entry.description, max_chars)} "
         f"({entry.kind} / {entry.effect} / region:{_cut(entry.region, 80)})"
     )
+    if entry.source == "inferred":
+        text += f" | {INFERRED_NOTE}"
     if entry.folded:
         text += " | " + fold_note(entry)
     if entry.submit:

@@ -1,0 +1,249 @@
+"""OB-12 against real Chromium: pages nobody wrote for us, observed and operated by inference.
+
+The pages are vendored under ``tests/realworld/`` (TodoMVC's JavaScript ES6 build,
+MIT; WAI-ARIA Authoring Practices examples, W3C licence) or generated in the
+page (``generated/``). None of them declares anything.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+from conftest import PAGES, evaluate
+
+import cdpagent
+from cdpagent.snapshot import ObserveOptions, codes, tools_json
+from cdpagent.snapshot.actions import act
+from cdpagent.snapshot.observe import ObserveResult, observe_page
+from cdpagent.snapshot.receipts import Receipt
+
+REAL = Path(__file__).resolve().parent / "realworld"
+TODOMVC = REAL / "todomvc" / "index.html"
+APG = REAL / "apg"
+DOCS = REAL / "generated" / "docs.html"
+TABLE = REAL / "generated" / "table.html"
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+async def observed(tab: cdpagent.Tab, options: ObserveOptions | None = None) -> ObserveResult:
+    return await observe_page(tab, options)
+
+
+def tools_of(result: ObserveResult) -> dict[str, str]:
+    """Tool name → kind/effect of every listed action."""
+    return {e.tool: f"{e.kind}/{e.effect}" for e in result.observation.actions}
+
+
+def ok(receipt: Receipt) -> Receipt:
+    assert receipt.ok, msgspec.json.encode(receipt).decode()
+    return receipt
+
+
+# -- TodoMVC (JavaScript ES6 build) ------------------------------------------------------
+
+
+async def test_ob12_todomvc_add_toggle_filter_clear(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(TODOMVC)
+    first = await observed(tab)
+    assert tools_of(first)["what_needs_to_be_done"] == "type/write"
+    assert "Parts marked inferred" in first.text
+    assert all(r.source == "inferred" for r in first.observation.regions)
+    clear = [e for e in first.observation.actions if e.tool == "clear_completed"]
+    assert not clear or not clear[0].available  # hidden while nothing is completed
+
+    added = ok(await act(tab, "what_needs_to_be_done", text="buy milk"))
+    assert added.result.changed is not None and added.result.changed.records is not None
+    assert len(added.result.changed.records.added) == 1
+    ok(await act(tab, "what_needs_to_be_done", text="walk dog"))
+
+    result = await observed(tab)
+    toggle = next(e for e in result.observation.actions if e.tool == "toggle")
+    assert toggle.folded and toggle.rows == 2 and toggle.kind == "check"
+    milk = next(r for r in result.observation.records if "buy milk" in str(r.fields.get("text")))
+    assert milk.source == "inferred" and milk.fields["checked"] is False
+    # The id is the page's own data-id, not a position.
+    own = "[...document.querySelectorAll('.todo-list li')].find((li) => li.textContent.includes('buy milk'))"
+    assert milk.id == await evaluate(tab, f"{own}.dataset.id")
+
+    toggled = ok(await act(tab, "toggle", record=milk.id, checked=True))
+    assert toggled.result.changed is not None and toggled.result.changed.records is not None
+    change = toggled.result.changed.records.changed[milk.id]["checked"]
+    assert (change.before, change.after) == (False, True)
+
+    result = await observed(tab)
+    assert tools_of(result)["active"] == "click/read"
+    filtered = ok(await act(tab, "active"))
+    assert filtered.result.changed is not None and filtered.result.changed.records is not None
+    assert filtered.result.changed.records.removed == [milk.id]
+    ok(await act(tab, "all"))
+
+    cleared = ok(await act(tab, "clear_completed"))
+    assert cleared.result.changed is not None and cleared.result.changed.records is not None
+    assert cleared.result.changed.records.removed == [milk.id]
+    assert await evaluate(tab, "document.querySelectorAll('.todo-list li').length") == 1
+
+
+async def test_ob12_inference_adds_nothing_to_the_page(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(TODOMVC)
+    ok(await act(tab, "what_needs_to_be_done", text="buy milk"))
+    before = await evaluate(tab, "document.documentElement.outerHTML")
+    result = await observed(tab)
+    ok(await act(tab, "toggle", record=result.observation.record_ids[0], checked=True))
+    after = await evaluate(tab, "document.documentElement.outerHTML")
+    # Only the page's own re-render differs (the class of the completed row).
+    assert "data-agent" not in after and after.count("=") == before.count("=")
+
+
+# -- WAI-ARIA Authoring Practices examples -----------------------------------------------
+
+
+async def test_ob12_apg_tabs_selected(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(APG / "tabs-manual.html")
+    result = await observed(tab)
+    assert tools_of(result)["carl_andersen"] == "click/read"
+    state = {s.name: s.value for s in result.observation.state}
+    assert state["selected tab"] == ["Maria Ahlefeldt"]
+    panel = next(r for r in result.observation.regions if r.id == "carl_andersen")
+    assert panel.role == "tabpanel" and panel.state == "hidden"
+    receipt = ok(await act(tab, "carl_andersen"))
+    assert receipt.result.changed is not None
+    change = receipt.result.changed.state["selected tab"]
+    assert (change.before, change.after) == (["Maria Ahlefeldt"], ["Carl Andersen"])
+    assert receipt.result.changed.actions is not None
+    assert "carl_joachim_andersen" in receipt.result.changed.actions.available
+
+
+async def test_ob12_apg_sortable_table(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(APG / "sortable-table.html")
+    result = await observed(tab)
+    assert result.observation.omitted.records_total == 4
+    fred = next(r for r in result.observation.records if r.label == "Fred")
+    assert fred.fields["Company"] == "Canary, Inc." and fred.fields["Favorite Number"] == "56"
+    state = {s.name: s.value for s in result.observation.state}
+    assert state["sort"] == {"Last Name": "ascending"}
+    receipt = ok(await act(tab, "first_name"))
+    assert receipt.result.changed is not None
+    change = receipt.result.changed.state["sort"]
+    assert isinstance(change.after, dict) and list(change.after) == ["First Name"]
+    # Rows moved; their ids did not (content hash, not position).
+    again = await observed(tab)
+    assert sorted(again.observation.record_ids) == sorted(result.observation.record_ids)
+    assert again.observation.record_ids != result.observation.record_ids
+
+
+async def test_ob12_apg_disclosure_expanded(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(APG / "disclosure-faq.html")
+    result = await observed(tab)
+    expand = next(e for e in result.observation.actions if e.tool == "expand")
+    assert expand.folded and expand.rows == 4 and expand.effect == "read"
+    row = result.observation.record_ids[2]
+    receipt = ok(await act(tab, "expand", record=row))
+    assert receipt.result.changed is not None and receipt.result.changed.records is not None
+    fields = receipt.result.changed.records.changed[row]
+    assert (fields["expanded"].before, fields["expanded"].after) == (False, True)
+    assert "2:00 am" in str(fields["text"].after) and "2:00 am" not in str(fields["text"].before)
+
+
+async def test_ob12_apg_modal_dialog_opened_and_closed(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(APG / "dialog.html")
+    result = await observed(tab)
+    assert tools_of(result)["add_delivery_address"] == "click/write"
+    opened = ok(await act(tab, "add_delivery_address"))
+    assert opened.result.changed is not None and opened.result.changed.modal is not None
+    assert opened.result.changed.modal.after == "Add Delivery Address"
+    inside = await observed(tab)
+    assert inside.observation.modal == "Add Delivery Address"
+    street = next(e for e in inside.observation.actions if e.tool == "street")
+    assert street.kind == "type" and street.available
+    ok(await act(tab, "street", text="1 Main St"))
+    closed = ok(await act(tab, "cancel"))
+    assert closed.result.changed is not None and closed.result.changed.modal is not None
+    assert closed.result.changed.modal.after is None
+
+
+async def test_ob12_apg_combobox_option_chosen(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(APG / "combobox-select-only.html")
+    result = await observed(tab)
+    assert tools_of(result)["favorite_fruit"] == "click/read"
+    opened = ok(await act(tab, "favorite_fruit"))
+    assert opened.result.changed is not None and opened.result.changed.actions is not None
+    assert "banana" in opened.result.changed.actions.appeared
+    chosen = ok(await act(tab, "banana"))
+    assert chosen.result.changed is not None
+    assert chosen.result.changed.state["Favorite Fruit"].after == "Banana"
+
+
+async def test_ob12_apg_menu_button(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(APG / "menu-button-actions.html")
+    result = await observed(tab)
+    assert tools_of(result)["actions"] == "click/read"
+    assert "action_2" not in tools_of(result)  # menu items exist only while the menu is open
+    ok(await act(tab, "actions"))
+    chosen = ok(await act(tab, "action_2"))
+    assert chosen.result.changed is not None and chosen.result.changed.actions is not None
+    assert "action_2" in chosen.result.changed.actions.disappeared
+    assert await evaluate(tab, "document.getElementById('action_output').value") == "Action 2"
+
+
+# -- generated pages -------------------------------------------------------------------
+
+
+async def test_ob12_large_docs_page_is_bounded(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(DOCS.as_uri() + "?sections=120")
+    result = await observed(tab)
+    total = len(result.text) + len(tools_json(result.tools))
+    assert total <= 12_000
+    om = result.observation.omitted
+    assert om.actions_declared > 400 and om.action_entries_shown < om.action_entries
+    assert "more action entries not listed" in result.text
+    reads = [e for e in result.observation.actions if e.effect == "read"]
+    assert reads[0].kind == "type" and reads[0].tool == "search_the_documentation"
+
+
+async def test_ob12_large_table_rows_fold(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(TABLE.as_uri() + "?rows=500")
+    result = await observed(tab)
+    om = result.observation.omitted
+    assert om.records_total == 500 and om.records_shown <= 20
+    archive = next(e for e in result.observation.actions if e.tool == "archive")
+    assert archive.folded and archive.rows == 500 and archive.offscreen > 400
+    receipt = ok(await act(tab, "archive", record="order-400"))
+    assert receipt.result.changed is not None and receipt.result.changed.records is not None
+    change = receipt.result.changed.records.changed["order-400"]["Status"]
+    assert (change.before, change.after) == ("open", "archived")
+    again = await act(tab, "archive", record="order-400")
+    assert again.code == codes.ACTION_UNAVAILABLE
+    assert again.result.error is not None and again.result.error.reason == "disabled"
+
+
+# -- trust, masking, precedence --------------------------------------------------------
+
+
+async def test_ob12_masking_and_feedback(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(PAGES / "infer_form.html")
+    result = await observed(tab)
+    everything = result.text + tools_json(result.tools) + msgspec.json.encode(result.observation).decode()
+    for secret in ("hunter2", "123456", "secret-token"):
+        assert secret not in everything
+    sign_in = next(e for e in result.observation.actions if e.tool == "sign_in")
+    assert not sign_in.available and sign_in.reason == "disabled"
+    messages = {(f.source, f.message) for f in result.observation.feedback}
+    assert ("alert", "Too many attempts") in messages
+    assert ("invalid", "Use your work address") in messages
+
+
+async def test_ob12_declared_page_is_not_inferred_by_default(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(EXAMPLES / "todos" / "index.html")
+    plain = await observed(tab)
+    assert all(r.source == "declared" for r in plain.observation.regions)
+    assert "Parts marked inferred" not in plain.text
+    both = await observed(tab, ObserveOptions(infer="undeclared"))
+    # Declared entries come first and unchanged (same tools, same region tags).
+    assert both.observation.actions[: len(plain.observation.actions)] == plain.observation.actions
+    assert {r.id for r in both.observation.regions} >= {r.id for r in plain.observation.regions}
+    assert any(r.source == "inferred" for r in both.observation.regions) or any(
+        e.source == "inferred" for e in both.observation.actions
+    )
+    # Declared records are not inferred a second time.
+    assert both.observation.omitted.records_total == plain.observation.omitted.records_total
