@@ -15,6 +15,7 @@ import msgspec
 import trio
 
 from .errors import CDPAgentError
+from .mcp_server.command import add_command as add_mcp_command
 
 __all__ = ["main"]
 
@@ -165,6 +166,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     commands["demo"] = _demo
     _add_page_api_commands(sub, commands)
     _add_observe_command(sub, commands)
+    add_mcp_command(sub, commands)
     return parser, commands
 
 
