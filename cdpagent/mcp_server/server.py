@@ -30,6 +30,7 @@ structured content, and the server keeps serving.
 
 from __future__ import annotations
 
+import inspect
 import ipaddress
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -76,8 +77,7 @@ INSTRUCTIONS: Final = (
     "cdpagent operates web pages through what each page declares. open_page, then observe: the "
     "observation lists the page's identity, regions, available and unavailable actions (with reasons), "
     "records and the ids of records not shown in full, state and feedback, and counts everything it "
-    "left out. Act only with actions listed there (act, with record for row actions). "
-    + PAGE_DATA_NOTE
+    "left out. Act only with actions listed there (act, with record for row actions). " + PAGE_DATA_NOTE
 )
 
 
@@ -497,7 +497,7 @@ def _tools(server: _Server) -> list[tuple[Tool, ToolAnnotations]]:
         (identity, regions, actions with availability and reasons, records, citation ids, state,
         feedback, and counts of everything left out); structured content is {observation, tools}
         with the actions as OpenAI function tools. Bounded: text plus tools stay under 12,000
-        characters whatever the page size. Page data sits in <page_data> fences. """
+        characters whatever the page size. Page data sits in <page_data> fences."""
 
         async def body() -> CallToolResult:
             tab = await surface.tab(tabId)
@@ -599,10 +599,13 @@ async def open_server(config: SurfaceConfig | None = None) -> AsyncIterator[MCPS
     """
     async with trio.open_nursery() as nursery:
         surface = Surface(config or SurfaceConfig(), nursery)
-        server = _Server(surface, name="cdpagent", instructions=INSTRUCTIONS)
+        server = _Server(surface, name="cdpagent", instructions=INSTRUCTIONS, log_level="WARNING")
         for fn, annotations in _tools(server):
             name = "act" if fn.__name__ == "act_tool" else fn.__name__
-            server.add_tool(fn, name=name, annotations=annotations)
+            description = inspect.cleandoc(fn.__doc__ or "")
+            if name != "close_page":
+                description += "\n\n" + PAGE_DATA_NOTE
+            server.add_tool(fn, name=name, description=description, annotations=annotations)
             server.static_names.add(name)
         try:
             yield server
