@@ -19,3 +19,4 @@ bench: setup
 	.venv/bin/python bench/invoke.py
 	.venv/bin/python bench/observe.py
 	.venv/bin/python bench/act.py
+	.venv/bin/python bench/mcp.py

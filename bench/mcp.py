@@ -257,5 +257,10 @@ if __name__ == "__main__":
     )
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--block", type=int, default=10, help="invoke calls per block")
-    parser.add_argument("--playwright-mcp", type=Path, default=None, help="npm prefix with @playwright/mcp")
-    trio.run(main, parser.parse_args())
+    parser.add_argument(
+        "--playwright-mcp", type=Path, default=None, help="npm prefix of @playwright/mcp (default .venv/node)"
+    )
+    options = parser.parse_args()
+    if options.playwright_mcp is None and (ROOT / ".venv/node/node_modules/@playwright/mcp").is_dir():
+        options.playwright_mcp = ROOT / ".venv" / "node"
+    trio.run(main, options)

@@ -121,12 +121,13 @@ async def test_sf3_a_10000_row_page_stays_bounded_through_mcp(
 ) -> None:
     url = (EXAMPLES / "inventory" / "index.html").as_uri() + "?rows=10000"
     async with surface(chrome_endpoint) as (client, _):
-        tab = (await call_ok(client, "open_page", {"url": url}))["tabId"]
+        # A 10,000-row page takes long to load on a busy machine.
+        tab = (await call_ok(client, "open_page", {"url": url, "timeout": 120}))["tabId"]
         result = await client.call_tool("observe", {"tabId": tab})
         raised = await client.call_tool("observe", {"tabId": tab, "options": {"max_records": 50}})
     assert len(text_of(result)) <= 12000
     assert len(text_of(raised)) <= 12000
-    direct = await observe_page(await browser.open(url))
+    direct = await observe_page(await browser.open(url, timeout=120))
     cli_json = msgspec.to_builtins({"observation": direct.observation, "tools": direct.tools})
     assert structured_size(result.structured_content) <= structured_size(cli_json)
     assert result.structured_content is not None

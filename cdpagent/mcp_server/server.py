@@ -440,6 +440,9 @@ def _tools(server: _Server) -> list[tuple[Tool, ToolAnnotations]]:
 
     async def open_page(
         url: Annotated[str, Field(description="a file path, file: URL or loopback http(s) URL")],
+        timeout: Annotated[
+            float, Field(gt=0, le=120, description="seconds to wait for load (default 30)")
+        ] = 30,
     ) -> CallToolResult:
         """Open a page in a new tab and wait until it has loaded. Returns {tabId, url}.
 
@@ -450,7 +453,7 @@ def _tools(server: _Server) -> list[tuple[Tool, ToolAnnotations]]:
         async def body() -> CallToolResult:
             target = surface.check_url(url)
             _, thread = await surface.browser()
-            tab = await thread.open(target)
+            tab = await thread.open(target, timeout=timeout)
             found = {"tabId": tab.id, "url": tab.document.url if tab.document else target}
             return _result(fence(msgspec.json.encode(found).decode()), found)
 
