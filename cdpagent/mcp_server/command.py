@@ -17,9 +17,12 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import trio
+
+if TYPE_CHECKING:
+    from .server import SurfaceServer
 
 __all__ = ["TOKEN_ENV", "add_command"]
 
@@ -31,6 +34,20 @@ async def _stop_on_signal(scope: trio.CancelScope) -> None:
         async for _ in signals:
             scope.cancel()
             return
+
+
+async def _exit_on_signal(server: SurfaceServer) -> None:
+    """stdio: on SIGTERM/SIGHUP close the browser, then end the process.
+
+    The SDK reads stdin in a worker thread that no cancellation interrupts (it
+    returns on the next line or EOF), so a cancelled server would wait for its
+    client. Once the browser is closed nothing of ours is left to clean up.
+    """
+    with trio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
+        async for _ in signals:
+            await server.surface.aclose()
+            sys.stderr.flush()
+            os._exit(0)
 
 
 async def run(args: argparse.Namespace) -> int:
@@ -54,10 +71,11 @@ async def run(args: argparse.Namespace) -> int:
         page_tools=args.page_tools,
     )
     async with open_server(config) as server, trio.open_nursery() as nursery:
-        nursery.start_soon(_stop_on_signal, nursery.cancel_scope)
         if address is None:
+            nursery.start_soon(_exit_on_signal, server)
             await server.run_stdio_async()
         else:
+            nursery.start_soon(_stop_on_signal, nursery.cancel_scope)
             url = await nursery.start(partial(serve_http, server, *address, token=token))
             print(f"cdpagent: MCP server listening on {url}", file=sys.stderr, flush=True)
             await trio.sleep_forever()

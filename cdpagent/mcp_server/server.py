@@ -65,7 +65,7 @@ from . import codes
 from .bounds import MAX_RESULT_CHARS, cut_middle, fence
 from .confirm import Confirmation
 
-__all__ = ["ObserveBudget", "SurfaceConfig", "error_result", "open_server"]
+__all__ = ["ObserveBudget", "SurfaceConfig", "SurfaceServer", "error_result", "open_server"]
 
 _R = TypeVar("_R")
 
@@ -189,6 +189,7 @@ class Surface:
         self._browser: Browser | None = None
         self._thread: Thread | None = None
         self._release: trio.Event | None = None
+        self._closed = trio.Event()
         self._held: deque[Notification] = deque()
         self.page_tab: str | None = None
         self.page_tools: list[MCPTool] = []
@@ -201,16 +202,25 @@ class Surface:
         return launch(allow_origins=self.config.allow_origins, headless=self.config.headless)
 
     async def _hold(self, release: trio.Event, *, task_status: trio.TaskStatus[Browser]) -> None:
-        async with self._opener() as browser:
-            thread = Thread(browser)
-            self._thread = thread
-            task_status.started(browser)
-            try:
-                await release.wait()
-            finally:
-                with trio.CancelScope(shield=True), trio.move_on_after(10):
-                    # An attached browser keeps running: leave no tab of ours in it.
-                    await thread.aclose()
+        closed = self._closed = trio.Event()
+        try:
+            async with self._opener() as browser:
+                await self._serve_browser(browser, release, task_status)
+        finally:
+            closed.set()
+
+    async def _serve_browser(
+        self, browser: Browser, release: trio.Event, task_status: trio.TaskStatus[Browser]
+    ) -> None:
+        thread = Thread(browser)
+        self._thread = thread
+        task_status.started(browser)
+        try:
+            await release.wait()
+        finally:
+            with trio.CancelScope(shield=True), trio.move_on_after(10):
+                # An attached browser keeps running: leave no tab of ours in it.
+                await thread.aclose()
 
     async def browser(self) -> tuple[Browser, Thread]:
         """The browser (launched or attached on first use, again after it was lost) and our thread.
@@ -231,9 +241,10 @@ class Surface:
             return self._browser, self._thread
 
     async def aclose(self) -> None:
-        """Close our tabs and the browser (detach from an attached one)."""
+        """Close our tabs and the browser (detach from an attached one); returns when that is done."""
         if self._release is not None:
             self._release.set()
+            await self._closed.wait()
 
     # -- tabs -----------------------------------------------------------------------
 
@@ -328,7 +339,7 @@ class Surface:
         return None
 
 
-class _Server(MCPServer[Any]):
+class SurfaceServer(MCPServer[Any]):
     """``MCPServer`` whose tool list ends with the current page's tools and whose errors carry codes."""
 
     def __init__(self, surface: Surface, **kwargs: Any) -> None:
@@ -394,7 +405,7 @@ def _json_result(value: Any, structured: dict[str, Any], *, is_error: bool = Fal
 
 
 async def _page_tools_after(
-    server: _Server, context: Context[Any, Any], tab: Tab, result: ObserveResult
+    server: SurfaceServer, context: Context[Any, Any], tab: Tab, result: ObserveResult
 ) -> None:
     surface = server.surface
     if surface.config.page_tools and surface.set_page_tools(tab, result, server.static_names):
@@ -402,7 +413,7 @@ async def _page_tools_after(
 
 
 async def _act(
-    server: _Server, context: Context[Any, Any], tab_id: str, action: str, arguments: dict[str, Any]
+    server: SurfaceServer, context: Context[Any, Any], tab_id: str, action: str, arguments: dict[str, Any]
 ) -> CallToolResult | InputRequiredResult:
     surface = server.surface
     tab = await surface.tab(tab_id)
@@ -433,7 +444,7 @@ Tool = Callable[..., Awaitable[CallToolResult | InputRequiredResult]]
 TabId = Annotated[str, Field(description="a tab id from open_page or list_pages, e.g. tab1")]
 
 
-def _tools(server: _Server) -> list[tuple[Tool, ToolAnnotations]]:
+def _tools(server: SurfaceServer) -> list[tuple[Tool, ToolAnnotations]]:
     surface = server.surface
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
     writes = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
@@ -594,7 +605,7 @@ def _tools(server: _Server) -> list[tuple[Tool, ToolAnnotations]]:
 
 
 @asynccontextmanager
-async def open_server(config: SurfaceConfig | None = None) -> AsyncIterator[MCPServer[Any]]:
+async def open_server(config: SurfaceConfig | None = None) -> AsyncIterator[SurfaceServer]:
     """An MCP server with cdpagent's tools; leaving the block closes its tabs and its browser.
 
     Serve it with ``server.run_stdio_async()``, over HTTP with :mod:`.http`, or hand it
@@ -602,7 +613,7 @@ async def open_server(config: SurfaceConfig | None = None) -> AsyncIterator[MCPS
     """
     async with trio.open_nursery() as nursery:
         surface = Surface(config or SurfaceConfig(), nursery)
-        server = _Server(surface, name="cdpagent", instructions=INSTRUCTIONS, log_level="WARNING")
+        server = SurfaceServer(surface, name="cdpagent", instructions=INSTRUCTIONS, log_level="WARNING")
         for fn, annotations in _tools(server):
             name = "act" if fn.__name__ == "act_tool" else fn.__name__
             description = inspect.cleandoc(fn.__doc__ or "")
