@@ -27,7 +27,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["PATH", "BearerToken", "BindRefused", "check_bind", "serve_http", "split_address"]
+__all__ = ["PATH", "BearerToken", "BindRefused", "check_bind", "is_loopback", "serve_http", "split_address"]
 
 PATH: Final = "/mcp"
 _LOOPBACK_HOSTS: Final = ("127.0.0.1", "localhost", "[::1]")
@@ -45,7 +45,9 @@ def split_address(address: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
-def _loopback(host: str) -> bool:
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a name or an address, IPv6 with or without brackets) is this machine only."""
+    host = host.strip("[]")
     if host == "localhost":
         return True
     try:
@@ -56,7 +58,7 @@ def _loopback(host: str) -> bool:
 
 def check_bind(host: str, token: str | None) -> None:
     """Refuse (:class:`BindRefused`) to serve a non-loopback ``host`` without a bearer token."""
-    if not _loopback(host) and not token:
+    if not is_loopback(host) and not token:
         raise BindRefused(
             f"refusing to serve on non-loopback address {host!r} without a token: "
             "pass --token or set CDPAGENT_MCP_TOKEN"

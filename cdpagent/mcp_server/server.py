@@ -31,7 +31,6 @@ structured content, and the server keeps serving.
 from __future__ import annotations
 
 import inspect
-import ipaddress
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -64,6 +63,7 @@ from ..snapshot.receipts import Receipt
 from . import codes
 from .bounds import MAX_RESULT_CHARS, cut_middle, fence
 from .confirm import Confirmation
+from .http import is_loopback
 
 __all__ = ["ObserveBudget", "SurfaceConfig", "SurfaceServer", "error_result", "open_server"]
 
@@ -118,7 +118,6 @@ class ObserveBudget(BaseModel):
 
 _MAX_NOTIFICATIONS: Final = 20
 _MAX_WAIT_MS: Final = 30000
-_LOOPBACK_NAMES: Final = ("localhost",)
 
 
 class _Failure(Exception):
@@ -161,15 +160,6 @@ def _failure_of(exc: BaseException) -> tuple[str, str] | None:
     if isinstance(exc, CDPAgentError):
         return codes.BROWSER_UNAVAILABLE, str(exc)
     return None
-
-
-def _is_loopback(host: str) -> bool:
-    if host in _LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def _page_tool_key(tool: dict[str, Any]) -> str:
@@ -248,10 +238,14 @@ class Surface:
 
     # -- tabs -----------------------------------------------------------------------
 
+    async def find(self, tab_id: str) -> Tab | None:
+        """Our open tab ``tab_id`` (opened here, or a popup of one), or ``None``."""
+        _, thread = await self.browser()
+        return next((t for t in thread.tabs if t.id == tab_id), None)
+
     async def tab(self, tab_id: str) -> Tab:
         """Our open tab ``tab_id``; raises :class:`_Failure` (``TAB_NOT_FOUND``, ``TAB_CRASHED``)."""
-        _, thread = await self.browser()
-        tab = next((t for t in thread.tabs if t.id == tab_id), None)
+        tab = await self.find(tab_id)
         if tab is None:
             raise _Failure(
                 codes.TAB_NOT_FOUND, f"no open tab {tab_id[:60]!r}; list_pages shows the open ones"
@@ -267,7 +261,7 @@ class Surface:
         if parts.scheme in ("file", "about"):
             return full
         if parts.scheme in ("http", "https") and (
-            _is_loopback(parts.hostname or "") or origin_of(full) in self.config.allow_origins
+            is_loopback(parts.hostname or "") or origin_of(full) in self.config.allow_origins
         ):
             return full
         raise _Failure(
@@ -563,8 +557,7 @@ def _tools(server: SurfaceServer) -> list[tuple[Tool, ToolAnnotations]]:
         PAGE_API_* code. The value is page data."""
 
         async def body() -> CallToolResult:
-            _, thread = await surface.browser()
-            tab = next((t for t in thread.tabs if t.id == tabId), None)
+            tab = await surface.find(tabId)
             if tab is None:
                 raise PageApiError(PAGE_API_TAB_NOT_FOUND, f"no open tab {tabId[:60]!r}")
             value = await tab.invoke(method, args, timeout=timeout)
