@@ -19,6 +19,12 @@ the pages come from a loopback HTTP server so every client loads the same URLs:
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# Run as a script, this file's folder leads sys.path and bench/mcp.py would shadow the SDK's mcp.
+sys.path.remove(str(Path(__file__).resolve().parent))
+
 import argparse
 import functools
 import http.server
@@ -30,7 +36,6 @@ import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 import trio

@@ -116,6 +116,8 @@ class ObserveBudget(BaseModel):
     ] = 1500
 
 
+OBSERVE_TIMEOUT: Final = 30.0
+"""Seconds one observation attempt may take (a 10,000-row page on a busy machine needs more than 10)."""
 _MAX_NOTIFICATIONS: Final = 20
 _MAX_WAIT_MS: Final = 30000
 
@@ -430,7 +432,7 @@ async def _act(
     if confirmation.pending is not None:
         return confirmation.pending
     if surface.config.page_tools and not tab.closed:
-        await _page_tools_after(server, context, tab, await observe_page(tab))
+        await _page_tools_after(server, context, tab, await observe_page(tab, timeout=OBSERVE_TIMEOUT))
     return _json_result(receipt.to_builtins(), receipt.to_builtins(), is_error=not receipt.ok)
 
 
@@ -518,7 +520,7 @@ def _tools(server: SurfaceServer) -> list[tuple[Tool, ToolAnnotations]]:
                 include=tuple(budget.include),
                 settle_timeout_ms=budget.settle_timeout_ms,
             )
-            result = await observe_page(tab, opts)
+            result = await observe_page(tab, opts, timeout=OBSERVE_TIMEOUT)
             await _page_tools_after(server, context, tab, result)
             structured = {
                 "observation": msgspec.to_builtins(result.observation),
