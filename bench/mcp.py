@@ -1,7 +1,8 @@
 """What the Agent Surface costs: MCP round trips vs. the in-process call, and response sizes.
 
-One browser (``cdpagent.launch(transport="websocket")``) serves every client, and
-the pages come from a loopback HTTP server so every client loads the same URLs:
+Each client drives its own browser (the same Chromium binary; two CDP clients
+attached to one browser would each set up every tab), and the pages come from a
+loopback HTTP server so every client loads the same URLs:
 
 - round trips, p50 of interleaved blocks (load drift hits every client alike):
   ``invoke_page_method`` (editor ``read_current``: almost no page work, so the
@@ -134,9 +135,9 @@ class DirectSide:
 
 
 @asynccontextmanager
-async def http_client(ws: str, base: str) -> AsyncIterator[Client]:
+async def http_client(base: str) -> AsyncIterator[Client]:
     process = await trio.lowlevel.open_process(
-        [str(CDPAGENT), "mcp", "--http", "127.0.0.1:0", "--connect", ws, "--allow-origin", base],
+        [str(CDPAGENT), "mcp", "--http", "127.0.0.1:0", "--allow-origin", base],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -157,11 +158,9 @@ async def http_client(ws: str, base: str) -> AsyncIterator[Client]:
         await process.wait()
 
 
-async def round_trips(browser: cdpagent.Browser, ws: str, base: str, rounds: int, block: int) -> None:
-    stdio = StdioServerParameters(
-        command=str(CDPAGENT), args=["mcp", "--connect", ws, "--allow-origin", base]
-    )
-    async with Client(stdio) as over_stdio, http_client(ws, base) as over_http:
+async def round_trips(browser: cdpagent.Browser, base: str, rounds: int, block: int) -> None:
+    stdio = StdioServerParameters(command=str(CDPAGENT), args=["mcp", "--allow-origin", base])
+    async with Client(stdio) as over_stdio, http_client(base) as over_http:
         sides: list[Any] = [
             DirectSide(browser, base),
             McpSide("stdio", over_stdio, base),
@@ -193,10 +192,8 @@ async def round_trips(browser: cdpagent.Browser, ws: str, base: str, rounds: int
         print(row)
 
 
-async def sizes(ws: str, base: str, playwright_mcp: Path | None) -> None:
-    stdio = StdioServerParameters(
-        command=str(CDPAGENT), args=["mcp", "--connect", ws, "--allow-origin", base]
-    )
+async def sizes(base: str, playwright_mcp: Path | None) -> None:
+    stdio = StdioServerParameters(command=str(CDPAGENT), args=["mcp", "--allow-origin", base])
     rows: dict[int, dict[str, Any]] = {}
     async with Client(stdio) as client:
         side = McpSide("stdio", client, base)
@@ -246,12 +243,10 @@ async def playwright_sizes(prefix: Path, base: str, rows: dict[int, dict[str, An
 async def main(args: argparse.Namespace) -> None:
     base, server = serve_examples()
     try:
-        async with cdpagent.launch(transport="websocket", allow_origins=[base]) as browser:
-            assert browser.process is not None and browser.process.ws_url is not None
-            ws = browser.process.ws_url
-            await round_trips(browser, ws, base, args.rounds, args.block)
-            print()
-            await sizes(ws, base, args.playwright_mcp)
+        async with cdpagent.launch(allow_origins=[base]) as browser:
+            await round_trips(browser, base, args.rounds, args.block)
+        print()
+        await sizes(base, args.playwright_mcp)
     finally:
         server.shutdown()
 
