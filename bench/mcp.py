@@ -33,6 +33,7 @@ import json
 import os
 import statistics
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -217,6 +218,8 @@ async def sizes(base: str, playwright_mcp: Path | None) -> None:
         line = f"{size:>6}{row['ms']:>10.1f}{row['text']:>12,}{row['structured']:>12,}"
         if "pw_ms" in row:
             line += f"{row['pw_ms']:>12.1f}{row['pw_chars']:>19,}{row['pw_chars'] / row['text']:>12.1f}×"
+        if "pw_error" in row:
+            line += f"  (Playwright MCP failed: {row['pw_error']})"
         print(line)
     if playwright_mcp is None:
         print(
@@ -227,7 +230,8 @@ async def sizes(base: str, playwright_mcp: Path | None) -> None:
 async def playwright_sizes(prefix: Path, base: str, rows: dict[int, dict[str, Any]]) -> None:
     """Playwright MCP's browser_snapshot on the same pages, with the same Chromium."""
     cli = prefix / "node_modules" / "@playwright" / "mcp" / "cli.js"
-    args = [str(cli), "--headless", "--isolated", "--executable-path", find_browser()]
+    output = tempfile.mkdtemp(prefix="cdpagent-bench-pwmcp-")  # its console logs, not in the work tree
+    args = [str(cli), "--headless", "--isolated", "--executable-path", find_browser(), "--output-dir", output]
     if os.geteuid() == 0:
         args.append("--no-sandbox")
     params = StdioServerParameters(command="node", args=args)
@@ -237,7 +241,10 @@ async def playwright_sizes(prefix: Path, base: str, rows: dict[int, dict[str, An
             started = time.perf_counter()
             result = await client.call_tool("browser_snapshot", {})
             rows[size]["pw_ms"] = (time.perf_counter() - started) * 1000
-            rows[size]["pw_chars"] = sum(len(b.text) for b in result.content if isinstance(b, TextContent))
+            text = "".join(b.text for b in result.content if isinstance(b, TextContent))
+            rows[size]["pw_chars"] = len(text)
+            if result.is_error:
+                rows[size]["pw_error"] = text[:200]
 
 
 async def main(args: argparse.Namespace) -> None:
