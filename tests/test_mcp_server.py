@@ -117,6 +117,11 @@ async def test_sf3_observe_text_is_the_page_section_and_structured_is_the_json_o
     assert "<page_data>" in text_of(result)
 
 
+def _untimed(result: dict[str, Any]) -> dict[str, Any]:
+    observation = {k: v for k, v in result["observation"].items() if k not in ("collect_ms", "settle_ms")}
+    return {**result, "observation": observation}
+
+
 async def test_sf3_a_10000_row_page_stays_bounded_through_mcp(
     chrome_endpoint: str, browser: cdpagent.Browser
 ) -> None:
@@ -130,8 +135,9 @@ async def test_sf3_a_10000_row_page_stays_bounded_through_mcp(
     assert len(text_of(raised)) <= 12000
     direct = await observe_page(await browser.open(url, timeout=120))
     cli_json = msgspec.to_builtins({"observation": direct.observation, "tools": direct.tools})
-    assert structured_size(result.structured_content) <= structured_size(cli_json)
     assert result.structured_content is not None
+    # The same object as `cdpagent observe --json`; only its timings (collect_ms, settle_ms) differ.
+    assert structured_size(_untimed(result.structured_content)) <= structured_size(_untimed(cli_json))
     omitted = result.structured_content["observation"]["omitted"]
     assert omitted["records_total"] == 10000 and omitted["records_shown"] <= 20
 
