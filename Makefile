@@ -22,3 +22,4 @@ bench: setup
 	.venv/bin/python bench/webmcp.py
 	.venv/bin/python bench/agent.py
 	.venv/bin/python bench/grid.py
+	.venv/bin/python bench/mcp.py

@@ -14,6 +14,25 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
     touch "$stamp"
 fi
+# The MCP Inspector's command-line client (tests/test_mcp_transports.py): a client nobody on this
+# team wrote, pinned, in a project-local folder (.venv is ignored by git). Without npm the test
+# skips and says why.
+INSPECTOR_VERSION=2.12.0
+inspector_stamp=.venv/node/.inspector-$INSPECTOR_VERSION
+if [ ! -f "$inspector_stamp" ]; then
+    if command -v npm >/dev/null 2>&1; then
+        echo "setup: installing @modelcontextprotocol/inspector@$INSPECTOR_VERSION into .venv/node" >&2
+        mkdir -p .venv/node
+        if npm install --silent --no-audit --no-fund --prefix .venv/node \
+                "@modelcontextprotocol/inspector@$INSPECTOR_VERSION" >/dev/null 2>&1; then
+            touch "$inspector_stamp"
+        else
+            echo "setup: could not install the MCP Inspector; its test will skip" >&2
+        fi
+    else
+        echo "setup: npm not found; the MCP Inspector test will skip" >&2
+    fi
+fi
 find_browser() {
     if [ -n "${CDPAGENT_CHROME:-}" ]; then
         [ -x "$CDPAGENT_CHROME" ] && return 0

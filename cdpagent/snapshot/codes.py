@@ -16,6 +16,7 @@ __all__ = [
     "ACTION_UNAVAILABLE",
     "CODES",
     "CONFIRMATION_DENIED",
+    "CONFIRMATION_REQUIRED",
     "DIALOG_OPEN",
     "DRIVER_FAILURES",
     "EXPECTATION_FAILED",
@@ -44,6 +45,9 @@ UNKNOWN_OPTION: Final = "UNKNOWN_OPTION"
 """A select action was given an option the control does not offer."""
 CONFIRMATION_DENIED: Final = "CONFIRMATION_DENIED"
 """The action needs the user's confirmation and the host did not give it."""
+CONFIRMATION_REQUIRED: Final = "CONFIRMATION_REQUIRED"
+"""The action needs the user's confirmation and the host has no way to ask (an MCP client without
+elicitation); nothing was performed."""
 HANDOFF_REQUIRED: Final = "HANDOFF_REQUIRED"
 """The action is declared as a person's job; the runtime never performs it."""
 EXPECTATION_FAILED: Final = "EXPECTATION_FAILED"
@@ -66,6 +70,7 @@ CODES: Final = frozenset(
         INVALID_ARGUMENT,
         UNKNOWN_OPTION,
         CONFIRMATION_DENIED,
+        CONFIRMATION_REQUIRED,
         HANDOFF_REQUIRED,
         EXPECTATION_FAILED,
         ACTION_FAILED,
