@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
+from ..browser_flags import add_browser_flags
+
 if TYPE_CHECKING:
     from .server import SurfaceServer
 
@@ -64,8 +66,13 @@ async def run(args: argparse.Namespace) -> int:
         except BindRefused as exc:
             print(f"cdpagent: {exc}", file=sys.stderr)
             return 2
+    if args.webmcp and (args.grid or args.connect):
+        print("cdpagent: --webmcp needs a browser that cdpagent launches", file=sys.stderr)
+        return 2
     config = SurfaceConfig(
         connect=args.connect,
+        grid=args.grid,
+        webmcp=args.webmcp,
         allow_origins=tuple(args.allow_origin),
         yes=args.yes,
         page_tools=args.page_tools,
@@ -94,4 +101,5 @@ def add_command(sub: Any, commands: dict[str, Callable[[argparse.Namespace], Awa
     mcp.add_argument(
         "--page-tools", action="store_true", help="also list the current page's declared actions as tools"
     )
+    add_browser_flags(mcp)
     commands["mcp"] = run

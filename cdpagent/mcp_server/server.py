@@ -52,6 +52,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..browser import Browser, Tab, connect, launch, to_url
 from ..errors import CDPAgentError, NavigationError, ObservationError, SessionClosed, TargetCrashed
+from ..grid import connect_grid
 from ..runtime.codes import PAGE_API_TAB_NOT_FOUND, PageApiError, refusal
 from ..runtime.pageapi import origin_of
 from ..runtime.threads import Notification, Thread
@@ -86,6 +87,10 @@ class SurfaceConfig(msgspec.Struct, frozen=True, kw_only=True):
 
     connect: str | None = None
     """Attach to this running browser (``http://host:port`` or ``ws://…``) instead of launching one."""
+    grid: str | None = None
+    """Take the browser from a session of this Selenium Grid 4 hub instead of launching one."""
+    webmcp: bool = False
+    """Launch with WebMCP: tools pages register become actions (a launched browser only)."""
     allow_origins: tuple[str, ...] = ()
     """Origins besides ``file:`` and loopback that ``open_page`` may open; they get the Page Agent API."""
     yes: bool = False
@@ -189,9 +194,13 @@ class Surface:
     # -- the browser ----------------------------------------------------------------
 
     def _opener(self) -> AbstractAsyncContextManager[Browser]:
+        if self.config.grid is not None:
+            return connect_grid(self.config.grid, allow_origins=self.config.allow_origins)
         if self.config.connect is not None:
             return connect(self.config.connect, allow_origins=self.config.allow_origins)
-        return launch(allow_origins=self.config.allow_origins, headless=self.config.headless)
+        return launch(
+            allow_origins=self.config.allow_origins, headless=self.config.headless, webmcp=self.config.webmcp
+        )
 
     async def _hold(self, release: trio.Event, *, task_status: trio.TaskStatus[Browser]) -> None:
         closed = self._closed = trio.Event()
