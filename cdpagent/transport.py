@@ -15,7 +15,8 @@ import contextlib
 import errno
 import os
 import socket
-from typing import Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 import trio
@@ -31,6 +32,35 @@ __all__ = ["MAX_MESSAGE_SIZE", "PipeTransport", "Transport", "WebSocketTransport
 MAX_MESSAGE_SIZE = 256 * 1024 * 1024
 
 _READ_SIZE = 1 << 20
+
+
+async def _write_whole(
+    data: memoryview, lock: trio.StrictFIFOLock, write: Callable[[memoryview], int], waitable: Any
+) -> None:
+    """Write all of ``data`` with the non-blocking ``write`` (bytes written, 0 when full).
+
+    Fast path: when nobody is mid-message, write without yielding; a lock
+    acquisition would yield while holding it and make every concurrent sender
+    park. Half a message on the stream would corrupt it for every caller, so once
+    begun a message is finished even if its caller is cancelled (a dead peer
+    still ends this with :class:`ConnectionClosed` from ``write``).
+    """
+    if not lock.locked():
+        written = write(data)
+        if written == len(data):
+            await trio.lowlevel.checkpoint_if_cancelled()
+            return
+        data = data[written:]
+    with trio.CancelScope(shield=True):
+        async with lock:
+            while data:
+                written = write(data)
+                if not written:
+                    try:
+                        await trio.lowlevel.wait_writable(waitable)
+                    except trio.ClosedResourceError:
+                        raise ConnectionClosed("the connection to the browser was closed") from None
+                data = data[written:]
 
 
 class Transport(Protocol):
@@ -75,26 +105,7 @@ class PipeTransport:
             raise ValueError(f"message of {len(message)} bytes exceeds {MAX_MESSAGE_SIZE}")
         if self._closed:
             raise ConnectionClosed("the pipe to the browser is closed")
-        data = memoryview(message + b"\0")
-        if not self._send_lock.locked():
-            # Fast path: nobody is mid-message, so write without yielding; a
-            # lock acquisition would yield while holding it and make every
-            # concurrent sender park.
-            written = self._write(data)
-            if written == len(data):
-                await trio.lowlevel.checkpoint_if_cancelled()
-                return
-            data = data[written:]
-        # Half a message on the pipe would corrupt the stream for every caller:
-        # once queued, a message is finished even if its caller is cancelled
-        # (a dead browser still ends this with a broken pipe).
-        with trio.CancelScope(shield=True):
-            async with self._send_lock:
-                while data:
-                    written = self._write(data)
-                    if not written:
-                        await trio.lowlevel.wait_writable(self._write_fd)
-                    data = data[written:]
+        await _write_whole(memoryview(message + b"\0"), self._send_lock, self._write, self._write_fd)
 
     def _write(self, data: memoryview) -> int:
         try:
@@ -239,25 +250,7 @@ class WebSocketTransport:
         await self._send_raw(frame)
 
     async def _send_raw(self, frame: bytes) -> None:
-        data = memoryview(frame)
-        if not self._send_lock.locked():
-            # Fast path, as for the pipe: nobody is mid-frame, write without yielding.
-            written = self._write(data)
-            if written == len(data):
-                await trio.lowlevel.checkpoint_if_cancelled()
-                return
-            data = data[written:]
-        # Half a frame on the socket would corrupt the stream for every caller.
-        with trio.CancelScope(shield=True):
-            async with self._send_lock:
-                while data:
-                    written = self._write(data)
-                    if not written:
-                        try:
-                            await trio.lowlevel.wait_writable(self._sock)
-                        except trio.ClosedResourceError:
-                            raise ConnectionClosed("the DevTools websocket was closed") from None
-                    data = data[written:]
+        await _write_whole(memoryview(frame), self._send_lock, self._write, self._sock)
 
     def _write(self, data: memoryview) -> int:
         try:
