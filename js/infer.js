@@ -241,38 +241,10 @@
     return 'write';
   }
 
+  // A control's input spec exactly as the declared collector builds it: the same
+  // bounds from Python, the same masking (a sensitive select lists no options).
   function inputSpec(el, kind, opts) {
-    if (kind === 'click') return null;
-    const spec = {};
-    const sensitive = isSensitive(el);
-    if (sensitive) spec.sensitive = true;
-    if (el.tagName === 'INPUT') spec.input_type = el.type;
-    else if (el.tagName === 'SELECT') spec.input_type = 'select';
-    else if (el.tagName === 'TEXTAREA') spec.input_type = 'textarea';
-    if (el.required || el.getAttribute('aria-required') === 'true') spec.required = true;
-    if (el.readOnly) spec.read_only = true;
-    const pattern = el.getAttribute('pattern');
-    if (pattern) spec.pattern = clip(pattern, 200);
-    for (const k of ['min', 'max']) {
-      const v = el.getAttribute(k);
-      if (v) spec[k] = clip(v, 40);
-    }
-    if (el.maxLength > 0) spec.maxlength = el.maxLength;
-    if (el.minLength > 0) spec.minlength = el.minLength;
-    if (el.tagName === 'SELECT') {
-      spec.options = [];
-      for (const o of el.options) {
-        if (spec.options.length >= 50) break;
-        if (!o.disabled) spec.options.push(clip(o.label || o.text, 80));
-      }
-      const o = el.selectedOptions[0];
-      spec.value = sensitive ? MASK : (o ? clip(o.label || o.text, 80) : '');
-    } else if (kind === 'check') {
-      spec.checked = 'checked' in el ? !!el.checked : el.getAttribute('aria-checked') === 'true';
-    } else if ('value' in el) {
-      spec.value = sensitive ? (el.value ? MASK : '') : clip(el.value, opts.max_string);
-    }
-    return spec;
+    return globalThis.__cdpagentObserve.inputSpec(el, kind, opts, true);
   }
 
   function fieldValue(el, opts) {
