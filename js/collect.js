@@ -1252,7 +1252,7 @@
   }
 
   Object.defineProperty(globalThis, '__cdpagentObserve', {
-    value: Object.freeze({ collect, settle, find, isSensitive, rowShown, inputSpec }),
+    value: Object.freeze({ collect, settle, find, isSensitive, rowShown, inputSpec, fieldValue }),
     writable: false, configurable: false, enumerable: false,
   });
 })();

@@ -247,14 +247,11 @@
     return globalThis.__cdpagentObserve.inputSpec(el, kind, opts, true);
   }
 
+  // A cell's value: a control (or anything sensitive) is read exactly as the declared
+  // collector reads a field; other cells give their visible text.
   function fieldValue(el, opts) {
-    if (isSensitive(el)) return MASK;
-    const tag = el.tagName;
-    if (tag === 'INPUT' && /^(checkbox|radio)$/.test(el.type)) return !!el.checked;
-    if (tag === 'INPUT' || tag === 'TEXTAREA') return clip(el.value, opts.max_string);
-    if (tag === 'SELECT') {
-      const o = el.selectedOptions[0];
-      return o ? clip(o.label || o.text, opts.max_string) : '';
+    if (isSensitive(el) || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName)) {
+      return globalThis.__cdpagentObserve.fieldValue(el, opts);
     }
     const text = textOf(el, opts.max_string);
     if (text) return text;
