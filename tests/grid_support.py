@@ -76,6 +76,14 @@ class LocalGrid:
         self.workdir = Path(tempfile.mkdtemp(prefix="cdpagent-grid-"))
         self.hub_port = free_port()
         self.hub = f"http://127.0.0.1:{self.hub_port}"
+        # The event bus gets free loopback ports too: the grid's defaults (4442/4443 on
+        # every interface) collide with any other grid on the machine and face the network.
+        self.bus = [
+            "--publish-events",
+            f"tcp://127.0.0.1:{free_port()}",
+            "--subscribe-events",
+            f"tcp://127.0.0.1:{free_port()}",
+        ]
         self.hub_process: subprocess.Popen[bytes] | None = None
         #: Running nodes by their url (``http://127.0.0.1:PORT``).
         self.nodes: dict[str, subprocess.Popen[bytes]] = {}
@@ -108,7 +116,16 @@ class LocalGrid:
         """Start the hub (it checks its nodes' health every 2 s, so a dead node is soon skipped)."""
         self.hub_process = self._spawn(
             "hub",
-            ["hub", "--host", "127.0.0.1", "--port", str(self.hub_port), "--healthcheck-interval", "2"],
+            [
+                "hub",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.hub_port),
+                *self.bus,
+                "--healthcheck-interval",
+                "2",
+            ],
         )
 
     def start_node(self) -> str:
@@ -121,6 +138,7 @@ class LocalGrid:
                 "node",
                 "--hub",
                 self.hub,
+                *self.bus,
                 "--host",
                 "127.0.0.1",
                 "--port",
