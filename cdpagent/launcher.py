@@ -118,6 +118,7 @@ class BrowserProcess:
         self.ws_url: str | None = None
         self._ws_seen = trio.Event()
         self._stderr_done = trio.Event()
+        self._lifeline: tuple[int, int] | None = None
 
     @classmethod
     async def start(
@@ -128,18 +129,23 @@ class BrowserProcess:
         pipe: bool = True,
         extra_args: Sequence[str] = (),
     ) -> BrowserProcess:
-        """Start the browser; raises :class:`BrowserNotFound` or :class:`LaunchError`."""
+        """Start the browser; raises :class:`BrowserNotFound` or :class:`LaunchError`.
+
+        The browser always gets a DevTools pipe on fds 3 and 4. With ``pipe`` it is the
+        transport (:attr:`pipe_fds`); without, it is only a lifeline: nobody writes to
+        it, and when its write end closes — :meth:`stop`, or this process dying in any
+        way — the browser exits, so a browser on a websocket port never outlives its owner.
+        """
         exe = executable or find_browser()
         workdir = tempfile.mkdtemp(prefix="cdpagent-")
         profile = os.path.join(workdir, "profile")
         argv = [exe, *default_flags(profile, headless=headless, pipe=pipe), *extra_args]
-        ours: tuple[int, int] | None = None
-        theirs: tuple[int, int] | None = None
-        if pipe:
-            to_browser_r, to_browser_w = os.pipe()
-            from_browser_r, from_browser_w = os.pipe()
-            ours = (from_browser_r, to_browser_w)
-            theirs = (to_browser_r, from_browser_w)
+        if not pipe:
+            argv.insert(1, "--remote-debugging-pipe")
+        to_browser_r, to_browser_w = os.pipe()
+        from_browser_r, from_browser_w = os.pipe()
+        ours = (from_browser_r, to_browser_w)
+        theirs = (to_browser_r, from_browser_w)
         try:
             process = await trio.lowlevel.open_process(
                 argv,
@@ -147,18 +153,21 @@ class BrowserProcess:
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
                 start_new_session=True,
-                pass_fds=(3, 4) if theirs else (),
-                preexec_fn=_fd_mover(theirs) if theirs else None,
+                pass_fds=(3, 4),
+                preexec_fn=_fd_mover(theirs),
             )
         except OSError as exc:
             shutil.rmtree(workdir, ignore_errors=True)
-            for fd in (*(ours or ()), *(theirs or ())):
+            for fd in (*ours, *theirs):
                 os.close(fd)
             raise LaunchError(f"cannot start {exe}: {exc}") from exc
-        if theirs:
-            for fd in theirs:
-                os.close(fd)
-        return cls(process, workdir, ours)
+        for fd in theirs:
+            os.close(fd)
+        if pipe:
+            return cls(process, workdir, ours)
+        browser = cls(process, workdir, None)
+        browser._lifeline = ours
+        return browser
 
     async def drain_stderr(self) -> None:
         """Read the browser's stderr until it closes, keeping the tail and the ws url."""
@@ -211,6 +220,7 @@ class BrowserProcess:
         Always reaps the process and removes the temporary profile; safe under cancellation.
         """
         with trio.CancelScope(shield=True):
+            self._close_lifeline()
             with trio.move_on_after(grace):
                 await self.process.wait()
             if self.process.returncode is None:
@@ -224,6 +234,13 @@ class BrowserProcess:
                 if not await trio.Path(self.workdir).exists():
                     break
                 await trio.sleep(0.05)
+
+    def _close_lifeline(self) -> None:
+        """Close the websocket browser's idle pipe: the browser starts shutting down."""
+        for fd in self._lifeline or ():
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._lifeline = None
 
     def kill(self) -> None:
         """Kill the browser's whole process group (no-op once it is gone)."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from functools import partial
@@ -208,8 +210,73 @@ async def test_dr4_no_sandbox_only_as_root_and_process_group_reaped(transport: s
         assert browser.process is not None
         argv = (await trio.Path(f"/proc/{browser.process.process.pid}/cmdline").read_bytes()).split(b"\0")
         assert (b"--no-sandbox" in argv) == (os.geteuid() == 0)
-        assert (b"--remote-debugging-pipe" in argv) == (transport == "pipe")
+        # Websocket browsers get the pipe too, as a lifeline (see the next test).
+        assert b"--remote-debugging-pipe" in argv
+        assert (b"--remote-debugging-port=0" in argv) == (transport == "websocket")
         profile = browser.process.profile
         assert profile.exists()
     assert_reaped(browser)
     assert not profile.exists()
+
+
+OWNER = """
+import os, sys, trio, cdpagent
+async def main():
+    async with cdpagent.launch(transport=sys.argv[1]) as browser:
+        print(browser.process.process.pid, flush=True)
+        await trio.sleep_forever()
+trio.run(main)
+"""
+
+
+def live_members(group: int) -> list[int]:
+    """Processes of process group ``group`` that are not zombies."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if int(fields[2]) == group and fields[0] != "Z":
+            out.append(int(entry))
+    return out
+
+
+async def test_dr4_browser_dies_with_its_owner(
+    transport: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """An owner killed before it can stop its browser (SIGKILL: no cleanup runs) leaves no browser."""
+    env = {**os.environ, "TMPDIR": str(tmp_path_factory.mktemp("owner"))}
+    async with trio.open_nursery() as nursery:
+        owner = await nursery.start(
+            partial(trio.run_process, [sys.executable, "-c", OWNER, transport], stdout=subprocess.PIPE,
+                    env=env, check=False)
+        )
+        assert owner.stdout is not None
+        with trio.fail_after(30):
+            line = b""
+            while not line.endswith(b"\n"):
+                chunk = await owner.stdout.receive_some()
+                assert chunk, "the owner exited before printing its browser's pid"
+                line += chunk
+        browser_pid = int(line)
+        assert live_members(browser_pid), "the browser is not running"
+        owner.kill()
+    with trio.fail_after(20):
+        while members := live_members(browser_pid):
+            await exited(members[0])
+
+
+async def exited(pid: int) -> None:
+    """Return once process ``pid`` has exited (a zombie has), or is gone."""
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return
+    try:
+        await trio.lowlevel.wait_readable(fd)
+    finally:
+        os.close(fd)
