@@ -110,7 +110,9 @@ async def test_dr7_a_prompt_is_answered_with_text(browser: cdpagent.Browser) -> 
 
 async def test_dr7_a_dialog_opening_during_observe_ends_it_with_the_dialog(browser: cdpagent.Browser) -> None:
     tab = await browser.open(HOSTILE / "dialogs.html")
-    await evaluate(tab, "openLater('alert', 'Saved.', 10)")
+    # Settle waits while the page changes (50 ms quiet, 1.5 s at most), and the page
+    # changes until its alert, so the alert opens during observe (or before it, under load).
+    await evaluate(tab, "openWhileBusy('alert', 'Saved.', 100)")
     with trio.fail_after(10):
         observation = await tab.observe()
     assert observation.modal == "JavaScript alert"
