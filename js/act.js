@@ -66,6 +66,9 @@
   const observer = {
     rowShown: (el) => globalThis.__cdpagentObserve.rowShown(el),
     isSensitive: (el) => globalThis.__cdpagentObserve.isSensitive(el),
+    // Shadow trees (OB-11): a row, inert ancestor or dialog may be outside el's tree.
+    closest: (el, selector) => globalThis.__cdpagentObserve.closestAcross(el, selector),
+    contains: (outer, el) => globalThis.__cdpagentObserve.containsAcross(outer, el),
   };
   const VIS = { visibilityProperty: true };
 
@@ -75,12 +78,12 @@
     if (declared) return squash(declared).slice(0, 200);
     if (el.disabled === true || el.matches(':disabled')) return 'disabled';
     if (el.getAttribute('aria-disabled') === 'true') return 'disabled';
-    if (el.closest('[inert]')) return 'inert';
+    if (observer.closest(el, '[inert]')) return 'inert';
     if (!el.checkVisibility(VIS)) return 'hidden';
-    const row = el.closest('[data-agent-record]');
+    const row = observer.closest(el, '[data-agent-record]');
     if (row && !observer.rowShown(row)) return 'hidden';
     const modal = openModal();
-    if (modal && !modal.contains(el)) return `behind the open dialog "${modalLabel(modal)}"`;
+    if (modal && !observer.contains(modal, el)) return `behind the open dialog "${modalLabel(modal)}"`;
     if (kind === 'type') {
       if (!editable(el)) return 'not a text field';
       if (el.readOnly) return 'read-only';

@@ -285,13 +285,11 @@ class Unseen(msgspec.Struct, frozen=True):
     """Rendered frames (iframe, frame): their content is not collected."""
     frames_unreadable: int = 0
     """Of those, frames whose document cannot be read (cross-origin)."""
-    shadow_roots: int = 0
-    """Open shadow roots found: their page actions are collected, records and regions not."""
     declarations: int = 0
-    """Declarations left out: all of those in readable frames; records, regions and row
-    actions in open shadow roots."""
+    """Declarations left out: all of those in readable frames."""
     shadow_searched: bool = True
-    """False when the page was too large to search for shadow roots."""
+    """False when the page was too large to search for open shadow roots (whose content
+    is otherwise collected like the rest of the page)."""
 
 
 class Snapshot(msgspec.Struct, frozen=True):

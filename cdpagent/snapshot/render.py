@@ -61,11 +61,6 @@ def _unseen_lines(unseen: Unseen) -> list[str]:
         if unseen.frames_unreadable:
             line += f" ({unseen.frames_unreadable} from another origin: their content is unknown)"
         out.append(line)
-    if unseen.shadow_roots:
-        out.append(
-            f"- {unseen.shadow_roots} shadow roots (page components): their page actions are "
-            "observed, their records and regions are not"
-        )
     if unseen.declarations:
         out.append(
             f"- {unseen.declarations} declared actions, records or regions inside them are not "

@@ -1,0 +1,95 @@
+"""Shadow roots and frames in the observation and in act (SPEC OB-11, issue 9 finding 10).
+
+Against real Chromium: declarations inside open shadow roots (nested too) and
+inside frames are observed and acted on like any other; what cannot be seen is
+counted and said.
+"""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+from conftest import PAGES
+
+import cdpagent
+from cdpagent.snapshot import options
+from cdpagent.snapshot.actions import act
+from cdpagent.snapshot.observe import observe_page
+from cdpagent.snapshot.options import CollectorBounds
+
+HOSTILE = PAGES / "hostile"
+
+
+# --- open shadow roots ----------------------------------------------------------------------
+
+
+async def test_ob11_open_shadow_roots_are_observed_like_the_light_dom(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(HOSTILE / "shadow.html")
+    obs = (await observe_page(tab)).observation
+    regions = {r.id: r for r in obs.regions}
+    assert regions["settings"].label == "Settings"  # aria-labelledby resolved inside the shadow tree
+    assert regions["advanced"].path == ["settings", "advanced"]
+    assert regions["people"].records_total == 3 and regions["people"].actions_total == 6
+    # Records of a component inside a light region, with their fields.
+    assert [(r.id, r.fields) for r in obs.records] == [
+        (i, {"name": n, "status": "new"}) for i, n in (("p1", "Ann"), ("p2", "Bob"), ("p3", "Cy"))
+    ]
+    assert all(r.region == "people" for r in obs.records)
+    # Composed order: the components' actions sit between the light buttons around them.
+    tools = ["before", "greet", "archive", "nickname", "save", "beta", "after"]
+    assert [e.tool for e in obs.actions] == tools
+    folded = {e.tool: e for e in obs.actions}
+    assert folded["archive"].folded and folded["archive"].rows == 3  # one shadow tree further down
+    assert folded["beta"].region_path == ["settings", "advanced"]
+    assert {s.name: s.value for s in obs.state} == {"saved": "0"}
+    assert obs.unseen.shadow_searched
+
+
+async def test_ob11_act_inside_open_shadow_roots_shows_in_the_receipt(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(HOSTILE / "shadow.html")
+    greet = await act(tab, "greet", record="p2")
+    assert greet.ok, greet.to_json()
+    assert greet.result.changed is not None and greet.result.changed.records is not None
+    assert greet.result.changed.records.changed["p2"]["status"].after == "greeted"
+    archive = await act(tab, "archive@p3")
+    assert archive.ok, archive.to_json()
+    assert archive.result.changed is not None and archive.result.changed.records is not None
+    assert archive.result.changed.records.changed["p3"]["status"].after == "archived"
+    typed = await act(tab, "nickname", text="Zed")
+    assert typed.ok, typed.to_json()
+    saved = await act(tab, "save")
+    assert saved.ok, saved.to_json()
+    changed = saved.result.changed
+    assert changed is not None and changed.state["saved"].after == "1"
+    assert changed.feedback is not None and [f.message for f in changed.feedback.gained] == ["Saved as Zed"]
+    beta = await act(tab, "beta", checked=True)
+    assert beta.ok, beta.to_json()
+
+
+async def test_ob11_shadow_row_hidden_or_behind_a_dialog_is_refused_at_act_time(
+    browser: cdpagent.Browser,
+) -> None:
+    tab = await browser.open(HOSTILE / "shadow.html")
+    await tab.observe()
+    await tab.session.send(
+        "Runtime.evaluate",
+        {"expression": "document.getElementById('list').shadowRoot.children[0].style.display = 'none'"},
+    )
+    hidden = await act(tab, "greet", record="p1")
+    assert not hidden.ok and hidden.result.error is not None
+    assert hidden.result.error.code == "UNKNOWN_RECORD"  # the hidden row is no longer listed
+    obs = await tab.observe()
+    assert [r.id for r in obs.records] == ["p2", "p3"]
+
+
+async def test_ob11_too_large_to_search_for_shadow_roots_is_said(
+    browser: cdpagent.Browser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The bound is fixed (CollectorBounds); a page of 200,000 elements would be slow to build.
+    monkeypatch.setattr(options, "COLLECTOR_BOUNDS", CollectorBounds(shadow_scan=5))
+    tab = await browser.open(HOSTILE / "shadow.html")
+    result = await observe_page(tab)
+    assert not result.observation.unseen.shadow_searched
+    assert "too large to search for shadow roots" in result.text
+    assert "(All currently visible content is shown)" not in result.text
+    assert "greet" not in msgspec.json.encode(result.tools).decode()
