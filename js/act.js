@@ -18,6 +18,9 @@
 //       select the option whose label, text or value is `option`, then fire
 //       input and change like a person's choice would
 //   state(locator) -> {found, checked}   post-condition of check
+//   ownerPoint(owner, x, y) -> {x, y, reason}   owner: a frame's owner element
+//       (iframe); (x, y) of the frame in the owner's viewport, and why the frame
+//       cannot be clicked there (hidden, inert, covered)
 //
 // Nothing here returns markup, selectors or values of sensitive controls.
 (() => {
@@ -123,6 +126,19 @@
     return { found: true, reason: null, x, y, checked };
   }
 
+  // OB-11: a point (x, y) of the frame whose owner element (iframe) is el, in the
+  // owner's document's viewport, and whether the frame is what is drawn there.
+  function ownerPoint(el, x, y) {
+    const owner = globalThis.__cdpagentObserve.frameOwner(el, 80);
+    if (!owner.visible) return { x, y, reason: 'its frame is hidden' };
+    const px = owner.left + x;
+    const py = owner.top + y;
+    if (observer.closest(el, '[inert]')) return { x: px, y: py, reason: 'inert' };
+    const hit = el.getRootNode().elementFromPoint(px, py);
+    if (hit !== el) return { x: px, y: py, reason: 'its frame is covered by another element' };
+    return { x: px, y: py, reason: null };
+  }
+
   // Controls whose value is picked, not typed: they take no text insertion.
   const PICKED = /^(date|time|datetime-local|month|week|color|range)$/;
 
@@ -193,7 +209,7 @@
   }
 
   Object.defineProperty(globalThis, '__cdpagentAct', {
-    value: Object.freeze({ prepare, focusForTyping, valueIs, pick, choose, state }),
+    value: Object.freeze({ prepare, ownerPoint, focusForTyping, valueIs, pick, choose, state }),
     writable: false, configurable: false, enumerable: false,
   });
 })();

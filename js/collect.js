@@ -376,7 +376,16 @@
   const up = (el, selector) => (hostsIn ? closestAcross(el, selector) : el.closest(selector));
 
   // The parent element, or the host for the top element of a shadow tree.
-  const parentAcross = (el) => el.parentElement || (hostsIn && el.parentNode && el.parentNode.host) || null;
+  const parentAcross = (el) => el.parentElement || (el.parentNode && el.parentNode.host) || null;
+
+  // The data-agent-region values of the regions el is in, outermost first.
+  function regionIds(el) {
+    const out = [];
+    for (let r = closestAcross(el, REGION); r; r = parentAcross(r) && closestAcross(parentAcross(r), REGION)) {
+      out.unshift(String(r.getAttribute('data-agent-region')));
+    }
+    return out;
+  }
 
   // outer.contains(el), across shadow boundaries.
   function containsAcross(outer, el) {
@@ -1182,28 +1191,40 @@
     return identity;
   }
 
-  // --- phase: what is not seen (OB-11, OB-3) ------------------------------------------
+  // --- frames (OB-11) -------------------------------------------------------------------
+  //
+  // Each frame's document is collected by its own copy of this script (Python
+  // merges the snapshots); a frame's owner element, asked here, tells where its
+  // content goes and where it is drawn.
 
-  // Declarations inside frames, and records and regions inside shadow roots, are
-  // not collected: count the rendered frames (and those whose content cannot be
-  // read: cross-origin) and the open shadow roots, with the declarations left
-  // out, so the observation can say so. Closed shadow roots cannot be seen at all.
-  function blindSpots(ctx) {
-    const DECLARED = `${ACTION},${RECORD},${REGION}`;
-    const out = { frames: 0, frames_unreadable: 0, declarations: 0, shadow_searched: !!ctx.shadowRoots };
-    for (const f of queryAll(document, 'iframe,frame')) {
-      if (!f.checkVisibility(VIS)) continue;
-      out.frames++;
-      let doc = null;
-      try {
-        doc = f.contentDocument;
-      } catch (_) {
-        doc = null;
-      }
-      if (doc) out.declarations += doc.querySelectorAll(DECLARED).length;
-      else out.frames_unreadable++;
-    }
-    return out;
+  // The region-path step of a frame: its data-agent-region, else its name, title
+  // or id made legal (lower case, runs of other characters as one "_", at most 40
+  // characters), else "frame".
+  function frameStep(el, max) {
+    const declared = el.getAttribute('data-agent-region');
+    if (declared) return clip(declared, max);
+    const named = el.getAttribute('name') || el.getAttribute('title') || el.id || '';
+    return named.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40) || 'frame';
+  }
+
+  // What the owner element (iframe, frame) el says about its frame: the step, a
+  // label, its region path in this document, whether it is itself a declared
+  // region (then the frame's content is that region's), whether it is shown, and where its
+  // content box starts in this document's viewport (CSS pixels). Names are cut at max.
+  function frameOwner(el, max) {
+    const parent = parentAcross(el);
+    const path = parent ? regionIds(parent).map((id) => clip(id, max) || 'region') : [];
+    const step = frameStep(el, max);
+    const r = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    const visible = el.checkVisibility(VIS) && r.width > 0 && r.height > 0;
+    return {
+      step, path, declared: el.hasAttribute('data-agent-region'),
+      label: ariaName(el, max) || clip(el.getAttribute('title') || '', max) || step,
+      visible, in_viewport: visible && inViewport(r, window.innerWidth, window.innerHeight),
+      left: r.left + el.clientLeft + parseFloat(style.paddingLeft),
+      top: r.top + el.clientTop + parseFloat(style.paddingTop),
+    };
   }
 
   // --- collect ---------------------------------------------------------------------------
@@ -1222,7 +1243,6 @@
     const state = collectState(ctx, R);
     const [feedback, feedbackTotal] = collectFeedback(ctx, R);
     const identity = collectIdentity(ctx.opts);
-    const unseen = blindSpots(ctx);
     lastShadowRoots = ctx.shadowRoots;
     return JSON.stringify({
       identity, regions: R.list, regions_total: R.els.length,
@@ -1232,7 +1252,8 @@
         ids: D.ids, viewport: D.viewport, inactive: D.inactive, hidden: D.hidden, duplicates: Array.from(D.duplicates),
       },
       state, state_total: ctx.few.state.length, feedback, feedback_total: feedbackTotal,
-      modal: ctx.modalLabel, warnings: ctx.warnings, unseen, collect_ms: now() - t0,
+      modal: ctx.modalLabel, warnings: ctx.warnings, unseen: { shadow_searched: !!ctx.shadowRoots },
+      collect_ms: now() - t0,
     });
   }
 
@@ -1302,13 +1323,7 @@
     const name = String(locator.name);
     const path = (locator.region_path || []).join(SEP);
     const sel = `[data-agent-action="${CSS.escape(name)}"]`;
-    const pathOf = (el) => {
-      const out = [];
-      for (let r = up(el, REGION); r; r = parentAcross(r) && up(parentAcross(r), REGION)) {
-        out.unshift(String(r.getAttribute('data-agent-region')));
-      }
-      return out.join(SEP);
-    };
+    const pathOf = (el) => regionIds(el).join(SEP);
     if (locator.record != null) {
       for (const rec of queryAll(document, `[data-agent-record="${CSS.escape(String(locator.record))}"]`)) {
         for (const el of queryAll(rec, sel)) if (up(el, RECORD) === rec) return el;
@@ -1326,7 +1341,7 @@
 
   Object.defineProperty(globalThis, '__cdpagentObserve', {
     value: Object.freeze({
-      collect, settle, find, isSensitive, rowShown, inputSpec, fieldValue, closestAcross, containsAcross,
+      collect, settle, find, frameOwner, isSensitive, rowShown, inputSpec, fieldValue, closestAcross, containsAcross,
     }),
     writable: false, configurable: false, enumerable: false,
   });

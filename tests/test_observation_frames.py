@@ -93,3 +93,103 @@ async def test_ob11_too_large_to_search_for_shadow_roots_is_said(
     assert "too large to search for shadow roots" in result.text
     assert "(All currently visible content is shown)" not in result.text
     assert "greet" not in msgspec.json.encode(result.tools).decode()
+
+
+# --- frames ------------------------------------------------------------------------------------
+
+FRAMES = PAGES / "frames"
+
+
+async def test_ob11_frames_are_observed_under_their_region_path(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(FRAMES / "top.html")
+    result = await observe_page(tab)
+    obs = result.observation
+    regions = {tuple(r.path): r for r in obs.regions}
+    # name= gives the step; the frame's own regions sit under it.
+    assert regions[("shop", "cart")].role == "document" and regions[("shop", "cart")].label == "Your cart"
+    assert regions[("shop", "cart", "items")].records_total == 2
+    # title= made legal; a frame declared as a region is that region (nested frames).
+    assert regions[("help_faq",)].label == "Help & FAQ"
+    assert regions[("help_faq", "deeper")].role == "document"
+    assert len([p for p in regions if p[-1] == "deeper"]) == 1
+    paths = {e.tool: e.region_path for e in obs.actions}
+    assert paths == {
+        "refresh": ["shop"],
+        "more": ["shop", "cart", "items"],
+        "coupon": ["shop", "cart"],
+        "ask": ["help_faq"],
+        "deep": ["help_faq", "deeper"],
+    }
+    # The cart is below the fold: its rows are in its frame's viewport, not the page's.
+    assert [(r.id, r.fields, r.region, r.in_viewport) for r in obs.records] == [
+        ("apple", {"name": "Apple", "qty": "1"}, "items", False),
+        ("pear", {"name": "Pear", "qty": "1"}, "items", False),
+    ]
+    assert obs.record_ids == ["apple", "pear"]
+    assert {s.name: s.value for s in obs.state} == {"asked": "0", "deep_clicks": "0"}
+    assert "Shop > Your cart > Items" in result.text
+    # A hidden frame's content is hidden, as a hidden region's would be; nothing is unseen.
+    assert "invisible" not in msgspec.json.encode(result.tools).decode()
+    assert obs.unseen.frames == 0 and "(All currently visible content is shown)" in result.text
+
+
+async def test_ob11_act_inside_frames_with_trusted_input(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(FRAMES / "top.html")
+    # The cart is 1400 px down: the page scrolls, then the click lands inside the frame's
+    # content box (border and padding included in the offset).
+    more = await act(tab, "more", record="pear")
+    assert more.ok, more.to_json()
+    assert more.result.changed is not None and more.result.changed.records is not None
+    assert more.result.changed.records.changed["pear"]["qty"].after == "2"
+    coupon = await act(tab, "coupon", text="SAVE10")
+    assert coupon.ok, coupon.to_json()
+    assert coupon.result.changed is not None and coupon.result.changed.actions is not None
+    assert coupon.result.changed.actions.values["coupon"].after == "SAVE10"
+    deep = await act(tab, "deep")  # a frame inside a frame
+    assert deep.ok, deep.to_json()
+    assert deep.result.changed is not None and deep.result.changed.state["deep_clicks"].after == "1"
+    ask = await act(tab, "ask")
+    assert ask.ok, ask.to_json()
+    assert ask.result.changed is not None and ask.result.changed.state["asked"].after == "1"
+    obs = await tab.observe()
+    (pear,) = [r for r in obs.records if r.id == "pear"]
+    assert pear.fields == {"name": "Pear", "qty": "2"} and pear.region == "items"
+
+
+async def test_ob11_act_recheck_inside_and_around_a_frame(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(FRAMES / "top.html")
+    await tab.observe()
+    # Covered inside the frame: the frame's own hit test refuses.
+    await tab.session.send(
+        "Runtime.evaluate",
+        {
+            "expression": "(() => { const d = document.querySelector('iframe[title^=Help]').contentDocument;"
+            " const o = d.createElement('div'); o.style.cssText = 'position:fixed;inset:0;background:#fff';"
+            " d.body.append(o); })()"
+        },
+    )
+    inside = await act(tab, "ask")
+    assert inside.code == "ACTION_UNAVAILABLE", inside.to_json()
+    assert inside.result.error is not None and inside.result.error.reason == "covered by another element"
+    # Covered around the frame: the owner's document draws something else at the point.
+    await tab.session.send(
+        "Runtime.evaluate",
+        {
+            "expression": "(() => { const o = document.createElement('div');"
+            " o.style.cssText = 'position:fixed;inset:0;background:#fff'; document.body.append(o); })()"
+        },
+    )
+    around = await act(tab, "deep")
+    assert around.code == "ACTION_UNAVAILABLE", around.to_json()
+    assert around.result.error is not None
+    assert around.result.error.reason == "its frame is covered by another element"
+
+
+async def test_ob11_frames_that_refuse_are_counted_and_said(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(FRAMES / "refused.html")
+    result = await observe_page(tab)
+    unseen = result.observation.unseen
+    assert unseen.frames == 1 and sum(unseen.frame_reasons.values()) == 1
+    assert "- 1 embedded frames are not observed (1 because" in result.text
+    assert "(All currently visible content is shown)" not in result.text
+    assert "boxed" not in msgspec.json.encode(result.tools).decode()

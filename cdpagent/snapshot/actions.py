@@ -39,6 +39,7 @@ from ..target import Target
 from ..webmcp import WebMcp
 from . import codes
 from .folding import fold_actions
+from .frames import FramePoint, frame_of, page_point
 from .model import ActionEntry, ActionLocator, Snapshot, action_id, split_action_id
 from .observe import WORLD, SettleReport, collect_snapshot, install
 from .options import ObserveOptions
@@ -314,6 +315,35 @@ async def _confirmed(callback: ConfirmCallback | None, request: ConfirmRequest) 
     return answer is True
 
 
+async def _context(tab: Target, frame_id: str | None) -> int:
+    """The acting world of the main document, or of frame ``frame_id`` (:mod:`.frames`)."""
+    if frame_id is None:
+        return await tab.context_id(WORLD)
+    context = tab.documents.context(WORLD, frame_id)
+    if context is None:
+        raise _Refused(codes.ACTION_UNAVAILABLE, "the frame of this action is gone", "gone")
+    return context.id
+
+
+async def _page_point(
+    run: _Run, frame_id: str | None, locator: ActionLocator, x: float, y: float
+) -> FramePoint:
+    """Where to click (x, y) of ``frame_id``'s viewport (None: the main document's) on the page.
+
+    Raises :class:`_Refused` when the frame is hidden, covered or gone.
+    """
+    if frame_id is None:
+        return FramePoint(x, y)
+    try:
+        point = await page_point(run.tab, frame_id, x, y, WORLD, run.deadline)
+    except (LookupError, ProtocolError):
+        raise _Refused(codes.ACTION_UNAVAILABLE, f"the frame of {locator.id} is gone", "gone") from None
+    if point.reason:
+        message = f"{locator.id} cannot be used now: {point.reason}"
+        raise _Refused(codes.ACTION_UNAVAILABLE, message, point.reason)
+    return point
+
+
 async def _perform(
     run: _Run,
     ctx: int,
@@ -321,8 +351,12 @@ async def _perform(
     entry: ActionEntry,
     locator: ActionLocator,
     args: ActInput,
+    frame_id: str | None = None,
 ) -> str | None:
-    """Re-check, scroll, deliver the input; returns a failed expectation, if any."""
+    """Re-check, scroll, deliver the input; returns a failed expectation, if any.
+
+    ``locator`` is relative to the document of ``ctx``: frame ``frame_id``'s, or the main one.
+    """
     tab = run.tab
     text, option, checked = args.text, args.option, args.checked
     if entry.kind == "tool":
@@ -336,19 +370,20 @@ async def _perform(
         raise _Refused(
             codes.ACTION_UNAVAILABLE, f"{locator.id} cannot be used now: {prep.reason}", prep.reason
         )
+    at = await _page_point(run, frame_id, locator, prep.x, prep.y)
     doc = tab.document
     if doc is None or doc.serial != serial:
         raise _Refused(codes.PAGE_CHANGED, "the page was replaced before the action could run")
     if entry.kind == "click":
         run.performed = True
-        await mouse_click(tab.session, prep.x, prep.y)
+        await mouse_click(tab.session, at.x, at.y)
         return None
     if entry.kind == "check":
         if bool(prep.checked) == checked:
             run.warnings.append(f"{locator.id} was already {'checked' if checked else 'unchecked'}")
             return None
         run.performed = True
-        await mouse_click(tab.session, prep.x, prep.y)
+        await mouse_click(tab.session, at.x, at.y)
         now = await _call(tab, ctx, _Checked, "state", where)
         if now.found and now.checked != checked:
             return f"{locator.id} is still {'checked' if now.checked else 'unchecked'} after the click"
@@ -416,9 +451,10 @@ async def _act(
                     codes.CONFIRMATION_DENIED,
                     f"the user did not confirm {locator.id!r} ({entry.confirm}); it was not performed",
                 )
-        ctx = await tab.context_id(WORLD)
+        frame_id, where = frame_of(before, locator)
+        ctx = await _context(tab, frame_id)
         t0 = time.perf_counter()
-        expectation = await _perform(run, ctx, serial, entry, locator, args)
+        expectation = await _perform(run, ctx, serial, entry, where, args, frame_id)
         run.timings.action_ms = (time.perf_counter() - t0) * 1000
     except _Refused as exc:
         return error_receipt(ref, exc.code, exc.message, available, reason=exc.reason)

@@ -29,9 +29,10 @@ from ..pagescripts import source
 from ..target import Command, Target
 from ..webmcp import WebMcp
 from .budget import build
+from .frames import collect_frames
 from .inference import combine
 from .model import Feedback, Identity, InputSpec, Observation, PageAction, Snapshot, decode_snapshot
-from .options import ObserveOptions
+from .options import COLLECTOR_BOUNDS, ObserveOptions
 from .pagetools import with_page_tools
 
 __all__ = [
@@ -118,6 +119,32 @@ class _DocumentChanged(Exception):
     pass
 
 
+async def _collect_in(tab: Target, opts: ObserveOptions, context: int, deadline: float | None) -> Snapshot:
+    """The snapshot of the document whose isolated world is ``context`` (declared, inferred
+    or both, see :mod:`.inference`). Raises :class:`ObservationError` (``COLLECT_FAILED``)
+    and the driver's errors (``ProtocolError`` when the world is gone, ``CallTimeout``).
+    """
+    texts = _value(
+        await tab.session.send(
+            "Runtime.callFunctionOn",
+            {
+                "functionDeclaration": _CALL_COLLECT,
+                "executionContextId": context,
+                "arguments": [
+                    {"value": msgspec.json.encode(opts.collector_args()).decode()},
+                    {"value": opts.infer},
+                ],
+                "returnByValue": True,
+            },
+            deadline=deadline,
+        )
+    )
+    if not isinstance(texts, list) or len(texts) != 2 or not any(isinstance(t, str) for t in texts):
+        raise ObservationError("COLLECT_FAILED", "the collector returned no snapshot")
+    declared, inferred = (decode_snapshot(t) if isinstance(t, str) else None for t in texts)
+    return combine(declared, inferred)
+
+
 async def _attempt(
     tab: Target, opts: ObserveOptions, timeout: float, after_input: bool
 ) -> tuple[Snapshot, SettleReport | None]:
@@ -144,30 +171,20 @@ async def _attempt(
                 )
             )
             report = msgspec.convert(raw, SettleReport)
-        texts = _value(
-            await tab.session.send(
-                "Runtime.callFunctionOn",
-                {
-                    "functionDeclaration": _CALL_COLLECT,
-                    "executionContextId": ctx,
-                    "arguments": [
-                        {"value": msgspec.json.encode(opts.collector_args()).decode()},
-                        {"value": opts.infer},
-                    ],
-                    "returnByValue": True,
-                },
-            )
-        )
+        snapshot = await _collect_in(tab, opts, ctx, None)
     except ProtocolError as exc:
         # The world died under the call: its document was replaced.
         raise _DocumentChanged(str(exc)) from exc
+
+    async def collect_in(context: int, deadline: float) -> Snapshot:
+        return await _collect_in(tab, opts, context, deadline)
+
+    snapshot = await collect_frames(
+        tab, snapshot, WORLD, collect_in, COLLECTOR_BOUNDS.name_chars, trio.current_time() + timeout
+    )
     now = tab.document
     if now is None or now.serial != serial:
         raise _DocumentChanged("the document changed while it was observed")
-    if not isinstance(texts, list) or len(texts) != 2 or not any(isinstance(t, str) for t in texts):
-        raise ObservationError("COLLECT_FAILED", "the collector returned no snapshot")
-    declared, inferred = (decode_snapshot(t) if isinstance(t, str) else None for t in texts)
-    snapshot = combine(declared, inferred)
     bridge = WebMcp.of(tab.browser)
     if bridge is not None:
         snapshot = with_page_tools(snapshot, bridge.tools(tab))

@@ -1,0 +1,397 @@
+"""Frames in the observation and in acting (SPEC OB-11).
+
+Theory of operation:
+
+* Every frame's document runs its own copy of the collector: the isolated-world
+  scripts are installed with ``Page.addScriptToEvaluateOnNewDocument``, which
+  also covers the child frames the tab's renderer draws (same-origin, ``srcdoc``,
+  nested). :func:`collect_frames` walks the tab's frame tree
+  (:class:`~cdpagent.documents.DocumentTracker`), parents before children, and
+  collects each frame with the same options; :func:`merge` puts the parts into
+  the top document's snapshot.
+* A frame's *owner* (its ``iframe``, found with ``DOM.getFrameOwner`` and resolved
+  in the parent's isolated world) tells (``frameOwner`` in ``js/collect.js``) the
+  region-path step its content goes under, its label, its own region path in the
+  parent and whether it is shown. The step is the owner's ``data-agent-region``,
+  else its ``name``, ``title`` or ``id`` made legal (lower case, other characters
+  as ``_``), else ``frame``; a step already used at that place gets ``_2``, ``_3``….
+  A hidden frame's content is hidden, so it is left out like a hidden region's.
+* Merging: the frame becomes a region (role ``document``) under the owner's
+  regions, and every region path of the frame's snapshot moves under it, so names
+  stay unique and the text shows where each thing is. The frame's actions come
+  after the page's in the action order. Record ids the page already uses are
+  dropped from the frame's part (the first element of an id wins, as in a document).
+* Acting: the locator's region path names the frame (:func:`frame_of`); the
+  element is found, re-checked and scrolled into view by the frame's own world
+  (scrolling reaches every frame on the way), then :func:`page_point` moves the
+  click point out through each owner's content box (``ownerPoint`` in
+  ``js/act.js``, which also checks that the frame is what is drawn there).
+* A frame that cannot be collected is counted in :class:`~.model.Unseen` with the
+  reason (:data:`NO_SCRIPTS`, :data:`TIMED_OUT`, :data:`GONE`, :data:`OTHER_SITE`),
+  never waited on past the caller's deadline.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Final
+
+import msgspec
+import trio
+
+from ..documents import Frame
+from ..errors import CallTimeout, CDPAgentError, ProtocolError
+from ..target import Target
+from .model import ActionLocator, FrameRef, Region, Snapshot, Unseen
+
+__all__ = [
+    "GONE",
+    "NO_SCRIPTS",
+    "OTHER_SITE",
+    "TIMED_OUT",
+    "FrameOwner",
+    "FramePart",
+    "FramePoint",
+    "collect_frames",
+    "frame_of",
+    "merge",
+    "page_point",
+]
+
+NO_SCRIPTS: Final = "no script runs in it (sandboxed, or not loaded yet)"
+TIMED_OUT: Final = "it did not answer in time"
+GONE: Final = "it went away while the page was observed"
+OTHER_SITE: Final = "it shows another site: its content is unknown"
+
+#: How long one frame may take to answer, at most (the caller's deadline may cut it shorter).
+FRAME_TIMEOUT: Final = 3.0
+
+_GROUP = "cdpagent-frames"
+_CALL_OWNER = "function (max) { return globalThis.__cdpagentObserve.frameOwner(this, max); }"
+_CALL_POINT = "function (x, y) { return globalThis.__cdpagentAct.ownerPoint(this, x, y); }"
+
+CollectIn = Callable[[int, float], Awaitable[Snapshot]]
+"""Collects the snapshot of the document whose isolated world is the given context id,
+by the given deadline (:func:`trio.current_time` value)."""
+
+
+class FrameOwner(msgspec.Struct, frozen=True):
+    """``frameOwner`` of ``js/collect.js``: what a frame's owner element says about it."""
+
+    step: str
+    path: list[str]
+    label: str
+    declared: bool
+    """The owner is a ``data-agent-region`` itself: the frame's region is that region."""
+    visible: bool
+    in_viewport: bool
+    left: float
+    top: float
+
+
+class FramePart(msgspec.Struct, frozen=True):
+    """One frame's snapshot and where it goes: ``path`` ends with the frame's own step;
+    ``shown``: the frame, and every frame around it, intersects its viewport."""
+
+    frame_id: str
+    path: tuple[str, ...]
+    owner: FrameOwner
+    snapshot: Snapshot
+    shown: bool = True
+
+
+class FramePoint(msgspec.Struct, frozen=True):
+    """``ownerPoint`` of ``js/act.js``: a point moved into the owner's viewport, or why not."""
+
+    x: float
+    y: float
+    reason: str | None = None
+
+
+async def _call_on_owner(
+    tab: Target, frame: Frame, world: str, function: str, args: list[Any], deadline: float
+) -> Any:
+    """``function`` called on ``frame``'s owner element in its parent's ``world``.
+
+    Raises :class:`LookupError` when the parent's world is not there, and the
+    driver's errors (``ProtocolError`` when the frame is gone, ``CallTimeout``).
+    """
+    parent = tab.documents.context(world, frame.parent_id) if frame.parent_id else None
+    if parent is None:
+        raise LookupError(f"no {world} world in the parent of frame {frame.id}")
+    session = tab.session
+    owner = await session.send("DOM.getFrameOwner", {"frameId": frame.id}, deadline=deadline)
+    node = await session.send(
+        "DOM.resolveNode",
+        {"backendNodeId": owner["backendNodeId"], "executionContextId": parent.id, "objectGroup": _GROUP},
+        deadline=deadline,
+    )
+    reply = await session.send(
+        "Runtime.callFunctionOn",
+        {
+            "functionDeclaration": function,
+            "objectId": node["object"]["objectId"],
+            "arguments": [{"value": a} for a in args],
+            "returnByValue": True,
+        },
+        deadline=deadline,
+    )
+    if "exceptionDetails" in reply:
+        raise LookupError(f"the {world} world of frame {frame.id}'s parent is not ready")
+    return reply.get("result", {}).get("value")
+
+
+async def _release(tab: Target) -> None:
+    try:
+        await tab.session.send("Runtime.releaseObjectGroup", {"objectGroup": _GROUP})
+    except CDPAgentError:
+        pass
+
+
+def _children(tab: Target, parent_id: str) -> list[Frame]:
+    return [f for f in tab.documents.frames.values() if f.parent_id == parent_id]
+
+
+def _unique(path: list[str], used: set[tuple[str, ...]]) -> tuple[str, ...]:
+    """``path`` with its last step numbered (``_2``, ``_3``…) until no region uses it."""
+    candidate = tuple(path)
+    n = 1
+    while candidate in used:
+        n += 1
+        candidate = (*path[:-1], f"{path[-1]}_{n}")
+    used.add(candidate)
+    return candidate
+
+
+async def collect_frames(
+    tab: Target, top: Snapshot, world: str, collect_in: CollectIn, name_chars: int, deadline: float
+) -> Snapshot:
+    """``top`` (the main document's snapshot) with every shown frame's declarations merged in.
+
+    Frames are asked parents first; each one's calls end by ``deadline`` or
+    :data:`FRAME_TIMEOUT` seconds, whichever comes first. A frame that cannot be
+    collected is counted with its reason, and its own frames with it. Raises only
+    the driver's ``SessionClosed`` / ``ConnectionClosed``.
+    """
+    main = tab.documents.main_frame_id
+    if main is None or not _children(tab, main):
+        return top
+    used = {tuple(r.path) for r in top.regions}
+    parts: list[FramePart] = []
+    refused: Counter[str] = Counter()
+    queue: list[tuple[Frame, FramePart | None]] = [(f, None) for f in _children(tab, main)]
+    try:
+        while queue:
+            frame, outer = queue.pop(0)
+            part = await _collect_one(
+                tab, frame, outer, world, collect_in, name_chars, deadline, used, refused
+            )
+            if part is not None:
+                parts.append(part)
+                queue.extend((f, part) for f in _children(tab, frame.id))
+    finally:
+        with trio.CancelScope(shield=True), trio.move_on_after(1):
+            await _release(tab)
+    return merge(top, parts, refused)
+
+
+async def _collect_one(
+    tab: Target,
+    frame: Frame,
+    outer: FramePart | None,
+    world: str,
+    collect_in: CollectIn,
+    name_chars: int,
+    deadline: float,
+    used: set[tuple[str, ...]],
+    refused: Counter[str],
+) -> FramePart | None:
+    """One frame's part, or None (counted in ``refused`` unless it is hidden)."""
+    until = min(deadline, trio.current_time() + FRAME_TIMEOUT)
+    try:
+        raw = await _call_on_owner(tab, frame, world, _CALL_OWNER, [name_chars], until)
+        owner = msgspec.convert(raw, FrameOwner)
+    except (LookupError, msgspec.ValidationError, ProtocolError):
+        refused[GONE] += 1
+        return None
+    except CallTimeout:
+        refused[TIMED_OUT] += 1
+        return None
+    if not owner.visible:
+        return None
+    if frame.document is None:
+        refused[OTHER_SITE] += 1
+        return None
+    context = tab.documents.context(world, frame.id)
+    if context is None:
+        refused[NO_SCRIPTS] += 1
+        return None
+    try:
+        snapshot = await collect_in(context.id, until)
+    except CallTimeout:
+        refused[TIMED_OUT] += 1
+        return None
+    except ProtocolError:
+        refused[GONE] += 1
+        return None
+    prefix = outer.path if outer is not None else ()
+    steps = [*prefix, *owner.path, owner.step]
+    # A declared owner is listed as a region by its parent's collector: that region is the frame's.
+    path = tuple(steps) if owner.declared else _unique(steps, used)
+    shown = owner.in_viewport and (outer is None or outer.shown)
+    return FramePart(frame.id, path, owner, snapshot, shown)
+
+
+def merge(top: Snapshot, parts: Sequence[FramePart], refused: Counter[str]) -> Snapshot:
+    """One snapshot: ``top`` with each part under its frame's region path (see the module doc).
+
+    ``refused`` counts the frames left out, by reason. Pure: no IO.
+    """
+    regions = list(top.regions)
+    actions = list(top.actions)
+    groups = list(top.row_actions)
+    records = list(top.records)
+    index = top.record_index
+    ids, viewport = list(index.ids), list(index.viewport)
+    inactive, hidden, duplicates = index.inactive, index.hidden, list(index.duplicates)
+    state, feedback, warnings = list(top.state), list(top.feedback), list(top.warnings)
+    totals = [top.regions_total, top.actions_total, top.state_total, top.feedback_total]
+    collect_ms = top.collect_ms
+    searched = top.unseen.shadow_searched
+    taken = set(ids) | {r.id for r in records}
+    order = max([a.order for a in actions] + [g.order for g in groups] + [-1]) + 1
+    for part in parts:
+        s, pre, step, shown = part.snapshot, list(part.path), part.path[-1], part.shown
+        dup = {i for i in s.record_index.ids if i in taken}
+        own_ids = [i for i in s.record_index.ids if i not in dup]
+        taken.update(own_ids)
+        group_rows = sum(g.rows for g in s.row_actions)
+        declared = [i for i, r in enumerate(regions) if part.owner.declared and tuple(r.path) == part.path]
+        frame_region = Region(
+            id=step,
+            label=regions[declared[0]].label if declared else part.owner.label,
+            role="document",
+            parent=pre[-2] if len(pre) > 1 else None,
+            path=pre,
+            in_viewport=shown,
+            actions_total=s.actions_total + group_rows,
+            actions_visible=(sum(a.in_viewport for a in s.actions) + sum(g.visible for g in s.row_actions))
+            if shown
+            else 0,
+            records_total=len(own_ids),
+            records_visible=len([i for i in s.record_index.viewport if i not in dup]) if shown else 0,
+        )
+        if declared:
+            regions[declared[0]] = frame_region
+        else:
+            regions.append(frame_region)
+        regions += [
+            msgspec.structs.replace(
+                r, path=pre + r.path, parent=r.parent or step, in_viewport=r.in_viewport and shown
+            )
+            for r in s.regions
+        ]
+        actions += [
+            msgspec.structs.replace(
+                a,
+                region=a.region or step,
+                region_path=pre + a.region_path,
+                order=a.order + order,
+                in_viewport=a.in_viewport and shown,
+            )
+            for a in s.actions
+        ]
+        groups += [
+            msgspec.structs.replace(
+                g,
+                region=g.region or step,
+                region_path=pre + g.region_path,
+                order=g.order + order,
+                sample=[i for i in g.sample if i not in dup],
+                available_ids=None
+                if g.available_ids is None
+                else [i for i in g.available_ids if i not in dup],
+            )
+            for g in s.row_actions
+        ]
+        order = max([a.order for a in actions] + [g.order for g in groups] + [order - 1]) + 1
+        records += [
+            msgspec.structs.replace(r, region=r.region or step, in_viewport=r.in_viewport and shown)
+            for r in s.records
+            if r.id not in dup
+        ]
+        ids += own_ids
+        viewport += [i for i in s.record_index.viewport if i not in dup] if shown else []
+        inactive, hidden = inactive + s.record_index.inactive, hidden + s.record_index.hidden
+        duplicates += [*s.record_index.duplicates, *sorted(dup)]
+        state += [msgspec.structs.replace(x, region=x.region or step) for x in s.state]
+        feedback += [msgspec.structs.replace(f, region_path=pre + f.region_path) for f in s.feedback]
+        warnings += [f"in frame {step}: {w}" for w in s.warnings]
+        totals = [
+            totals[0] + s.regions_total + (0 if declared else 1),
+            totals[1] + s.actions_total,
+            totals[2] + s.state_total,
+            totals[3] + s.feedback_total,
+        ]
+        collect_ms += s.collect_ms
+        searched = searched and s.unseen.shadow_searched
+    return msgspec.structs.replace(
+        top,
+        regions=regions,
+        regions_total=totals[0],
+        actions=actions,
+        actions_total=totals[1],
+        row_actions=groups,
+        records=records,
+        record_index=msgspec.structs.replace(
+            index, ids=ids, viewport=viewport, inactive=inactive, hidden=hidden, duplicates=duplicates
+        ),
+        state=state,
+        state_total=totals[2],
+        feedback=feedback,
+        feedback_total=totals[3],
+        warnings=warnings,
+        collect_ms=collect_ms,
+        unseen=Unseen(frames=sum(refused.values()), frame_reasons=dict(refused), shadow_searched=searched),
+        frames=[*top.frames, *(FrameRef(p.frame_id, p.path) for p in parts)],
+    )
+
+
+def frame_of(snapshot: Snapshot, locator: ActionLocator) -> tuple[str | None, ActionLocator]:
+    """The frame an action's element is in (None: the main document) and its locator there
+    (the region path under the frame's step)."""
+    best: FrameRef | None = None
+    for ref in snapshot.frames:
+        n = len(ref.path)
+        if locator.region_path[:n] == ref.path and (best is None or n > len(best.path)):
+            best = ref
+    if best is None:
+        return None, locator
+    return best.frame_id, msgspec.structs.replace(locator, region_path=locator.region_path[len(best.path) :])
+
+
+async def page_point(
+    tab: Target, frame_id: str, x: float, y: float, world: str, deadline: float
+) -> FramePoint:
+    """(x, y) of frame ``frame_id``'s viewport in the main document's viewport, moved out
+    through each owner's content box; ``reason`` says why the frame cannot be clicked there.
+
+    Raises :class:`LookupError` when the frame or an owner's world is gone, and the
+    driver's errors.
+    """
+    point = FramePoint(x, y)
+    try:
+        frame = tab.documents.frames.get(frame_id)
+        while frame is not None and frame.parent_id is not None:
+            raw = await _call_on_owner(tab, frame, world, _CALL_POINT, [point.x, point.y], deadline)
+            point = msgspec.convert(raw, FramePoint)
+            if point.reason:
+                return point
+            frame = tab.documents.frames.get(frame.parent_id)
+        if frame is None:
+            raise LookupError(f"frame {frame_id} is gone")
+        return point
+    finally:
+        with trio.CancelScope(shield=True), trio.move_on_after(1):
+            await _release(tab)
