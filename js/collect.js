@@ -312,15 +312,23 @@
 
   // Every open shadow root (nested ones included) in document order, or null
   // when the page has more than `budget` elements to ask (hosts have no selector).
-  function openShadowRoots(budget) {
+  // stats, when given, gets the elements asked and the custom elements without an
+  // open root: the only hosts whose closed roots are worth looking for (OB-11).
+  function openShadowRoots(budget, stats) {
     const roots = [];
     const search = (root) => {
       const all = root.querySelectorAll('*');
       budget -= all.length;
       if (budget < 0) return false;
+      if (stats) stats.elements += all.length;
       for (let i = 0; i < all.length; i++) {
         const shadow = all[i].shadowRoot;
-        if (shadow && (roots.push(shadow), !search(shadow))) return false;
+        if (shadow) {
+          roots.push(shadow);
+          if (!search(shadow)) return false;
+        } else if (stats && all[i].localName.includes('-')) {
+          stats.components++;
+        }
       }
       return true;
     };
@@ -464,13 +472,14 @@
 
   // What every later phase reads: the options, the viewport, the open modal.
   function pageContext(opts) {
-    const shadowRoots = openShadowRoots(opts.shadow_scan);
+    const stats = { elements: 0, components: 0 };
+    const shadowRoots = openShadowRoots(opts.shadow_scan, stats);
     useShadowRoots(shadowRoots);
     const few = fewElements();
     const [modal, hasInert] = modalAndInert(few.modal);
     return {
       opts, few, modal, hasInert, vw: window.innerWidth, vh: window.innerHeight, warnings: [],
-      shadowRoots,
+      shadowRoots, stats,
       covered: (el) => !!modal && !containsAcross(modal, el) && !containsAcross(el, modal),
       modalLabel: modal ? regionLabel(modal, opts.name_chars) : null,
     };
@@ -1252,7 +1261,9 @@
         ids: D.ids, viewport: D.viewport, inactive: D.inactive, hidden: D.hidden, duplicates: Array.from(D.duplicates),
       },
       state, state_total: ctx.few.state.length, feedback, feedback_total: feedbackTotal,
-      modal: ctx.modalLabel, warnings: ctx.warnings, unseen: { shadow_searched: !!ctx.shadowRoots },
+      modal: ctx.modalLabel, warnings: ctx.warnings, unseen: {
+        shadow_searched: !!ctx.shadowRoots, elements: ctx.stats.elements, components: ctx.stats.components,
+      },
       collect_ms: now() - t0,
     });
   }

@@ -7,13 +7,21 @@ counted and said.
 
 from __future__ import annotations
 
+import functools
+import http.server
+import threading
+from collections.abc import Iterator
+from typing import Any
+
 import msgspec
 import pytest
+import trio
 from conftest import PAGES
 
 import cdpagent
-from cdpagent.snapshot import options
+from cdpagent.snapshot import options, shadow
 from cdpagent.snapshot.actions import act
+from cdpagent.snapshot.frames import FRAME_TIMEOUT, TIMED_OUT
 from cdpagent.snapshot.observe import observe_page
 from cdpagent.snapshot.options import CollectorBounds
 
@@ -43,6 +51,23 @@ async def test_ob11_open_shadow_roots_are_observed_like_the_light_dom(browser: c
     assert folded["beta"].region_path == ["settings", "advanced"]
     assert {s.name: s.value for s in obs.state} == {"saved": "0"}
     assert obs.unseen.shadow_searched
+
+
+async def test_ob11_closed_shadow_roots_are_counted_and_said(
+    browser: cdpagent.Browser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tab = await browser.open(HOSTILE / "shadow.html")
+    result = await observe_page(tab)
+    assert result.observation.unseen.closed_shadow_roots == 1
+    assert "- 1 closed shadow roots (page components that hide their content" in result.text
+    assert "(All currently visible content is shown)" not in result.text
+    assert "unseen" not in msgspec.json.encode(result.tools).decode()
+    # Too large a page to walk: its custom elements without an open root are said unchecked.
+    monkeypatch.setattr(shadow, "CLOSED_SCAN", 5)
+    result = await observe_page(tab)
+    unseen = result.observation.unseen
+    assert (unseen.closed_shadow_roots, unseen.unchecked_components) == (0, 1)
+    assert "- 1 page components were not checked for closed shadow roots" in result.text
 
 
 async def test_ob11_act_inside_open_shadow_roots_shows_in_the_receipt(browser: cdpagent.Browser) -> None:
@@ -185,11 +210,81 @@ async def test_ob11_act_recheck_inside_and_around_a_frame(browser: cdpagent.Brow
     assert around.result.error.reason == "its frame is covered by another element"
 
 
-async def test_ob11_frames_that_refuse_are_counted_and_said(browser: cdpagent.Browser) -> None:
-    tab = await browser.open(FRAMES / "refused.html")
+async def test_ob11_sandboxed_frame_without_scripts_is_still_observed(browser: cdpagent.Browser) -> None:
+    # The page's own scripts cannot run in it; the collector's isolated world can.
+    tab = await browser.open(FRAMES / "sandboxed.html")
     result = await observe_page(tab)
-    unseen = result.observation.unseen
-    assert unseen.frames == 1 and sum(unseen.frame_reasons.values()) == 1
-    assert "- 1 embedded frames are not observed (1 because" in result.text
-    assert "(All currently visible content is shown)" not in result.text
-    assert "boxed" not in msgspec.json.encode(result.tools).decode()
+    assert result.observation.unseen.frames == 0
+    (boxed,) = [e for e in result.observation.actions if e.tool == "boxed"]
+    assert boxed.region_path == ["boxed"] and boxed.available
+
+
+# --- frames of another site (out of process) ------------------------------------------------------
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def frames_server() -> Iterator[int]:
+    """A loopback HTTP server for tests/pages/frames; its port."""
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(FRAMES))
+    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.server_address[1]
+    server.shutdown()
+    server.server_close()
+
+
+def cross_url(port: int, page: str = "cart.html") -> str:
+    """cross.html on 127.0.0.1 with a frame of ``page`` on localhost: another site."""
+    return f"http://127.0.0.1:{port}/cross.html?other=http://localhost:{port}&page={page}"
+
+
+async def iframe_targets(browser: cdpagent.Browser) -> list[str]:
+    """URLs of the browser's out-of-process frame targets."""
+    reply = await browser.connection.browser_session.send("Target.getTargets")
+    return [t["url"] for t in reply["targetInfos"] if t["type"] == "iframe"]
+
+
+async def test_ob11_frame_of_another_site_is_observed_through_its_session(
+    browser: cdpagent.Browser, frames_server: int
+) -> None:
+    tab = await browser.open(cross_url(frames_server))
+    result = await observe_page(tab)
+    assert f"http://localhost:{frames_server}/cart.html" in await iframe_targets(browser)
+    obs = result.observation
+    paths = {e.tool: e.region_path for e in obs.actions}
+    assert paths == {"refresh": ["shop"], "more": ["shop", "partner", "items"], "coupon": ["shop", "partner"]}
+    assert obs.record_ids == ["apple", "pear"]
+    assert obs.unseen.frames == 0
+    assert "Shop > Partner cart > Items" in result.text
+
+
+async def test_ob11_act_in_a_frame_of_another_site(browser: cdpagent.Browser, frames_server: int) -> None:
+    tab = await browser.open(cross_url(frames_server))
+    more = await act(tab, "more", record="apple")
+    assert more.ok, more.to_json()
+    assert more.result.changed is not None and more.result.changed.records is not None
+    assert more.result.changed.records.changed["apple"]["qty"].after == "2"
+    coupon = await act(tab, "coupon", text="HELLO")
+    assert coupon.ok, coupon.to_json()
+    assert coupon.result.changed is not None and coupon.result.changed.actions is not None
+    assert coupon.result.changed.actions.values["coupon"].after == "HELLO"
+    assert f"http://localhost:{frames_server}/cart.html" in await iframe_targets(browser)
+
+
+async def test_ob11_frame_that_does_not_answer_is_counted_not_waited_for(
+    browser: cdpagent.Browser, frames_server: int
+) -> None:
+    tab = await browser.open(cross_url(frames_server, "busy.html"))
+    with trio.fail_after(FRAME_TIMEOUT + 10):
+        result = await observe_page(tab)
+    assert result.observation.unseen.frame_reasons == {TIMED_OUT: 1}
+    assert f"- 1 embedded frames are not observed (1 because {TIMED_OUT})" in result.text
+    assert [e.tool for e in result.observation.actions] == ["refresh"]
+    await tab.close()

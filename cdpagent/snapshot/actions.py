@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 import msgspec
 import trio
 
+from ..connection import Session
 from ..dialogs import ACCEPT, DISMISS, JavaScriptDialog
 from ..errors import CDPAgentError, ProtocolError
 from ..input import insert_text, mouse_click, press_key
@@ -39,9 +40,9 @@ from ..target import Target
 from ..webmcp import WebMcp
 from . import codes
 from .folding import fold_actions
-from .frames import FramePoint, frame_of, page_point
+from .frames import FramePoint, frame_of, frame_world, page_point
 from .model import ActionEntry, ActionLocator, Snapshot, action_id, split_action_id
-from .observe import WORLD, SettleReport, collect_snapshot, install
+from .observe import WORLD, SettleReport, collect_snapshot, install, install_commands
 from .options import ObserveOptions
 from .pagetools import output_text, schema_problem
 from .receipts import ActionRef, Changes, Receipt, ValueChange, diff, error_receipt, ok_receipt
@@ -165,10 +166,12 @@ class _WorldGone(Exception):
     pass
 
 
-async def _call(tab: Target, ctx: int, reply: type[_Reply], function: str, *args: Any) -> _Reply:
+async def _call(world: tuple[Session, int], reply: type[_Reply], function: str, *args: Any) -> _Reply:
+    """``function`` of ``js/act.js`` in ``world`` (a session and its isolated world's context)."""
+    session, ctx = world
     params = ", ".join(f"a{i}" for i in range(len(args)))
     try:
-        answer = await tab.session.send(
+        answer = await session.send(
             "Runtime.callFunctionOn",
             {
                 "functionDeclaration": (
@@ -315,14 +318,15 @@ async def _confirmed(callback: ConfirmCallback | None, request: ConfirmRequest) 
     return answer is True
 
 
-async def _context(tab: Target, frame_id: str | None) -> int:
+async def _world(run: _Run, frame_id: str | None) -> tuple[Session, int]:
     """The acting world of the main document, or of frame ``frame_id`` (:mod:`.frames`)."""
+    tab = run.tab
     if frame_id is None:
-        return await tab.context_id(WORLD)
-    context = tab.documents.context(WORLD, frame_id)
-    if context is None:
+        return tab.session, await tab.context_id(WORLD)
+    world = await frame_world(tab, frame_id, WORLD, install_commands(), run.deadline)
+    if world is None:
         raise _Refused(codes.ACTION_UNAVAILABLE, "the frame of this action is gone", "gone")
-    return context.id
+    return world
 
 
 async def _page_point(
@@ -346,7 +350,7 @@ async def _page_point(
 
 async def _perform(
     run: _Run,
-    ctx: int,
+    world: tuple[Session, int],
     serial: int,
     entry: ActionEntry,
     locator: ActionLocator,
@@ -355,7 +359,7 @@ async def _perform(
 ) -> str | None:
     """Re-check, scroll, deliver the input; returns a failed expectation, if any.
 
-    ``locator`` is relative to the document of ``ctx``: frame ``frame_id``'s, or the main one.
+    ``locator`` is relative to the document of ``world``: frame ``frame_id``'s, or the main one.
     """
     tab = run.tab
     text, option, checked = args.text, args.option, args.checked
@@ -363,7 +367,7 @@ async def _perform(
         await _call_page_tool(run, serial, entry, locator, args.input or {})
         return None
     where = msgspec.to_builtins(locator)
-    prep = await _call(tab, ctx, _Prepared, "prepare", where, entry.kind)
+    prep = await _call(world, _Prepared, "prepare", where, entry.kind)
     if not prep.found:
         raise _Refused(codes.ACTION_UNAVAILABLE, f"{locator.id} is no longer on the page", "gone")
     if prep.reason:
@@ -384,13 +388,13 @@ async def _perform(
             return None
         run.performed = True
         await mouse_click(tab.session, at.x, at.y)
-        now = await _call(tab, ctx, _Checked, "state", where)
+        now = await _call(world, _Checked, "state", where)
         if now.found and now.checked != checked:
             return f"{locator.id} is still {'checked' if now.checked else 'unchecked'} after the click"
         return None
     if entry.kind == "select":
         assert option is not None
-        chosen = await _call(tab, ctx, _Chosen, "choose", where, option)
+        chosen = await _call(world, _Chosen, "choose", where, option)
         if not chosen.found:
             raise _Refused(codes.ACTION_UNAVAILABLE, f"{locator.id} is no longer on the page", "gone")
         if chosen.reason:
@@ -402,18 +406,18 @@ async def _perform(
             return f"{option!r} is not the selected option after choosing it"
         return None
     assert text is not None
-    focus = await _call(tab, ctx, _Focused, "focusForTyping", where)
+    focus = await _call(world, _Focused, "focusForTyping", where)
     if not focus.ok:
         raise _Refused(codes.ACTION_UNAVAILABLE, f"{locator.id}: {focus.reason}", focus.reason)
     run.performed = True
     if focus.picked:
-        value = await _call(tab, ctx, _Value, "pick", where, text)
+        value = await _call(world, _Value, "pick", where, text)
     else:
         if text:
             await insert_text(tab.session, text)
         elif not focus.empty:
             await press_key(tab.session, "Delete", "Delete", 46)
-        value = await _call(tab, ctx, _Value, "valueIs", where, text)
+        value = await _call(world, _Value, "valueIs", where, text)
     if value.found and not value.ok:
         # Never echo the value: the field may be sensitive.
         return f"{locator.id} holds {value.length} characters instead of the {len(text)} typed"
@@ -452,9 +456,9 @@ async def _act(
                     f"the user did not confirm {locator.id!r} ({entry.confirm}); it was not performed",
                 )
         frame_id, where = frame_of(before, locator)
-        ctx = await _context(tab, frame_id)
+        world = await _world(run, frame_id)
         t0 = time.perf_counter()
-        expectation = await _perform(run, ctx, serial, entry, where, args, frame_id)
+        expectation = await _perform(run, world, serial, entry, where, args, frame_id)
         run.timings.action_ms = (time.perf_counter() - t0) * 1000
     except _Refused as exc:
         return error_receipt(ref, exc.code, exc.message, available, reason=exc.reason)

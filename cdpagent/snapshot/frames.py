@@ -33,17 +33,20 @@ Theory of operation:
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Final
+from contextlib import suppress
+from typing import Any, Final, NamedTuple
 
 import msgspec
 import trio
 
-from ..documents import Frame
-from ..errors import CallTimeout, CDPAgentError, ProtocolError
-from ..target import Target
-from .model import ActionLocator, FrameRef, Region, Snapshot, Unseen
+from ..connection import Session
+from ..documents import DocumentTracker
+from ..errors import CallTimeout, CDPAgentError, ProtocolError, SessionClosed
+from ..target import Command, FrameTarget, Target
+from .model import ActionLocator, FrameRef, Region, Snapshot
 
 __all__ = [
     "GONE",
@@ -55,6 +58,7 @@ __all__ = [
     "FramePoint",
     "collect_frames",
     "frame_of",
+    "frame_world",
     "merge",
     "page_point",
 ]
@@ -62,7 +66,7 @@ __all__ = [
 NO_SCRIPTS: Final = "no script runs in it (sandboxed, or not loaded yet)"
 TIMED_OUT: Final = "it did not answer in time"
 GONE: Final = "it went away while the page was observed"
-OTHER_SITE: Final = "it shows another site: its content is unknown"
+OTHER_SITE: Final = "it is drawn by another process that is not attached: its content is unknown"
 
 #: How long one frame may take to answer, at most (the caller's deadline may cut it shorter).
 FRAME_TIMEOUT: Final = 3.0
@@ -71,9 +75,9 @@ _GROUP = "cdpagent-frames"
 _CALL_OWNER = "function (max) { return globalThis.__cdpagentObserve.frameOwner(this, max); }"
 _CALL_POINT = "function (x, y) { return globalThis.__cdpagentAct.ownerPoint(this, x, y); }"
 
-CollectIn = Callable[[int, float], Awaitable[Snapshot]]
-"""Collects the snapshot of the document whose isolated world is the given context id,
-by the given deadline (:func:`trio.current_time` value)."""
+CollectIn = Callable[[Session, int, float], Awaitable[Snapshot]]
+"""Collects the snapshot of the document whose isolated world is the given context id of
+the given session, by the given deadline (:func:`trio.current_time` value)."""
 
 
 class FrameOwner(msgspec.Struct, frozen=True):
@@ -109,19 +113,63 @@ class FramePoint(msgspec.Struct, frozen=True):
     reason: str | None = None
 
 
-async def _call_on_owner(
-    tab: Target, frame: Frame, world: str, function: str, args: list[Any], deadline: float
-) -> Any:
-    """``function`` called on ``frame``'s owner element in its parent's ``world``.
+class _Process(NamedTuple):
+    """A renderer process's view of some frames: the tab's, or an out-of-process frame's."""
 
-    Raises :class:`LookupError` when the parent's world is not there, and the
+    session: Session
+    documents: DocumentTracker
+    target: FrameTarget | None
+
+
+def _processes(tab: Target) -> list[_Process]:
+    return [
+        *(_Process(f.session, f.documents, f) for f in tab.frame_targets.values()),
+        _Process(tab.session, tab.documents, None),
+    ]
+
+
+def _drawing(tab: Target, frame_id: str) -> _Process | None:
+    """The process that draws ``frame_id``: its own target when it is out of process."""
+    target = tab.frame_targets.get(frame_id)
+    if target is not None:
+        return _Process(target.session, target.documents, target)
+    for process in _processes(tab):
+        frame = process.documents.frames.get(frame_id)
+        if frame is not None and frame.document is not None:
+            return process
+    return None
+
+
+def _parent(tab: Target, frame_id: str) -> str | None:
+    for process in _processes(tab):
+        frame = process.documents.frames.get(frame_id)
+        if frame is not None and frame.parent_id is not None:
+            return frame.parent_id
+    return None
+
+
+def _children(tab: Target, parent_id: str) -> list[str]:
+    found: dict[str, None] = {}
+    for process in reversed(_processes(tab)):
+        found.update((f.id, None) for f in process.documents.frames.values() if f.parent_id == parent_id)
+    return list(found)
+
+
+async def _call_on_owner(
+    tab: Target, frame_id: str, world: str, function: str, args: list[Any], deadline: float
+) -> Any:
+    """``function`` called on ``frame_id``'s owner element, in its parent's ``world``.
+
+    Raises :class:`LookupError` when the parent or its world is not there, and the
     driver's errors (``ProtocolError`` when the frame is gone, ``CallTimeout``).
     """
-    parent = tab.documents.context(world, frame.parent_id) if frame.parent_id else None
-    if parent is None:
-        raise LookupError(f"no {world} world in the parent of frame {frame.id}")
-    session = tab.session
-    owner = await session.send("DOM.getFrameOwner", {"frameId": frame.id}, deadline=deadline)
+    parent_id = _parent(tab, frame_id)
+    process = _drawing(tab, parent_id) if parent_id is not None else None
+    parent = process.documents.context(world, parent_id) if process is not None and parent_id else None
+    if process is None or parent is None:
+        raise LookupError(f"no {world} world in the parent of frame {frame_id}")
+    session = process.session
+    owner = await session.send("DOM.getFrameOwner", {"frameId": frame_id}, deadline=deadline)
     node = await session.send(
         "DOM.resolveNode",
         {"backendNodeId": owner["backendNodeId"], "executionContextId": parent.id, "objectGroup": _GROUP},
@@ -138,19 +186,41 @@ async def _call_on_owner(
         deadline=deadline,
     )
     if "exceptionDetails" in reply:
-        raise LookupError(f"the {world} world of frame {frame.id}'s parent is not ready")
+        raise LookupError(f"the {world} world of frame {frame_id}'s parent is not ready")
     return reply.get("result", {}).get("value")
 
 
 async def _release(tab: Target) -> None:
-    try:
-        await tab.session.send("Runtime.releaseObjectGroup", {"objectGroup": _GROUP})
-    except CDPAgentError:
-        pass
+    for process in _processes(tab):
+        with suppress(CDPAgentError):
+            await process.session.send("Runtime.releaseObjectGroup", {"objectGroup": _GROUP})
 
 
-def _children(tab: Target, parent_id: str) -> list[Frame]:
-    return [f for f in tab.documents.frames.values() if f.parent_id == parent_id]
+async def frame_world(
+    tab: Target, frame_id: str, world: str, install: Sequence[Command], deadline: float
+) -> tuple[Session, int] | None:
+    """The session and context id of ``world`` in frame ``frame_id``, or None when it has none.
+
+    An out-of-process frame gets the ``install`` commands first (once) and its world
+    is waited for until ``deadline``. Raises the driver's errors and
+    :class:`trio.TooSlowError` when the world does not appear in time.
+    """
+    process = _drawing(tab, frame_id)
+    if process is None:
+        return None
+    documents = process.documents
+
+    def ready() -> bool:
+        return documents.context(world, frame_id) is not None
+
+    if process.target is not None:
+        with trio.fail_after(max(deadline - trio.current_time(), 0.0)):
+            if world not in process.target.installed:
+                await process.session.send_batch(list(install))
+                process.target.installed.add(world)
+            await tab.wait_until(ready, math.inf)
+    context = documents.context(world, frame_id)
+    return (process.session, context.id) if context is not None else None
 
 
 def _unique(path: list[str], used: set[tuple[str, ...]]) -> tuple[str, ...]:
@@ -165,14 +235,21 @@ def _unique(path: list[str], used: set[tuple[str, ...]]) -> tuple[str, ...]:
 
 
 async def collect_frames(
-    tab: Target, top: Snapshot, world: str, collect_in: CollectIn, name_chars: int, deadline: float
+    tab: Target,
+    top: Snapshot,
+    world: str,
+    install: Sequence[Command],
+    collect_in: CollectIn,
+    name_chars: int,
+    deadline: float,
 ) -> Snapshot:
     """``top`` (the main document's snapshot) with every shown frame's declarations merged in.
 
-    Frames are asked parents first; each one's calls end by ``deadline`` or
-    :data:`FRAME_TIMEOUT` seconds, whichever comes first. A frame that cannot be
-    collected is counted with its reason, and its own frames with it. Raises only
-    the driver's ``SessionClosed`` / ``ConnectionClosed``.
+    Frames are asked parents first, each in the process that draws it (an
+    out-of-process frame gets ``install`` first); each one's calls end by
+    ``deadline`` or :data:`FRAME_TIMEOUT` seconds, whichever comes first. A frame
+    that cannot be collected is counted with its reason, and its own frames with
+    it. Raises only the driver's ``SessionClosed`` / ``ConnectionClosed``.
     """
     main = tab.documents.main_frame_id
     if main is None or not _children(tab, main):
@@ -180,16 +257,17 @@ async def collect_frames(
     used = {tuple(r.path) for r in top.regions}
     parts: list[FramePart] = []
     refused: Counter[str] = Counter()
-    queue: list[tuple[Frame, FramePart | None]] = [(f, None) for f in _children(tab, main)]
+    queue: list[tuple[str, FramePart | None]] = [(f, None) for f in _children(tab, main)]
     try:
         while queue:
-            frame, outer = queue.pop(0)
+            frame_id, outer = queue.pop(0)
+            until = min(deadline, trio.current_time() + FRAME_TIMEOUT)
             part = await _collect_one(
-                tab, frame, outer, world, collect_in, name_chars, deadline, used, refused
+                tab, frame_id, outer, world, install, collect_in, name_chars, until, used, refused
             )
             if part is not None:
                 parts.append(part)
-                queue.extend((f, part) for f in _children(tab, frame.id))
+                queue.extend((f, part) for f in _children(tab, frame_id))
     finally:
         with trio.CancelScope(shield=True), trio.move_on_after(1):
             await _release(tab)
@@ -198,41 +276,34 @@ async def collect_frames(
 
 async def _collect_one(
     tab: Target,
-    frame: Frame,
+    frame_id: str,
     outer: FramePart | None,
     world: str,
+    install: Sequence[Command],
     collect_in: CollectIn,
     name_chars: int,
-    deadline: float,
+    until: float,
     used: set[tuple[str, ...]],
     refused: Counter[str],
 ) -> FramePart | None:
     """One frame's part, or None (counted in ``refused`` unless it is hidden)."""
-    until = min(deadline, trio.current_time() + FRAME_TIMEOUT)
     try:
-        raw = await _call_on_owner(tab, frame, world, _CALL_OWNER, [name_chars], until)
+        raw = await _call_on_owner(tab, frame_id, world, _CALL_OWNER, [name_chars], until)
         owner = msgspec.convert(raw, FrameOwner)
-    except (LookupError, msgspec.ValidationError, ProtocolError):
-        refused[GONE] += 1
-        return None
-    except CallTimeout:
+        if not owner.visible:
+            return None
+        if _drawing(tab, frame_id) is None:
+            refused[OTHER_SITE] += 1
+            return None
+        where = await frame_world(tab, frame_id, world, install, until)
+        if where is None:
+            refused[NO_SCRIPTS] += 1
+            return None
+        snapshot = await collect_in(*where, until)
+    except (CallTimeout, trio.TooSlowError):
         refused[TIMED_OUT] += 1
         return None
-    if not owner.visible:
-        return None
-    if frame.document is None:
-        refused[OTHER_SITE] += 1
-        return None
-    context = tab.documents.context(world, frame.id)
-    if context is None:
-        refused[NO_SCRIPTS] += 1
-        return None
-    try:
-        snapshot = await collect_in(context.id, until)
-    except CallTimeout:
-        refused[TIMED_OUT] += 1
-        return None
-    except ProtocolError:
+    except (LookupError, msgspec.ValidationError, ProtocolError, SessionClosed):
         refused[GONE] += 1
         return None
     prefix = outer.path if outer is not None else ()
@@ -240,7 +311,7 @@ async def _collect_one(
     # A declared owner is listed as a region by its parent's collector: that region is the frame's.
     path = tuple(steps) if owner.declared else _unique(steps, used)
     shown = owner.in_viewport and (outer is None or outer.shown)
-    return FramePart(frame.id, path, owner, snapshot, shown)
+    return FramePart(frame_id, path, owner, snapshot, shown)
 
 
 def merge(top: Snapshot, parts: Sequence[FramePart], refused: Counter[str]) -> Snapshot:
@@ -353,7 +424,9 @@ def merge(top: Snapshot, parts: Sequence[FramePart], refused: Counter[str]) -> S
         feedback_total=totals[3],
         warnings=warnings,
         collect_ms=collect_ms,
-        unseen=Unseen(frames=sum(refused.values()), frame_reasons=dict(refused), shadow_searched=searched),
+        unseen=msgspec.structs.replace(
+            top.unseen, frames=sum(refused.values()), frame_reasons=dict(refused), shadow_searched=searched
+        ),
         frames=[*top.frames, *(FrameRef(p.frame_id, p.path) for p in parts)],
     )
 
@@ -381,16 +454,17 @@ async def page_point(
     driver's errors.
     """
     point = FramePoint(x, y)
+    main = tab.documents.main_frame_id
     try:
-        frame = tab.documents.frames.get(frame_id)
-        while frame is not None and frame.parent_id is not None:
-            raw = await _call_on_owner(tab, frame, world, _CALL_POINT, [point.x, point.y], deadline)
+        current: str | None = frame_id
+        while current is not None and current != main:
+            raw = await _call_on_owner(tab, current, world, _CALL_POINT, [point.x, point.y], deadline)
             point = msgspec.convert(raw, FramePoint)
             if point.reason:
                 return point
-            frame = tab.documents.frames.get(frame.parent_id)
-        if frame is None:
-            raise LookupError(f"frame {frame_id} is gone")
+            current = _parent(tab, current)
+        if current is None:
+            raise LookupError(f"frame {frame_id} is no longer in the page")
         return point
     finally:
         with trio.CancelScope(shield=True), trio.move_on_after(1):

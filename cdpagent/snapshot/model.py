@@ -289,6 +289,15 @@ class Unseen(msgspec.Struct, frozen=True):
     shadow_searched: bool = True
     """False when the page was too large to search for open shadow roots (whose content
     is otherwise collected like the rest of the page)."""
+    closed_shadow_roots: int = 0
+    """Closed shadow roots found (:mod:`cdpagent.snapshot.shadow`): no script sees inside them."""
+    unchecked_components: int = 0
+    """Custom elements without an open shadow root that were not checked for a closed one
+    (the page was too large to check)."""
+    elements: int = 0
+    """Elements the collector searched for shadow roots."""
+    components: int = 0
+    """Of those, custom elements without an open shadow root (the hosts worth checking)."""
 
 
 class FrameRef(msgspec.Struct, frozen=True):

@@ -23,6 +23,7 @@ import msgspec
 import trio
 
 from ..concurrency import collapse
+from ..connection import Session
 from ..dialogs import ACCEPT, DISMISS, JavaScriptDialog
 from ..errors import CDPAgentError, ObservationError, ProtocolError, SessionClosed
 from ..pagescripts import source
@@ -34,6 +35,7 @@ from .inference import combine
 from .model import Feedback, Identity, InputSpec, Observation, PageAction, Snapshot, decode_snapshot
 from .options import COLLECTOR_BOUNDS, ObserveOptions
 from .pagetools import with_page_tools
+from .shadow import with_closed_roots
 
 __all__ = [
     "WORLD",
@@ -44,6 +46,7 @@ __all__ = [
     "collect_snapshot",
     "dialog_snapshot",
     "install",
+    "install_commands",
     "observe",
     "observe_page",
 ]
@@ -82,10 +85,12 @@ class ObservationExtension:
 
     def setup_tab(self, tab: Target) -> list[Command]:
         tab.installed.add(WORLD)
-        return _install_commands()
+        return install_commands()
 
 
-def _install_commands() -> list[Command]:
+def install_commands() -> list[Command]:
+    """The commands that install the isolated world's scripts in a target (its current
+    document and every new one)."""
     return [
         (
             "Page.addScriptToEvaluateOnNewDocument",
@@ -102,7 +107,7 @@ async def install(tab: Target) -> None:
     """
     if WORLD in tab.installed:
         return
-    await tab.session.send_batch(_install_commands())
+    await tab.session.send_batch(install_commands())
     tab.installed.add(WORLD)
 
 
@@ -119,13 +124,15 @@ class _DocumentChanged(Exception):
     pass
 
 
-async def _collect_in(tab: Target, opts: ObserveOptions, context: int, deadline: float | None) -> Snapshot:
+async def _collect_in(
+    session: Session, opts: ObserveOptions, context: int, deadline: float | None
+) -> Snapshot:
     """The snapshot of the document whose isolated world is ``context`` (declared, inferred
     or both, see :mod:`.inference`). Raises :class:`ObservationError` (``COLLECT_FAILED``)
     and the driver's errors (``ProtocolError`` when the world is gone, ``CallTimeout``).
     """
     texts = _value(
-        await tab.session.send(
+        await session.send(
             "Runtime.callFunctionOn",
             {
                 "functionDeclaration": _CALL_COLLECT,
@@ -171,17 +178,24 @@ async def _attempt(
                 )
             )
             report = msgspec.convert(raw, SettleReport)
-        snapshot = await _collect_in(tab, opts, ctx, None)
+        snapshot = await _collect_in(tab.session, opts, ctx, None)
     except ProtocolError as exc:
         # The world died under the call: its document was replaced.
         raise _DocumentChanged(str(exc)) from exc
 
-    async def collect_in(context: int, deadline: float) -> Snapshot:
-        return await _collect_in(tab, opts, context, deadline)
+    async def collect_in(session: Session, context: int, deadline: float) -> Snapshot:
+        return await _collect_in(session, opts, context, deadline)
 
     snapshot = await collect_frames(
-        tab, snapshot, WORLD, collect_in, COLLECTOR_BOUNDS.name_chars, trio.current_time() + timeout
+        tab,
+        snapshot,
+        WORLD,
+        install_commands(),
+        collect_in,
+        COLLECTOR_BOUNDS.name_chars,
+        trio.current_time() + timeout,
     )
+    snapshot = await with_closed_roots(tab.session, snapshot, trio.current_time() + timeout)
     now = tab.document
     if now is None or now.serial != serial:
         raise _DocumentChanged("the document changed while it was observed")
@@ -221,9 +235,7 @@ async def collect_snapshot(
             last = str(exc)
             if tab.closed:
                 raise SessionClosed(f"tab {tab.id} was closed") from None
-    raise ObservationError(
-        "PAGE_CHANGED", f"the page kept navigating while it was observed ({last})"
-    )
+    raise ObservationError("PAGE_CHANGED", f"the page kept navigating while it was observed ({last})")
 
 
 def _settle_warning(report: SettleReport | None) -> list[str]:
