@@ -312,21 +312,22 @@
 
   // Every open shadow root (nested ones included) in document order, or null
   // when the page has more than `budget` elements to ask (hosts have no selector).
-  // stats, when given, gets the elements asked and the custom elements without an
-  // open root: the only hosts whose closed roots are worth looking for (OB-11).
+  // stats, when given, counts the custom elements without an open root (the usual
+  // hosts of closed ones, OB-11) of a tree of at most stats.limit elements: the
+  // check would double the cost of this walk on a large page.
   function openShadowRoots(budget, stats) {
     const roots = [];
     const search = (root) => {
       const all = root.querySelectorAll('*');
       budget -= all.length;
       if (budget < 0) return false;
-      if (stats) stats.elements += all.length;
+      const check = !!stats && all.length <= stats.limit;
       for (let i = 0; i < all.length; i++) {
         const shadow = all[i].shadowRoot;
         if (shadow) {
           roots.push(shadow);
           if (!search(shadow)) return false;
-        } else if (stats && all[i].localName.includes('-')) {
+        } else if (check && all[i].localName.includes('-')) {
           stats.components++;
         }
       }
@@ -472,7 +473,7 @@
 
   // What every later phase reads: the options, the viewport, the open modal.
   function pageContext(opts) {
-    const stats = { elements: 0, components: 0 };
+    const stats = { limit: opts.closed_scan, components: 0 };
     const shadowRoots = openShadowRoots(opts.shadow_scan, stats);
     useShadowRoots(shadowRoots);
     const few = fewElements();
@@ -1262,7 +1263,7 @@
       },
       state, state_total: ctx.few.state.length, feedback, feedback_total: feedbackTotal,
       modal: ctx.modalLabel, warnings: ctx.warnings, unseen: {
-        shadow_searched: !!ctx.shadowRoots, elements: ctx.stats.elements, components: ctx.stats.components,
+        shadow_searched: !!ctx.shadowRoots, components: ctx.stats.components,
       },
       collect_ms: now() - t0,
     });

@@ -291,13 +291,9 @@ class Unseen(msgspec.Struct, frozen=True):
     is otherwise collected like the rest of the page)."""
     closed_shadow_roots: int = 0
     """Closed shadow roots found (:mod:`cdpagent.snapshot.shadow`): no script sees inside them."""
-    unchecked_components: int = 0
-    """Custom elements without an open shadow root that were not checked for a closed one
-    (the page was too large to check)."""
-    elements: int = 0
-    """Elements the collector searched for shadow roots."""
     components: int = 0
-    """Of those, custom elements without an open shadow root (the hosts worth checking)."""
+    """Custom elements without an open shadow root the collector met (the hosts worth
+    checking for closed roots; not counted on documents over ``closed_scan`` elements)."""
 
 
 class FrameRef(msgspec.Struct, frozen=True):

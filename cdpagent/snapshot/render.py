@@ -64,11 +64,6 @@ def _unseen_lines(unseen: Unseen) -> list[str]:
             f"- {unseen.closed_shadow_roots} closed shadow roots (page components that hide their "
             "content from every script): their content is not observed"
         )
-    if unseen.unchecked_components:
-        out.append(
-            f"- {unseen.unchecked_components} page components were not checked for closed shadow roots "
-            "(the page is too large): content they hide is not observed"
-        )
     if not unseen.shadow_searched:
         out.append("- the page is too large to search for shadow roots: some content may not be observed")
     return out
