@@ -1219,17 +1219,22 @@
 
   // What the owner element (iframe, frame) el says about its frame: the step, a
   // label, its region path in this document, whether it is itself a declared
-  // region (then the frame's content is that region's), whether it is shown, and where its
+  // region (then the frame's content is that region's), whether it is inert or
+  // behind this document's open dialog (its label), whether it is shown, and where its
   // content box starts in this document's viewport (CSS pixels). Names are cut at max.
   function frameOwner(el, max) {
     const parent = parentAcross(el);
     const path = parent ? regionIds(parent).map((id) => clip(id, max) || 'region') : [];
     const step = frameStep(el, max);
+    // A frame behind this document's open dialog, or inert, cannot be used: say why.
+    const [modal] = modalAndInert(queryAll(document, MODAL));
+    const inert = !!closestAcross(el, '[inert]');
+    const coveredBy = !inert && modal && !containsAcross(modal, el) ? regionLabel(modal, max) : null;
     const r = el.getBoundingClientRect();
     const style = getComputedStyle(el);
     const visible = el.checkVisibility(VIS) && r.width > 0 && r.height > 0;
     return {
-      step, path, declared: el.hasAttribute('data-agent-region'),
+      step, path, declared: el.hasAttribute('data-agent-region'), inert, covered_by: coveredBy,
       label: ariaName(el, max) || clip(el.getAttribute('title') || '', max) || step,
       visible, in_viewport: visible && inViewport(r, window.innerWidth, window.innerHeight),
       left: r.left + el.clientLeft + parseFloat(style.paddingLeft),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import http.server
 import threading
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,7 +22,17 @@ from conftest import PAGES
 import cdpagent
 from cdpagent.snapshot import options
 from cdpagent.snapshot.actions import act
-from cdpagent.snapshot.frames import FRAME_TIMEOUT, TIMED_OUT
+from cdpagent.snapshot.frames import FRAME_TIMEOUT, TIMED_OUT, FrameOwner, FramePart, frame_of, merge
+from cdpagent.snapshot.model import (
+    ActionLocator,
+    Feedback,
+    Identity,
+    PageAction,
+    Record,
+    RecordIndex,
+    Region,
+    Snapshot,
+)
 from cdpagent.snapshot.observe import observe_page
 from cdpagent.snapshot.options import CollectorBounds
 
@@ -288,3 +299,61 @@ async def test_ob11_frame_that_does_not_answer_is_counted_not_waited_for(
     assert f"- 1 embedded frames are not observed (1 because {TIMED_OUT})" in result.text
     assert [e.tool for e in result.observation.actions] == ["refresh"]
     await tab.close()
+
+
+async def test_ob5_frame_behind_an_open_dialog_is_unavailable_and_act_agrees(
+    browser: cdpagent.Browser,
+) -> None:
+    tab = await browser.open(FRAMES / "modal.html")
+    obs = await tab.observe()
+    (behind,) = [e for e in obs.actions if e.name == "behind"]
+    assert not behind.available and behind.reason == 'behind the open dialog "Confirm"'
+    (frame,) = [r for r in obs.regions if r.id == "behind"]
+    assert (frame.state, frame.covered_by) == ("covered", "Confirm")
+    refused = await act(tab, "behind")
+    assert refused.code == "ACTION_UNAVAILABLE", refused.to_json()
+    closed = await act(tab, "close_dialog")
+    assert closed.ok, closed.to_json()
+    clicked = await act(tab, "behind")
+    assert clicked.ok, clicked.to_json()
+
+
+def test_ob11_merge_moves_a_frame_under_its_step_and_drops_taken_ids() -> None:
+    """frames.merge without a browser: paths, regions, order, duplicate ids, refusals."""
+    top = Snapshot(
+        identity=Identity(title="t"),
+        regions=[Region(id="shop", label="Shop", role="region", path=["shop"])],
+        actions=[PageAction(name="refresh", kind="click", effect="write", description="", order=0)],
+        record_index=RecordIndex(ids=["a"]),
+    )
+    inner = Snapshot(
+        identity=Identity(title="f"),
+        regions=[Region(id="items", label="Items", role="list", path=["items"])],
+        actions=[PageAction(name="ask", kind="click", effect="write", description="", order=0)],
+        records=[Record(id="a"), Record(id="b", region="items")],
+        record_index=RecordIndex(ids=["a", "b"], viewport=["a", "b"]),
+        feedback=[Feedback(level="info", message="hi", region_path=["items"])],
+    )
+    owner = FrameOwner(
+        step="cart",
+        path=["shop"],
+        label="Cart",
+        declared=False,
+        visible=True,
+        in_viewport=True,
+        left=0,
+        top=0,
+    )
+    part = FramePart("F1", ("shop", "cart"), owner, inner)
+    merged = merge(top, [part], Counter({TIMED_OUT: 2}))
+    assert [r.path for r in merged.regions] == [["shop"], ["shop", "cart"], ["shop", "cart", "items"]]
+    assert merged.regions[1].role == "document" and merged.regions[2].parent == "cart"
+    (ask,) = [a for a in merged.actions if a.name == "ask"]
+    assert (ask.region, ask.region_path, ask.order) == ("cart", ["shop", "cart"], 1)
+    # "a" is the page's: the frame's "a" is dropped as a duplicate.
+    assert [r.id for r in merged.records] == ["b"] and merged.record_index.ids == ["a", "b"]
+    assert merged.record_index.duplicates == ["a"]
+    assert merged.feedback[0].region_path == ["shop", "cart", "items"]
+    assert merged.unseen.frames == 2 and merged.unseen.frame_reasons == {TIMED_OUT: 2}
+    assert frame_of(merged, ActionLocator("ask", None, ("shop", "cart"))) == ("F1", ActionLocator("ask"))
+    assert frame_of(merged, ActionLocator("refresh", None, ("shop",)))[0] is None

@@ -46,7 +46,7 @@ from ..connection import Session
 from ..documents import DocumentTracker
 from ..errors import CallTimeout, CDPAgentError, ProtocolError, SessionClosed
 from ..target import Command, FrameTarget, Target
-from .model import ActionLocator, FrameRef, Region, Snapshot
+from .model import ActionLocator, ActionState, FrameRef, Region, RegionState, Snapshot
 
 __all__ = [
     "GONE",
@@ -80,7 +80,7 @@ CollectIn = Callable[[Session, int, float], Awaitable[Snapshot]]
 the given session, by the given deadline (:func:`trio.current_time` value)."""
 
 
-class FrameOwner(msgspec.Struct, frozen=True):
+class FrameOwner(msgspec.Struct, frozen=True, kw_only=True):
     """``frameOwner`` of ``js/collect.js``: what a frame's owner element says about it."""
 
     step: str
@@ -88,6 +88,17 @@ class FrameOwner(msgspec.Struct, frozen=True):
     label: str
     declared: bool
     """The owner is a ``data-agent-region`` itself: the frame's region is that region."""
+    inert: bool = False
+    covered_by: str | None = None
+    """The label of the parent's open dialog the frame is behind, if any."""
+
+    @property
+    def blocked(self) -> str | None:
+        """Why nothing in the frame can be used now (the collector's wording), or None."""
+        if self.inert:
+            return "inert"
+        return f'behind the open dialog "{self.covered_by}"' if self.covered_by is not None else None
+
     visible: bool
     in_viewport: bool
     left: float
@@ -96,13 +107,17 @@ class FrameOwner(msgspec.Struct, frozen=True):
 
 class FramePart(msgspec.Struct, frozen=True):
     """One frame's snapshot and where it goes: ``path`` ends with the frame's own step;
-    ``shown``: the frame, and every frame around it, intersects its viewport."""
+    ``shown``: the frame, and every frame around it, intersects its viewport;
+    ``blocked``: why nothing in it can be used (it, or a frame around it, is inert
+    or behind a dialog)."""
 
     frame_id: str
     path: tuple[str, ...]
     owner: FrameOwner
     snapshot: Snapshot
     shown: bool = True
+    blocked: str | None = None
+    covered_by: str | None = None
 
 
 class FramePoint(msgspec.Struct, frozen=True):
@@ -311,7 +326,41 @@ async def _collect_one(
     # A declared owner is listed as a region by its parent's collector: that region is the frame's.
     path = tuple(steps) if owner.declared else _unique(steps, used)
     shown = owner.in_viewport and (outer is None or outer.shown)
-    return FramePart(frame_id, path, owner, snapshot, shown)
+    blocked, covered_by = owner.blocked, owner.covered_by
+    if outer is not None and outer.blocked is not None:
+        blocked, covered_by = outer.blocked, outer.covered_by
+    return FramePart(frame_id, path, owner, _blocked(snapshot, blocked), shown, blocked, covered_by)
+
+
+def _blocked(snapshot: Snapshot, reason: str | None) -> Snapshot:
+    """``snapshot`` with every action unavailable for ``reason`` (None: unchanged), as the
+    collector marks a region's actions behind a dialog."""
+    if reason is None:
+        return snapshot
+    off = ActionState(available=False, reason=reason)
+    return msgspec.structs.replace(
+        snapshot,
+        actions=[
+            a if not a.available else msgspec.structs.replace(a, available=False, reason=reason)
+            for a in snapshot.actions
+        ],
+        row_actions=[
+            msgspec.structs.replace(
+                g,
+                available=0,
+                sample=[],
+                available_ids=[],
+                reasons={**g.reasons, reason: g.reasons.get(reason, 0) + g.available},
+            )
+            for g in snapshot.row_actions
+        ],
+        records=[
+            msgspec.structs.replace(
+                r, actions={n: s if not s.available else off for n, s in r.actions.items()}
+            )
+            for r in snapshot.records
+        ],
+    )
 
 
 def merge(top: Snapshot, parts: Sequence[FramePart], refused: Counter[str]) -> Snapshot:
@@ -339,12 +388,17 @@ def merge(top: Snapshot, parts: Sequence[FramePart], refused: Counter[str]) -> S
         taken.update(own_ids)
         group_rows = sum(g.rows for g in s.row_actions)
         declared = [i for i, r in enumerate(regions) if part.owner.declared and tuple(r.path) == part.path]
+        frame_state: RegionState = (
+            "active" if part.blocked is None else "covered" if part.covered_by is not None else "inert"
+        )
         frame_region = Region(
             id=step,
             label=regions[declared[0]].label if declared else part.owner.label,
             role="document",
             parent=pre[-2] if len(pre) > 1 else None,
             path=pre,
+            state=frame_state,
+            covered_by=part.covered_by,
             in_viewport=shown,
             actions_total=s.actions_total + group_rows,
             actions_visible=(sum(a.in_viewport for a in s.actions) + sum(g.visible for g in s.row_actions))
@@ -359,7 +413,12 @@ def merge(top: Snapshot, parts: Sequence[FramePart], refused: Counter[str]) -> S
             regions.append(frame_region)
         regions += [
             msgspec.structs.replace(
-                r, path=pre + r.path, parent=r.parent or step, in_viewport=r.in_viewport and shown
+                r,
+                path=pre + r.path,
+                parent=r.parent or step,
+                in_viewport=r.in_viewport and shown,
+                state=r.state if r.state != "active" else frame_state,
+                covered_by=r.covered_by if r.state != "active" else part.covered_by,
             )
             for r in s.regions
         ]
