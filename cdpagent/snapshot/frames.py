@@ -5,17 +5,22 @@ Theory of operation:
 * Every frame's document runs its own copy of the collector: the isolated-world
   scripts are installed with ``Page.addScriptToEvaluateOnNewDocument``, which
   also covers the child frames the tab's renderer draws (same-origin, ``srcdoc``,
-  nested). :func:`collect_frames` walks the tab's frame tree
-  (:class:`~cdpagent.documents.DocumentTracker`), parents before children, and
-  collects each frame with the same options; :func:`merge` puts the parts into
-  the top document's snapshot.
+  nested). Frames of another site are drawn by another process; each tab
+  auto-attaches to them (:class:`~cdpagent.target.FrameTarget`, with its own
+  session and frame tree) and :func:`frame_world` installs the scripts there on
+  first use. :func:`collect_frames` walks the frame trees of all these
+  processes, parents before children, and collects each frame, in the process
+  that draws it, with the same options; :func:`merge` puts the parts into the
+  top document's snapshot.
 * A frame's *owner* (its ``iframe``, found with ``DOM.getFrameOwner`` and resolved
   in the parent's isolated world) tells (``frameOwner`` in ``js/collect.js``) the
   region-path step its content goes under, its label, its own region path in the
   parent and whether it is shown. The step is the owner's ``data-agent-region``,
   else its ``name``, ``title`` or ``id`` made legal (lower case, other characters
   as ``_``), else ``frame``; a step already used at that place gets ``_2``, ``_3``….
-  A hidden frame's content is hidden, so it is left out like a hidden region's.
+  A hidden frame's content is hidden, so it is left out like a hidden region's;
+  a frame that is inert or behind its parent's open dialog is listed with every
+  action unavailable for that reason, as the collector lists a covered region.
 * Merging: the frame becomes a region (role ``document``) under the owner's
   regions, and every region path of the frame's snapshot moves under it, so names
   stay unique and the text shows where each thing is. The frame's actions come
