@@ -46,7 +46,7 @@ from .snapshot.observe import ObservationExtension
 from .snapshot.observe import observe as _observe
 from .snapshot.options import ObserveOptions
 from .snapshot.receipts import Receipt
-from .target import Command, Extension
+from .target import Command, Extension, FrameTarget
 from .transport import PipeTransport, Transport, WebSocketTransport
 from .webmcp import FLAG as WEBMCP_FLAG
 from .webmcp import WebMcp
@@ -59,6 +59,14 @@ __all__ = [
     "standard_extensions",
     "to_url",
 ]
+
+
+#: Sent to every tab (and out-of-process frame) session: attach to its frames drawn by
+#: another process, so the observation can collect them (OB-11); they run at once.
+FRAME_AUTO_ATTACH: Command = (
+    "Target.setAutoAttach",
+    {"autoAttach": True, "waitForDebuggerOnStart": False, "flatten": True, "filter": [{"type": "iframe"}]},
+)
 
 
 def to_url(url_or_path: str | os.PathLike[str]) -> str:
@@ -91,6 +99,8 @@ class Tab:
         self.target_id = target_id
         self.session = session
         self.documents = DocumentTracker()
+        #: Out-of-process frames (another site), attached through their own sessions (OB-11).
+        self.frame_targets: dict[str, FrameTarget] = {}
         self.opener: Tab | None = None
         self.closed = False
         self.crashed = False
@@ -111,6 +121,7 @@ class Tab:
         session.on("Page.javascriptDialogClosed", self._on_dialog_closed)
         session.on("Inspector.targetCrashed", self._on_crash)
         session.on("Inspector.targetReloadedAfterCrash", self._on_recovered)
+        self._follow_frames(session)
 
     def __repr__(self) -> str:
         doc = self.document
@@ -121,12 +132,46 @@ class Tab:
         """The main frame's current document (``serial`` changes with every new document)."""
         return self.documents.main
 
-    def _make_tracker(self, method: str) -> Callable[[dict[str, Any]], None]:
+    def _make_tracker(
+        self, method: str, documents: DocumentTracker | None = None
+    ) -> Callable[[dict[str, Any]], None]:
+        tracker = documents if documents is not None else self.documents
+
         def track(params: dict[str, Any]) -> None:
-            if self.documents.apply(method, params):
+            if tracker.apply(method, params):
                 self._notify()
 
         return track
+
+    def _follow_frames(self, session: Session) -> None:
+        """Keep the out-of-process frames ``session`` attaches to (``FRAME_AUTO_ATTACH``)."""
+        session.on("Target.attachedToTarget", self._on_frame_attached)
+        session.on("Target.detachedFromTarget", self._on_frame_detached)
+
+    def _on_frame_attached(self, params: dict[str, Any]) -> None:
+        info = params["targetInfo"]
+        if info.get("type") != "iframe":
+            return
+        frame = FrameTarget(info["targetId"], self.browser.connection.session(params["sessionId"]))
+        for method in TRACKED_EVENTS:
+            frame.session.on(method, self._make_tracker(method, frame.documents))
+        self._follow_frames(frame.session)
+        self.frame_targets[frame.target_id] = frame
+        self.browser.start_soon(self._setup_frame, frame)
+
+    async def _setup_frame(self, frame: FrameTarget) -> None:
+        with suppress(CDPAgentError):
+            results = await frame.session.send_batch(
+                [("Page.enable", {}), ("Runtime.enable", {}), ("Page.getFrameTree", {}), FRAME_AUTO_ATTACH]
+            )
+            frame.documents.load_frame_tree(results[2]["frameTree"])
+            self._notify()
+
+    def _on_frame_detached(self, params: dict[str, Any]) -> None:
+        for target_id, frame in list(self.frame_targets.items()):
+            if frame.session.session_id == params.get("sessionId"):
+                del self.frame_targets[target_id]
+                self._notify()
 
     def _on_dialog(self, params: dict[str, Any]) -> None:
         dialog = opened(params)
@@ -499,6 +544,7 @@ class Browser:
             ("Runtime.enable", {}),
             ("Page.setLifecycleEventsEnabled", {"enabled": True}),
             ("Page.getFrameTree", {}),
+            FRAME_AUTO_ATTACH,
         ]
         try:
             for extension in self.extensions:

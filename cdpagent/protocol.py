@@ -11,7 +11,8 @@ Rules it enforces:
 * every command gets a fresh positive id; a reply resolves exactly the call that
   holds that id, and is dropped when no call does (unknown, or already
   cancelled with :meth:`ProtocolCore.cancel`);
-* sessions exist from the browser's ``Target.attachedToTarget`` event until its
+* sessions exist from a ``Target.attachedToTarget`` event (of the browser's
+  session, or of an attached session's auto-attach) until the matching
   ``Target.detachedFromTarget`` event; when a session detaches every call pending
   on it fails with :class:`~cdpagent.errors.SessionClosed`, and later messages
   for it are dropped;
@@ -197,9 +198,11 @@ class ProtocolCore:
         params = msg.params if msg.params else _EMPTY
         out: list[ProtocolEvent] = []
         method = msg.method
-        if session_id is None and method == "Target.attachedToTarget":
+        # Flat sessions attach from the browser's session and, for a page's frames
+        # drawn by another process, from the page's own session (its auto-attach).
+        if method == "Target.attachedToTarget":
             self._sessions.add(self._session_ref.decode(params).sessionId)
-        elif session_id is None and method == "Target.detachedFromTarget":
+        elif method == "Target.detachedFromTarget":
             gone = self._session_ref.decode(params).sessionId
             self._sessions.discard(gone)
             self._crashed.discard(gone)

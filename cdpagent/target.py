@@ -24,10 +24,22 @@ from .connection import Session
 from .dialogs import JavaScriptDialog
 from .documents import Document, DocumentTracker
 
-__all__ = ["Command", "Extension", "Host", "TabT", "Target"]
+__all__ = ["Command", "Extension", "FrameTarget", "Host", "TabT", "Target"]
 
 Command = tuple[str, dict[str, Any]]
 """A CDP command as ``(method, params)``."""
+
+
+class FrameTarget:
+    """A frame of a tab that another renderer process draws (another site), attached
+    through its own session (OB-11): its frame tree and execution contexts, and the
+    page scripts installed in it. Its main frame's id is ``target_id``."""
+
+    def __init__(self, target_id: str, session: Session) -> None:
+        self.target_id = target_id
+        self.session = session
+        self.documents = DocumentTracker()
+        self.installed: set[str] = set()
 
 
 class Target(Protocol):
@@ -42,6 +54,8 @@ class Target(Protocol):
     target_id: str
     session: Session
     documents: DocumentTracker
+    frame_targets: dict[str, FrameTarget]
+    """Out-of-process frames of this tab (and of those frames), by target id."""
     closed: bool
     crashed: bool
     installed: set[str]

@@ -18,6 +18,9 @@
 //       select the option whose label, text or value is `option`, then fire
 //       input and change like a person's choice would
 //   state(locator) -> {found, checked}   post-condition of check
+//   ownerPoint(owner, x, y) -> {x, y, reason}   owner: a frame's owner element
+//       (iframe); (x, y) of the frame in the owner's viewport, and why the frame
+//       cannot be clicked there (hidden, inert, covered)
 //
 // Nothing here returns markup, selectors or values of sensitive controls.
 (() => {
@@ -66,6 +69,9 @@
   const observer = {
     rowShown: (el) => globalThis.__cdpagentObserve.rowShown(el),
     isSensitive: (el) => globalThis.__cdpagentObserve.isSensitive(el),
+    // Shadow trees (OB-11): a row, inert ancestor or dialog may be outside el's tree.
+    closest: (el, selector) => globalThis.__cdpagentObserve.closestAcross(el, selector),
+    contains: (outer, el) => globalThis.__cdpagentObserve.containsAcross(outer, el),
   };
   const VIS = { visibilityProperty: true };
 
@@ -75,12 +81,12 @@
     if (declared) return squash(declared).slice(0, 200);
     if (el.disabled === true || el.matches(':disabled')) return 'disabled';
     if (el.getAttribute('aria-disabled') === 'true') return 'disabled';
-    if (el.closest('[inert]')) return 'inert';
+    if (observer.closest(el, '[inert]')) return 'inert';
     if (!el.checkVisibility(VIS)) return 'hidden';
-    const row = el.closest('[data-agent-record]');
+    const row = observer.closest(el, '[data-agent-record]');
     if (row && !observer.rowShown(row)) return 'hidden';
     const modal = openModal();
-    if (modal && !modal.contains(el)) return `behind the open dialog "${modalLabel(modal)}"`;
+    if (modal && !observer.contains(modal, el)) return `behind the open dialog "${modalLabel(modal)}"`;
     if (kind === 'type') {
       if (!editable(el)) return 'not a text field';
       if (el.readOnly) return 'read-only';
@@ -118,6 +124,19 @@
     if (!hits(el, hit)) return { found: true, reason: 'covered by another element' };
     const checked = 'checked' in el ? !!el.checked : el.getAttribute('aria-checked') === 'true';
     return { found: true, reason: null, x, y, checked };
+  }
+
+  // OB-11: a point (x, y) of the frame whose owner element (iframe) is el, in the
+  // owner's document's viewport, and whether the frame is what is drawn there.
+  function ownerPoint(el, x, y) {
+    const owner = globalThis.__cdpagentObserve.frameOwner(el, 80);
+    if (!owner.visible) return { x, y, reason: 'its frame is hidden' };
+    const px = owner.left + x;
+    const py = owner.top + y;
+    if (observer.closest(el, '[inert]')) return { x: px, y: py, reason: 'inert' };
+    const hit = el.getRootNode().elementFromPoint(px, py);
+    if (hit !== el) return { x: px, y: py, reason: 'its frame is covered by another element' };
+    return { x: px, y: py, reason: null };
   }
 
   // Controls whose value is picked, not typed: they take no text insertion.
@@ -190,7 +209,7 @@
   }
 
   Object.defineProperty(globalThis, '__cdpagentAct', {
-    value: Object.freeze({ prepare, focusForTyping, valueIs, pick, choose, state }),
+    value: Object.freeze({ prepare, ownerPoint, focusForTyping, valueIs, pick, choose, state }),
     writable: false, configurable: false, enumerable: false,
   });
 })();

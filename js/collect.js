@@ -77,10 +77,11 @@
     return clip(pageText(el), max);
   }
 
-  function byIdText(ids, max) {
+  // The text of the elements ids names, looked up in tree (el's document or shadow root).
+  function byIdText(ids, max, tree) {
     const parts = [];
     for (const id of String(ids || '').split(/\s+/)) {
-      const ref = id && document.getElementById(id);
+      const ref = id && tree.getElementById(id);
       if (ref) parts.push(squash(isSensitive(ref) ? MASK : pageText(ref)));
     }
     return clip(parts.join(' '), max);
@@ -120,7 +121,7 @@
     const aria = el.getAttribute('aria-label');
     if (aria) return clip(aria, max);
     const by = el.getAttribute('aria-labelledby');
-    return by ? byIdText(by, max) : '';
+    return by ? byIdText(by, max, el.getRootNode()) : '';
   }
 
   function accessibleName(el, max) {
@@ -139,7 +140,7 @@
   // The masking rule (OB-2): every phase that reads a value asks this first.
   function isSensitive(el) {
     return (el.tagName === 'INPUT' && (el.type === 'password' || el.type === 'hidden')) ||
-      el.matches(SENSITIVE) || !!el.closest('[data-agent-sensitive]');
+      el.matches(SENSITIVE) || !!up(el, '[data-agent-sensitive]');
   }
 
   // Whether a record's row can be seen at all: rendered, not transparent, with
@@ -302,23 +303,72 @@
     }
   }
 
-  // --- shadow roots ---------------------------------------------------------------------
+  // --- shadow roots (OB-11) ------------------------------------------------------------
+  //
+  // Declarations inside open shadow roots are collected like those of the light
+  // DOM, in composed order (a shadow tree's content right after its host). Each
+  // collect() and find() first lists the open shadow roots; when there are none
+  // (almost every page) every query below is the plain DOM one, at no extra cost.
 
   // Every open shadow root (nested ones included) in document order, or null
   // when the page has more than `budget` elements to ask (hosts have no selector).
-  function openShadowRoots(budget) {
+  // stats, when given, counts the custom elements without an open root (the usual
+  // hosts of closed ones, OB-11) of a tree of at most stats.limit elements: the
+  // check would double the cost of this walk on a large page.
+  function openShadowRoots(budget, stats) {
     const roots = [];
     const search = (root) => {
       const all = root.querySelectorAll('*');
       budget -= all.length;
       if (budget < 0) return false;
+      const check = !!stats && all.length <= stats.limit;
       for (let i = 0; i < all.length; i++) {
         const shadow = all[i].shadowRoot;
-        if (shadow && (roots.push(shadow), !search(shadow))) return false;
+        if (shadow) {
+          roots.push(shadow);
+          if (!search(shadow)) return false;
+        } else if (check && all[i].localName.includes('-')) {
+          stats.components++;
+        }
       }
       return true;
     };
     return search(document) ? roots : null;
+  }
+
+  // The hosts of the open shadow roots in use, by the tree (document or shadow
+  // root) each host is in, in document order; null when there are none.
+  let hostsIn = null;
+
+  function useShadowRoots(roots) {
+    hostsIn = null;
+    if (!roots || !roots.length) return;
+    hostsIn = new Map();
+    for (const root of roots) {
+      const tree = root.host.getRootNode();
+      if (!hostsIn.has(tree)) hostsIn.set(tree, []);
+      hostsIn.get(tree).push(root.host);
+    }
+  }
+
+  // scope.querySelectorAll(selector), continued into the open shadow trees inside
+  // scope (an element, the document or a shadow root), in composed order.
+  function queryAll(scope, selector) {
+    const hits = scope.querySelectorAll(selector);
+    const element = scope.nodeType === Node.ELEMENT_NODE;
+    const hosts = hostsIn && hostsIn.get(element ? scope.getRootNode() : scope);
+    if (!hosts) return hits;
+    const out = [];
+    let i = 0;
+    for (const h of hosts) {
+      if (element && h !== scope && !scope.contains(h)) continue;
+      while (i < hits.length && (hits[i] === h || h.compareDocumentPosition(hits[i]) & Node.DOCUMENT_POSITION_PRECEDING)) {
+        out.push(hits[i++]);
+      }
+      for (const el of queryAll(h.shadowRoot, selector)) out.push(el);
+    }
+    while (i < hits.length) out.push(hits[i++]);
+    return out;
   }
 
   // el.closest(selector), continued through the hosts of the shadow trees el is in.
@@ -326,16 +376,49 @@
     for (let node = el; node;) {
       const hit = node.closest(selector);
       if (hit) return hit;
-      const root = node.getRootNode();
-      node = root instanceof ShadowRoot ? root.host : null;
+      node = node.getRootNode().host || null;
     }
     return null;
   }
 
-  // The element of the document tree el's outermost shadow host is, or el.
-  function inDocumentTree(el) {
-    for (let root = el.getRootNode(); root instanceof ShadowRoot; root = el.getRootNode()) el = root.host;
-    return el;
+  // closest() across shadow boundaries when the page has open shadow roots.
+  const up = (el, selector) => (hostsIn ? closestAcross(el, selector) : el.closest(selector));
+
+  // The parent element, or the host for the top element of a shadow tree.
+  const parentAcross = (el) => el.parentElement || (el.parentNode && el.parentNode.host) || null;
+
+  // The data-agent-region values of the regions el is in, outermost first.
+  function regionIds(el) {
+    const out = [];
+    for (let r = closestAcross(el, REGION); r; r = parentAcross(r) && closestAcross(parentAcross(r), REGION)) {
+      out.unshift(String(r.getAttribute('data-agent-region')));
+    }
+    return out;
+  }
+
+  // outer.contains(el), across shadow boundaries.
+  function containsAcross(outer, el) {
+    for (let node = el; node; node = node.getRootNode().host || null) {
+      if (outer.contains(node)) return true;
+    }
+    return false;
+  }
+
+  // el and the hosts of the shadow trees it is in, outermost first.
+  function hostChain(el) {
+    const chain = [el];
+    for (let host = el.getRootNode().host; host; host = host.getRootNode().host) chain.unshift(host);
+    return chain;
+  }
+
+  // Composed order of two elements: a host before its shadow tree's content.
+  function composedCompare(a, b) {
+    const x = hostChain(a);
+    const y = hostChain(b);
+    for (let i = 0; i < x.length && i < y.length; i++) {
+      if (x[i] !== y[i]) return x[i].compareDocumentPosition(y[i]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1;
+    }
+    return x.length - y.length;
   }
 
   // --- phase: page context (viewport, open modal, inert) -------------------------------
@@ -367,7 +450,7 @@
     const modal = [];
     const state = [];
     const feedback = [];
-    for (const el of document.querySelectorAll(`${MODAL},${STATE},${FEEDBACK}`)) {
+    for (const el of queryAll(document, `${MODAL},${STATE},${FEEDBACK}`)) {
       if (el.matches(MODAL)) modal.push(el);
       if (el.matches(STATE)) state.push(el);
       if (el.matches(FEEDBACK)) feedback.push(el);
@@ -390,12 +473,15 @@
 
   // What every later phase reads: the options, the viewport, the open modal.
   function pageContext(opts) {
+    const stats = { limit: opts.closed_scan, components: 0 };
+    const shadowRoots = openShadowRoots(opts.shadow_scan, stats);
+    useShadowRoots(shadowRoots);
     const few = fewElements();
     const [modal, hasInert] = modalAndInert(few.modal);
     return {
       opts, few, modal, hasInert, vw: window.innerWidth, vh: window.innerHeight, warnings: [],
-      shadowRoots: openShadowRoots(opts.shadow_scan),
-      covered: (el) => !!modal && !modal.contains(el) && !el.contains(modal),
+      shadowRoots, stats,
+      covered: (el) => !!modal && !containsAcross(modal, el) && !containsAcross(el, modal),
       modalLabel: modal ? regionLabel(modal, opts.name_chars) : null,
     };
   }
@@ -405,7 +491,7 @@
   function regionState(ctx, el, parent) {
     let state = 'active';
     if (!el.checkVisibility(VIS)) state = 'hidden';
-    else if (ctx.hasInert && el.closest('[inert]')) state = 'inert';
+    else if (ctx.hasInert && up(el, '[inert]')) state = 'inert';
     else if (ctx.covered(el)) state = 'covered';
     if (parent && parent.state !== 'active' && parent.state !== 'covered') state = parent.state;
     return state;
@@ -428,12 +514,13 @@
   // Every region's facts (info per element), the listed ones (list) and lookups.
   function collectRegions(ctx) {
     const opts = ctx.opts;
-    const els = document.querySelectorAll(REGION);
+    const els = queryAll(document, REGION);
     const info = new Map();
     const list = [];
     for (const el of els) {
       const id = clip(el.getAttribute('data-agent-region'), opts.name_chars) || 'region';
-      const parentEl = el.parentElement && el.parentElement.closest(REGION);
+      const p = parentAcross(el);
+      const parentEl = p && up(p, REGION);
       const parent = parentEl ? info.get(parentEl) : null;
       const state = regionState(ctx, el, parent);
       const facts = {
@@ -466,24 +553,28 @@
   function indexRecords(ctx, R) {
     const opts = ctx.opts;
     const D = {
-      els: document.querySelectorAll(RECORD), info: new Map(), ids: [], active: [], viewport: [],
+      els: queryAll(document, RECORD), info: new Map(), ids: [], active: [], viewport: [],
       inactive: 0, hidden: 0, refused: 0, duplicates: new Set(), holders: new Set(), nested: false, regionOf: null,
     };
     const refuse = new RegExp(opts.refused_record_id, 'i');
     const parentFacts = new Map();
     D.regionOf = (el) => {
-      const p = el.parentElement;
+      const p = parentAcross(el);
       if (!p) return null;
       let f = parentFacts.get(p);
       if (!f) {
-        const r = p.closest(REGION);
-        f = [r ? R.info.get(r) : null, !!p.closest(RECORD)];
+        const r = up(p, REGION);
+        f = [r ? R.info.get(r) : null, !!up(p, RECORD)];
         if (f[1]) D.nested = true;
         parentFacts.set(p, f);
       }
       return f[0];
     };
-    const inertSet = ctx.hasInert ? new Set(document.querySelectorAll('[inert] ' + RECORD + ',[inert]' + RECORD)) : null;
+    let inertSet = null;
+    if (ctx.hasInert) {
+      inertSet = hostsIn ? new Set(Array.from(D.els).filter((el) => closestAcross(el, '[inert]')))
+        : new Set(document.querySelectorAll('[inert] ' + RECORD + ',[inert]' + RECORD));
+    }
     const seen = new Set();
     for (const el of D.els) {
       const raw = el.getAttribute('data-agent-record');
@@ -587,8 +678,8 @@
     for (const [el, info] of chosen) {
       const fields = {};
       let firstText = '';
-      for (const f of el.querySelectorAll('[data-agent-field]')) {
-        if (f.closest(RECORD) !== el) continue;
+      for (const f of queryAll(el, '[data-agent-field]')) {
+        if (up(f, RECORD) !== el) continue;
         const name = clip(f.getAttribute('data-agent-field'), opts.name_chars);
         if (name in fields) continue;
         const v = fieldValue(f, opts);
@@ -609,6 +700,7 @@
 
   // Page actions and blocked row actions are disjoint and few: one walk finds both.
   function actionElements(ctx, R, D) {
+    if (hostsIn) return actionElementsAcross(ctx);
     const PAGE_ACTION = `${ACTION}:not(${RECORD} *)`;
     const pageEls = [];
     const rowBlockedEls = [];
@@ -616,14 +708,6 @@
       `${PAGE_ACTION},${RECORD} ${ACTION}:is(:disabled,[aria-disabled="true"],[data-agent-unavailable])`)) {
       if (el.matches(PAGE_ACTION)) pageEls.push(el);
       else rowBlockedEls.push(el);
-    }
-    // OB-11: page actions inside open shadow roots (not those of records, there or around).
-    for (const root of ctx.shadowRoots || []) {
-      if (closestAcross(root.host, RECORD)) continue;
-      for (const el of root.querySelectorAll(PAGE_ACTION)) {
-        const region = closestAcross(el, REGION);
-        if (!region || R.info.has(region)) pageEls.push(el); // regions inside shadow trees are not collected
-      }
     }
     let nested = D.nested;
     for (const el of R.els) {
@@ -636,6 +720,21 @@
         ? new Set(document.querySelectorAll(`[inert] ${RECORD} ${ACTION},${RECORD} [inert] ${ACTION},${RECORD} ${ACTION}[inert]`))
         : null,
     };
+  }
+
+  // actionElements on a page with open shadow roots: descendant selectors stop at
+  // shadow boundaries, so each action asks for its record, and row actions are
+  // folded by visiting each (foldEach).
+  function actionElementsAcross(ctx) {
+    const pageEls = [];
+    const rowBlocked = new Set();
+    const rowInert = ctx.hasInert ? new Set() : null;
+    for (const el of queryAll(document, ACTION)) {
+      if (!closestAcross(el, RECORD)) pageEls.push(el);
+      else if (el.matches(':disabled,[aria-disabled="true"],[data-agent-unavailable]')) rowBlocked.add(el);
+      else if (rowInert && closestAcross(el, '[inert]')) rowInert.add(el);
+    }
+    return { pageEls, nested: true, rowBlocked, rowInert };
   }
 
   // The fold's working state: groups by (name, region path) key, in creation order.
@@ -696,10 +795,10 @@
   function foldEach(F) {
     for (const [recEl, rec] of F.D.info) {
       if (!rec.active) continue;
-      for (const el of recEl.querySelectorAll(ACTION)) {
+      for (const el of queryAll(recEl, ACTION)) {
         let region = rec.region;
         if (F.A.nested) {
-          const owner = el.closest(RECORD + ',' + REGION);
+          const owner = up(el, RECORD + ',' + REGION);
           if (owner !== recEl && owner.hasAttribute('data-agent-record')) continue; // a nested record's own
           if (owner !== recEl) region = F.R.info.get(owner);
         }
@@ -931,7 +1030,7 @@
     let reason = el.getAttribute('data-agent-unavailable');
     if (!reason && (el.disabled === true || el.matches(':disabled'))) reason = 'disabled';
     if (!reason && el.getAttribute('aria-disabled') === 'true') reason = 'disabled';
-    if (!reason && ctx.hasInert && el.closest('[inert]')) reason = 'inert';
+    if (!reason && ctx.hasInert && up(el, '[inert]')) reason = 'inert';
     if (!reason && !shown) reason = 'hidden';
     if (!reason && ctx.covered(el)) reason = `behind the open dialog "${ctx.modalLabel}"`;
     if (!reason && kind === 'type' && el.readOnly) reason = 'read-only';
@@ -977,9 +1076,8 @@
   // Document order across page actions and groups (few entries: compare positions).
   function orderActions(pageActions, pageEls, groupList) {
     const entries = pageActions.map((a, i) => [pageEls[i], a]).concat(groupList.map((g) => [g.first, g]));
-    // Inside a shadow tree an element is ordered by its host; one tree keeps collection order.
-    for (const e of entries) e.push(inDocumentTree(e[0]));
-    entries.sort((x, y) => (x[2] === y[2] ? 0 : x[2].compareDocumentPosition(y[2]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    const before = (a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1);
+    entries.sort((x, y) => (x[0] === y[0] ? 0 : hostsIn ? composedCompare(x[0], y[0]) : before(x[0], y[0])));
     entries.forEach((e, i) => { e[1].order = i; });
     for (const g of groupList) delete g.first;
   }
@@ -1032,8 +1130,9 @@
   // One feedback item {level, source, message, field} of el, or null when hidden.
   function feedbackItem(el, opts, describedBy) {
     if (el.getAttribute('aria-invalid') === 'true') {
-      const message = byIdText(el.getAttribute('aria-errormessage'), opts.max_string) ||
-        byIdText(el.getAttribute('aria-describedby'), opts.max_string) ||
+      const tree = el.getRootNode();
+      const message = byIdText(el.getAttribute('aria-errormessage'), opts.max_string, tree) ||
+        byIdText(el.getAttribute('aria-describedby'), opts.max_string, tree) ||
         (el.validationMessage ? clip(el.validationMessage, opts.max_string) : 'invalid value');
       const field = fieldNameOf(el, opts);
       if (!el.checkVisibility(VIS)) return null;
@@ -1102,35 +1201,45 @@
     return identity;
   }
 
-  // --- phase: what is not seen (OB-11, OB-3) ------------------------------------------
+  // --- frames (OB-11) -------------------------------------------------------------------
+  //
+  // Each frame's document is collected by its own copy of this script (Python
+  // merges the snapshots); a frame's owner element, asked here, tells where its
+  // content goes and where it is drawn.
 
-  // Declarations inside frames, and records and regions inside shadow roots, are
-  // not collected: count the rendered frames (and those whose content cannot be
-  // read: cross-origin) and the open shadow roots, with the declarations left
-  // out, so the observation can say so. Closed shadow roots cannot be seen at all.
-  function blindSpots(ctx) {
-    const DECLARED = `${ACTION},${RECORD},${REGION}`;
-    const out = { frames: 0, frames_unreadable: 0, shadow_roots: 0, declarations: 0, shadow_searched: true };
-    for (const f of document.querySelectorAll('iframe,frame')) {
-      if (!f.checkVisibility(VIS)) continue;
-      out.frames++;
-      let doc = null;
-      try {
-        doc = f.contentDocument;
-      } catch (_) {
-        doc = null;
-      }
-      if (doc) out.declarations += doc.querySelectorAll(DECLARED).length;
-      else out.frames_unreadable++;
-    }
-    // Page actions in open shadow roots are collected; their records and regions are not.
-    if (!ctx.shadowRoots) out.shadow_searched = false;
-    for (const root of ctx.shadowRoots || []) {
-      out.shadow_roots++;
-      const rowHost = !!closestAcross(root.host, RECORD);
-      out.declarations += root.querySelectorAll(rowHost ? DECLARED : `${RECORD},${REGION},${RECORD} ${ACTION}`).length;
-    }
-    return out;
+  // The region-path step of a frame: its data-agent-region, else its name, title
+  // or id made legal (lower case, runs of other characters as one "_", at most 40
+  // characters), else "frame".
+  function frameStep(el, max) {
+    const declared = el.getAttribute('data-agent-region');
+    if (declared) return clip(declared, max);
+    const named = el.getAttribute('name') || el.getAttribute('title') || el.id || '';
+    return named.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40) || 'frame';
+  }
+
+  // What the owner element (iframe, frame) el says about its frame: the step, a
+  // label, its region path in this document, whether it is itself a declared
+  // region (then the frame's content is that region's), whether it is inert or
+  // behind this document's open dialog (its label), whether it is shown, and where its
+  // content box starts in this document's viewport (CSS pixels). Names are cut at max.
+  function frameOwner(el, max) {
+    const parent = parentAcross(el);
+    const path = parent ? regionIds(parent).map((id) => clip(id, max) || 'region') : [];
+    const step = frameStep(el, max);
+    // A frame behind this document's open dialog, or inert, cannot be used: say why.
+    const [modal] = modalAndInert(queryAll(document, MODAL));
+    const inert = !!closestAcross(el, '[inert]');
+    const coveredBy = !inert && modal && !containsAcross(modal, el) ? regionLabel(modal, max) : null;
+    const r = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    const visible = el.checkVisibility(VIS) && r.width > 0 && r.height > 0;
+    return {
+      step, path, declared: el.hasAttribute('data-agent-region'), inert, covered_by: coveredBy,
+      label: ariaName(el, max) || clip(el.getAttribute('title') || '', max) || step,
+      visible, in_viewport: visible && inViewport(r, window.innerWidth, window.innerHeight),
+      left: r.left + el.clientLeft + parseFloat(style.paddingLeft),
+      top: r.top + el.clientTop + parseFloat(style.paddingTop),
+    };
   }
 
   // --- collect ---------------------------------------------------------------------------
@@ -1149,7 +1258,7 @@
     const state = collectState(ctx, R);
     const [feedback, feedbackTotal] = collectFeedback(ctx, R);
     const identity = collectIdentity(ctx.opts);
-    const unseen = blindSpots(ctx);
+    lastShadowRoots = ctx.shadowRoots;
     return JSON.stringify({
       identity, regions: R.list, regions_total: R.els.length,
       actions: pageActions, actions_total: A.pageEls.length, row_actions: groupList,
@@ -1158,7 +1267,10 @@
         ids: D.ids, viewport: D.viewport, inactive: D.inactive, hidden: D.hidden, duplicates: Array.from(D.duplicates),
       },
       state, state_total: ctx.few.state.length, feedback, feedback_total: feedbackTotal,
-      modal: ctx.modalLabel, warnings: ctx.warnings, unseen, collect_ms: now() - t0,
+      modal: ctx.modalLabel, warnings: ctx.warnings, unseen: {
+        shadow_searched: !!ctx.shadowRoots, components: ctx.stats.components,
+      },
+      collect_ms: now() - t0,
     });
   }
 
@@ -1216,43 +1328,38 @@
     });
   }
 
-  // OB-7 helper for acting: the element an ActionLocator names, or null.
+  // The open shadow roots of the last collect(): acting collects a snapshot just
+  // before it finds its element, so a second walk of a large page is spared.
+  let lastShadowRoots = null;
+
+  // OB-7 helper for acting: the element an ActionLocator names, or null. Elements
+  // are visited in the collector's order, so an ordinal means the same element.
   function find(locator) {
+    const fresh = !lastShadowRoots || lastShadowRoots.some((r) => !r.host.isConnected);
+    useShadowRoots(fresh ? openShadowRoots(Infinity) : lastShadowRoots);
     const name = String(locator.name);
-    const path = (locator.region_path || []).join('\u0000');
+    const path = (locator.region_path || []).join(SEP);
     const sel = `[data-agent-action="${CSS.escape(name)}"]`;
-    const pathOf = (el) => {
-      const out = [];
-      for (let r = closestAcross(el, REGION); r; r = r.parentElement && r.parentElement.closest(REGION)) {
-        out.unshift(String(r.getAttribute('data-agent-region')));
-      }
-      return out.join('\u0000');
-    };
+    const pathOf = (el) => regionIds(el).join(SEP);
     if (locator.record != null) {
-      for (const rec of document.querySelectorAll(`[data-agent-record="${CSS.escape(String(locator.record))}"]`)) {
-        for (const el of rec.querySelectorAll(sel)) if (el.closest(RECORD) === rec) return el;
+      for (const rec of queryAll(document, `[data-agent-record="${CSS.escape(String(locator.record))}"]`)) {
+        for (const el of queryAll(rec, sel)) if (up(el, RECORD) === rec) return el;
         return null; // only the first element of a duplicate id is addressable
       }
       return null;
     }
     let n = 0;
-    for (const el of document.querySelectorAll(sel)) {
-      if (el.closest(RECORD) || pathOf(el) !== path) continue;
+    for (const el of queryAll(document, sel)) {
+      if (up(el, RECORD) || pathOf(el) !== path) continue;
       if (n++ === (locator.ordinal || 0)) return el;
-    }
-    // Then open shadow roots, in the collector's order (searched only when needed).
-    for (const root of openShadowRoots(Infinity)) {
-      if (closestAcross(root.host, RECORD)) continue;
-      for (const el of root.querySelectorAll(sel)) {
-        if (el.closest(RECORD) || pathOf(el) !== path) continue;
-        if (n++ === (locator.ordinal || 0)) return el;
-      }
     }
     return null;
   }
 
   Object.defineProperty(globalThis, '__cdpagentObserve', {
-    value: Object.freeze({ collect, settle, find, isSensitive, rowShown, inputSpec, fieldValue }),
+    value: Object.freeze({
+      collect, settle, find, frameOwner, isSensitive, rowShown, inputSpec, fieldValue, closestAcross, containsAcross,
+    }),
     writable: false, configurable: false, enumerable: false,
   });
 })();

@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 import msgspec
 import trio
 
+from ..connection import Session
 from ..dialogs import ACCEPT, DISMISS, JavaScriptDialog
 from ..errors import CDPAgentError, ProtocolError
 from ..input import insert_text, mouse_click, press_key
@@ -39,8 +40,9 @@ from ..target import Target
 from ..webmcp import WebMcp
 from . import codes
 from .folding import fold_actions
+from .frames import FramePoint, frame_of, frame_world, page_point
 from .model import ActionEntry, ActionLocator, Snapshot, action_id, split_action_id
-from .observe import WORLD, SettleReport, collect_snapshot, install
+from .observe import WORLD, SettleReport, collect_snapshot, install, install_commands
 from .options import ObserveOptions
 from .pagetools import output_text, schema_problem
 from .receipts import ActionRef, Changes, Receipt, ValueChange, diff, error_receipt, ok_receipt
@@ -164,10 +166,12 @@ class _WorldGone(Exception):
     pass
 
 
-async def _call(tab: Target, ctx: int, reply: type[_Reply], function: str, *args: Any) -> _Reply:
+async def _call(world: tuple[Session, int], reply: type[_Reply], function: str, *args: Any) -> _Reply:
+    """``function`` of ``js/act.js`` in ``world`` (a session and its isolated world's context)."""
+    session, ctx = world
     params = ", ".join(f"a{i}" for i in range(len(args)))
     try:
-        answer = await tab.session.send(
+        answer = await session.send(
             "Runtime.callFunctionOn",
             {
                 "functionDeclaration": (
@@ -314,48 +318,83 @@ async def _confirmed(callback: ConfirmCallback | None, request: ConfirmRequest) 
     return answer is True
 
 
+async def _world(run: _Run, frame_id: str | None) -> tuple[Session, int]:
+    """The acting world of the main document, or of frame ``frame_id`` (:mod:`.frames`)."""
+    tab = run.tab
+    if frame_id is None:
+        return tab.session, await tab.context_id(WORLD)
+    world = await frame_world(tab, frame_id, WORLD, install_commands(), run.deadline)
+    if world is None:
+        raise _Refused(codes.ACTION_UNAVAILABLE, "the frame of this action is gone", "gone")
+    return world
+
+
+async def _page_point(
+    run: _Run, frame_id: str | None, locator: ActionLocator, x: float, y: float
+) -> FramePoint:
+    """Where to click (x, y) of ``frame_id``'s viewport (None: the main document's) on the page.
+
+    Raises :class:`_Refused` when the frame is hidden, covered or gone.
+    """
+    if frame_id is None:
+        return FramePoint(x, y)
+    try:
+        point = await page_point(run.tab, frame_id, x, y, WORLD, run.deadline)
+    except (LookupError, ProtocolError):
+        raise _Refused(codes.ACTION_UNAVAILABLE, f"the frame of {locator.id} is gone", "gone") from None
+    if point.reason:
+        message = f"{locator.id} cannot be used now: {point.reason}"
+        raise _Refused(codes.ACTION_UNAVAILABLE, message, point.reason)
+    return point
+
+
 async def _perform(
     run: _Run,
-    ctx: int,
+    world: tuple[Session, int],
     serial: int,
     entry: ActionEntry,
     locator: ActionLocator,
     args: ActInput,
+    frame_id: str | None = None,
 ) -> str | None:
-    """Re-check, scroll, deliver the input; returns a failed expectation, if any."""
+    """Re-check, scroll, deliver the input; returns a failed expectation, if any.
+
+    ``locator`` is relative to the document of ``world``: frame ``frame_id``'s, or the main one.
+    """
     tab = run.tab
     text, option, checked = args.text, args.option, args.checked
     if entry.kind == "tool":
         await _call_page_tool(run, serial, entry, locator, args.input or {})
         return None
     where = msgspec.to_builtins(locator)
-    prep = await _call(tab, ctx, _Prepared, "prepare", where, entry.kind)
+    prep = await _call(world, _Prepared, "prepare", where, entry.kind)
     if not prep.found:
         raise _Refused(codes.ACTION_UNAVAILABLE, f"{locator.id} is no longer on the page", "gone")
     if prep.reason:
         raise _Refused(
             codes.ACTION_UNAVAILABLE, f"{locator.id} cannot be used now: {prep.reason}", prep.reason
         )
+    at = await _page_point(run, frame_id, locator, prep.x, prep.y)
     doc = tab.document
     if doc is None or doc.serial != serial:
         raise _Refused(codes.PAGE_CHANGED, "the page was replaced before the action could run")
     if entry.kind == "click":
         run.performed = True
-        await mouse_click(tab.session, prep.x, prep.y)
+        await mouse_click(tab.session, at.x, at.y)
         return None
     if entry.kind == "check":
         if bool(prep.checked) == checked:
             run.warnings.append(f"{locator.id} was already {'checked' if checked else 'unchecked'}")
             return None
         run.performed = True
-        await mouse_click(tab.session, prep.x, prep.y)
-        now = await _call(tab, ctx, _Checked, "state", where)
+        await mouse_click(tab.session, at.x, at.y)
+        now = await _call(world, _Checked, "state", where)
         if now.found and now.checked != checked:
             return f"{locator.id} is still {'checked' if now.checked else 'unchecked'} after the click"
         return None
     if entry.kind == "select":
         assert option is not None
-        chosen = await _call(tab, ctx, _Chosen, "choose", where, option)
+        chosen = await _call(world, _Chosen, "choose", where, option)
         if not chosen.found:
             raise _Refused(codes.ACTION_UNAVAILABLE, f"{locator.id} is no longer on the page", "gone")
         if chosen.reason:
@@ -367,18 +406,18 @@ async def _perform(
             return f"{option!r} is not the selected option after choosing it"
         return None
     assert text is not None
-    focus = await _call(tab, ctx, _Focused, "focusForTyping", where)
+    focus = await _call(world, _Focused, "focusForTyping", where)
     if not focus.ok:
         raise _Refused(codes.ACTION_UNAVAILABLE, f"{locator.id}: {focus.reason}", focus.reason)
     run.performed = True
     if focus.picked:
-        value = await _call(tab, ctx, _Value, "pick", where, text)
+        value = await _call(world, _Value, "pick", where, text)
     else:
         if text:
             await insert_text(tab.session, text)
         elif not focus.empty:
             await press_key(tab.session, "Delete", "Delete", 46)
-        value = await _call(tab, ctx, _Value, "valueIs", where, text)
+        value = await _call(world, _Value, "valueIs", where, text)
     if value.found and not value.ok:
         # Never echo the value: the field may be sensitive.
         return f"{locator.id} holds {value.length} characters instead of the {len(text)} typed"
@@ -416,9 +455,10 @@ async def _act(
                     codes.CONFIRMATION_DENIED,
                     f"the user did not confirm {locator.id!r} ({entry.confirm}); it was not performed",
                 )
-        ctx = await tab.context_id(WORLD)
+        frame_id, where = frame_of(before, locator)
+        world = await _world(run, frame_id)
         t0 = time.perf_counter()
-        expectation = await _perform(run, ctx, serial, entry, locator, args)
+        expectation = await _perform(run, world, serial, entry, where, args, frame_id)
         run.timings.action_ms = (time.perf_counter() - t0) * 1000
     except _Refused as exc:
         return error_receipt(ref, exc.code, exc.message, available, reason=exc.reason)

@@ -46,6 +46,7 @@ __all__ = [
     "ActionState",
     "Feedback",
     "FieldValue",
+    "FrameRef",
     "Identity",
     "InputSpec",
     "Observation",
@@ -279,19 +280,28 @@ class Feedback(msgspec.Struct, frozen=True):
 
 
 class Unseen(msgspec.Struct, frozen=True):
-    """Parts of the page the collector does not look inside (OB-11), counted to be said."""
+    """Parts of the page whose content is not in the observation (OB-11), counted to be said."""
 
     frames: int = 0
-    """Rendered frames (iframe, frame): their content is not collected."""
-    frames_unreadable: int = 0
-    """Of those, frames whose document cannot be read (cross-origin)."""
-    shadow_roots: int = 0
-    """Open shadow roots found: their page actions are collected, records and regions not."""
-    declarations: int = 0
-    """Declarations left out: all of those in readable frames; records, regions and row
-    actions in open shadow roots."""
+    """Rendered frames (iframe, frame) whose content is not observed."""
+    frame_reasons: dict[str, int] = {}
+    """Why, as reason → number of frames (``from another origin``, ``did not answer in time`` …)."""
     shadow_searched: bool = True
-    """False when the page was too large to search for shadow roots."""
+    """False when the page was too large to search for open shadow roots (whose content
+    is otherwise collected like the rest of the page)."""
+    closed_shadow_roots: int = 0
+    """Closed shadow roots found (:mod:`cdpagent.snapshot.shadow`): no script sees inside them."""
+    components: int = 0
+    """Custom elements without an open shadow root the collector met (the hosts worth
+    checking for closed roots; not counted on documents over ``closed_scan`` elements)."""
+
+
+class FrameRef(msgspec.Struct, frozen=True):
+    """A frame whose declarations a snapshot holds: CDP's frame id and the region path its
+    content sits under (the frame's own step last), so an action finds its frame again."""
+
+    frame_id: str
+    path: tuple[str, ...]
 
 
 class Snapshot(msgspec.Struct, frozen=True):
@@ -315,6 +325,8 @@ class Snapshot(msgspec.Struct, frozen=True):
     warnings: list[str] = []
     unseen: Unseen = Unseen()
     collect_ms: float = 0.0
+    frames: list[FrameRef] = []
+    """Frames merged into this snapshot (:mod:`cdpagent.snapshot.frames`), outermost first."""
 
 
 SNAPSHOT_DECODER = msgspec.json.Decoder(Snapshot)

@@ -23,16 +23,19 @@ import msgspec
 import trio
 
 from ..concurrency import collapse
+from ..connection import Session
 from ..dialogs import ACCEPT, DISMISS, JavaScriptDialog
 from ..errors import CDPAgentError, ObservationError, ProtocolError, SessionClosed
 from ..pagescripts import source
 from ..target import Command, Target
 from ..webmcp import WebMcp
 from .budget import build
+from .frames import collect_frames
 from .inference import combine
 from .model import Feedback, Identity, InputSpec, Observation, PageAction, Snapshot, decode_snapshot
-from .options import ObserveOptions
+from .options import COLLECTOR_BOUNDS, ObserveOptions
 from .pagetools import with_page_tools
+from .shadow import with_closed_roots
 
 __all__ = [
     "WORLD",
@@ -43,6 +46,7 @@ __all__ = [
     "collect_snapshot",
     "dialog_snapshot",
     "install",
+    "install_commands",
     "observe",
     "observe_page",
 ]
@@ -81,10 +85,12 @@ class ObservationExtension:
 
     def setup_tab(self, tab: Target) -> list[Command]:
         tab.installed.add(WORLD)
-        return _install_commands()
+        return install_commands()
 
 
-def _install_commands() -> list[Command]:
+def install_commands() -> list[Command]:
+    """The commands that install the isolated world's scripts in a target (its current
+    document and every new one)."""
     return [
         (
             "Page.addScriptToEvaluateOnNewDocument",
@@ -101,7 +107,7 @@ async def install(tab: Target) -> None:
     """
     if WORLD in tab.installed:
         return
-    await tab.session.send_batch(_install_commands())
+    await tab.session.send_batch(install_commands())
     tab.installed.add(WORLD)
 
 
@@ -116,6 +122,34 @@ def _value(result: dict[str, Any]) -> Any:
 
 class _DocumentChanged(Exception):
     pass
+
+
+async def _collect_in(
+    session: Session, opts: ObserveOptions, context: int, deadline: float | None
+) -> Snapshot:
+    """The snapshot of the document whose isolated world is ``context`` (declared, inferred
+    or both, see :mod:`.inference`). Raises :class:`ObservationError` (``COLLECT_FAILED``)
+    and the driver's errors (``ProtocolError`` when the world is gone, ``CallTimeout``).
+    """
+    texts = _value(
+        await session.send(
+            "Runtime.callFunctionOn",
+            {
+                "functionDeclaration": _CALL_COLLECT,
+                "executionContextId": context,
+                "arguments": [
+                    {"value": msgspec.json.encode(opts.collector_args()).decode()},
+                    {"value": opts.infer},
+                ],
+                "returnByValue": True,
+            },
+            deadline=deadline,
+        )
+    )
+    if not isinstance(texts, list) or len(texts) != 2 or not any(isinstance(t, str) for t in texts):
+        raise ObservationError("COLLECT_FAILED", "the collector returned no snapshot")
+    declared, inferred = (decode_snapshot(t) if isinstance(t, str) else None for t in texts)
+    return combine(declared, inferred)
 
 
 async def _attempt(
@@ -144,30 +178,27 @@ async def _attempt(
                 )
             )
             report = msgspec.convert(raw, SettleReport)
-        texts = _value(
-            await tab.session.send(
-                "Runtime.callFunctionOn",
-                {
-                    "functionDeclaration": _CALL_COLLECT,
-                    "executionContextId": ctx,
-                    "arguments": [
-                        {"value": msgspec.json.encode(opts.collector_args()).decode()},
-                        {"value": opts.infer},
-                    ],
-                    "returnByValue": True,
-                },
-            )
-        )
+        snapshot = await _collect_in(tab.session, opts, ctx, None)
     except ProtocolError as exc:
         # The world died under the call: its document was replaced.
         raise _DocumentChanged(str(exc)) from exc
+
+    async def collect_in(session: Session, context: int, deadline: float) -> Snapshot:
+        return await _collect_in(session, opts, context, deadline)
+
+    snapshot = await collect_frames(
+        tab,
+        snapshot,
+        WORLD,
+        install_commands(),
+        collect_in,
+        COLLECTOR_BOUNDS.name_chars,
+        trio.current_time() + timeout,
+    )
+    snapshot = await with_closed_roots(tab.session, snapshot, trio.current_time() + timeout)
     now = tab.document
     if now is None or now.serial != serial:
         raise _DocumentChanged("the document changed while it was observed")
-    if not isinstance(texts, list) or len(texts) != 2 or not any(isinstance(t, str) for t in texts):
-        raise ObservationError("COLLECT_FAILED", "the collector returned no snapshot")
-    declared, inferred = (decode_snapshot(t) if isinstance(t, str) else None for t in texts)
-    snapshot = combine(declared, inferred)
     bridge = WebMcp.of(tab.browser)
     if bridge is not None:
         snapshot = with_page_tools(snapshot, bridge.tools(tab))
@@ -204,9 +235,7 @@ async def collect_snapshot(
             last = str(exc)
             if tab.closed:
                 raise SessionClosed(f"tab {tab.id} was closed") from None
-    raise ObservationError(
-        "PAGE_CHANGED", f"the page kept navigating while it was observed ({last})"
-    )
+    raise ObservationError("PAGE_CHANGED", f"the page kept navigating while it was observed ({last})")
 
 
 def _settle_warning(report: SettleReport | None) -> list[str]:

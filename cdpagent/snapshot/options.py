@@ -49,6 +49,9 @@ class CollectorBounds(msgspec.Struct, frozen=True, kw_only=True):
     """Rows examined per folded entry for its sample ids."""
     shadow_scan: int = 200_000
     """Elements asked for an open shadow root; past this the search stops and says so."""
+    closed_scan: int = 3_000
+    """Documents (and shadow trees) of more elements are not checked for custom elements
+    that may hold closed shadow roots (the check would double the search's cost)."""
     row_box_checks: int = 64
     """Lists up to this long have every row checked for a box (zero area,
     ``content-visibility: hidden``); longer ones only the rows in view (act

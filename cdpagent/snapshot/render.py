@@ -54,22 +54,15 @@ def clean(text: str, limit: int | None = None) -> str:
 
 
 def _unseen_lines(unseen: Unseen) -> list[str]:
-    """What the collector did not look inside (OB-11), one line per kind."""
+    """What the observation could not look inside (OB-11), one line per kind."""
     out: list[str] = []
     if unseen.frames:
-        line = f"- {unseen.frames} embedded frames are not observed"
-        if unseen.frames_unreadable:
-            line += f" ({unseen.frames_unreadable} from another origin: their content is unknown)"
-        out.append(line)
-    if unseen.shadow_roots:
+        why = "; ".join(f"{n} because {reason}" for reason, n in sorted(unseen.frame_reasons.items()))
+        out.append(f"- {unseen.frames} embedded frames are not observed ({why})")
+    if unseen.closed_shadow_roots:
         out.append(
-            f"- {unseen.shadow_roots} shadow roots (page components): their page actions are "
-            "observed, their records and regions are not"
-        )
-    if unseen.declarations:
-        out.append(
-            f"- {unseen.declarations} declared actions, records or regions inside them are not "
-            "listed and cannot be acted on"
+            f"- {unseen.closed_shadow_roots} closed shadow roots (page components that hide their "
+            "content from every script): their content is not observed"
         )
     if not unseen.shadow_searched:
         out.append("- the page is too large to search for shadow roots: some content may not be observed")
