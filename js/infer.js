@@ -11,7 +11,10 @@
 //       every region, action, row-action group and record has source "inferred".
 //       mode "undeclared" skips what the page declares and the feedback that
 //       collect.js already reports; "all" reads the whole page.
-//   find(locator) -> Element | null   the element of an inferred ActionLocator.
+//   find(locator) -> Element | null   the element of an inferred ActionLocator
+//       (for an in-place edit, the text field it revealed once there is one).
+//   reveals(el) -> boolean   el is an in-place edit label: typing into it means
+//       double-clicking it first, which reveals the row's text field.
 //
 // Theory of operation:
 //   regions   landmarks (main, nav, header, footer, aside, form, search, named
@@ -21,6 +24,8 @@
 //             same-page anchors, tabs, disclosures and search fields read), text
 //             fields (type; a lone field submits with Enter), selects (select),
 //             checkboxes, radios, switches (check), visible options and menu items;
+//             a row's in-place edit (type: a double-click on the row's text opens
+//             its editor, see inPlaceLabel);
 //   records   table and grid rows (fields named by column headers) and items of
 //             lists whose items hold controls; ids from the row's id, data-id,
 //             data-key or first link, else a hash of its text (never a position);
@@ -83,6 +88,8 @@
   }
   // Popup items exist for the agent only while their popup is open.
   const POPUP_ITEM = /^(option|menuitem|menuitemcheckbox|menuitemradio)$/;
+  // The role given to an in-place edit label (inPlaceLabel) among a row's controls.
+  const IN_PLACE = 'in-place edit';
   const LIST = 'ul,ol,[role=list],[role=feed]';
   const TABLE = 'table,[role=grid],[role=treegrid],[role=table]';
   // Lists that are navigation or composite widgets are not records.
@@ -286,6 +293,8 @@
 
   // The registry of inferred elements: locator key -> WeakRef<Element>.
   let registry = new Map();
+  // In-place edit labels of the rows the agent can name -> their row (see inPlaceLabel).
+  let revealers = new WeakMap();
   let lastOptions = null;
   let lastMode = 'all';
   const keyOf = (name, record, path, ordinal) => JSON.stringify([name, record == null ? null : record, path, ordinal || 0]);
@@ -316,6 +325,7 @@
     const anyAriaHidden = !!document.querySelector('[aria-hidden="true"]');
     const hidden = (el) => anyAriaHidden && !!el.closest('[aria-hidden="true"]');
     const nextRegistry = new Map();
+    const nextRevealers = new WeakMap();
 
     // Regions.
     const regionInfo = new Map();
@@ -460,13 +470,20 @@
         const rec = recordOf.get(row);
         if (!rec || rec.container !== c) continue;
         const controls = [];
+        let typed = false;
         for (const el of controlsIn(row)) {
           rowControlEls.add(el);
           if (hidden(el) || nearestRow(el, recordOf) !== row) continue;
           const role = roleOf(el);
           if (POPUP_ITEM.test(role)) continue;
           const kind = kindOf(el, role);
+          if (kind === 'type') typed = true;
           controls.push([el, role, kind, slug(nameOf(el, 120))]);
+        }
+        const label = typed ? null : inPlaceLabel(row, recordOf);
+        if (label) {
+          controls.push([label, IN_PLACE, 'type', '']);
+          if (rec.visible || rec.full) nextRevealers.set(label, row);
         }
         for (const [, , , s] of controls) if (s) counts.set(s, (counts.get(s) || 0) + 1);
         named.push([rec, controls]);
@@ -487,7 +504,7 @@
           let g = groups.get(gkey);
           if (!g) {
             g = {
-              name, kind, effect: effectOf(el, role, kind, s), description: rowDescription(el, kind, name, opts),
+              name, kind, effect: effectOf(el, role, kind, s), description: rowDescription(el, role, kind, name, opts),
               region: region ? region.id : null, region_path: path, confirm: null, handoff: null,
               submit: kind === 'type' && el.tagName !== 'TEXTAREA', input: inputSpec(el, kind, opts),
               rows: 0, available: 0, offscreen: 0, visible: 0, sample: [], available_ids: [], reasons: {},
@@ -568,6 +585,7 @@
     entries.forEach((e, i) => { e[1].order = i; });
     for (const g of groupList) delete g.first;
     registry = nextRegistry;
+    revealers = nextRevealers;
 
     const state = inferState(containers, opts);
     const feedback = inferFeedback(opts, skipDeclared, regionOf);
@@ -642,6 +660,30 @@
     return squash(item.textContent).length > squash(controls[0].textContent).length + 2;
   }
 
+  // The in-place edit idiom of TodoMVC and its many imitations: a row's text sits in
+  // a <label> that labels no control, and double-clicking it swaps in a text field
+  // (created on the spot in the vanilla, React and Vue builds alike, so there is no
+  // hidden field to find). The dblclick listener itself cannot be seen from here:
+  // it is delegated to the list or to the framework's root, where every row shares
+  // it. So the orphan label is the signal, and act verifies that a field appeared.
+  function inPlaceLabel(row, recordOf) {
+    for (const l of row.getElementsByTagName('label')) {
+      if (!l.htmlFor && !l.control && squash(l.textContent) && nearestRow(l, recordOf) === row) return l;
+    }
+    return null;
+  }
+
+  // The text field an in-place edit label revealed in its row: the focused one, else
+  // the first shown; null while none is shown.
+  function revealedField(label) {
+    const row = revealers.get(label);
+    if (!row) return null;
+    const active = document.activeElement;
+    if (active && row.contains(active) && active.matches(TEXT_FIELD)) return active;
+    for (const f of row.querySelectorAll(TEXT_FIELD)) if (f.checkVisibility(VIS)) return f;
+    return null;
+  }
+
   function nearestRow(el, recordOf) {
     for (let p = el.parentElement; p; p = p.parentElement) if (recordOf.has(p)) return p;
     return null;
@@ -656,7 +698,8 @@
     return nameOf(el, 80) ? 'press' : '';
   }
 
-  function rowDescription(el, kind, name, opts) {
+  function rowDescription(el, role, kind, name, opts) {
+    if (role === IN_PLACE) return 'Replace the row\'s text (double-clicks it to open the row\'s editor, types, presses Enter)';
     if (kind === 'check') return 'Check or uncheck the row';
     if (el.hasAttribute('aria-expanded')) return 'Expand or collapse the row';
     if (roleOf(el) === 'link') return 'Open the row\'s link';
@@ -833,11 +876,14 @@
       infer(JSON.stringify(opts), lastMode);
       el = look();
     }
-    return el;
+    return el && revealers.has(el) ? revealedField(el) || el : el;
   }
 
+  // Whether el is an in-place edit label: typing into it means double-clicking it first.
+  const reveals = (el) => revealers.has(el);
+
   Object.defineProperty(globalThis, '__cdpagentInfer', {
-    value: Object.freeze({ plan, infer, find }),
+    value: Object.freeze({ plan, infer, find, reveals }),
     writable: false, configurable: false, enumerable: false,
   });
 })();

@@ -84,6 +84,28 @@ async def test_ob12_todomvc_add_toggle_filter_clear(browser: cdpagent.Browser) -
     assert await evaluate(tab, "document.querySelectorAll('.todo-list li').length") == 1
 
 
+async def test_ob12_todomvc_edit_in_place(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(TODOMVC)
+    ok(await act(tab, "what_needs_to_be_done", text="buy milk"))
+    ok(await act(tab, "what_needs_to_be_done", text="walk dog"))
+    result = await observed(tab)
+    edit = next(e for e in result.observation.actions if e.tool == "edit")
+    assert edit.folded and edit.rows == 2 and edit.kind == "type" and edit.available
+    assert "double-click" in edit.description
+    milk = next(r for r in result.observation.records if r.fields.get("text") == "buy milk")
+    assert milk.actions["edit"].available
+
+    edited = ok(await act(tab, "edit", record=milk.id, text="buy oat milk"))
+    assert edited.result.changed is not None and edited.result.changed.records is not None
+    change = edited.result.changed.records.changed[milk.id]["text"]
+    assert (change.before, change.after) == ("buy milk", "buy oat milk")
+    # Saved by the page itself (Enter), not left open in its editor.
+    assert await evaluate(tab, "document.querySelectorAll('.todo-list li.editing').length") == 0
+    labels = "[...document.querySelectorAll('.todo-list label')].map((l) => l.textContent)"
+    titles = await evaluate(tab, labels)
+    assert sorted(titles) == ["buy oat milk", "walk dog"]
+
+
 async def test_ob12_inference_adds_nothing_to_the_page(browser: cdpagent.Browser) -> None:
     tab = await browser.open(TODOMVC)
     ok(await act(tab, "what_needs_to_be_done", text="buy milk"))
