@@ -1,7 +1,7 @@
 """OB-12 against real Chromium: pages nobody wrote for us, observed and operated by inference.
 
-The pages are vendored under ``tests/realworld/`` (TodoMVC's JavaScript ES6 build,
-MIT; WAI-ARIA Authoring Practices examples, W3C licence) or generated in the
+The pages are vendored under ``tests/realworld/`` (TodoMVC's JavaScript ES6 and
+React builds, MIT; WAI-ARIA Authoring Practices examples, W3C licence) or generated in the
 page (``generated/``). None of them declares anything.
 """
 
@@ -20,6 +20,7 @@ from cdpagent.snapshot.receipts import Receipt
 
 REAL = Path(__file__).resolve().parent / "realworld"
 TODOMVC = REAL / "todomvc" / "index.html"
+TODOMVC_REACT = REAL / "todomvc-react" / "index.html"
 APG = REAL / "apg"
 DOCS = REAL / "generated" / "docs.html"
 TABLE = REAL / "generated" / "table.html"
@@ -104,6 +105,59 @@ async def test_ob12_todomvc_edit_in_place(browser: cdpagent.Browser) -> None:
     labels = "[...document.querySelectorAll('.todo-list label')].map((l) => l.textContent)"
     titles = await evaluate(tab, labels)
     assert sorted(titles) == ["buy oat milk", "walk dog"]
+
+
+# -- TodoMVC (React build) ---------------------------------------------------------------
+
+
+def record_ids(receipt: Receipt) -> tuple[list[str], list[str]]:
+    """Record ids the receipt saw added and removed."""
+    assert receipt.result.changed is not None and receipt.result.changed.records is not None
+    return receipt.result.changed.records.added, receipt.result.changed.records.removed
+
+
+async def test_ob12_todomvc_react(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(TODOMVC_REACT)
+    first = await observed(tab)
+    assert tools_of(first)["new_todo_input"] == "type/write"
+    assert not first.observation.records
+
+    added = ok(await act(tab, "new_todo_input", text="buy milk"))
+    assert len(record_ids(added)[0]) == 1
+    ok(await act(tab, "new_todo_input", text="walk dog"))
+    result = await observed(tab)
+    tools = tools_of(result)
+    assert tools["toggle"] == "check/write" and tools["edit"] == "type/write"
+    assert tools["active"] == "click/read"
+    texts = {str(r.fields["text"]): r for r in result.observation.records}
+    milk, dog = texts["buy milk"], texts["walk dog"]
+    # React renders no id on the rows: their ids are content hashes, never positions.
+    assert milk.id.startswith("r") and milk.id != dog.id and milk.source == "inferred"
+
+    toggled = ok(await act(tab, "toggle", record=milk.id, checked=True))
+    assert toggled.result.changed is not None and toggled.result.changed.records is not None
+    change = toggled.result.changed.records.changed[milk.id]["checked"]
+    assert (change.before, change.after) == (False, True)
+    count = toggled.result.changed.state["count"]
+    assert (count.before, count.after) == ("2 items left", "1 item left")
+
+    # The row's content is its id: an edited row without an id of its own is a new record.
+    edited = ok(await act(tab, "edit", record=dog.id, text="walk the dog"))
+    new, gone = record_ids(edited)
+    assert gone == [dog.id] and len(new) == 1
+    again = await observed(tab, ObserveOptions(include=(new[0],)))
+    assert next(r for r in again.observation.records if r.id == new[0]).fields["text"] == "walk the dog"
+    assert await evaluate(tab, "document.querySelectorAll('.todo-list li.editing').length") == 0
+
+    assert record_ids(ok(await act(tab, "active"))) == ([], [milk.id])
+    assert record_ids(ok(await act(tab, "completed"))) == ([milk.id], new)
+    assert record_ids(ok(await act(tab, "all"))) == (new, [])
+    cleared = ok(await act(tab, "clear_completed"))
+    assert record_ids(cleared) == ([], [milk.id])
+    assert cleared.result.changed is not None and cleared.result.changed.actions is not None
+    assert "clear_completed" in {u.id for u in cleared.result.changed.actions.unavailable}
+    labels = "[...document.querySelectorAll('.todo-list label')].map((l) => l.textContent)"
+    assert await evaluate(tab, labels) == ["walk the dog"]
 
 
 async def test_ob12_inference_adds_nothing_to_the_page(browser: cdpagent.Browser) -> None:
