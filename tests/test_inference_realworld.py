@@ -201,7 +201,8 @@ async def test_ob12_apg_sortable_table(browser: cdpagent.Browser) -> None:
     receipt = ok(await act(tab, "first_name"))
     assert receipt.result.changed is not None
     change = receipt.result.changed.state["sort"]
-    assert isinstance(change.after, dict) and list(change.after) == ["First Name"]
+    # The example sorts a column descending on its first click.
+    assert change.before == {"Last Name": "ascending"} and change.after == {"First Name": "descending"}
     # Rows moved; their ids did not (content hash, not position).
     again = await observed(tab)
     assert sorted(again.observation.record_ids) == sorted(result.observation.record_ids)
@@ -245,9 +246,15 @@ async def test_ob12_apg_combobox_option_chosen(browser: cdpagent.Browser) -> Non
     opened = ok(await act(tab, "favorite_fruit"))
     assert opened.result.changed is not None and opened.result.changed.actions is not None
     assert "banana" in opened.result.changed.actions.appeared
+    assert opened.result.changed.state["expanded"].after == ["Favorite Fruit"]
     chosen = ok(await act(tab, "banana"))
-    assert chosen.result.changed is not None
-    assert chosen.result.changed.state["Favorite Fruit"].after == "Banana"
+    assert chosen.result.changed is not None and chosen.result.changed.actions is not None
+    value = chosen.result.changed.state["Favorite Fruit"]
+    assert (value.before, value.after) == ("Choose a Fruit", "Banana")
+    # The listbox closed: its options are gone with it.
+    assert chosen.result.changed.state["expanded"].after is None
+    assert "banana" in chosen.result.changed.actions.disappeared
+    assert await evaluate(tab, "document.querySelector('[role=combobox]').textContent.trim()") == "Banana"
 
 
 async def test_ob12_apg_menu_button(browser: cdpagent.Browser) -> None:
