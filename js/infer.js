@@ -26,9 +26,11 @@
 //             checkboxes, radios, switches (check), visible options and menu items;
 //             a row's in-place edit (type: a double-click on the row's text opens
 //             its editor, see inPlaceLabel);
-//   records   table and grid rows (fields named by column headers) and items of
-//             lists whose items hold controls; ids from the row's id, data-id,
-//             data-key or first link, else a hash of its text (never a position);
+//   records   table and grid rows (fields named by column headers), items of
+//             lists whose items hold controls, and cards (repeated siblings of
+//             one shape with a title and an action, see cardContainers); ids
+//             from the row's id, data-id, data-key or first link, else a hash of
+//             its text (never a position);
 //             their controls fold into row actions per (name, region);
 //   state     aria-current, aria-selected tabs, aria-pressed, aria-checked,
 //             aria-sort, aria-expanded, <output>, counts next to record lists;
@@ -402,6 +404,9 @@
       if (!items.length || !items.some(hasOwnControls)) continue;
       containers.push({ el: list, rows: items, headers: null, table: false });
     }
+    for (const c of cardContainers(containers, regionInfo)) {
+      if (!declared(c.el) && !holdsDeclared(c.el) && !hidden(c.el)) containers.push(c);
+    }
     const recordOf = new Map();
     const seenIds = new Map();
     const ids = [];
@@ -652,6 +657,54 @@
     return squash(row.textContent);
   }
 
+  // Cards: siblings of one shape (tag and classes) outside lists and tables, at least
+  // CARDS of them holding a title (heading or link) and an action that is not a link
+  // (repeated documentation sections hold links only: they are not records). Found
+  // upward from headings and links, so the cost follows those, not the page's size.
+  const CARDS = 3;
+  const CARD_TITLE = 'h1,h2,h3,h4,h5,h6,[role=heading],a[href]';
+  const CARD_DEPTH = 6;
+  const shapeOf = (el) => el.tagName + (el.classList.length ? '.' + Array.from(el.classList).sort().join('.') : '');
+  const isCard = (el) => !!el.querySelector(CARD_TITLE) && controlsIn(el).some((c) => roleOf(c) !== 'link');
+
+  function cardContainers(containers, regionInfo) {
+    // Elements inside a table, list or composite widget (true) or not (false), memoised per walk.
+    const inside = new Map();
+    for (const el of document.querySelectorAll(`${TABLE},${LIST},${NOT_RECORDS}`)) inside.set(el, true);
+    for (const c of containers) inside.set(c.el, true);
+    const within = (el) => {
+      const path = [];
+      let v = false;
+      for (let p = el; p; p = p.parentElement) {
+        const known = inside.get(p);
+        if (known !== undefined) { v = known; break; }
+        path.push(p);
+      }
+      for (const p of path) inside.set(p, v);
+      return v;
+    };
+    const checked = new Map(); // parent -> shapes of children already looked for there
+    const out = [];
+    for (const seed of document.querySelectorAll(CARD_TITLE)) {
+      if (within(seed)) continue;
+      let card = seed.parentElement;
+      for (let depth = 0; card && depth < CARD_DEPTH; card = card.parentElement, depth++) {
+        const parent = card.parentElement;
+        if (!parent || card === document.body || regionInfo.has(card)) break;
+        const shape = shapeOf(card);
+        const shapes = checked.get(parent) || new Set();
+        if (shapes.has(shape)) break;
+        checked.set(parent, shapes.add(shape));
+        const rows = Array.prototype.filter.call(parent.children, (sib) => shapeOf(sib) === shape);
+        if (rows.length >= CARDS && rows.filter(isCard).length >= CARDS) {
+          out.push({ el: parent, rows, headers: null, table: false, card: true });
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
   function hasOwnControls(item) {
     const controls = controlsIn(item);
     if (!controls.length) return false;
@@ -739,7 +792,8 @@
       // innerText: what is shown, so opening a disclosure changes the record.
       const text = clip(row.innerText, opts.max_string);
       fields.text = text;
-      rec.full.label = clip(text, 80);
+      const title = rec.container.card && row.querySelector(CARD_TITLE);
+      rec.full.label = clip(title ? textOf(title, 80) : text, 80);
     }
     const check = row.querySelector('input[type=checkbox],[role=checkbox],[role=switch]');
     if (check && !rec.container.table) fields.checked = 'checked' in check ? !!check.checked : check.getAttribute('aria-checked') === 'true';
