@@ -25,7 +25,7 @@
 //             fields (type; a lone field submits with Enter), selects (select),
 //             checkboxes, radios, switches (check), visible options and menu items;
 //             a row's in-place edit (type: a double-click on the row's text opens
-//             its editor, see inPlaceLabel);
+//             its editor, see IN_PLACE);
 //   records   table and grid rows (fields named by column headers), items of
 //             lists whose items hold controls, and cards (repeated siblings of
 //             one shape with a title and an action, see cardContainers); ids
@@ -81,6 +81,22 @@
     }
   }
   const controlsIn = (root) => Array.prototype.filter.call(root.querySelectorAll(CONTROL), isControl);
+  const CONTROL_TAGS = ['a', 'button', 'input', 'select', 'textarea', 'summary'];
+  const CONTROL_TAG = /^(A|BUTTON|INPUT|SELECT|TEXTAREA|SUMMARY)$/;
+  // Every control of the page, not in document order: by tag through the live tag
+  // collections (cheap), by role from the pass's one [role] scan, and contenteditable.
+  // A selector list costs one match per selector per element, and one per record
+  // row cost more than the rest of a pass on large tables.
+  function allControls(roled) {
+    const out = [];
+    for (const tag of CONTROL_TAGS) for (const el of document.getElementsByTagName(tag)) if (isControl(el)) out.push(el);
+    for (const el of roled) if (!CONTROL_TAG.test(el.tagName) && isControl(el)) out.push(el);
+    for (const el of document.querySelectorAll('[contenteditable]')) {
+      if (!CONTROL_TAG.test(el.tagName) && !el.hasAttribute('role') && isControl(el)) out.push(el);
+    }
+    return out;
+  }
+  const docOrder = (a, b) => (a === b ? 0 : a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1);
   // The nearest ancestor landmark of el (not el itself), or null.
   function landmarkAbove(el) {
     for (let p = el.parentElement && el.parentElement.closest(LANDMARK); p; p = p.parentElement && p.parentElement.closest(LANDMARK)) {
@@ -90,7 +106,13 @@
   }
   // Popup items exist for the agent only while their popup is open.
   const POPUP_ITEM = /^(option|menuitem|menuitemcheckbox|menuitemradio)$/;
-  // The role given to an in-place edit label (inPlaceLabel) among a row's controls.
+  // The in-place edit idiom of TodoMVC and its many imitations: a row's text sits in
+  // a <label> that labels no control, and double-clicking it swaps in a text field
+  // (created on the spot in the vanilla, React and Vue builds alike, so there is no
+  // hidden field to find). The dblclick listener itself cannot be seen from here:
+  // it is delegated to the list or to the framework's root, where every row shares
+  // it. So the row's first such label (with text) is offered as the row's edit,
+  // under this role, and act verifies that a field appeared.
   const IN_PLACE = 'in-place edit';
   const LIST = 'ul,ol,[role=list],[role=feed]';
   const TABLE = 'table,[role=grid],[role=treegrid],[role=table]';
@@ -117,11 +139,17 @@
   // Control -> texts of its <label>s, built once per pass: Element.labels walks the
   // whole document on every call, which made large tables quadratic.
   let labels = null;
+  // Labels that label no control (candidates for in-place edits, see IN_PLACE).
+  let orphans = [];
   function labelTexts() {
     const map = new Map();
-    for (const l of document.querySelectorAll('label')) {
+    orphans = [];
+    for (const l of document.getElementsByTagName('label')) {
       const c = l.control;
-      if (!c) continue;
+      if (!c) {
+        if (!l.htmlFor) orphans.push(l);
+        continue;
+      }
       const list = map.get(c);
       if (list) list.push(l.textContent);
       else map.set(c, [l.textContent]);
@@ -295,7 +323,7 @@
 
   // The registry of inferred elements: locator key -> WeakRef<Element>.
   let registry = new Map();
-  // In-place edit labels of the rows the agent can name -> their row (see inPlaceLabel).
+  // In-place edit labels of the rows the agent can name -> their row (see IN_PLACE).
   let revealers = new WeakMap();
   let lastOptions = null;
   let lastMode = 'all';
@@ -313,6 +341,8 @@
       max_regions: 100, max_page_actions: 200, max_feedback: 32, max_state: 64,
     }, optionsJson ? JSON.parse(optionsJson) : {});
     labels = labelTexts();
+    // Elements with a role, found once: landmarks, widgets and controls are picked from them.
+    const roled = Array.from(document.querySelectorAll('[role]'));
     lastOptions = optionsJson;
     lastMode = mode;
     const skipDeclared = mode === 'undeclared';
@@ -404,7 +434,7 @@
       if (!items.length || !items.some(hasOwnControls)) continue;
       containers.push({ el: list, rows: items, headers: null, table: false });
     }
-    for (const c of cardContainers(containers, regionInfo)) {
+    for (const c of cardContainers(containers, regionInfo, roled)) {
       if (!declared(c.el) && !holdsDeclared(c.el) && !hidden(c.el)) containers.push(c);
     }
     const recordOf = new Map();
@@ -467,7 +497,33 @@
     // Row actions, folded per (name, region).
     const groups = new Map();
     const groupList = [];
-    const rowControlEls = new Set();
+    // Each control goes to its nearest record row (walks memoised), or to the page.
+    const rowMemo = new Map();
+    const rowAbove = (el) => {
+      const path = [];
+      let row = null;
+      for (let p = el.parentElement; p; p = p.parentElement) {
+        if (recordOf.has(p)) { row = p; break; }
+        const known = rowMemo.get(p);
+        if (known !== undefined) { row = known; break; }
+        path.push(p);
+      }
+      for (const p of path) rowMemo.set(p, row);
+      return row;
+    };
+    const rowControls = new Map();
+    const pageControls = [];
+    for (const el of allControls(roled)) {
+      const row = rowAbove(el);
+      if (!row) pageControls.push(el);
+      else if (rowControls.has(row)) rowControls.get(row).push(el);
+      else rowControls.set(row, [el]);
+    }
+    const inPlace = new Map();
+    for (const l of orphans) {
+      const row = rowAbove(l);
+      if (row && !inPlace.has(row) && squash(l.textContent)) inPlace.set(row, l);
+    }
     for (const c of containers) {
       const named = [];
       const counts = new Map();
@@ -476,16 +532,17 @@
         if (!rec || rec.container !== c) continue;
         const controls = [];
         let typed = false;
-        for (const el of controlsIn(row)) {
-          rowControlEls.add(el);
-          if (hidden(el) || nearestRow(el, recordOf) !== row) continue;
+        const own = rowControls.get(row) || [];
+        if (own.length > 1) own.sort(docOrder);
+        for (const el of own) {
+          if (hidden(el)) continue;
           const role = roleOf(el);
           if (POPUP_ITEM.test(role)) continue;
           const kind = kindOf(el, role);
           if (kind === 'type') typed = true;
           controls.push([el, role, kind, slug(nameOf(el, 120))]);
         }
-        const label = typed ? null : inPlaceLabel(row, recordOf);
+        const label = typed ? null : inPlace.get(row);
         if (label) {
           controls.push([label, IN_PLACE, 'type', '']);
           if (rec.visible || rec.full) nextRevealers.set(label, row);
@@ -553,8 +610,9 @@
     const pageEls = [];
     const ordinals = new Map();
     let pageTotal = 0;
-    for (const el of controlsIn(document)) {
-      if (rowControlEls.has(el) || declared(el) || hidden(el)) continue;
+    pageControls.sort(docOrder);
+    for (const el of pageControls) {
+      if (declared(el) || hidden(el)) continue;
       const role = roleOf(el);
       const shown = el.checkVisibility(VIS);
       if (POPUP_ITEM.test(role) && !shown) continue;
@@ -629,18 +687,23 @@
     const body = [];
     let headers = [];
     const rows = table.tagName === 'TABLE' ? table.rows : table.querySelectorAll('[role=row]');
-    for (const row of rows) {
+    for (let r = 0, n = rows.length; r < n; r++) {
+      const row = rows[r];
       const cells = row.tagName === 'TR' ? row.cells : row.querySelectorAll('[role=cell],[role=gridcell],[role=columnheader],[role=rowheader]');
       if (!cells.length) continue;
-      const head = (row.parentElement && row.parentElement.tagName === 'THEAD') ||
-        Array.from(cells).every((c) => c.tagName === 'TH' || c.getAttribute('role') === 'columnheader');
-      if (head && !body.length) {
-        headers = Array.from(cells, (c, i) => slugless(textOf(c, 40)) || `column ${i + 1}`);
-      } else if (!head) {
-        body.push(row);
-      }
+      if (!isHeaderRow(row, cells)) body.push(row);
+      else if (!body.length) headers = Array.from(cells, (c, i) => slugless(textOf(c, 40)) || `column ${i + 1}`);
     }
     return { body, headers };
+  }
+  // Plain loops: an array per row of a 10,000-row table showed in the profile.
+  function isHeaderRow(row, cells) {
+    if (row.parentElement && row.parentElement.tagName === 'THEAD') return true;
+    for (let i = 0; i < cells.length; i++) {
+      const c = cells[i];
+      if (c.tagName !== 'TH' && c.getAttribute('role') !== 'columnheader') return false;
+    }
+    return true;
   }
   const slugless = (s) => s.replace(/… \(cut.*$/, '…');
 
@@ -664,13 +727,19 @@
   const CARDS = 3;
   const CARD_TITLE = 'h1,h2,h3,h4,h5,h6,[role=heading],a[href]';
   const CARD_DEPTH = 6;
+  const CARD_TITLE_TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'a'];
+  // What stops the walk up from a title: the tags and roles of TABLE, LIST and NOT_RECORDS.
+  const CARD_STOP_TAGS = ['table', 'ul', 'ol', 'nav'];
+  const CARD_STOP_ROLES = new Set(['grid', 'treegrid', 'table', 'list', 'feed', 'navigation', 'menu', 'menubar',
+    'tablist', 'listbox', 'tree', 'radiogroup', 'toolbar']);
   const shapeOf = (el) => el.tagName + (el.classList.length ? '.' + Array.from(el.classList).sort().join('.') : '');
   const isCard = (el) => !!el.querySelector(CARD_TITLE) && controlsIn(el).some((c) => roleOf(c) !== 'link');
 
-  function cardContainers(containers, regionInfo) {
+  function cardContainers(containers, regionInfo, roled) {
     // Elements inside a table, list or composite widget (true) or not (false), memoised per walk.
     const inside = new Map();
-    for (const el of document.querySelectorAll(`${TABLE},${LIST},${NOT_RECORDS}`)) inside.set(el, true);
+    for (const tag of CARD_STOP_TAGS) for (const el of document.getElementsByTagName(tag)) inside.set(el, true);
+    for (const el of roled) if (CARD_STOP_ROLES.has(firstRole(el))) inside.set(el, true);
     for (const c of containers) inside.set(c.el, true);
     const within = (el) => {
       const path = [];
@@ -685,8 +754,11 @@
     };
     const checked = new Map(); // parent -> shapes of children already looked for there
     const out = [];
-    for (const seed of document.querySelectorAll(CARD_TITLE)) {
-      if (within(seed)) continue;
+    const seeds = [];
+    for (const tag of CARD_TITLE_TAGS) for (const el of document.getElementsByTagName(tag)) seeds.push(el);
+    for (const el of roled) if (firstRole(el) === 'heading') seeds.push(el);
+    for (const seed of seeds) {
+      if (within(seed) || (seed.tagName === 'A' && !seed.hasAttribute('href'))) continue;
       let card = seed.parentElement;
       for (let depth = 0; card && depth < CARD_DEPTH; card = card.parentElement, depth++) {
         const parent = card.parentElement;
@@ -696,13 +768,18 @@
         if (shapes.has(shape)) break;
         checked.set(parent, shapes.add(shape));
         const rows = Array.prototype.filter.call(parent.children, (sib) => shapeOf(sib) === shape);
-        if (rows.length >= CARDS && rows.filter(isCard).length >= CARDS) {
+        if (rows.length >= CARDS && atLeast(rows, isCard, CARDS)) {
           out.push({ el: parent, rows, headers: null, table: false, card: true });
           break;
         }
       }
     }
-    return out;
+    return out.sort((a, b) => docOrder(a.el, b.el));
+  }
+  function atLeast(items, test, n) {
+    let found = 0;
+    for (const item of items) if (test(item) && ++found >= n) return true;
+    return false;
   }
 
   function hasOwnControls(item) {
@@ -711,19 +788,6 @@
     if (controls.length > 1) return true;
     // One link that is the whole item is a link, not a record with a link.
     return squash(item.textContent).length > squash(controls[0].textContent).length + 2;
-  }
-
-  // The in-place edit idiom of TodoMVC and its many imitations: a row's text sits in
-  // a <label> that labels no control, and double-clicking it swaps in a text field
-  // (created on the spot in the vanilla, React and Vue builds alike, so there is no
-  // hidden field to find). The dblclick listener itself cannot be seen from here:
-  // it is delegated to the list or to the framework's root, where every row shares
-  // it. So the orphan label is the signal, and act verifies that a field appeared.
-  function inPlaceLabel(row, recordOf) {
-    for (const l of row.getElementsByTagName('label')) {
-      if (!l.htmlFor && !l.control && squash(l.textContent) && nearestRow(l, recordOf) === row) return l;
-    }
-    return null;
   }
 
   // The text field an in-place edit label revealed in its row: the focused one, else
@@ -737,10 +801,6 @@
     return null;
   }
 
-  function nearestRow(el, recordOf) {
-    for (let p = el.parentElement; p; p = p.parentElement) if (recordOf.has(p)) return p;
-    return null;
-  }
 
   function genericName(el, role, kind) {
     if (kind === 'check') return 'toggle';
