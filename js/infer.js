@@ -53,6 +53,7 @@
   // in JS: a list of [role=…] selectors costs one attribute match per selector per
   // element, which dominated large pages.
   const LANDMARK = 'main,nav,header,footer,aside,form,search,section,article,dialog,[role]';
+  const LANDMARK_TAGS = ['main', 'nav', 'header', 'footer', 'aside', 'form', 'search', 'section', 'article', 'dialog'];
   const LANDMARK_ROLES = new Set(['main', 'navigation', 'banner', 'contentinfo', 'complementary',
     'form', 'search', 'region', 'dialog', 'alertdialog', 'tabpanel']);
   const NAMED_ONLY = /^(region|article|tabpanel)$/;
@@ -96,6 +97,15 @@
     }
     return out;
   }
+  // Elements by tag (live collections) and by role (from the pass's one [role] scan),
+  // in document order: cheaper than a selector list, which matches every selector
+  // against every element of the page.
+  function byTagAndRole(tags, roles, roled) {
+    const out = [];
+    for (const tag of tags) for (const el of document.getElementsByTagName(tag)) out.push(el);
+    for (const el of roled) if (roles.has(firstRole(el)) && !tags.includes(el.localName)) out.push(el);
+    return out.length > 1 ? out.sort(docOrder) : out;
+  }
   const docOrder = (a, b) => (a === b ? 0 : a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1);
   // The nearest ancestor landmark of el (not el itself), or null.
   function landmarkAbove(el) {
@@ -114,10 +124,11 @@
   // it. So the row's first such label (with text) is offered as the row's edit,
   // under this role, and act verifies that a field appeared.
   const IN_PLACE = 'in-place edit';
-  const LIST = 'ul,ol,[role=list],[role=feed]';
-  const TABLE = 'table,[role=grid],[role=treegrid],[role=table]';
+  const LIST_ROLES = new Set(['list', 'feed']);
+  const TABLE_ROLES = new Set(['grid', 'treegrid', 'table']);
   // Lists that are navigation or composite widgets are not records.
   const NOT_RECORDS = 'nav,[role=navigation],[role=menu],[role=menubar],[role=tablist],[role=listbox],[role=tree],[role=radiogroup],[role=toolbar]';
+  const FEEDBACK_ROLES = new Set(['alert', 'status', 'log']);
   const FEEDBACK = '[role=alert],[role=status],[role=log],[aria-live=polite],[aria-live=assertive],[aria-invalid=true]';
   const COUNT = /\b\d[\d,.]*\s+(results?|items?|matches|entries|rows?|records?|hits)\b(\s+left)?/i;
   const now = () => performance.now();
@@ -315,7 +326,8 @@
 
   function openModal() {
     let modal = null;
-    for (const d of document.querySelectorAll('dialog,[aria-modal="true"]')) {
+    const dialogs = [...document.getElementsByTagName('dialog'), ...document.querySelectorAll('[aria-modal="true"]')];
+    for (const d of dialogs.sort(docOrder)) {
       if (d.tagName === 'DIALOG' ? d.matches(':modal') : d.checkVisibility(VIS)) modal = d;
     }
     return modal;
@@ -373,7 +385,7 @@
       }
       return null;
     };
-    for (const el of document.querySelectorAll(LANDMARK)) {
+    for (const el of byTagAndRole(LANDMARK_TAGS, LANDMARK_ROLES, roled)) {
       if (!isLandmark(el)) continue;
       if (skipDeclared && el.hasAttribute('data-agent-region')) continue;
       const role = landmarkRole(el);
@@ -420,12 +432,12 @@
 
     // Records: table rows, then items of lists whose items hold controls.
     const containers = [];
-    for (const table of document.querySelectorAll(TABLE)) {
+    for (const table of byTagAndRole(['table'], TABLE_ROLES, roled)) {
       if (declared(table) || holdsDeclared(table) || hidden(table)) continue;
       const rows = tableRows(table);
       if (rows.body.length) containers.push({ el: table, rows: rows.body, headers: rows.headers, table: true });
     }
-    for (const list of document.querySelectorAll(LIST)) {
+    for (const list of byTagAndRole(['ul', 'ol'], LIST_ROLES, roled)) {
       if (declared(list) || holdsDeclared(list) || hidden(list) || list.closest(NOT_RECORDS)) continue;
       const items = [];
       for (const li of list.children) {
@@ -540,7 +552,7 @@
           if (POPUP_ITEM.test(role)) continue;
           const kind = kindOf(el, role);
           if (kind === 'type') typed = true;
-          controls.push([el, role, kind, slug(nameOf(el, 120))]);
+          controls.push([el, role, kind, nameOf(el, 120)]);
         }
         const label = typed ? null : inPlace.get(row);
         if (label) {
@@ -551,22 +563,25 @@
         named.push([rec, controls]);
       }
       const rowsOf = named.length;
+      const region = c.region;
+      const path = region ? region.path : [];
+      const pathKey = path.join('\u0000');
       for (const [rec, controls] of named) {
         const taken = new Map();
-        for (const [el, role, kind, s] of controls) {
-          // A name that differs on every row names the row, not the action.
-          let name = s && (rowsOf === 1 || counts.get(s) > 1) ? s : genericName(el, role, kind);
+        for (const [el, role, kind, label] of controls) {
+          // A name that differs on every row names the row, not the action (and is
+          // never slugged: 10,000 unique names cost more than the rest of the row).
+          const s = label && (rowsOf === 1 || counts.get(label) > 1) ? slug(label) : '';
+          let name = s || genericName(el, role, kind, label);
           if (!name) continue;
           const n = (taken.get(name) || 0) + 1;
           taken.set(name, n);
           if (n > 1) name = `${name}_${n}`;
-          const region = c.region;
-          const path = region ? region.path : [];
-          const gkey = name + '\u0000' + path.join('\u0000');
+          const gkey = name + '\u0000' + pathKey;
           let g = groups.get(gkey);
           if (!g) {
             g = {
-              name, kind, effect: effectOf(el, role, kind, s), description: rowDescription(el, role, kind, name, opts),
+              name, kind, effect: effectOf(el, role, kind, label), description: rowDescription(el, role, kind, name, opts),
               region: region ? region.id : null, region_path: path, confirm: null, handoff: null,
               submit: kind === 'type' && el.tagName !== 'TEXTAREA', input: inputSpec(el, kind, opts),
               rows: 0, available: 0, offscreen: 0, visible: 0, sample: [], available_ids: [], reasons: {},
@@ -650,8 +665,8 @@
     registry = nextRegistry;
     revealers = nextRevealers;
 
-    const state = inferState(containers, opts);
-    const feedback = inferFeedback(opts, skipDeclared, regionOf);
+    const state = inferState(containers, opts, roled);
+    const feedback = inferFeedback(opts, skipDeclared, regionOf, roled);
     return JSON.stringify({
       identity: { title: clip(document.title, 300), path: clip(location.pathname, 300), route: null, route_params: {}, query: {} },
       regions, regions_total: regionsTotal,
@@ -689,19 +704,24 @@
     const rows = table.tagName === 'TABLE' ? table.rows : table.querySelectorAll('[role=row]');
     for (let r = 0, n = rows.length; r < n; r++) {
       const row = rows[r];
-      const cells = row.tagName === 'TR' ? row.cells : row.querySelectorAll('[role=cell],[role=gridcell],[role=columnheader],[role=rowheader]');
-      if (!cells.length) continue;
-      if (!isHeaderRow(row, cells)) body.push(row);
-      else if (!body.length) headers = Array.from(cells, (c, i) => slugless(textOf(c, 40)) || `column ${i + 1}`);
+      const tr = row.tagName === 'TR';
+      if (tr ? !row.firstElementChild : !row.querySelector(CELL)) continue;
+      if (!isHeaderRow(row, tr)) body.push(row);
+      else if (!body.length) {
+        const cells = tr ? row.cells : row.querySelectorAll(CELL);
+        headers = Array.from(cells, (c, i) => slugless(textOf(c, 40)) || `column ${i + 1}`);
+      }
     }
     return { body, headers };
   }
-  // Plain loops: an array per row of a 10,000-row table showed in the profile.
-  function isHeaderRow(row, cells) {
+  const CELL = '[role=cell],[role=gridcell],[role=columnheader],[role=rowheader]';
+  // A header row: in <thead>, or only header cells. Walks the children and stops at
+  // the first data cell (collections per row of a 10,000-row table showed in profiles).
+  function isHeaderRow(row, tr) {
     if (row.parentElement && row.parentElement.tagName === 'THEAD') return true;
-    for (let i = 0; i < cells.length; i++) {
-      const c = cells[i];
-      if (c.tagName !== 'TH' && c.getAttribute('role') !== 'columnheader') return false;
+    if (!tr) return Array.prototype.every.call(row.querySelectorAll(CELL), (c) => c.getAttribute('role') === 'columnheader');
+    for (let c = row.firstElementChild; c; c = c.nextElementSibling) {
+      if (c.tagName === 'TD' || (c.tagName !== 'TH' && c.getAttribute('role') !== 'columnheader')) return false;
     }
     return true;
   }
@@ -728,7 +748,7 @@
   const CARD_TITLE = 'h1,h2,h3,h4,h5,h6,[role=heading],a[href]';
   const CARD_DEPTH = 6;
   const CARD_TITLE_TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'a'];
-  // What stops the walk up from a title: the tags and roles of TABLE, LIST and NOT_RECORDS.
+  // What stops the walk up from a title: tables, lists and NOT_RECORDS.
   const CARD_STOP_TAGS = ['table', 'ul', 'ol', 'nav'];
   const CARD_STOP_ROLES = new Set(['grid', 'treegrid', 'table', 'list', 'feed', 'navigation', 'menu', 'menubar',
     'tablist', 'listbox', 'tree', 'radiogroup', 'toolbar']);
@@ -801,14 +821,13 @@
     return null;
   }
 
-
-  function genericName(el, role, kind) {
+  function genericName(el, role, kind, label) {
     if (kind === 'check') return 'toggle';
     if (kind === 'type') return 'edit';
     if (kind === 'select') return 'choose';
     if (el.hasAttribute('aria-expanded')) return 'expand';
     if (role === 'link') return 'open';
-    return nameOf(el, 80) ? 'press' : '';
+    return label ? 'press' : '';
   }
 
   function rowDescription(el, role, kind, name, opts) {
@@ -880,7 +899,7 @@
     }
   }
 
-  function inferState(containers, opts) {
+  function inferState(containers, opts, roled) {
     const items = [];
     // One walk finds every ARIA state the page shows; each kind keeps up to 20 names.
     const STATES = [
@@ -912,8 +931,8 @@
       sort[textOf(th, 40) || 'column'] = th.getAttribute('aria-sort');
     }
     if (Object.keys(sort).length) add('sort', sort, 'aria-sort');
-    for (const box of document.querySelectorAll('[role=combobox]:not(input,select)')) {
-      if (box.checkVisibility(VIS)) add(slugless(nameOf(box, 40)) || 'combobox', textOf(box, 200), 'the combobox\'s value');
+    for (const box of roled) {
+      if (firstRole(box) === 'combobox' && box.tagName !== 'INPUT' && box.tagName !== 'SELECT' && box.checkVisibility(VIS)) add(slugless(nameOf(box, 40)) || 'combobox', textOf(box, 200), 'the combobox\'s value');
     }
     for (const out of document.querySelectorAll('output')) {
       if (!out.checkVisibility(VIS)) continue;
@@ -939,7 +958,7 @@
     return { items: items.filter((s) => { const k = s.name + JSON.stringify(s.value); if (seen.has(k)) return false; seen.add(k); return true; }).map((s) => ({ ...s, value: typeof s.value === 'string' ? clip(s.value, opts.max_string) : s.value })) };
   }
 
-  function inferFeedback(opts, skipDeclared, regionOf) {
+  function inferFeedback(opts, skipDeclared, regionOf, roled) {
     const items = [];
     const seen = new Set();
     let total = 0;
@@ -953,7 +972,9 @@
       const region = regionOf(el);
       items.push({ level, message, field, region_path: region ? region.path : [], source });
     };
-    for (const el of document.querySelectorAll('[role],[aria-live],[aria-invalid]')) {
+    const candidates = new Set(roled.filter((el) => FEEDBACK_ROLES.has(firstRole(el))));
+    for (const el of document.querySelectorAll('[aria-live],[aria-invalid]')) candidates.add(el);
+    for (const el of [...candidates].sort(docOrder)) {
       if (!el.matches(FEEDBACK) || !el.checkVisibility(VIS) || el.closest('[aria-hidden="true"]')) continue;
       const role = el.getAttribute('role');
       if (el.getAttribute('aria-invalid') === 'true') {
