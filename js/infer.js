@@ -198,8 +198,11 @@
     return clip(el.title || '', max);
   }
   // Text as a screen reader would read it: aria-hidden parts left out.
+  // Whether the document had an aria-hidden="true" element at the start of this pass:
+  // without one, no element needs its own look inside (one query per control).
+  let ariaHiddenAnywhere = true;
   function textOf(el, max) {
-    if (!el.querySelector('[aria-hidden="true"]')) return clip(el.textContent, max);
+    if (!ariaHiddenAnywhere || !el.querySelector('[aria-hidden="true"]')) return clip(el.textContent, max);
     let out = '';
     const walk = (n) => {
       for (const c of n.childNodes) {
@@ -362,11 +365,12 @@
     const holdsDeclared = (el) => skipDeclared && !!el.querySelector('[data-agent-record]');
     const vw = window.innerWidth;
     const vh = window.innerHeight;
+    const anyAriaHidden = !!document.querySelector('[aria-hidden="true"]');
+    ariaHiddenAnywhere = anyAriaHidden;
     const modal = openModal();
     const modalLabel = modal ? (ariaName(modal, 80) || headingOf(modal) || 'dialog') : null;
     const covered = (el) => !!modal && !modal.contains(el) && !el.contains(modal);
     const hasInert = !!document.querySelector('[inert]');
-    const anyAriaHidden = !!document.querySelector('[aria-hidden="true"]');
     const hidden = (el) => anyAriaHidden && !!el.closest('[aria-hidden="true"]');
     const nextRegistry = new Map();
     const nextRevealers = new WeakMap();
