@@ -11,7 +11,7 @@ and the ratios. Playwright is optional (``pip install -e '.[bench]'``); it is
 driven with ``executable_path`` set to the same browser, never a download.
 
 The second table is the inferred mode on the real pages under ``tests/realworld``
-(TodoMVC, the WAI-ARIA Authoring Practices examples), the generated documentation
+(TodoMVC's vanilla and React builds, the WAI-ARIA Authoring Practices examples), the generated documentation
 page and a generated undeclared table at the same sizes.
 
     .venv/bin/python bench/observe.py [--samples N] [--sizes 100,1000,10000] [--only declared|inferred]
@@ -58,6 +58,7 @@ def inferred_pages(sizes: list[int]) -> dict[str, str]:
     """Label → url of every undeclared page the inferred table measures."""
     pages = {
         "todomvc": (REAL / "todomvc" / "index.html").as_uri(),
+        "todomvc react": (REAL / "todomvc-react" / "index.html").as_uri(),
         **{name: (REAL / "apg" / f"{name}.html").as_uri() for name in APG_PAGES},
         "docs (360 links)": (REAL / "generated" / "docs.html").as_uri() + "?sections=120",
     }

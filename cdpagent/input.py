@@ -16,15 +16,18 @@ from .connection import Session
 __all__ = ["insert_text", "mouse_click", "press_key"]
 
 
-async def mouse_click(session: Session, x: float, y: float) -> None:
-    """Move to ``(x, y)`` and click there with the left button.
+async def mouse_click(session: Session, x: float, y: float, clicks: int = 1) -> None:
+    """Move to ``(x, y)`` and click there with the left button ``clicks`` times in a row.
 
+    ``clicks=2`` is a double click: the page sees click, click, dblclick, as from a person.
     Raises the driver's errors (``SessionClosed``, ``ProtocolError``) when the tab is gone.
     """
     await session.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
-    common = {"x": x, "y": y, "button": "left", "clickCount": 1}
-    await session.send("Input.dispatchMouseEvent", {"type": "mousePressed", "buttons": 1, **common})
-    await session.send("Input.dispatchMouseEvent", {"type": "mouseReleased", "buttons": 0, **common})
+    for count in range(1, clicks + 1):
+        # The browser counts a double click from clickCount, not from timing.
+        common = {"x": x, "y": y, "button": "left", "clickCount": count}
+        await session.send("Input.dispatchMouseEvent", {"type": "mousePressed", "buttons": 1, **common})
+        await session.send("Input.dispatchMouseEvent", {"type": "mouseReleased", "buttons": 0, **common})
 
 
 async def press_key(session: Session, key: str, code: str, vk: int, text: str | None = None) -> None:

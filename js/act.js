@@ -5,11 +5,12 @@
 // globalThis.__cdpagentObserve.find(locator), or __cdpagentInfer.find for an
 // inferred locator (source "inferred", js/infer.js). Defines globalThis.__cdpagentAct:
 //
-//   prepare(locator, kind) -> {found, reason, x, y, checked}
+//   prepare(locator, kind) -> {found, reason, x, y, checked, reveal}
 //       re-checks availability now (connected, enabled, not inert, not hidden,
 //       not behind an open modal, editable for type), scrolls the element into
 //       view and hit-tests its visible centre; x/y are viewport CSS pixels for
-//       Input.dispatchMouseEvent.
+//       Input.dispatchMouseEvent. reveal: an inferred in-place edit whose field
+//       appears on a double-click at x/y (js/infer.js reveals).
 //   focusForTyping(locator) -> {ok, reason, empty, picked}   focus and select the
 //       whole value; picked: a date/colour/range control that takes no typing
 //   pick(locator, text) -> {found, ok, length}   set a picked control's value
@@ -75,7 +76,7 @@
   };
   const VIS = { visibilityProperty: true };
 
-  function reasonOf(el, kind) {
+  function reasonOf(el, kind, reveal) {
     if (!el.isConnected) return 'no longer on the page';
     const declared = el.getAttribute('data-agent-unavailable');
     if (declared) return squash(declared).slice(0, 200);
@@ -88,7 +89,7 @@
     const modal = openModal();
     if (modal && !observer.contains(modal, el)) return `behind the open dialog "${modalLabel(modal)}"`;
     if (kind === 'type') {
-      if (!editable(el)) return 'not a text field';
+      if (!editable(el) && !reveal) return 'not a text field';
       if (el.readOnly) return 'read-only';
     }
     if (kind === 'select' && el.tagName !== 'SELECT') return 'not a select control';
@@ -107,7 +108,9 @@
   function prepare(locator, kind) {
     const el = find(locator, true);
     if (!el) return { found: false };
-    const reason = reasonOf(el, kind);
+    // An inferred in-place edit: the caller double-clicks here, then prepares again.
+    const reveal = kind === 'type' && locator.source === 'inferred' && !editable(el) && globalThis.__cdpagentInfer.reveals(el);
+    const reason = reasonOf(el, kind, reveal);
     if (reason) return { found: true, reason };
     el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
     const r = el.getBoundingClientRect();
@@ -123,7 +126,7 @@
     const hit = el.getRootNode().elementFromPoint(x, y);
     if (!hits(el, hit)) return { found: true, reason: 'covered by another element' };
     const checked = 'checked' in el ? !!el.checked : el.getAttribute('aria-checked') === 'true';
-    return { found: true, reason: null, x, y, checked };
+    return { found: true, reason: null, x, y, checked, reveal };
   }
 
   // OB-11: a point (x, y) of the frame whose owner element (iframe) is el, in the

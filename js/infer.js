@@ -11,7 +11,10 @@
 //       every region, action, row-action group and record has source "inferred".
 //       mode "undeclared" skips what the page declares and the feedback that
 //       collect.js already reports; "all" reads the whole page.
-//   find(locator) -> Element | null   the element of an inferred ActionLocator.
+//   find(locator) -> Element | null   the element of an inferred ActionLocator
+//       (for an in-place edit, the text field it revealed once there is one).
+//   reveals(el) -> boolean   el is an in-place edit label: typing into it means
+//       double-clicking it first, which reveals the row's text field.
 //
 // Theory of operation:
 //   regions   landmarks (main, nav, header, footer, aside, form, search, named
@@ -21,9 +24,13 @@
 //             same-page anchors, tabs, disclosures and search fields read), text
 //             fields (type; a lone field submits with Enter), selects (select),
 //             checkboxes, radios, switches (check), visible options and menu items;
-//   records   table and grid rows (fields named by column headers) and items of
-//             lists whose items hold controls; ids from the row's id, data-id,
-//             data-key or first link, else a hash of its text (never a position);
+//             a row's in-place edit (type: a double-click on the row's text opens
+//             its editor, see IN_PLACE);
+//   records   table and grid rows (fields named by column headers), items of
+//             lists whose items hold controls, and cards (repeated siblings of
+//             one shape with a title and an action, see cardContainers); ids
+//             from the row's id, data-id, data-key or first link, else a hash of
+//             its text (never a position);
 //             their controls fold into row actions per (name, region);
 //   state     aria-current, aria-selected tabs, aria-pressed, aria-checked,
 //             aria-sort, aria-expanded, <output>, counts next to record lists;
@@ -46,6 +53,7 @@
   // in JS: a list of [role=…] selectors costs one attribute match per selector per
   // element, which dominated large pages.
   const LANDMARK = 'main,nav,header,footer,aside,form,search,section,article,dialog,[role]';
+  const LANDMARK_TAGS = ['main', 'nav', 'header', 'footer', 'aside', 'form', 'search', 'section', 'article', 'dialog'];
   const LANDMARK_ROLES = new Set(['main', 'navigation', 'banner', 'contentinfo', 'complementary',
     'form', 'search', 'region', 'dialog', 'alertdialog', 'tabpanel']);
   const NAMED_ONLY = /^(region|article|tabpanel)$/;
@@ -74,6 +82,31 @@
     }
   }
   const controlsIn = (root) => Array.prototype.filter.call(root.querySelectorAll(CONTROL), isControl);
+  const CONTROL_TAGS = ['a', 'button', 'input', 'select', 'textarea', 'summary'];
+  const CONTROL_TAG = /^(A|BUTTON|INPUT|SELECT|TEXTAREA|SUMMARY)$/;
+  // Every control of the page, not in document order: by tag through the live tag
+  // collections (cheap), by role from the pass's one [role] scan, and contenteditable.
+  // A selector list costs one match per selector per element, and one per record
+  // row cost more than the rest of a pass on large tables.
+  function allControls(roled) {
+    const out = [];
+    for (const tag of CONTROL_TAGS) for (const el of document.getElementsByTagName(tag)) if (isControl(el)) out.push(el);
+    for (const el of roled) if (!CONTROL_TAG.test(el.tagName) && isControl(el)) out.push(el);
+    for (const el of document.querySelectorAll('[contenteditable]')) {
+      if (!CONTROL_TAG.test(el.tagName) && !el.hasAttribute('role') && isControl(el)) out.push(el);
+    }
+    return out;
+  }
+  // Elements by tag (live collections) and by role (from the pass's one [role] scan),
+  // in document order: cheaper than a selector list, which matches every selector
+  // against every element of the page.
+  function byTagAndRole(tags, roles, roled) {
+    const out = [];
+    for (const tag of tags) for (const el of document.getElementsByTagName(tag)) out.push(el);
+    for (const el of roled) if (roles.has(firstRole(el)) && !tags.includes(el.localName)) out.push(el);
+    return out.length > 1 ? out.sort(docOrder) : out;
+  }
+  const docOrder = (a, b) => (a === b ? 0 : a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1);
   // The nearest ancestor landmark of el (not el itself), or null.
   function landmarkAbove(el) {
     for (let p = el.parentElement && el.parentElement.closest(LANDMARK); p; p = p.parentElement && p.parentElement.closest(LANDMARK)) {
@@ -83,10 +116,19 @@
   }
   // Popup items exist for the agent only while their popup is open.
   const POPUP_ITEM = /^(option|menuitem|menuitemcheckbox|menuitemradio)$/;
-  const LIST = 'ul,ol,[role=list],[role=feed]';
-  const TABLE = 'table,[role=grid],[role=treegrid],[role=table]';
+  // The in-place edit idiom of TodoMVC and its many imitations: a row's text sits in
+  // a <label> that labels no control, and double-clicking it swaps in a text field
+  // (created on the spot in the vanilla, React and Vue builds alike, so there is no
+  // hidden field to find). The dblclick listener itself cannot be seen from here:
+  // it is delegated to the list or to the framework's root, where every row shares
+  // it. So the row's first such label (with text) is offered as the row's edit,
+  // under this role, and act verifies that a field appeared.
+  const IN_PLACE = 'in-place edit';
+  const LIST_ROLES = new Set(['list', 'feed']);
+  const TABLE_ROLES = new Set(['grid', 'treegrid', 'table']);
   // Lists that are navigation or composite widgets are not records.
   const NOT_RECORDS = 'nav,[role=navigation],[role=menu],[role=menubar],[role=tablist],[role=listbox],[role=tree],[role=radiogroup],[role=toolbar]';
+  const FEEDBACK_ROLES = new Set(['alert', 'status', 'log']);
   const FEEDBACK = '[role=alert],[role=status],[role=log],[aria-live=polite],[aria-live=assertive],[aria-invalid=true]';
   const COUNT = /\b\d[\d,.]*\s+(results?|items?|matches|entries|rows?|records?|hits)\b(\s+left)?/i;
   const now = () => performance.now();
@@ -108,11 +150,17 @@
   // Control -> texts of its <label>s, built once per pass: Element.labels walks the
   // whole document on every call, which made large tables quadratic.
   let labels = null;
+  // Labels that label no control (candidates for in-place edits, see IN_PLACE).
+  let orphans = [];
   function labelTexts() {
     const map = new Map();
-    for (const l of document.querySelectorAll('label')) {
+    orphans = [];
+    for (const l of document.getElementsByTagName('label')) {
       const c = l.control;
-      if (!c) continue;
+      if (!c) {
+        if (!l.htmlFor) orphans.push(l);
+        continue;
+      }
       const list = map.get(c);
       if (list) list.push(l.textContent);
       else map.set(c, [l.textContent]);
@@ -150,8 +198,11 @@
     return clip(el.title || '', max);
   }
   // Text as a screen reader would read it: aria-hidden parts left out.
+  // Whether the document had an aria-hidden="true" element at the start of this pass:
+  // without one, no element needs its own look inside (one query per control).
+  let ariaHiddenAnywhere = true;
   function textOf(el, max) {
-    if (!el.querySelector('[aria-hidden="true"]')) return clip(el.textContent, max);
+    if (!ariaHiddenAnywhere || !el.querySelector('[aria-hidden="true"]')) return clip(el.textContent, max);
     let out = '';
     const walk = (n) => {
       for (const c of n.childNodes) {
@@ -278,7 +329,8 @@
 
   function openModal() {
     let modal = null;
-    for (const d of document.querySelectorAll('dialog,[aria-modal="true"]')) {
+    const dialogs = [...document.getElementsByTagName('dialog'), ...document.querySelectorAll('[aria-modal="true"]')];
+    for (const d of dialogs.sort(docOrder)) {
       if (d.tagName === 'DIALOG' ? d.matches(':modal') : d.checkVisibility(VIS)) modal = d;
     }
     return modal;
@@ -286,6 +338,8 @@
 
   // The registry of inferred elements: locator key -> WeakRef<Element>.
   let registry = new Map();
+  // In-place edit labels of the rows the agent can name -> their row (see IN_PLACE).
+  let revealers = new WeakMap();
   let lastOptions = null;
   let lastMode = 'all';
   const keyOf = (name, record, path, ordinal) => JSON.stringify([name, record == null ? null : record, path, ordinal || 0]);
@@ -302,6 +356,8 @@
       max_regions: 100, max_page_actions: 200, max_feedback: 32, max_state: 64,
     }, optionsJson ? JSON.parse(optionsJson) : {});
     labels = labelTexts();
+    // Elements with a role, found once: landmarks, widgets and controls are picked from them.
+    const roled = Array.from(document.querySelectorAll('[role]'));
     lastOptions = optionsJson;
     lastMode = mode;
     const skipDeclared = mode === 'undeclared';
@@ -309,13 +365,15 @@
     const holdsDeclared = (el) => skipDeclared && !!el.querySelector('[data-agent-record]');
     const vw = window.innerWidth;
     const vh = window.innerHeight;
+    const anyAriaHidden = !!document.querySelector('[aria-hidden="true"]');
+    ariaHiddenAnywhere = anyAriaHidden;
     const modal = openModal();
     const modalLabel = modal ? (ariaName(modal, 80) || headingOf(modal) || 'dialog') : null;
     const covered = (el) => !!modal && !modal.contains(el) && !el.contains(modal);
     const hasInert = !!document.querySelector('[inert]');
-    const anyAriaHidden = !!document.querySelector('[aria-hidden="true"]');
     const hidden = (el) => anyAriaHidden && !!el.closest('[aria-hidden="true"]');
     const nextRegistry = new Map();
+    const nextRevealers = new WeakMap();
 
     // Regions.
     const regionInfo = new Map();
@@ -331,7 +389,7 @@
       }
       return null;
     };
-    for (const el of document.querySelectorAll(LANDMARK)) {
+    for (const el of byTagAndRole(LANDMARK_TAGS, LANDMARK_ROLES, roled)) {
       if (!isLandmark(el)) continue;
       if (skipDeclared && el.hasAttribute('data-agent-region')) continue;
       const role = landmarkRole(el);
@@ -378,12 +436,12 @@
 
     // Records: table rows, then items of lists whose items hold controls.
     const containers = [];
-    for (const table of document.querySelectorAll(TABLE)) {
+    for (const table of byTagAndRole(['table'], TABLE_ROLES, roled)) {
       if (declared(table) || holdsDeclared(table) || hidden(table)) continue;
       const rows = tableRows(table);
       if (rows.body.length) containers.push({ el: table, rows: rows.body, headers: rows.headers, table: true });
     }
-    for (const list of document.querySelectorAll(LIST)) {
+    for (const list of byTagAndRole(['ul', 'ol'], LIST_ROLES, roled)) {
       if (declared(list) || holdsDeclared(list) || hidden(list) || list.closest(NOT_RECORDS)) continue;
       const items = [];
       for (const li of list.children) {
@@ -391,6 +449,9 @@
       }
       if (!items.length || !items.some(hasOwnControls)) continue;
       containers.push({ el: list, rows: items, headers: null, table: false });
+    }
+    for (const c of cardContainers(containers, regionInfo, roled)) {
+      if (!declared(c.el) && !holdsDeclared(c.el) && !hidden(c.el)) containers.push(c);
     }
     const recordOf = new Map();
     const seenIds = new Map();
@@ -452,7 +513,33 @@
     // Row actions, folded per (name, region).
     const groups = new Map();
     const groupList = [];
-    const rowControlEls = new Set();
+    // Each control goes to its nearest record row (walks memoised), or to the page.
+    const rowMemo = new Map();
+    const rowAbove = (el) => {
+      const path = [];
+      let row = null;
+      for (let p = el.parentElement; p; p = p.parentElement) {
+        if (recordOf.has(p)) { row = p; break; }
+        const known = rowMemo.get(p);
+        if (known !== undefined) { row = known; break; }
+        path.push(p);
+      }
+      for (const p of path) rowMemo.set(p, row);
+      return row;
+    };
+    const rowControls = new Map();
+    const pageControls = [];
+    for (const el of allControls(roled)) {
+      const row = rowAbove(el);
+      if (!row) pageControls.push(el);
+      else if (rowControls.has(row)) rowControls.get(row).push(el);
+      else rowControls.set(row, [el]);
+    }
+    const inPlace = new Map();
+    for (const l of orphans) {
+      const row = rowAbove(l);
+      if (row && !inPlace.has(row) && squash(l.textContent)) inPlace.set(row, l);
+    }
     for (const c of containers) {
       const named = [];
       const counts = new Map();
@@ -460,34 +547,45 @@
         const rec = recordOf.get(row);
         if (!rec || rec.container !== c) continue;
         const controls = [];
-        for (const el of controlsIn(row)) {
-          rowControlEls.add(el);
-          if (hidden(el) || nearestRow(el, recordOf) !== row) continue;
+        let typed = false;
+        const own = rowControls.get(row) || [];
+        if (own.length > 1) own.sort(docOrder);
+        for (const el of own) {
+          if (hidden(el)) continue;
           const role = roleOf(el);
           if (POPUP_ITEM.test(role)) continue;
           const kind = kindOf(el, role);
-          controls.push([el, role, kind, slug(nameOf(el, 120))]);
+          if (kind === 'type') typed = true;
+          controls.push([el, role, kind, nameOf(el, 120)]);
+        }
+        const label = typed ? null : inPlace.get(row);
+        if (label) {
+          controls.push([label, IN_PLACE, 'type', '']);
+          if (rec.visible || rec.full) nextRevealers.set(label, row);
         }
         for (const [, , , s] of controls) if (s) counts.set(s, (counts.get(s) || 0) + 1);
         named.push([rec, controls]);
       }
       const rowsOf = named.length;
+      const region = c.region;
+      const path = region ? region.path : [];
+      const pathKey = path.join('\u0000');
       for (const [rec, controls] of named) {
         const taken = new Map();
-        for (const [el, role, kind, s] of controls) {
-          // A name that differs on every row names the row, not the action.
-          let name = s && (rowsOf === 1 || counts.get(s) > 1) ? s : genericName(el, role, kind);
+        for (const [el, role, kind, label] of controls) {
+          // A name that differs on every row names the row, not the action (and is
+          // never slugged: 10,000 unique names cost more than the rest of the row).
+          const s = label && (rowsOf === 1 || counts.get(label) > 1) ? slug(label) : '';
+          let name = s || genericName(el, role, kind, label);
           if (!name) continue;
           const n = (taken.get(name) || 0) + 1;
           taken.set(name, n);
           if (n > 1) name = `${name}_${n}`;
-          const region = c.region;
-          const path = region ? region.path : [];
-          const gkey = name + '\u0000' + path.join('\u0000');
+          const gkey = name + '\u0000' + pathKey;
           let g = groups.get(gkey);
           if (!g) {
             g = {
-              name, kind, effect: effectOf(el, role, kind, s), description: rowDescription(el, kind, name, opts),
+              name, kind, effect: effectOf(el, role, kind, label), description: rowDescription(el, role, kind, name, opts),
               region: region ? region.id : null, region_path: path, confirm: null, handoff: null,
               submit: kind === 'type' && el.tagName !== 'TEXTAREA', input: inputSpec(el, kind, opts),
               rows: 0, available: 0, offscreen: 0, visible: 0, sample: [], available_ids: [], reasons: {},
@@ -531,8 +629,9 @@
     const pageEls = [];
     const ordinals = new Map();
     let pageTotal = 0;
-    for (const el of controlsIn(document)) {
-      if (rowControlEls.has(el) || declared(el) || hidden(el)) continue;
+    pageControls.sort(docOrder);
+    for (const el of pageControls) {
+      if (declared(el) || hidden(el)) continue;
       const role = roleOf(el);
       const shown = el.checkVisibility(VIS);
       if (POPUP_ITEM.test(role) && !shown) continue;
@@ -568,9 +667,10 @@
     entries.forEach((e, i) => { e[1].order = i; });
     for (const g of groupList) delete g.first;
     registry = nextRegistry;
+    revealers = nextRevealers;
 
-    const state = inferState(containers, opts);
-    const feedback = inferFeedback(opts, skipDeclared, regionOf);
+    const state = inferState(containers, opts, roled);
+    const feedback = inferFeedback(opts, skipDeclared, regionOf, roled);
     return JSON.stringify({
       identity: { title: clip(document.title, 300), path: clip(location.pathname, 300), route: null, route_params: {}, query: {} },
       regions, regions_total: regionsTotal,
@@ -606,18 +706,28 @@
     const body = [];
     let headers = [];
     const rows = table.tagName === 'TABLE' ? table.rows : table.querySelectorAll('[role=row]');
-    for (const row of rows) {
-      const cells = row.tagName === 'TR' ? row.cells : row.querySelectorAll('[role=cell],[role=gridcell],[role=columnheader],[role=rowheader]');
-      if (!cells.length) continue;
-      const head = (row.parentElement && row.parentElement.tagName === 'THEAD') ||
-        Array.from(cells).every((c) => c.tagName === 'TH' || c.getAttribute('role') === 'columnheader');
-      if (head && !body.length) {
+    for (let r = 0, n = rows.length; r < n; r++) {
+      const row = rows[r];
+      const tr = row.tagName === 'TR';
+      if (tr ? !row.firstElementChild : !row.querySelector(CELL)) continue;
+      if (!isHeaderRow(row, tr)) body.push(row);
+      else if (!body.length) {
+        const cells = tr ? row.cells : row.querySelectorAll(CELL);
         headers = Array.from(cells, (c, i) => slugless(textOf(c, 40)) || `column ${i + 1}`);
-      } else if (!head) {
-        body.push(row);
       }
     }
     return { body, headers };
+  }
+  const CELL = '[role=cell],[role=gridcell],[role=columnheader],[role=rowheader]';
+  // A header row: in <thead>, or only header cells. Walks the children and stops at
+  // the first data cell (collections per row of a 10,000-row table showed in profiles).
+  function isHeaderRow(row, tr) {
+    if (row.parentElement && row.parentElement.tagName === 'THEAD') return true;
+    if (!tr) return Array.prototype.every.call(row.querySelectorAll(CELL), (c) => c.getAttribute('role') === 'columnheader');
+    for (let c = row.firstElementChild; c; c = c.nextElementSibling) {
+      if (c.tagName === 'TD' || (c.tagName !== 'TH' && c.getAttribute('role') !== 'columnheader')) return false;
+    }
+    return true;
   }
   const slugless = (s) => s.replace(/… \(cut.*$/, '…');
 
@@ -634,6 +744,68 @@
     return squash(row.textContent);
   }
 
+  // Cards: siblings of one shape (tag and classes) outside lists and tables, at least
+  // CARDS of them holding a title (heading or link) and an action that is not a link
+  // (repeated documentation sections hold links only: they are not records). Found
+  // upward from headings and links, so the cost follows those, not the page's size.
+  const CARDS = 3;
+  const CARD_TITLE = 'h1,h2,h3,h4,h5,h6,[role=heading],a[href]';
+  const CARD_DEPTH = 6;
+  const CARD_TITLE_TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'a'];
+  // What stops the walk up from a title: tables, lists and NOT_RECORDS.
+  const CARD_STOP_TAGS = ['table', 'ul', 'ol', 'nav'];
+  const CARD_STOP_ROLES = new Set(['grid', 'treegrid', 'table', 'list', 'feed', 'navigation', 'menu', 'menubar',
+    'tablist', 'listbox', 'tree', 'radiogroup', 'toolbar']);
+  const shapeOf = (el) => el.tagName + (el.classList.length ? '.' + Array.from(el.classList).sort().join('.') : '');
+  const isCard = (el) => !!el.querySelector(CARD_TITLE) && controlsIn(el).some((c) => roleOf(c) !== 'link');
+
+  function cardContainers(containers, regionInfo, roled) {
+    // Elements inside a table, list or composite widget (true) or not (false), memoised per walk.
+    const inside = new Map();
+    for (const tag of CARD_STOP_TAGS) for (const el of document.getElementsByTagName(tag)) inside.set(el, true);
+    for (const el of roled) if (CARD_STOP_ROLES.has(firstRole(el))) inside.set(el, true);
+    for (const c of containers) inside.set(c.el, true);
+    const within = (el) => {
+      const path = [];
+      let v = false;
+      for (let p = el; p; p = p.parentElement) {
+        const known = inside.get(p);
+        if (known !== undefined) { v = known; break; }
+        path.push(p);
+      }
+      for (const p of path) inside.set(p, v);
+      return v;
+    };
+    const checked = new Map(); // parent -> shapes of children already looked for there
+    const out = [];
+    const seeds = [];
+    for (const tag of CARD_TITLE_TAGS) for (const el of document.getElementsByTagName(tag)) seeds.push(el);
+    for (const el of roled) if (firstRole(el) === 'heading') seeds.push(el);
+    for (const seed of seeds) {
+      if (within(seed) || (seed.tagName === 'A' && !seed.hasAttribute('href'))) continue;
+      let card = seed.parentElement;
+      for (let depth = 0; card && depth < CARD_DEPTH; card = card.parentElement, depth++) {
+        const parent = card.parentElement;
+        if (!parent || card === document.body || regionInfo.has(card)) break;
+        const shape = shapeOf(card);
+        const shapes = checked.get(parent) || new Set();
+        if (shapes.has(shape)) break;
+        checked.set(parent, shapes.add(shape));
+        const rows = Array.prototype.filter.call(parent.children, (sib) => shapeOf(sib) === shape);
+        if (rows.length >= CARDS && atLeast(rows, isCard, CARDS)) {
+          out.push({ el: parent, rows, headers: null, table: false, card: true });
+          break;
+        }
+      }
+    }
+    return out.sort((a, b) => docOrder(a.el, b.el));
+  }
+  function atLeast(items, test, n) {
+    let found = 0;
+    for (const item of items) if (test(item) && ++found >= n) return true;
+    return false;
+  }
+
   function hasOwnControls(item) {
     const controls = controlsIn(item);
     if (!controls.length) return false;
@@ -642,21 +814,28 @@
     return squash(item.textContent).length > squash(controls[0].textContent).length + 2;
   }
 
-  function nearestRow(el, recordOf) {
-    for (let p = el.parentElement; p; p = p.parentElement) if (recordOf.has(p)) return p;
+  // The text field an in-place edit label revealed in its row: the focused one, else
+  // the first shown; null while none is shown.
+  function revealedField(label) {
+    const row = revealers.get(label);
+    if (!row) return null;
+    const active = document.activeElement;
+    if (active && row.contains(active) && active.matches(TEXT_FIELD)) return active;
+    for (const f of row.querySelectorAll(TEXT_FIELD)) if (f.checkVisibility(VIS)) return f;
     return null;
   }
 
-  function genericName(el, role, kind) {
+  function genericName(el, role, kind, label) {
     if (kind === 'check') return 'toggle';
     if (kind === 'type') return 'edit';
     if (kind === 'select') return 'choose';
     if (el.hasAttribute('aria-expanded')) return 'expand';
     if (role === 'link') return 'open';
-    return nameOf(el, 80) ? 'press' : '';
+    return label ? 'press' : '';
   }
 
-  function rowDescription(el, kind, name, opts) {
+  function rowDescription(el, role, kind, name, opts) {
+    if (role === IN_PLACE) return 'Replace the row\'s text (double-clicks it to open the row\'s editor, types, presses Enter)';
     if (kind === 'check') return 'Check or uncheck the row';
     if (el.hasAttribute('aria-expanded')) return 'Expand or collapse the row';
     if (roleOf(el) === 'link') return 'Open the row\'s link';
@@ -696,7 +875,8 @@
       // innerText: what is shown, so opening a disclosure changes the record.
       const text = clip(row.innerText, opts.max_string);
       fields.text = text;
-      rec.full.label = clip(text, 80);
+      const title = rec.container.card && row.querySelector(CARD_TITLE);
+      rec.full.label = clip(title ? textOf(title, 80) : text, 80);
     }
     const check = row.querySelector('input[type=checkbox],[role=checkbox],[role=switch]');
     if (check && !rec.container.table) fields.checked = 'checked' in check ? !!check.checked : check.getAttribute('aria-checked') === 'true';
@@ -723,7 +903,7 @@
     }
   }
 
-  function inferState(containers, opts) {
+  function inferState(containers, opts, roled) {
     const items = [];
     // One walk finds every ARIA state the page shows; each kind keeps up to 20 names.
     const STATES = [
@@ -755,8 +935,8 @@
       sort[textOf(th, 40) || 'column'] = th.getAttribute('aria-sort');
     }
     if (Object.keys(sort).length) add('sort', sort, 'aria-sort');
-    for (const box of document.querySelectorAll('[role=combobox]:not(input,select)')) {
-      if (box.checkVisibility(VIS)) add(slugless(nameOf(box, 40)) || 'combobox', textOf(box, 200), 'the combobox\'s value');
+    for (const box of roled) {
+      if (firstRole(box) === 'combobox' && box.tagName !== 'INPUT' && box.tagName !== 'SELECT' && box.checkVisibility(VIS)) add(slugless(nameOf(box, 40)) || 'combobox', textOf(box, 200), 'the combobox\'s value');
     }
     for (const out of document.querySelectorAll('output')) {
       if (!out.checkVisibility(VIS)) continue;
@@ -782,7 +962,7 @@
     return { items: items.filter((s) => { const k = s.name + JSON.stringify(s.value); if (seen.has(k)) return false; seen.add(k); return true; }).map((s) => ({ ...s, value: typeof s.value === 'string' ? clip(s.value, opts.max_string) : s.value })) };
   }
 
-  function inferFeedback(opts, skipDeclared, regionOf) {
+  function inferFeedback(opts, skipDeclared, regionOf, roled) {
     const items = [];
     const seen = new Set();
     let total = 0;
@@ -796,7 +976,9 @@
       const region = regionOf(el);
       items.push({ level, message, field, region_path: region ? region.path : [], source });
     };
-    for (const el of document.querySelectorAll('[role],[aria-live],[aria-invalid]')) {
+    const candidates = new Set(roled.filter((el) => FEEDBACK_ROLES.has(firstRole(el))));
+    for (const el of document.querySelectorAll('[aria-live],[aria-invalid]')) candidates.add(el);
+    for (const el of [...candidates].sort(docOrder)) {
       if (!el.matches(FEEDBACK) || !el.checkVisibility(VIS) || el.closest('[aria-hidden="true"]')) continue;
       const role = el.getAttribute('role');
       if (el.getAttribute('aria-invalid') === 'true') {
@@ -833,11 +1015,14 @@
       infer(JSON.stringify(opts), lastMode);
       el = look();
     }
-    return el;
+    return el && revealers.has(el) ? revealedField(el) || el : el;
   }
 
+  // Whether el is an in-place edit label: typing into it means double-clicking it first.
+  const reveals = (el) => revealers.has(el);
+
   Object.defineProperty(globalThis, '__cdpagentInfer', {
-    value: Object.freeze({ plan, infer, find }),
+    value: Object.freeze({ plan, infer, find, reveals }),
     writable: false, configurable: false, enumerable: false,
   });
 })();

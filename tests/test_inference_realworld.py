@@ -1,7 +1,7 @@
 """OB-12 against real Chromium: pages nobody wrote for us, observed and operated by inference.
 
-The pages are vendored under ``tests/realworld/`` (TodoMVC's JavaScript ES6 build,
-MIT; WAI-ARIA Authoring Practices examples, W3C licence) or generated in the
+The pages are vendored under ``tests/realworld/`` (TodoMVC's JavaScript ES6 and
+React builds, MIT; WAI-ARIA Authoring Practices examples, W3C licence) or generated in the
 page (``generated/``). None of them declares anything.
 """
 
@@ -20,6 +20,7 @@ from cdpagent.snapshot.receipts import Receipt
 
 REAL = Path(__file__).resolve().parent / "realworld"
 TODOMVC = REAL / "todomvc" / "index.html"
+TODOMVC_REACT = REAL / "todomvc-react" / "index.html"
 APG = REAL / "apg"
 DOCS = REAL / "generated" / "docs.html"
 TABLE = REAL / "generated" / "table.html"
@@ -84,6 +85,81 @@ async def test_ob12_todomvc_add_toggle_filter_clear(browser: cdpagent.Browser) -
     assert await evaluate(tab, "document.querySelectorAll('.todo-list li').length") == 1
 
 
+async def test_ob12_todomvc_edit_in_place(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(TODOMVC)
+    ok(await act(tab, "what_needs_to_be_done", text="buy milk"))
+    ok(await act(tab, "what_needs_to_be_done", text="walk dog"))
+    result = await observed(tab)
+    edit = next(e for e in result.observation.actions if e.tool == "edit")
+    assert edit.folded and edit.rows == 2 and edit.kind == "type" and edit.available
+    assert "double-click" in edit.description
+    milk = next(r for r in result.observation.records if r.fields.get("text") == "buy milk")
+    assert milk.actions["edit"].available
+
+    edited = ok(await act(tab, "edit", record=milk.id, text="buy oat milk"))
+    assert edited.result.changed is not None and edited.result.changed.records is not None
+    change = edited.result.changed.records.changed[milk.id]["text"]
+    assert (change.before, change.after) == ("buy milk", "buy oat milk")
+    # Saved by the page itself (Enter), not left open in its editor.
+    assert await evaluate(tab, "document.querySelectorAll('.todo-list li.editing').length") == 0
+    labels = "[...document.querySelectorAll('.todo-list label')].map((l) => l.textContent)"
+    titles = await evaluate(tab, labels)
+    assert sorted(titles) == ["buy oat milk", "walk dog"]
+
+
+# -- TodoMVC (React build) ---------------------------------------------------------------
+
+
+def record_ids(receipt: Receipt) -> tuple[list[str], list[str]]:
+    """Record ids the receipt saw added and removed."""
+    assert receipt.result.changed is not None and receipt.result.changed.records is not None
+    return receipt.result.changed.records.added, receipt.result.changed.records.removed
+
+
+async def test_ob12_todomvc_react(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(TODOMVC_REACT)
+    first = await observed(tab)
+    assert tools_of(first)["new_todo_input"] == "type/write"
+    assert not first.observation.records
+
+    added = ok(await act(tab, "new_todo_input", text="buy milk"))
+    assert len(record_ids(added)[0]) == 1
+    ok(await act(tab, "new_todo_input", text="walk dog"))
+    result = await observed(tab)
+    tools = tools_of(result)
+    assert tools["toggle"] == "check/write" and tools["edit"] == "type/write"
+    assert tools["active"] == "click/read"
+    texts = {str(r.fields["text"]): r for r in result.observation.records}
+    milk, dog = texts["buy milk"], texts["walk dog"]
+    # React renders no id on the rows: their ids are content hashes, never positions.
+    assert milk.id.startswith("r") and milk.id != dog.id and milk.source == "inferred"
+
+    toggled = ok(await act(tab, "toggle", record=milk.id, checked=True))
+    assert toggled.result.changed is not None and toggled.result.changed.records is not None
+    change = toggled.result.changed.records.changed[milk.id]["checked"]
+    assert (change.before, change.after) == (False, True)
+    count = toggled.result.changed.state["count"]
+    assert (count.before, count.after) == ("2 items left", "1 item left")
+
+    # The row's content is its id: an edited row without an id of its own is a new record.
+    edited = ok(await act(tab, "edit", record=dog.id, text="walk the dog"))
+    new, gone = record_ids(edited)
+    assert gone == [dog.id] and len(new) == 1
+    again = await observed(tab, ObserveOptions(include=(new[0],)))
+    assert next(r for r in again.observation.records if r.id == new[0]).fields["text"] == "walk the dog"
+    assert await evaluate(tab, "document.querySelectorAll('.todo-list li.editing').length") == 0
+
+    assert record_ids(ok(await act(tab, "active"))) == ([], [milk.id])
+    assert record_ids(ok(await act(tab, "completed"))) == ([milk.id], new)
+    assert record_ids(ok(await act(tab, "all"))) == (new, [])
+    cleared = ok(await act(tab, "clear_completed"))
+    assert record_ids(cleared) == ([], [milk.id])
+    assert cleared.result.changed is not None and cleared.result.changed.actions is not None
+    assert "clear_completed" in {u.id for u in cleared.result.changed.actions.unavailable}
+    labels = "[...document.querySelectorAll('.todo-list label')].map((l) => l.textContent)"
+    assert await evaluate(tab, labels) == ["walk the dog"]
+
+
 async def test_ob12_inference_adds_nothing_to_the_page(browser: cdpagent.Browser) -> None:
     tab = await browser.open(TODOMVC)
     ok(await act(tab, "what_needs_to_be_done", text="buy milk"))
@@ -125,7 +201,8 @@ async def test_ob12_apg_sortable_table(browser: cdpagent.Browser) -> None:
     receipt = ok(await act(tab, "first_name"))
     assert receipt.result.changed is not None
     change = receipt.result.changed.state["sort"]
-    assert isinstance(change.after, dict) and list(change.after) == ["First Name"]
+    # The example sorts a column descending on its first click.
+    assert change.before == {"Last Name": "ascending"} and change.after == {"First Name": "descending"}
     # Rows moved; their ids did not (content hash, not position).
     again = await observed(tab)
     assert sorted(again.observation.record_ids) == sorted(result.observation.record_ids)
@@ -169,9 +246,15 @@ async def test_ob12_apg_combobox_option_chosen(browser: cdpagent.Browser) -> Non
     opened = ok(await act(tab, "favorite_fruit"))
     assert opened.result.changed is not None and opened.result.changed.actions is not None
     assert "banana" in opened.result.changed.actions.appeared
+    assert opened.result.changed.state["expanded"].after == ["Favorite Fruit"]
     chosen = ok(await act(tab, "banana"))
-    assert chosen.result.changed is not None
-    assert chosen.result.changed.state["Favorite Fruit"].after == "Banana"
+    assert chosen.result.changed is not None and chosen.result.changed.actions is not None
+    value = chosen.result.changed.state["Favorite Fruit"]
+    assert (value.before, value.after) == ("Choose a Fruit", "Banana")
+    # The listbox closed: its options are gone with it.
+    assert chosen.result.changed.state["expanded"].after is None
+    assert "banana" in chosen.result.changed.actions.disappeared
+    assert await evaluate(tab, "document.querySelector('[role=combobox]').textContent.trim()") == "Banana"
 
 
 async def test_ob12_apg_menu_button(browser: cdpagent.Browser) -> None:
@@ -215,6 +298,41 @@ async def test_ob12_large_table_rows_fold(browser: cdpagent.Browser) -> None:
     again = await act(tab, "archive", record="order-400")
     assert again.code == codes.ACTION_UNAVAILABLE
     assert again.result.error is not None and again.result.error.reason == "disabled"
+
+
+async def test_ob12_cards_outside_lists_are_records(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(PAGES / "infer_cards.html")
+    result = await observed(tab)
+    records = {r.id: r for r in result.observation.records}
+    # Own data-id, else the link target, else a content hash; never a position.
+    assert list(records)[:4] == ["p1", "p2", "/products/lamp", "/products/desk"]
+    chair = list(records)[4]
+    assert chair.startswith("r") and records[chair].label == "Chair"
+    assert [r.label for r in records.values()][:4] == ["Teapot", "Mug", "Lamp", "Desk"]
+    assert all(r.source == "inferred" for r in records.values())
+    add = next(e for e in result.observation.actions if e.tool == "add_to_cart")
+    assert add.folded and add.rows == 5 and add.kind == "click"
+    # Feature boxes of one shape that hold links only are not records.
+    assert sum(1 for e in result.observation.actions if e.tool.startswith("learn_more")) == 3
+
+    added = ok(await act(tab, "add_to_cart", record="/products/lamp"))
+    assert added.result.changed is not None and added.result.changed.records is not None
+    text = added.result.changed.records.changed["/products/lamp"]["text"]
+    assert "Add to cart" in str(text.before) and "In cart" in str(text.after)
+    cart = added.result.changed.state["Items in cart"]
+    assert (cart.before, cart.after) == ("0", "1")
+    # The page relabels the button "In cart": that card no longer offers add_to_cart.
+    assert added.result.changed.actions is not None
+    rows = added.result.changed.actions.rows["add_to_cart@{record}"]
+    assert (rows.before, rows.after) == (5, 4)
+    again = await act(tab, "add_to_cart", record="/products/lamp")
+    assert again.code == codes.UNKNOWN_RECORD
+
+    removed = ok(await act(tab, "remove", record="p2"))
+    assert removed.result.changed is not None and removed.result.changed.records is not None
+    assert removed.result.changed.records.removed == ["p2"] and not removed.result.changed.records.added
+    after = await observed(tab)
+    assert after.observation.record_ids == ["p1", "/products/lamp", "/products/desk", chair]
 
 
 # -- trust, masking, precedence --------------------------------------------------------

@@ -12,7 +12,8 @@
    its centre once scrolled into view — ``js/act.js``);
 5. perform it with trusted input through CDP (``Input.dispatchMouseEvent`` at
    the centre for click and check; focus, select-all, ``Input.insertText`` and
-   Enter for type — date, colour and range controls take no typing, so their
+   Enter for type (an inferred in-place edit is double-clicked first, which
+   opens its text field) — date, colour and range controls take no typing, so their
    value is set natively with ``input``/``change``; the option's native selection
    plus ``input``/``change`` for select) and verify the post-condition;
 6. settle and snapshot again and diff the two (:mod:`.receipts`).
@@ -114,6 +115,7 @@ class _Prepared(msgspec.Struct, frozen=True):
     x: float = 0.0
     y: float = 0.0
     checked: bool | None = None
+    reveal: bool = False  # an inferred in-place edit: double-click at x/y opens its field
 
 
 class _Focused(msgspec.Struct, frozen=True):
@@ -406,6 +408,12 @@ async def _perform(
             return f"{option!r} is not the selected option after choosing it"
         return None
     assert text is not None
+    if prep.reveal:
+        run.performed = True
+        await mouse_click(tab.session, at.x, at.y, clicks=2)
+        opened = await _call(world, _Prepared, "prepare", where, entry.kind)
+        if not opened.found or opened.reason or opened.reveal:
+            return f"double-clicking {locator.id} opened no text field to type into"
     focus = await _call(world, _Focused, "focusForTyping", where)
     if not focus.ok:
         raise _Refused(codes.ACTION_UNAVAILABLE, f"{locator.id}: {focus.reason}", focus.reason)
