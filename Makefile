@@ -14,7 +14,10 @@ lint: setup
 test: lint
 	.venv/bin/pytest -q
 
+# The bench extra is Playwright's Python package only: bench/*.py drive /usr/bin/chromium with it
+# (executable_path), so no browser is ever downloaded.
 bench: setup
+	.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,bench]'
 	.venv/bin/python bench/roundtrip.py
 	.venv/bin/python bench/invoke.py
 	.venv/bin/python bench/observe.py

@@ -39,7 +39,8 @@ def p50(values: list[float]) -> float:
     return statistics.median(values)
 
 
-async def bench_act(browser: cdpagent.Browser, rows: int, runs: int) -> None:
+async def bench_act(browser: cdpagent.Browser, rows: int, runs: int) -> dict[str, float]:
+    """Print and return the p50 of every part of act on an offscreen row at ``rows`` rows."""
     url = f"{example_page('inventory').as_uri()}?rows={rows}"
     tab = await browser.open(url)
     samples: list[ActTimings] = []
@@ -64,6 +65,7 @@ async def bench_act(browser: cdpagent.Browser, rows: int, runs: int) -> None:
         f"diff {parts['diff_ms']:5.2f} | total {parts['total_ms']:6.1f} | "
         f"beyond settle {beyond:6.1f} ms | receipt {p50([float(s) for s in sizes]):.0f} chars"
     )
+    return parts
 
 
 async def real_snapshot(browser: cdpagent.Browser, rows: int) -> Snapshot:

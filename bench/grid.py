@@ -33,8 +33,10 @@ from typing import Any
 import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from grid_support import LocalGrid, missing_tools
+from timing import timed
 
 import cdpagent
 
@@ -53,14 +55,7 @@ def p50_ms(samples: list[float]) -> float:
 
 
 async def _p50(op: Callable[[], Awaitable[Any]], calls: int) -> float:
-    for _ in range(max(1, calls // 10)):
-        await op()
-    samples = []
-    for _ in range(calls):
-        t0 = time.perf_counter()
-        await op()
-        samples.append(time.perf_counter() - t0)
-    return p50_ms(samples)
+    return p50_ms(await timed(op, calls))
 
 
 async def latencies(browser: cdpagent.Browser, calls: int) -> dict[str, float]:

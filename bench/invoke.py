@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import statistics
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -34,18 +33,13 @@ import trio
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from floor import BlockingPipeClient
+from timing import percentiles, timed, timed_blocking
 
 import cdpagent
 
 PAGE = Path(__file__).resolve().parent / "invoke_page.html"
 SMALL = "function() { return {ok: true, n: 42, items: [1, 2, 3], name: 'small'}; }"
 CHROMIUM = "/usr/bin/chromium"
-
-
-def percentiles(samples: list[float]) -> tuple[float, float]:
-    """p50 and p99 in microseconds."""
-    ordered = sorted(samples)
-    return statistics.median(ordered) * 1e6, ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1e6
 
 
 def floor_latency(calls: int) -> tuple[float, float]:
@@ -56,27 +50,13 @@ def floor_latency(calls: int) -> tuple[float, float]:
         expression = {"expression": "globalThis", "objectGroup": "b"}
         obj = client.call("Runtime.evaluate", expression, client.session)
         params = {"functionDeclaration": SMALL, "objectId": obj["result"]["objectId"], "returnByValue": True}
-        for _ in range(calls // 10):
-            client.call("Runtime.callFunctionOn", params, client.session)
-        samples = []
-        for _ in range(calls):
-            t0 = time.perf_counter()
-            client.call("Runtime.callFunctionOn", params, client.session)
-            samples.append(time.perf_counter() - t0)
-        return percentiles(samples)
+
+        def call() -> Any:
+            return client.call("Runtime.callFunctionOn", params, client.session)
+
+        return percentiles(timed_blocking(call, calls))
     finally:
         client.close()
-
-
-async def _latency(op: Callable[[], Awaitable[Any]], calls: int) -> tuple[float, float]:
-    for _ in range(calls // 10):
-        await op()
-    samples = []
-    for _ in range(calls):
-        t0 = time.perf_counter()
-        await op()
-        samples.append(time.perf_counter() - t0)
-    return percentiles(samples)
 
 
 async def _throughput(
@@ -105,22 +85,15 @@ async def cdpagent_figures(calls: int, seconds: float) -> dict[str, Any]:
     async with cdpagent.launch() as browser:
         tabs = [await browser.open(PAGE) for _ in range(4)]
 
-        def raw_op(tab: cdpagent.Tab, ctx: int) -> Callable[[], Awaitable[Any]]:
-            params = {"functionDeclaration": SMALL, "executionContextId": ctx, "returnByValue": True}
-            return lambda: tab.session.send("Runtime.callFunctionOn", params)
-
-        def invoke_op(tab: cdpagent.Tab) -> Callable[[], Awaitable[Any]]:
-            return lambda: tab.invoke("small")
-
-        raws = [raw_op(t, await t.context_id()) for t in tabs]
-        invokes = [invoke_op(t) for t in tabs]
+        raws = [_raw_op(t, await t.context_id()) for t in tabs]
+        invokes = [_invoke_op(t) for t in tabs]
         assert await invokes[0]() == {"ok": True, "n": 42, "items": [1, 2, 3], "name": "small"}
         out: dict[str, Any] = {"latency": {}, "throughput": {}}
         # Interleave so that background load on this machine hits both alike.
         raw_runs, invoke_runs = [], []
         for _ in range(3):
-            raw_runs.append(await _latency(raws[0], calls // 3))
-            invoke_runs.append(await _latency(invokes[0], calls // 3))
+            raw_runs.append(percentiles(await timed(raws[0], calls // 3)))
+            invoke_runs.append(percentiles(await timed(invokes[0], calls // 3)))
         out["latency"]["cdpagent raw callFunctionOn"] = min(raw_runs)
         out["latency"]["cdpagent Tab.invoke"] = min(invoke_runs)
         for tab_count in (1, 4):
@@ -129,6 +102,31 @@ async def cdpagent_figures(calls: int, seconds: float) -> dict[str, Any]:
                     rate = await _throughput(ops[:tab_count], in_flight, seconds)
                     out["throughput"][(name, tab_count, in_flight)] = rate
         return out
+
+
+async def throughput_4_tabs(seconds: float) -> tuple[float, float]:
+    """Best calls/s on 4 tabs over 1, 8 and 64 in flight per tab: raw callFunctionOn, Tab.invoke.
+
+    The two take turns at every in-flight count, so load drift hits both alike.
+    """
+    async with cdpagent.launch() as browser:
+        tabs = [await browser.open(PAGE) for _ in range(4)]
+        raws = [_raw_op(t, await t.context_id()) for t in tabs]
+        invokes = [_invoke_op(t) for t in tabs]
+        best = {"raw": 0.0, "invoke": 0.0}
+        for in_flight in (1, 8, 64):
+            for name, ops in (("raw", raws), ("invoke", invokes)):
+                best[name] = max(best[name], (await _throughput(ops, in_flight, seconds))[0])
+        return best["raw"], best["invoke"]
+
+
+def _raw_op(tab: cdpagent.Tab, ctx: int) -> Callable[[], Awaitable[Any]]:
+    params = {"functionDeclaration": SMALL, "executionContextId": ctx, "returnByValue": True}
+    return lambda: tab.session.send("Runtime.callFunctionOn", params)
+
+
+def _invoke_op(tab: cdpagent.Tab) -> Callable[[], Awaitable[Any]]:
+    return lambda: tab.invoke("small")
 
 
 async def playwright_latency(calls: int) -> tuple[float, float] | None:
@@ -140,13 +138,7 @@ async def playwright_latency(calls: int) -> tuple[float, float] | None:
         browser = await pw.chromium.launch(executable_path=CHROMIUM)
         page = await browser.new_page()
         await page.goto(PAGE.as_uri())
-        for _ in range(calls // 10):
-            await page.evaluate("benchSmall()")
-        samples = []
-        for _ in range(calls):
-            t0 = time.perf_counter()
-            await page.evaluate("benchSmall()")
-            samples.append(time.perf_counter() - t0)
+        samples = await timed(lambda: page.evaluate("benchSmall()"), calls)
         await browser.close()
         return percentiles(samples)
 

@@ -6,7 +6,10 @@ for cdpagent over the pipe and over the websocket, then the ratios
 cdpagent/floor. The three clients run side by side in blocks that take turns,
 so a busy neighbour slows them alike. Runs in well under a minute.
 
-    .venv/bin/python bench/roundtrip.py [--calls N] [--block N]
+Repeats the whole measurement ``--rounds`` times (each with fresh browsers) and
+ends with the median, min and max of every ratio, so the spread is on record.
+
+    .venv/bin/python bench/roundtrip.py [--calls N] [--block N] [--rounds N]
 """
 
 from __future__ import annotations
@@ -25,19 +28,11 @@ import trio
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from floor import BlockingPipeClient
+from timing import percentiles
 
 import cdpagent
 
 SMALL = "function() { return {ok: true, n: 42, items: [1, 2, 3], name: 'small'}; }"
-
-
-def percentiles(samples: list[float]) -> tuple[float, float]:
-    """p50 and p99 in microseconds."""
-    ordered = sorted(samples)
-    return (
-        statistics.median(ordered) * 1e6,
-        ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1e6,
-    )
 
 
 Op = Callable[[], Any]
@@ -104,19 +99,43 @@ async def measure(calls: int, block: int) -> dict[str, dict[str, list[float]]]:
     return samples
 
 
+def ratios(results: dict[str, dict[str, list[float]]]) -> dict[tuple[str, str], float]:
+    """p50 of every client and method ÷ the floor's p50 of that method."""
+    floor = {m: percentiles(v)[0] for m, v in results["floor (blocking pipe)"].items()}
+    return {
+        (client, method): percentiles(values)[0] / floor[method]
+        for client, figures in results.items()
+        for method, values in figures.items()
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=3000, help="calls per client and method")
     parser.add_argument("--block", type=int, default=100, help="calls per client before switching")
+    parser.add_argument("--rounds", type=int, default=3, help="repeat the whole measurement")
     args = parser.parse_args()
-    results = trio.run(measure, args.calls, args.block)
-    floor = {m: percentiles(v) for m, v in results["floor (blocking pipe)"].items()}
-    print(f"{'client':24} {'method':16} {'p50 µs':>9} {'p99 µs':>9} {'p50 ratio':>10}")
-    for client, figures in results.items():
-        for method, values in figures.items():
-            p50, p99 = percentiles(values)
-            print(f"{client:24} {method:16} {p50:9.0f} {p99:9.0f} {p50 / floor[method][0]:9.2f}x")
-    print(f"(blocks of {args.block} calls per client, interleaved; load average {os.getloadavg()[0]:.1f})")
+    rounds: list[dict[tuple[str, str], float]] = []
+    for number in range(1, args.rounds + 1):
+        results = trio.run(measure, args.calls, args.block)
+        rounds.append(ratios(results))
+        floor = {m: percentiles(v) for m, v in results["floor (blocking pipe)"].items()}
+        print(f"round {number}: {'client':24} {'method':16} {'p50 µs':>9} {'p99 µs':>9} {'p50 ratio':>10}")
+        for client, figures in results.items():
+            for method, values in figures.items():
+                p50, p99 = percentiles(values)
+                ratio = p50 / floor[method][0]
+                print(f"{'':9}{client:24} {method:16} {p50:9.0f} {p99:9.0f} {ratio:9.2f}x")
+        load = os.getloadavg()[0]
+        print(f"(blocks of {args.block} calls per client, interleaved; load average {load:.1f})")
+    print()
+    print(f"p50 ÷ floor over {args.rounds} rounds: {'median':>7} {'min':>6} {'max':>6}")
+    for key in rounds[0]:
+        values = [r[key] for r in rounds]
+        client, method = key
+        spread = f"{statistics.median(values):6.2f}x {min(values):5.2f}x {max(values):5.2f}x"
+        print(f"{client:24} {method:16} {spread}")
+    print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
 
 
 if __name__ == "__main__":

@@ -17,12 +17,16 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
+import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import trio
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from timing import timed
 
 import cdpagent
 from cdpagent.webmcp import WebMcp
@@ -30,15 +34,8 @@ from cdpagent.webmcp import WebMcp
 PAGE = Path(__file__).resolve().parent / "invoke_page.html"
 
 
-async def timed(calls: int, call: Callable[[], Awaitable[Any]]) -> list[float]:
-    for _ in range(min(calls // 10 + 1, 50)):
-        await call()  # warm-up
-    samples = []
-    for _ in range(calls):
-        t0 = time.perf_counter()
-        await call()
-        samples.append((time.perf_counter() - t0) * 1e6)
-    return sorted(samples)
+async def timed_us(calls: int, call: Callable[[], Awaitable[Any]]) -> list[float]:
+    return sorted(sample * 1e6 for sample in await timed(call, calls))
 
 
 def line(name: str, samples: list[float], base: float) -> str:
@@ -65,9 +62,9 @@ async def main(calls: int) -> None:
             receipt = await tab.act("small", input={})
             assert receipt.ok, receipt.to_json()
 
-        invoke = await timed(calls, lambda: tab.invoke("small"))
-        raw = await timed(calls, bridge_call)
-        acted = await timed(max(calls // 20, 20), act)
+        invoke = await timed_us(calls, lambda: tab.invoke("small"))
+        raw = await timed_us(calls, bridge_call)
+        acted = await timed_us(max(calls // 20, 20), act)
     base = statistics.median(invoke)
     print(f"{'one call at a time':<34} {'p50 µs':>9} {'p99 µs':>9} {'÷ invoke':>8}")
     print(line("Tab.invoke (Page Agent API)", invoke, base))

@@ -33,13 +33,23 @@ _decode_any = msgspec.json.Decoder()
 
 
 class _Call:
-    """One pending call: the outcome once known, and the task parked on it."""
+    """One pending call: the outcome once known, and the task parked on it.
 
-    __slots__ = ("outcome", "task")
+    The call is its own abort function for :func:`trio.lowlevel.wait_task_rescheduled`
+    (a cancelled caller forgets it), so parking allocates no closure.
+    """
 
-    def __init__(self) -> None:
+    __slots__ = ("connection", "id", "outcome", "task")
+
+    def __init__(self, connection: Connection, call_id: int) -> None:
+        self.connection = connection
+        self.id = call_id
         self.outcome: outcome.Outcome[msgspec.Raw] | None = None
         self.task: trio.lowlevel.Task | None = None
+
+    def __call__(self, _: Any) -> trio.lowlevel.Abort:
+        self.connection._forget(self.id)
+        return trio.lowlevel.Abort.SUCCEEDED
 
 
 class Session:
@@ -226,48 +236,42 @@ class Connection:
         self, method: str, params: Any, session_id: str | None, deadline: float | None = None
     ) -> msgspec.Raw:
         """Send one command and wait for its raw result; see :meth:`Session.send`."""
-        call_id, call, data = self._register(method, params, session_id)
+        call, data = self._register(method, params, session_id)
         if deadline is not None:
-            self._add_deadline(deadline, call_id)
+            self._add_deadline(deadline, call.id)
         try:
             await self.transport.send(data)
         except BaseException:
-            self._forget(call_id)
+            self._forget(call.id)
             raise
-        return await self._wait(call_id, call)
+        return await self._wait(call)
 
     async def call_batch(
         self, commands: Sequence[tuple[str, Any]], session_id: str | None
     ) -> list[msgspec.Raw]:
         """Send every command, then wait for all replies; see :meth:`Session.send_batch`."""
-        calls: list[tuple[int, _Call]] = []
+        calls: list[_Call] = []
         try:
             for method, params in commands:
-                call_id, call, data = self._register(method, params, session_id)
-                calls.append((call_id, call))
+                call, data = self._register(method, params, session_id)
+                calls.append(call)
                 await self.transport.send(data)
-            return [await self._wait(call_id, call) for call_id, call in calls]
+            return [await self._wait(call) for call in calls]
         finally:
-            for call_id, _ in calls:
-                self._forget(call_id)
+            for call in calls:
+                self._forget(call.id)
 
-    def _register(self, method: str, params: Any, session_id: str | None) -> tuple[int, _Call, bytes]:
+    def _register(self, method: str, params: Any, session_id: str | None) -> tuple[_Call, bytes]:
         call_id, data = self.core.command(method, params, session_id)
-        call = _Call()
-        self._calls[call_id] = call
-        return call_id, call, data
+        call = self._calls[call_id] = _Call(self, call_id)
+        return call, data
 
-    async def _wait(self, call_id: int, call: _Call) -> msgspec.Raw:
+    async def _wait(self, call: _Call) -> msgspec.Raw:
         """The outcome of a sent call: at once if its reply came already, else park until it does."""
         if call.outcome is not None:
             return call.outcome.unwrap()
         call.task = trio.lowlevel.current_task()
-
-        def abort(_: Any) -> trio.lowlevel.Abort:
-            self._forget(call_id)
-            return trio.lowlevel.Abort.SUCCEEDED
-
-        raw: msgspec.Raw = await trio.lowlevel.wait_task_rescheduled(abort)
+        raw: msgspec.Raw = await trio.lowlevel.wait_task_rescheduled(call)
         return raw
 
     def _forget(self, call_id: int) -> None:

@@ -27,7 +27,7 @@ __all__ = ["LAYERS", "Graph", "build_graph", "violations"]
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "surrogates"),
-    ("protocol", "documents", "dialogs", "concurrency", "pagescripts", "bundled"),
+    ("protocol", "documents", "dialogs", "concurrency", "pagescripts", "bundled", "wsframes"),
     ("transport",),
     ("connection",),
     ("launcher",),
