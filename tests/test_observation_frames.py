@@ -357,3 +357,51 @@ def test_ob11_merge_moves_a_frame_under_its_step_and_drops_taken_ids() -> None:
     assert merged.unseen.frames == 2 and merged.unseen.frame_reasons == {TIMED_OUT: 2}
     assert frame_of(merged, ActionLocator("ask", None, ("shop", "cart"))) == ("F1", ActionLocator("ask"))
     assert frame_of(merged, ActionLocator("refresh", None, ("shop",)))[0] is None
+
+
+# --- no leak: a frame's session ends with its frame -------------------------------------------
+
+
+async def _observed_frame_sessions(tab: cdpagent.Tab) -> list[str]:
+    """Observe ``tab`` (its frames of another site answer through their sessions); their ids."""
+    result = await observe_page(tab)
+    assert result.observation.record_ids == ["apple", "pear"]  # the frame's session was used
+    ids = [f.session.session_id for f in tab.frame_targets.values()]
+    assert ids and all(sid is not None for sid in ids)
+    return [sid for sid in ids if sid is not None]
+
+
+def _held(browser: cdpagent.Browser, session_id: str) -> list[str]:
+    """What the connection and its protocol core still hold for ``session_id``."""
+    connection = browser.connection
+    held = []
+    if session_id in connection.core.attached:
+        held.append("attached in the core")
+    if connection.core.pending_on(session_id):
+        held.append("pending calls")
+    if session_id in connection.session_ids:
+        held.append("a session object (handlers, subscribers)")
+    return held
+
+
+async def test_ob11_closing_a_tab_drops_its_frame_sessions(
+    browser: cdpagent.Browser, frames_server: int
+) -> None:
+    tab = await browser.open(cross_url(frames_server))
+    sessions = await _observed_frame_sessions(tab)
+    assert all(_held(browser, sid) for sid in sessions)
+    await tab.close()
+    assert tab.closed and tab.frame_targets == {}
+    assert {sid: _held(browser, sid) for sid in sessions} == {sid: [] for sid in sessions}
+    assert tab.session.session_id not in browser.connection.session_ids
+
+
+async def test_ob11_navigating_away_drops_the_frame_sessions(
+    browser: cdpagent.Browser, frames_server: int
+) -> None:
+    tab = await browser.open(cross_url(frames_server))
+    sessions = await _observed_frame_sessions(tab)
+    await tab.navigate(f"http://127.0.0.1:{frames_server}/cart.html")
+    await tab.wait_until(lambda: not tab.frame_targets, 10)
+    assert {sid: _held(browser, sid) for sid in sessions} == {sid: [] for sid in sessions}
+    assert (await observe_page(tab)).observation.record_ids == ["apple", "pear"]  # now the page's own
