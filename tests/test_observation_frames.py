@@ -36,6 +36,7 @@ from cdpagent.snapshot.model import (
 )
 from cdpagent.snapshot.observe import observe_page
 from cdpagent.snapshot.options import CollectorBounds
+from cdpagent.snapshot.receipts import ValueChange
 
 HOSTILE = PAGES / "hostile"
 
@@ -454,3 +455,15 @@ async def test_dr7_dialogs_a_frame_of_another_site_opens_during_an_action_and_on
         await tab.navigate(f"http://127.0.0.1:{frames_server}/cart.html")
     assert tab.take_notices() == [LEAVE_NOTICE]
     assert tab.dialog is None and not tab.frame_targets
+
+
+# --- settling watches the frames ------------------------------------------------------------
+
+
+async def test_ob6_settle_waits_for_a_frame_that_is_still_changing(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(FRAMES / "steps.html")
+    ran = await act(tab, "run")
+    assert ran.ok, ran.to_json()
+    assert ran.result.changed is not None
+    assert ran.result.changed.state["status"] == ValueChange("idle", "done")
+    assert not ran.result.warnings
