@@ -228,6 +228,7 @@ class Tab:
 
     def _mark_closed(self) -> None:
         self.closed = True
+        self.frame_targets.clear()  # their sessions ended with the tab's
         self._notify()
 
     async def wait_until(self, predicate: Callable[[], bool], timeout: float = 30.0) -> None:
@@ -522,7 +523,7 @@ class Browser:
         info = params["targetInfo"]
         session_id = params["sessionId"]
         if info["type"] != "page":
-            self._nursery.start_soon(self._release_other, session_id)
+            self._nursery.start_soon(self._release_other, self.connection.session(session_id))
             return
         tab = Tab(self, f"tab{next(self._ids)}", info["targetId"], self.connection.session(session_id))
         opener = info.get("openerId")
@@ -532,11 +533,12 @@ class Browser:
         self._by_target[info["targetId"]] = tab
         self._nursery.start_soon(self._setup, tab, params.get("waitingForDebugger", False))
 
-    async def _release_other(self, session_id: str) -> None:
-        session = self.connection.session(session_id)
+    async def _release_other(self, session: Session) -> None:
+        # The session object is taken while the target is attached: made later, for a
+        # target that went away meanwhile, it would never be forgotten.
         try:
             await session.send("Runtime.runIfWaitingForDebugger")
-            await self.send("Target.detachFromTarget", {"sessionId": session_id})
+            await self.send("Target.detachFromTarget", {"sessionId": session.session_id})
         except CDPAgentError:
             pass
 
@@ -579,7 +581,6 @@ class Browser:
     def _on_detached(self, params: dict[str, Any]) -> None:
         session_id = params["sessionId"]
         tab = self._tabs.pop(session_id, None)
-        self.connection.forget_session(session_id)
         if tab is not None:
             self._by_target.pop(tab.target_id, None)
             tab._mark_closed()

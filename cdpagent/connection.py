@@ -21,7 +21,7 @@ import outcome
 import trio
 
 from .errors import CallTimeout, ConnectionClosed, SubscriptionOverflow
-from .protocol import CallFailed, Event, ProtocolCore, Reply
+from .protocol import CallFailed, Event, ProtocolCore, Reply, SessionEnded
 from .transport import Transport
 
 __all__ = ["Connection", "Session", "Subscription"]
@@ -226,8 +226,17 @@ class Connection:
             found = self._sessions[session_id] = Session(self, session_id)
         return found
 
+    @property
+    def session_ids(self) -> frozenset[str | None]:
+        """The sessions that have a :class:`Session` object now (for tests and stats)."""
+        return frozenset(self._sessions)
+
     def forget_session(self, session_id: str) -> None:
-        """Drop the session object of a detached session (its subscribers end)."""
+        """Drop the session object of a detached session (its subscribers end).
+
+        Done for every session the browser detaches (and those attached through
+        it), once the detach event's handlers ran.
+        """
         found = self._sessions.pop(session_id, None)
         if found is not None:
             found._close()
@@ -330,6 +339,10 @@ class Connection:
                 self._resolve(ev.id, outcome.Value(ev.result))
             elif type(ev) is CallFailed:
                 self._resolve(ev.id, outcome.Error(ev.error))
+            elif type(ev) is SessionEnded:
+                # After the detach event's handlers ran: nothing is kept for a session
+                # that is gone (its handlers, and the tab or frame they hold).
+                self.forget_session(ev.session_id)
             else:
                 assert isinstance(ev, Event)
                 session = self._sessions.get(ev.session_id)

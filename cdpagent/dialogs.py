@@ -18,6 +18,12 @@ dialog           what happens
                  code instead of waiting for their deadline
 ===============  ===========================================================
 
+A dialog opened by a frame of another site (drawn by another process, with its
+own session) is the tab's too: Chromium reports it on the tab's session (its
+``frameId`` names the frame) and answers ``Page.handleJavaScriptDialog`` only
+there ("only on top-level targets" on the frame's session), so the same policy
+and the same calls hold for it.
+
 This module is pure: it turns ``Page.javascriptDialogOpening`` parameters into a
 :class:`JavaScriptDialog` and names the actions that resolve one; the tab
 (:mod:`cdpagent.browser`) does the IO.

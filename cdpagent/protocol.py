@@ -15,7 +15,10 @@ Rules it enforces:
   session, or of an attached session's auto-attach) until the matching
   ``Target.detachedFromTarget`` event; when a session detaches every call pending
   on it fails with :class:`~cdpagent.errors.SessionClosed`, and later messages
-  for it are dropped;
+  for it are dropped; the sessions attached through it (a tab's frames drawn by
+  another process) end with it, should the browser not detach them itself, and
+  every session that ends is reported with a :class:`SessionEnded` so the layer
+  above drops what it keeps for it;
 * ``Inspector.targetCrashed`` fails every call pending on that session with
   :class:`~cdpagent.errors.TargetCrashed`, and new commands fail the same way
   until the target is reloaded;
@@ -43,6 +46,7 @@ __all__ = [
     "Event",
     "ProtocolCore",
     "Reply",
+    "SessionEnded",
 ]
 
 
@@ -96,7 +100,13 @@ class Event(msgspec.Struct, frozen=True):
     params: msgspec.Raw
 
 
-ProtocolEvent = Reply | CallFailed | Event
+class SessionEnded(msgspec.Struct, frozen=True):
+    """Session ``session_id`` is gone: detached, or its parent session was."""
+
+    session_id: str
+
+
+ProtocolEvent = Reply | CallFailed | Event | SessionEnded
 
 _EMPTY = msgspec.Raw(b"{}")
 
@@ -112,7 +122,8 @@ class ProtocolCore:
     def __init__(self) -> None:
         self._next_id = 1
         self._pending: dict[int, _Pending] = {}
-        self._sessions: set[str] = set()
+        # Attached sessions, each with the session its attach event came on.
+        self._sessions: dict[str, str | None] = {}
         self._crashed: set[str] = set()
         self._closed: ConnectionClosed | None = None
         self._encoder = msgspec.json.Encoder()
@@ -125,6 +136,11 @@ class ProtocolCore:
     def pending_count(self) -> int:
         """How many calls await an answer."""
         return len(self._pending)
+
+    @property
+    def attached(self) -> frozenset[str]:
+        """The sessions attached now (for tests and stats)."""
+        return frozenset(self._sessions)
 
     def pending_on(self, session_id: str | None) -> int:
         """How many calls await an answer on ``session_id``."""
@@ -169,7 +185,7 @@ class ProtocolCore:
 
     def add_session(self, session_id: str) -> None:
         """Declare ``session_id`` attached (done automatically on attach events)."""
-        self._sessions.add(session_id)
+        self._sessions.setdefault(session_id, None)
 
     def receive(self, data: bytes | bytearray | memoryview) -> list[ProtocolEvent]:
         """Feed one complete message from the browser; return what it means.
@@ -197,22 +213,23 @@ class ProtocolCore:
             return []
         params = msg.params if msg.params else _EMPTY
         out: list[ProtocolEvent] = []
+        ended: list[str] = []
         method = msg.method
         # Flat sessions attach from the browser's session and, for a page's frames
         # drawn by another process, from the page's own session (its auto-attach).
         if method == "Target.attachedToTarget":
-            self._sessions.add(self._session_ref.decode(params).sessionId)
+            self._sessions[self._session_ref.decode(params).sessionId] = session_id
         elif method == "Target.detachedFromTarget":
-            gone = self._session_ref.decode(params).sessionId
-            self._sessions.discard(gone)
-            self._crashed.discard(gone)
-            out.extend(self._fail_session(gone, SessionClosed, "the target was closed or detached"))
+            ended = self._end_session(self._session_ref.decode(params).sessionId)
+            for gone in ended:
+                out.extend(self._fail_session(gone, SessionClosed, "the target was closed or detached"))
         elif method == "Inspector.targetCrashed" and session_id is not None:
             self._crashed.add(session_id)
             out.extend(self._fail_session(session_id, TargetCrashed, "the target crashed"))
         elif method == "Inspector.targetReloadedAfterCrash" and session_id is not None:
             self._crashed.discard(session_id)
         out.append(Event(session_id, method, params))
+        out.extend(SessionEnded(gone) for gone in ended)
         return out
 
     def connection_lost(self, reason: str = "the connection to the browser closed") -> list[CallFailed]:
@@ -237,6 +254,16 @@ class ProtocolCore:
             err = msg.error
             return [CallFailed(msg.id, ProtocolError(pending.method, err.code, err.message, err.data))]
         return [Reply(msg.id, msg.result if msg.result else _EMPTY)]
+
+    def _end_session(self, session_id: str) -> list[str]:
+        """Forget ``session_id`` and the sessions attached through it; the ids that were attached."""
+        ended = [session_id] if session_id in self._sessions else []
+        for gone in ended:  # grows while it is walked: children, then theirs
+            ended.extend(child for child, parent in self._sessions.items() if parent == gone)
+        for gone in ended:
+            self._sessions.pop(gone, None)
+            self._crashed.discard(gone)
+        return ended
 
     def _fail_session(
         self, session_id: str, kind: type[SessionClosed], why: str

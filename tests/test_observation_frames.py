@@ -20,6 +20,7 @@ import trio
 from conftest import PAGES
 
 import cdpagent
+from cdpagent.dialogs import LEAVE_NOTICE
 from cdpagent.snapshot import options
 from cdpagent.snapshot.actions import act
 from cdpagent.snapshot.frames import FRAME_TIMEOUT, TIMED_OUT, FrameOwner, FramePart, frame_of, merge
@@ -35,6 +36,7 @@ from cdpagent.snapshot.model import (
 )
 from cdpagent.snapshot.observe import observe_page
 from cdpagent.snapshot.options import CollectorBounds
+from cdpagent.snapshot.receipts import ValueChange
 
 HOSTILE = PAGES / "hostile"
 
@@ -357,3 +359,111 @@ def test_ob11_merge_moves_a_frame_under_its_step_and_drops_taken_ids() -> None:
     assert merged.unseen.frames == 2 and merged.unseen.frame_reasons == {TIMED_OUT: 2}
     assert frame_of(merged, ActionLocator("ask", None, ("shop", "cart"))) == ("F1", ActionLocator("ask"))
     assert frame_of(merged, ActionLocator("refresh", None, ("shop",)))[0] is None
+
+
+# --- no leak: a frame's session ends with its frame -------------------------------------------
+
+
+async def _observed_frame_sessions(tab: cdpagent.Tab) -> list[str]:
+    """Observe ``tab`` (its frames of another site answer through their sessions); their ids."""
+    result = await observe_page(tab)
+    assert result.observation.record_ids == ["apple", "pear"]  # the frame's session was used
+    ids = [f.session.session_id for f in tab.frame_targets.values()]
+    assert ids and all(sid is not None for sid in ids)
+    return [sid for sid in ids if sid is not None]
+
+
+def _held(browser: cdpagent.Browser, session_id: str) -> list[str]:
+    """What the connection and its protocol core still hold for ``session_id``."""
+    connection = browser.connection
+    held = []
+    if session_id in connection.core.attached:
+        held.append("attached in the core")
+    if connection.core.pending_on(session_id):
+        held.append("pending calls")
+    if session_id in connection.session_ids:
+        held.append("a session object (handlers, subscribers)")
+    return held
+
+
+async def test_ob11_closing_a_tab_drops_its_frame_sessions(
+    browser: cdpagent.Browser, frames_server: int
+) -> None:
+    tab = await browser.open(cross_url(frames_server))
+    sessions = await _observed_frame_sessions(tab)
+    assert all(_held(browser, sid) for sid in sessions)
+    await tab.close()
+    assert tab.closed and tab.frame_targets == {}
+    assert {sid: _held(browser, sid) for sid in sessions} == {sid: [] for sid in sessions}
+    assert tab.session.session_id not in browser.connection.session_ids
+
+
+async def test_ob11_navigating_away_drops_the_frame_sessions(
+    browser: cdpagent.Browser, frames_server: int
+) -> None:
+    tab = await browser.open(cross_url(frames_server))
+    sessions = await _observed_frame_sessions(tab)
+    await tab.navigate(f"http://127.0.0.1:{frames_server}/cart.html")
+    await tab.wait_until(lambda: not tab.frame_targets, 10)
+    assert {sid: _held(browser, sid) for sid in sessions} == {sid: [] for sid in sessions}
+    assert (await observe_page(tab)).observation.record_ids == ["apple", "pear"]  # now the page's own
+
+
+# --- JavaScript dialogs of a frame of another site -------------------------------------------
+
+
+async def test_dr7_dialog_in_a_frame_of_another_site_blocks_the_tab_and_is_resolved(
+    browser: cdpagent.Browser, frames_server: int
+) -> None:
+    tab = await browser.open(cross_url(frames_server, "asks.html"))
+    obs = await tab.observe()
+    assert {e.tool: e.region_path for e in obs.actions}["ask"] == ["shop", "partner", "desk"]
+    assert f"http://localhost:{frames_server}/asks.html" in await iframe_targets(browser)
+    (frame,) = tab.frame_targets.values()
+    await frame.session.send("Runtime.evaluate", {"expression": "openLater('prompt', 'Your name?')"})
+    await tab.wait_until(lambda: tab.dialog is not None, 10)
+    assert tab.dialog is not None and tab.dialog.url == f"http://localhost:{frames_server}/asks.html"
+
+    with trio.fail_after(10):
+        result = await observe_page(tab)
+    assert result.observation.modal == "JavaScript prompt"
+    assert [tool["function"]["name"] for tool in result.tools] == ["accept_dialog", "dismiss_dialog"]
+    with trio.fail_after(5):
+        blocked = await tab.act("ask")
+    assert blocked.code == "DIALOG_OPEN", blocked.to_json()
+
+    answered = await tab.act("accept_dialog", text="Ada")
+    assert answered.ok, answered.to_json()
+    assert tab.dialog is None
+    await tab.wait_until(lambda: tab.dialog is None, 5)
+    state = {s.name: s.value for s in (await tab.observe()).state}
+    assert state["answer"] == "prompt:Ada"
+
+
+async def test_dr7_dialogs_a_frame_of_another_site_opens_during_an_action_and_on_leaving(
+    browser: cdpagent.Browser, frames_server: int
+) -> None:
+    tab = await browser.open(cross_url(frames_server, "asks.html"))
+    with trio.fail_after(15):
+        asked = await tab.act("ask")
+    assert asked.ok, asked.to_json()
+    assert asked.result.warnings == ["the page opened a JavaScript dialog, dismissed: Asked from the frame"]
+    assert tab.dialog is None
+    assert asked.result.changed is not None and asked.result.changed.state["answer"].after == "asked"
+    # The click armed the frame's beforeunload: leaving the tab asks, and the policy leaves.
+    with trio.fail_after(15):
+        await tab.navigate(f"http://127.0.0.1:{frames_server}/cart.html")
+    assert tab.take_notices() == [LEAVE_NOTICE]
+    assert tab.dialog is None and not tab.frame_targets
+
+
+# --- settling watches the frames ------------------------------------------------------------
+
+
+async def test_ob6_settle_waits_for_a_frame_that_is_still_changing(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(FRAMES / "steps.html")
+    ran = await act(tab, "run")
+    assert ran.ok, ran.to_json()
+    assert ran.result.changed is not None
+    assert ran.result.changed.state["status"] == ValueChange("idle", "done")
+    assert not ran.result.warnings

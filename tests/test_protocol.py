@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cdpagent.errors import ConnectionClosed, ProtocolError, SessionClosed, TargetCrashed
-from cdpagent.protocol import CallFailed, Event, ProtocolCore, Reply
+from cdpagent.protocol import CallFailed, Event, ProtocolCore, Reply, SessionEnded
 
 
 def msg(**fields: Any) -> bytes:
@@ -95,6 +95,34 @@ def test_dr5_detach_fails_only_that_sessions_calls() -> None:
     assert core.pending_count == 1
     (reply,) = core.receive(msg(id=on_s2, result={}, sessionId="S2"))
     assert isinstance(reply, Reply)
+
+
+def test_dr5_sessions_attached_through_a_session_end_with_it() -> None:
+    """A tab's frame sessions end with the tab's, even when the browser sends no detach for them."""
+    core = ProtocolCore()
+    attach(core, "TAB")
+    attach(core, "OTHER")
+    for child, parent in (("FRAME", "TAB"), ("NESTED", "FRAME")):
+        core.receive(
+            msg(
+                method="Target.attachedToTarget",
+                params={"sessionId": child, "targetInfo": {}},
+                sessionId=parent,
+            )
+        )
+    on_nested, _ = core.command("Runtime.evaluate", {}, "NESTED")
+    out = core.receive(msg(method="Target.detachedFromTarget", params={"sessionId": "TAB"}))
+    (failed,) = [e for e in out if isinstance(e, CallFailed)]
+    assert failed.id == on_nested and isinstance(failed.error, SessionClosed)
+    assert [e for e in out if isinstance(e, SessionEnded)] == [
+        SessionEnded("TAB"),
+        SessionEnded("FRAME"),
+        SessionEnded("NESTED"),
+    ]
+    assert core.attached == {"OTHER"} and core.pending_count == 0
+    # A detach for a session already gone reports nothing more.
+    again = core.receive(msg(method="Target.detachedFromTarget", params={"sessionId": "FRAME"}))
+    assert not [e for e in again if isinstance(e, SessionEnded)]
 
 
 def test_dr5_crash_fails_pending_and_new_calls_until_reload() -> None:

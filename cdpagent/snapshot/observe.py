@@ -16,6 +16,7 @@ then :class:`ObservationError` with code ``PAGE_CHANGED`` is raised.
 from __future__ import annotations
 
 import math
+from contextlib import suppress
 from typing import Any, Final
 from urllib.parse import urlsplit
 
@@ -161,23 +162,7 @@ async def _attempt(
     report = None
     try:
         if opts.settle:
-            raw = _value(
-                await tab.session.send(
-                    "Runtime.callFunctionOn",
-                    {
-                        "functionDeclaration": _CALL_SETTLE,
-                        "executionContextId": ctx,
-                        "arguments": [
-                            {"value": opts.settle_quiet_ms},
-                            {"value": opts.settle_timeout_ms},
-                            {"value": after_input},
-                        ],
-                        "awaitPromise": True,
-                        "returnByValue": True,
-                    },
-                )
-            )
-            report = msgspec.convert(raw, SettleReport)
+            report = await _settle(tab, ctx, opts, after_input)
         snapshot = await _collect_in(tab.session, opts, ctx, None)
     except ProtocolError as exc:
         # The world died under the call: its document was replaced.
@@ -203,6 +188,59 @@ async def _attempt(
     if bridge is not None:
         snapshot = with_page_tools(snapshot, bridge.tools(tab))
     return snapshot, report
+
+
+async def _settle_in(session: Session, context: int, opts: ObserveOptions, after_input: bool) -> SettleReport:
+    raw = _value(
+        await session.send(
+            "Runtime.callFunctionOn",
+            {
+                "functionDeclaration": _CALL_SETTLE,
+                "executionContextId": context,
+                "arguments": [
+                    {"value": opts.settle_quiet_ms},
+                    {"value": opts.settle_timeout_ms},
+                    {"value": after_input},
+                ],
+                "awaitPromise": True,
+                "returnByValue": True,
+            },
+        )
+    )
+    return msgspec.convert(raw, SettleReport)
+
+
+async def _settle(tab: Target, context: int, opts: ObserveOptions, after_input: bool) -> SettleReport:
+    """Settle the main document (its isolated world is ``context``) and, at the same time,
+    every frame the tab's own renderer draws that has the world: a frame still changing
+    holds the settle as the page would. Frames of other processes are not waited for
+    (each is bounded when it is collected). A frame whose world goes away meanwhile
+    counts as settled. Raises ``ProtocolError`` when the main document's world goes."""
+    main = tab.documents.main_frame_id
+    frames = [
+        world.id
+        for frame_id, frame in tab.documents.frames.items()
+        if frame_id != main and (world := frame.contexts.get(WORLD)) is not None
+    ]
+    if not frames:
+        return await _settle_in(tab.session, context, opts, after_input)
+    reports: list[SettleReport] = []
+
+    async def frame(frame_context: int) -> None:
+        with suppress(ProtocolError):
+            reports.append(await _settle_in(tab.session, frame_context, opts, after_input))
+
+    async with trio.open_nursery() as nursery:
+        for frame_context in frames:
+            nursery.start_soon(frame, frame_context)
+        top = await _settle_in(tab.session, context, opts, after_input)
+    waited = max(r.waited_ms for r in (top, *reports))
+    if not top.settled:
+        return SettleReport(False, waited, top.reason)
+    late = next((r for r in reports if not r.settled), None)
+    if late is not None:
+        return SettleReport(False, waited, f"{late.reason}, in a frame")
+    return SettleReport(True, waited)
 
 
 async def collect_snapshot(
