@@ -1,0 +1,116 @@
+"""A/B of two versions of ``js/infer.js`` in one page, and where the new one spends its time.
+
+Both versions are loaded into the same tab (main world, each under its own global,
+beside ``js/collect.js`` whose helpers infer.js calls) and run alternately, so
+background load on the machine falls on both alike. Prints, per version, the p50
+and min of the in-page ``collect_ms`` over ``--runs`` passes, whether the two
+snapshots are identical (they must be, for a change that only makes inference
+faster), and with ``--profile`` the functions of the new version by self time
+from a CPU profile (``Profiler`` domain, 100 µs sampling).
+
+    .venv/bin/python bench/infer_ab.py [--old REV] [--new PATH] [--rows 10000] [--runs 15] [--profile]
+
+``--old`` is a git revision whose ``js/infer.js`` is the baseline (default HEAD);
+``--new`` the file to compare (default the working tree's ``js/infer.js``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import statistics
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import trio
+
+import cdpagent
+
+ROOT = Path(__file__).resolve().parent.parent
+TABLE = ROOT / "tests" / "realworld" / "generated" / "table.html"
+GLOBAL = "__cdpagentInfer"
+
+
+def _renamed(source: str, name: str) -> str:
+    return source.replace(GLOBAL, name)
+
+
+def _infer_call(name: str) -> str:
+    return f"{name}.infer(JSON.stringify({{}}), {name}.plan(null))"
+
+
+async def _evaluate(tab: cdpagent.Tab, expression: str) -> Any:
+    reply = await tab.session.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+    if "exceptionDetails" in reply:
+        raise RuntimeError(json.dumps(reply["exceptionDetails"])[:2000])
+    return reply["result"].get("value")
+
+
+async def _self_times(tab: cdpagent.Tab, name: str, passes: int) -> list[tuple[str, float]]:
+    """(function:line, ms of self time per pass) of ``passes`` passes of ``name``, highest first."""
+    session = tab.session
+    await session.send("Profiler.enable")
+    await session.send("Profiler.setSamplingInterval", {"interval": 100})
+    await session.send("Profiler.start")
+    for _ in range(passes):
+        await _evaluate(tab, _infer_call(name))
+    profile = (await session.send("Profiler.stop"))["profile"]
+    await session.send("Profiler.disable")
+    frames = {n["id"]: n["callFrame"] for n in profile["nodes"]}
+    totals: collections.Counter[str] = collections.Counter()
+    for node, delta in zip(profile["samples"], profile["timeDeltas"], strict=True):
+        frame = frames[node]
+        totals[f"{frame['functionName'] or '(anonymous)'}:{frame['lineNumber'] + 1}"] += delta
+    return [(key, us / 1000 / passes) for key, us in totals.most_common(20)]
+
+
+async def compare(old: str, new: str, rows: int, runs: int, profile: bool) -> None:
+    """Print the A/B figures of ``old`` and ``new`` (infer.js sources) on the generated table."""
+    async with cdpagent.launch() as browser:
+        tab = await browser.open(f"{TABLE.as_uri()}?rows={rows}", timeout=120)
+        await _evaluate(tab, (ROOT / "js" / "collect.js").read_text())
+        await _evaluate(tab, _renamed(old, "__inferA"))
+        await _evaluate(tab, _renamed(new, "__inferB"))
+        times: dict[str, list[float]] = {"__inferA": [], "__inferB": []}
+        last: dict[str, dict[str, Any]] = {}
+        for i in range(runs + 2):  # two warm-up rounds
+            for name in ("__inferA", "__inferB") if i % 2 else ("__inferB", "__inferA"):
+                snapshot = json.loads(await _evaluate(tab, _infer_call(name)))
+                ms = snapshot.pop("collect_ms")
+                if i >= 2:
+                    times[name].append(ms)
+                last[name] = snapshot
+        for name, label in (("__inferA", "old"), ("__inferB", "new")):
+            t = times[name]
+            p50, low = statistics.median(t), min(t)
+            print(f"{rows} rows, {label}: p50 {p50:.1f} ms, min {low:.1f} ms ({len(t)} runs)")
+        a, b = statistics.median(times["__inferA"]), statistics.median(times["__inferB"])
+        print(f"new/old p50: {b / a:.2f}; identical snapshots: {last['__inferA'] == last['__inferB']}")
+        for key in last["__inferA"]:
+            if last["__inferA"][key] != last["__inferB"].get(key):
+                print(f"  differs: {key}")
+        if profile:
+            print("new version, self time per pass (ms):")
+            for key, ms in await _self_times(tab, "__inferB", 5):
+                print(f"  {ms:8.1f}  {key}")
+        await tab.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--old", default="HEAD", help="git revision of the baseline js/infer.js")
+    parser.add_argument("--new", type=Path, default=ROOT / "js" / "infer.js")
+    parser.add_argument("--rows", type=int, default=10000)
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    old = subprocess.run(
+        ["git", "show", f"{args.old}:js/infer.js"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout
+    trio.run(compare, old, args.new.read_text(), args.rows, args.runs, args.profile)
+
+
+if __name__ == "__main__":
+    main()
