@@ -553,7 +553,7 @@
   function indexRecords(ctx, R) {
     const opts = ctx.opts;
     const D = {
-      els: queryAll(document, RECORD), info: new Map(), ids: [], active: [], viewport: [],
+      els: queryAll(document, RECORD), info: new Map(), ids: [], active: [], viewport: [], uncounted: [],
       inactive: 0, hidden: 0, refused: 0, duplicates: new Set(), holders: new Set(), nested: false, regionOf: null,
     };
     const refuse = new RegExp(opts.refused_record_id, 'i');
@@ -583,6 +583,7 @@
       // line or a fence is refused (its row is left out, with a warning).
       if (refuse.test(raw)) {
         D.refused++;
+        D.uncounted.push(el);
         continue;
       }
       const id = raw.length > opts.record_id_chars ? clip(raw, opts.record_id_chars) : raw;
@@ -590,6 +591,7 @@
       if (region) D.holders.add(region);
       if (seen.has(id)) {
         D.duplicates.add(id);
+        D.uncounted.push(el);
         continue;
       }
       seen.add(id);
@@ -599,6 +601,7 @@
       const info = { id, region, active, visible: false, covered: active && !!ctx.modal && ctx.covered(el), full: null, el };
       D.info.set(el, info);
       if (!active) {
+        D.uncounted.push(el);
         if (inRegion) D.hidden++;
         else D.inactive++;
         continue;
@@ -621,6 +624,7 @@
         info.active = false;
         info.visible = false;
         demoted++;
+        D.uncounted.push(info.el);
         if (info.region && info.region.out) info.region.out.records_total--;
       }
     }
@@ -930,11 +934,11 @@
 
   const groupOf = (F, el, region) => F.groups.get(groupKey(el.getAttribute('data-agent-action'), region));
 
-  // Rows that do not count: inactive records and duplicate ids.
+  // Rows that do not count: inactive records, refused and duplicate ids (the
+  // few indexRecords and markRecordViewport set aside, not every record).
   function discountInactiveRows(F) {
-    for (const el of F.D.els) {
+    for (const el of F.D.uncounted) {
       const rec = F.D.info.get(el);
-      if (rec && rec.active) continue;
       for (const a of el.querySelectorAll(ACTION)) {
         const g = groupOf(F, a, rec ? rec.region : F.D.regionOf(el));
         if (g) { g.rows--; g.available--; }
