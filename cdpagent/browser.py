@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Any
@@ -341,15 +341,13 @@ class Tab:
             busy = " (a JavaScript dialog is open)" if self.dialog is not None else ""
             raise NavigationError(f"{what} did not finish loading in time{busy}") from None
 
-    def invoke(self, method: str, args: Any = None, *, timeout: float = 30.0) -> Coroutine[Any, Any, Any]:
+    async def invoke(self, method: str, args: Any = None, *, timeout: float = 30.0) -> Any:
         """Call the page's registered Page Agent API ``method`` and return its JSON value (PA-4).
 
         Raises :class:`cdpagent.PageApiError` with a ``PAGE_API_*`` code on failure;
         see :func:`cdpagent.runtime.invoke`.
         """
-        # The runtime's coroutine itself, not a coroutine awaiting it: a wrapper frame
-        # would cost on every suspension of the hot path.
-        return _invoke(self, method, args, timeout=timeout)
+        return await _invoke(self, method, args, timeout=timeout)
 
     async def observe(self, options: ObserveOptions | None = None, *, timeout: float = 10.0) -> Observation:
         """The bounded observation of this tab now (OB-1…OB-6); see :func:`cdpagent.snapshot.observe`."""
