@@ -267,11 +267,13 @@
     return (r.width > 0 || r.height > 0) && r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
   }
 
-  // Viewport membership of records in document order. Lists are laid out top to
-  // bottom almost always, so a binary search finds the window with O(log n)
-  // layout reads; 33 probes check that order first, else every record is read.
+  // Viewport membership of records in document order (sets each .visible); returns
+  // those in view. Lists are laid out top to bottom almost always, so a binary search
+  // finds the window with O(log n) layout reads; 33 probes check that order first,
+  // else every record is read.
   function markViewport(list, vw, vh) {
     const n = list.length;
+    const shown = [];
     const rectOf = (i) => list[i].el.getBoundingClientRect();
     let ordered = n > 64;
     if (ordered) {
@@ -285,9 +287,13 @@
         prev = top;
       }
     }
+    const mark = (i, r) => {
+      list[i].visible = inViewport(r, vw, vh);
+      if (list[i].visible) shown.push(list[i]);
+    };
     if (!ordered) {
-      for (let i = 0; i < n; i++) list[i].visible = inViewport(rectOf(i), vw, vh);
-      return;
+      for (let i = 0; i < n; i++) mark(i, rectOf(i));
+      return shown;
     }
     let lo = 0;
     let hi = n;
@@ -299,27 +305,31 @@
     for (let i = lo; i < n; i++) {
       const r = rectOf(i);
       if (r.top >= vh) break;
-      list[i].visible = inViewport(r, vw, vh);
+      mark(i, r);
     }
+    return shown;
   }
 
   // --- shadow roots (OB-11) ------------------------------------------------------------
   //
   // Declarations inside open shadow roots are collected like those of the light
-  // DOM, in composed order (a shadow tree's content right after its host). Each
-  // collect() and find() first lists the open shadow roots; when there are none
-  // (almost every page) every query below is the plain DOM one, at no extra cost.
+  // DOM, in composed order (a shadow tree's content right after its host). The
+  // index (below) lists the open shadow roots when it is built and find() reuses
+  // them; when there are none (almost every page) every query below is the plain
+  // DOM one, at no extra cost.
 
   // Every open shadow root (nested ones included) in document order, or null
   // when the page has more than `budget` elements to ask (hosts have no selector).
   // stats, when given, counts the custom elements without an open root (the usual
   // hosts of closed ones, OB-11) of a tree of at most stats.limit elements: the
-  // check would double the cost of this walk on a large page.
+  // check would double the cost of this walk on a large page; it also notes the
+  // elements of the document (stats.elements) and of the shadow trees searched.
   function openShadowRoots(budget, stats) {
     const roots = [];
     const search = (root) => {
       const all = root.querySelectorAll('*');
       budget -= all.length;
+      if (stats) stats[root === document ? 'elements' : 'shadowElements'] += all.length;
       if (budget < 0) return false;
       const check = !!stats && all.length <= stats.limit;
       for (let i = 0; i < all.length; i++) {
@@ -471,16 +481,12 @@
     return [modal || aria, inert];
   }
 
-  // What every later phase reads: the options, the viewport, the open modal.
-  function pageContext(opts) {
-    const stats = { limit: opts.closed_scan, components: 0 };
-    const shadowRoots = openShadowRoots(opts.shadow_scan, stats);
-    useShadowRoots(shadowRoots);
-    const few = fewElements();
-    const [modal, hasInert] = modalAndInert(few.modal);
+  // What every later phase reads: the options, the viewport, the open modal, the base.
+  function pageContext(opts, B) {
+    const [modal, hasInert] = modalAndInert(B.few.modal);
     return {
-      opts, few, modal, hasInert, vw: window.innerWidth, vh: window.innerHeight, warnings: [],
-      shadowRoots, stats,
+      opts, few: B.few, modal, hasInert, vw: window.innerWidth, vh: window.innerHeight, warnings: [],
+      shadowRoots: B.shadowRoots, stats: B.stats,
       covered: (el) => !!modal && !containsAcross(modal, el) && !containsAcross(el, modal),
       modalLabel: modal ? regionLabel(modal, opts.name_chars) : null,
     };
@@ -512,9 +518,9 @@
   }
 
   // Every region's facts (info per element), the listed ones (list) and lookups.
-  function collectRegions(ctx) {
+  function collectRegions(ctx, B) {
     const opts = ctx.opts;
-    const els = queryAll(document, REGION);
+    const els = B.regionEls;
     const info = new Map();
     const list = [];
     for (const el of els) {
@@ -545,141 +551,483 @@
     return { els, info, list, byPath, of };
   }
 
-  // --- phase: records ------------------------------------------------------------------
+  // --- the index (issue 12): what is kept between observations -------------------------
+  //
+  // An observation costs what changed, not what exists: the declarations are kept
+  // in three tiers, each recomputed only when something it depends on may have
+  // changed.
+  //
+  //   base  what the DOM alone decides: the open shadow roots, the modal, state
+  //         and feedback candidates, the region, record and page-action elements,
+  //         record ids and regions, each record's row actions with their declared
+  //         unavailability. Built once per document (this world dies with it), then
+  //         patched from a MutationObserver: a change inside a record re-reads that
+  //         record, a page action or candidate added, removed or renamed patches its
+  //         list; anything else (records or regions added or removed, an id, region or
+  //         inert attribute, a shadow host) builds it again.
+  //   style what style decides: which records are active (rendered, in an active
+  //         region, not inert), which are behind the open dialog, the folded row
+  //         action totals. Recomputed after any mutation other than text, a user
+  //         event that may change pseudo-classes (input, focus, pointer), a resize, a
+  //         style sheet whose rules changed in number, or an animation of opacity or
+  //         visibility; else kept. A mutation or event strictly inside a record
+  //         cannot change whether any record is rendered unless a style rule that
+  //         hides or shows looks down or at the pointer (:has, :hover, :focus-within,
+  //         :active, :target) or at a container's size: when the page's sheets hold
+  //         none (and all are readable), such changes only re-read their record's
+  //         row actions.
+  //   view  what the viewport, values and text decide: computed on every collect, for
+  //         what is shown only (records in view or included, actions, state, feedback).
+  //
+  // collect(options, true) drops the index first: the agreement test compares both.
 
-  // Records: ids, activity and viewport membership for all; details later.
-  // Records that share a parent share their region and whether they sit inside
-  // another record, so both come from one closest() per distinct parent.
-  function indexRecords(ctx, R) {
-    const opts = ctx.opts;
-    const D = {
-      els: queryAll(document, RECORD), info: new Map(), ids: [], active: [], viewport: [], uncounted: [],
-      inactive: 0, hidden: 0, refused: 0, duplicates: new Set(), holders: new Set(), nested: false, regionOf: null,
+  const WATCH = { subtree: true, childList: true, attributes: true, characterData: true };
+  // Attributes whose change rebuilds the base; those that move an element in or out of
+  // a candidate list; those that change a row action.
+  const BASE_ATTRS = new Set(['data-agent-record', 'data-agent-region', 'inert']);
+  const LIST_ATTRS = new Set(['data-agent-action', 'data-agent-state', 'data-agent-feedback', 'role', 'aria-modal', 'aria-invalid']);
+  const ROW_ATTRS = new Set(['data-agent-action', 'disabled', 'aria-disabled', 'data-agent-unavailable']);
+  const BASE_ELEMENTS = `${RECORD},${REGION},[inert]`;
+  const LISTED = `${ACTION},${MODAL},${STATE},${FEEDBACK}`;
+  const BLOCKED = ':disabled,[aria-disabled="true"],[data-agent-unavailable]';
+  // Past this many unread mutation records the base is dropped instead of patched.
+  const PENDING_MAX = 20000;
+  // Properties whose animation can change which rows are rendered.
+  const SHOWING = new Set(['opacity', 'visibility', 'display', 'contentVisibility', 'content-visibility']);
+
+  let base = null; // the base tier, or null: build on the next collect
+  let styled = null; // the style tier, or null: recompute
+  let pending = [];
+
+  const indexObserver = new MutationObserver((records) => {
+    if (!base) return;
+    if (pending.length + records.length > PENDING_MAX) {
+      base = null;
+      pending = [];
+      return;
+    }
+    for (const r of records) pending.push(r);
+  });
+  // A change at el: the style tier goes unless it cannot matter (see above).
+  const restyle = (el) => {
+    if (styled && !(base && base.sheetsSafe && isElement(el) && insideRecord(el))) styled = null;
+  };
+  const insideRecord = (el) => {
+    const rec = closestAcross(el, RECORD);
+    return !!rec && rec !== el;
+  };
+  for (const type of ['resize', 'input', 'change', 'focusin', 'focusout', 'pointerover', 'pointerout',
+    'transitionrun', 'animationstart', 'hashchange', 'toggle']) {
+    addEventListener(type, (e) => restyle(e.composedPath()[0] || e.target), true);
+  }
+
+  // Rule counts of every style sheet the index's trees use: a rule added or removed
+  // through the CSSOM changes style without a mutation.
+  function sheetsPrint(roots) {
+    let print = '';
+    const add = (sheets) => {
+      for (const sheet of sheets) {
+        let n = -1;
+        try {
+          n = sheet.cssRules.length;
+        } catch (_) { /* another origin's sheet: the page cannot edit it either */ }
+        print += `${n}${sheet.disabled ? 'd' : ''},`;
+      }
+      print += '|';
+    };
+    add(document.styleSheets);
+    add(document.adoptedStyleSheets);
+    for (const root of roots || []) {
+      add(root.styleSheets);
+      add(root.adoptedStyleSheets);
+    }
+    return print;
+  }
+
+  // Selectors whose match at an element depends on its descendants or the pointer.
+  const LOOKS_DOWN = /:has\(|:hover|:focus-within|:active|:target/;
+  const HIDES = ['display', 'visibility', 'opacity', 'content-visibility'];
+
+  // Whether no rule of the sheets can make a change inside a record hide or show a
+  // record (see the style tier above); a sheet that cannot be read is not safe.
+  function sheetsSafe(roots) {
+    const safe = (rules) => {
+      for (const rule of rules) {
+        if (rule instanceof CSSContainerRule) return false;
+        if (rule instanceof CSSStyleRule && LOOKS_DOWN.test(rule.selectorText) &&
+          HIDES.some((p) => rule.style.getPropertyValue(p))) return false;
+        if (rule.cssRules && !safe(rule.cssRules)) return false;
+      }
+      return true;
+    };
+    const all = (sheets) => {
+      for (const sheet of sheets) {
+        let rules;
+        try {
+          rules = sheet.cssRules;
+        } catch (_) {
+          return false;
+        }
+        if (!safe(rules)) return false;
+      }
+      return true;
+    };
+    if (!all(document.styleSheets) || !all(document.adoptedStyleSheets)) return false;
+    for (const root of roots || []) if (!all(root.styleSheets) || !all(root.adoptedStyleSheets)) return false;
+    return true;
+  }
+
+  // Whether a running animation may change which rows are rendered.
+  function showingAnimated() {
+    for (const a of document.getAnimations()) {
+      if (a.playState !== 'running' || !a.effect || !a.effect.getKeyframes) continue;
+      for (const frame of a.effect.getKeyframes()) {
+        for (const key of Object.keys(frame)) if (SHOWING.has(key)) return true;
+      }
+    }
+    return false;
+  }
+
+  const optionsKey = (opts) => JSON.stringify(Object.assign({}, opts, { include: null }));
+
+  // The base tier from scratch (see above); starts watching the document and its open
+  // shadow roots.
+  function buildBase(opts) {
+    indexObserver.disconnect();
+    pending = [];
+    const stats = { limit: opts.closed_scan, budget: opts.shadow_scan, components: 0, elements: 0, shadowElements: 0 };
+    const shadowRoots = openShadowRoots(opts.shadow_scan, stats);
+    useShadowRoots(shadowRoots);
+    indexObserver.observe(document, WATCH);
+    for (const root of shadowRoots || []) indexObserver.observe(root, WATCH);
+    const few = fewElements();
+    const B = {
+      key: optionsKey(opts), shadowRoots, stats, few, hasInert: few.modal.some((d) => d.hasAttribute('inert')),
+      regionEls: queryAll(document, REGION), recs: [], recOf: new Map(), byId: new Map(), refused: 0,
+      duplicates: new Set(), nested: !!hostsIn, pageEls: null, undefinedEls: Array.from(queryAll(document, ':not(:defined)')),
+      sheets: sheetsPrint(shadowRoots), sheetsSafe: sheetsSafe(shadowRoots), dirty: new Set(), touched: new Set(),
     };
     const refuse = new RegExp(opts.refused_record_id, 'i');
     const parentFacts = new Map();
-    D.regionOf = (el) => {
-      const p = parentAcross(el);
-      if (!p) return null;
-      let f = parentFacts.get(p);
-      if (!f) {
-        const r = up(p, REGION);
-        f = [r ? R.info.get(r) : null, !!up(p, RECORD)];
-        if (f[1]) D.nested = true;
-        parentFacts.set(p, f);
-      }
-      return f[0];
-    };
-    let inertSet = null;
-    if (ctx.hasInert) {
-      inertSet = hostsIn ? new Set(Array.from(D.els).filter((el) => closestAcross(el, '[inert]')))
-        : new Set(document.querySelectorAll('[inert] ' + RECORD + ',[inert]' + RECORD));
-    }
     const seen = new Set();
-    for (const el of D.els) {
+    for (const el of queryAll(document, RECORD)) {
+      // Records that share a parent share their region and whether they sit inside
+      // another record: one closest() per distinct parent.
+      const p = parentAcross(el);
+      let facts = p ? parentFacts.get(p) : null;
+      if (p && !facts) {
+        facts = [up(p, REGION), !!up(p, RECORD)];
+        if (facts[1]) B.nested = true;
+        parentFacts.set(p, facts);
+      }
       const raw = el.getAttribute('data-agent-record');
-      const region = D.regionOf(el);
       // OB-10: an id is cited and enumerated verbatim, so one that could break a
       // line or a fence is refused (its row is left out, with a warning).
       if (refuse.test(raw)) {
-        D.refused++;
-        D.uncounted.push(el);
+        B.refused++;
         continue;
       }
       const id = raw.length > opts.record_id_chars ? clip(raw, opts.record_id_chars) : raw;
-      // Regions holding records, ordered as the per-region walks used to find them.
-      if (region) D.holders.add(region);
       if (seen.has(id)) {
-        D.duplicates.add(id);
-        D.uncounted.push(el);
+        B.duplicates.add(id);
         continue;
       }
       seen.add(id);
-      const inRegion = !region || region.state === 'active' || region.state === 'covered';
-      let active = inRegion && el.checkVisibility(ROW_VIS);
-      if (active && inertSet && inertSet.has(el)) active = false;
-      const info = { id, region, active, visible: false, covered: active && !!ctx.modal && ctx.covered(el), full: null, el };
-      D.info.set(el, info);
-      if (!active) {
-        D.uncounted.push(el);
-        if (inRegion) D.hidden++;
-        else D.inactive++;
-        continue;
-      }
-      if (region && region.out) region.out.records_total++;
-      D.ids.push(id);
-      D.active.push(info);
+      const rec = {
+        el, id, regionEl: facts ? facts[0] : null, inert: false, acts: null,
+        active: false, covered: false, visible: false, full: null,
+      };
+      B.recs.push(rec);
+      B.recOf.set(el, rec);
+      B.byId.set(id, rec);
     }
-    return D;
+    for (const r of B.regionEls) {
+      if (B.nested) break;
+      const p = parentAcross(r);
+      B.nested = !!(p && up(p, RECORD));
+    }
+    if (B.hasInert) for (const rec of B.recs) rec.inert = !!closestAcross(rec.el, '[inert]');
+    const blocked = hostsIn ? null : new Set(document.querySelectorAll(`${RECORD} ${ACTION}:is(${BLOCKED})`));
+    for (const rec of B.recs) rec.acts = recordActs(B, rec, opts, blocked);
+    B.pageEls = hostsIn ? queryAll(document, ACTION).filter((el) => !closestAcross(el, RECORD))
+      : Array.from(document.querySelectorAll(`${ACTION}:not(${RECORD} *)`));
+    return B;
   }
 
-  // Viewport membership; rows without a box (zero area, content skipped) are
-  // hidden: all rows of a short list are checked, of a long one those in view.
-  function markRecordViewport(ctx, D) {
-    markViewport(D.active, ctx.vw, ctx.vh);
-    const all = D.active.length <= ctx.opts.row_box_checks;
-    let demoted = 0;
-    for (const info of D.active) {
-      if ((all || info.visible) && !rowHasBox(info.el)) {
-        info.active = false;
-        info.visible = false;
-        demoted++;
-        D.uncounted.push(info.el);
-        if (info.region && info.region.out) info.region.out.records_total--;
+  // The row actions of one record: element, name, the region they fold in (a region
+  // inside the record when records nest) and the declared reason they are unavailable.
+  function recordActs(B, rec, opts, blocked) {
+    const acts = [];
+    for (const el of queryAll(rec.el, ACTION)) {
+      let regionEl = rec.regionEl;
+      if (B.nested) {
+        const owner = up(el, `${RECORD},${REGION}`);
+        if (owner !== rec.el && owner.hasAttribute('data-agent-record')) continue; // a nested record's own
+        if (owner !== rec.el) regionEl = owner;
+      }
+      const raw = el.getAttribute('data-agent-action');
+      const name = raw.length > opts.action_name_chars ? clip(raw, opts.action_name_chars) : (raw || 'action');
+      let reason = null;
+      if (blocked ? blocked.has(el) : el.matches(BLOCKED)) reason = el.getAttribute('data-agent-unavailable') || 'disabled';
+      else if (B.hasInert && closestAcross(el, '[inert]')) reason = 'inert';
+      if (reason && reason.length > opts.label_chars) reason = clip(reason, opts.label_chars);
+      acts.push({ el, name, regionEl, reason });
+    }
+    return acts;
+  }
+
+  const isElement = (node) => node && node.nodeType === Node.ELEMENT_NODE;
+
+  // Elements in one of the index's trees (the document or a known open shadow root).
+  function indexed(B, el) {
+    if (!el.isConnected) return false;
+    const root = el.getRootNode();
+    return root === document || (!!B.shadowRoots && B.shadowRoots.includes(root));
+  }
+
+  // Notes one added or removed element; false when the base must be built again.
+  function absorbNode(B, node, added, tree) {
+    if (node.matches(BASE_ELEMENTS) || node.querySelector(BASE_ELEMENTS)) return false;
+    const inside = node.getElementsByTagName('*');
+    if (added) {
+      if (node.shadowRoot) return false;
+      for (const el of inside) if (el.shadowRoot) return false;
+      if (node.matches(':not(:defined)')) B.undefinedEls.push(node);
+      for (const el of node.querySelectorAll(':not(:defined)')) B.undefinedEls.push(el);
+    } else if (B.shadowRoots && B.shadowRoots.some((r) => node === r.host || node.contains(r.host))) {
+      return false;
+    }
+    // Element counts decide whether the closed-root check and the shadow search run.
+    if (tree !== document) return false;
+    const st = B.stats;
+    const before = st.elements;
+    st.elements += (added ? 1 : -1) * (inside.length + 1);
+    if (before <= st.limit || st.elements <= st.limit) return false;
+    if (B.shadowRoots ? st.elements + st.shadowElements > st.budget : st.elements <= st.budget) return false;
+    if (node.matches(LISTED)) B.touched.add(node);
+    for (const el of node.querySelectorAll(LISTED)) B.touched.add(el);
+    return true;
+  }
+
+  // Reads mutation records into the base; false when it must be built again.
+  function absorb(B, records) {
+    for (const m of records) {
+      const t = m.target;
+      if (m.type === 'characterData') {
+        if (t.parentNode && t.parentNode.nodeName === 'STYLE') styled = null;
+        continue;
+      }
+      restyle(t);
+      if (isElement(t) && t.shadowRoot && !(B.shadowRoots && B.shadowRoots.includes(t.shadowRoot))) return false;
+      if (m.type === 'attributes') {
+        const name = m.attributeName;
+        if (BASE_ATTRS.has(name)) return false;
+        if (LIST_ATTRS.has(name)) B.touched.add(t);
+        if (ROW_ATTRS.has(name)) {
+          const rec = closestAcross(t, RECORD);
+          if (rec) B.dirty.add(rec);
+          else if (name === 'disabled' && t.querySelector(RECORD)) return false; // a fieldset around records
+        }
+        continue;
+      }
+      const tree = t.nodeType === Node.DOCUMENT_NODE ? t : t.getRootNode();
+      for (const node of m.addedNodes) if (isElement(node) && !absorbNode(B, node, true, tree)) return false;
+      for (const node of m.removedNodes) if (isElement(node) && !absorbNode(B, node, false, tree)) return false;
+      if (isElement(t)) {
+        const rec = closestAcross(t, RECORD);
+        if (rec) B.dirty.add(rec);
       }
     }
-    if (demoted) {
-      D.hidden += demoted;
-      D.active = D.active.filter((info) => info.active);
-      D.ids = D.active.map((info) => info.id);
+    return true;
+  }
+
+  // list (in composed order) with the touched elements that now pass keep, in order.
+  function patchList(B, list, keep) {
+    const out = [];
+    let moved = false;
+    for (const el of list) {
+      if (!B.touched.has(el)) out.push(el);
+      else moved = true;
     }
-    for (const info of D.active) {
-      if (!info.visible) continue;
-      D.viewport.push(info.id);
-      if (info.region && info.region.out) info.region.out.records_visible++;
+    for (const el of B.touched) {
+      if (indexed(B, el) && keep(el)) {
+        out.push(el);
+        moved = true;
+      }
     }
-    if (D.refused) {
-      ctx.warnings.push(`${D.refused} records were left out: their ids hold control characters, line breaks or ` +
+    if (moved) out.sort(composedCompare);
+    return out;
+  }
+
+  // The base tier, current: patched from what changed, or built again.
+  function currentBase(opts, fresh) {
+    const records = pending;
+    pending = [];
+    for (const r of indexObserver.takeRecords()) records.push(r);
+    if (fresh || (base && base.key !== optionsKey(opts))) base = null;
+    if (base && records.length && !absorb(base, records)) base = null;
+    if (base && base.undefinedEls.some((el) => el.matches(':defined'))) base = null; // upgraded: a shadow root, maybe
+    if (!base) {
+      styled = null;
+      base = buildBase(opts);
+      return base;
+    }
+    const B = base;
+    useShadowRoots(B.shadowRoots);
+    const print = sheetsPrint(B.shadowRoots);
+    if (print !== B.sheets) {
+      B.sheets = print;
+      B.sheetsSafe = sheetsSafe(B.shadowRoots);
+      styled = null;
+    }
+    if (B.touched.size) {
+      B.few = {
+        modal: patchList(B, B.few.modal, (el) => el.matches(MODAL)),
+        state: patchList(B, B.few.state, (el) => el.matches(STATE)),
+        feedback: patchList(B, B.few.feedback, (el) => el.matches(FEEDBACK)),
+      };
+      B.pageEls = patchList(B, B.pageEls, (el) => el.matches(ACTION) && !closestAcross(el, RECORD));
+      B.touched.clear();
+    }
+    for (const el of B.dirty) {
+      const rec = B.recOf.get(el);
+      if (rec) rec.acts = recordActs(B, rec, opts, null);
+    }
+    // A kept style tier re-folds the row actions it counts.
+    if (B.dirty.size && styled) styled.fold = tally(styled.active, opts);
+    B.dirty.clear();
+    return B;
+  }
+
+  // --- phase: records ------------------------------------------------------------------
+
+  // The style tier: which records are active and behind the dialog, the ids of the
+  // active ones, hidden and inactive counts, active records per region and the folded
+  // row action totals.
+  function styleTier(ctx, B, R) {
+    const S = {
+      modal: ctx.modal, active: [], ids: [], hidden: 0, inactive: 0, perRegion: new Map(), fold: null,
+    };
+    for (const rec of B.recs) {
+      const region = rec.regionEl ? R.info.get(rec.regionEl) : null;
+      const inRegion = !region || region.state === 'active' || region.state === 'covered';
+      rec.active = inRegion && !rec.inert && rec.el.checkVisibility(ROW_VIS);
+      rec.covered = rec.active && !!ctx.modal && ctx.covered(rec.el);
+      if (!rec.active) {
+        if (inRegion) S.hidden++;
+        else S.inactive++;
+        continue;
+      }
+      S.active.push(rec);
+      S.ids.push(rec.id);
+      if (rec.regionEl) S.perRegion.set(rec.regionEl, (S.perRegion.get(rec.regionEl) || 0) + 1);
+    }
+    S.fold = tally(S.active, ctx.opts);
+    return S;
+  }
+
+  // Row actions of the active records per (name, region): rows, available rows,
+  // reasons the others are not, and the first element (it describes the group).
+  function tally(active, opts) {
+    const groups = new Map();
+    const list = [];
+    const names = new Set();
+    for (const rec of active) {
+      for (const a of rec.acts) {
+        let byName = groups.get(a.regionEl);
+        if (!byName) {
+          byName = new Map();
+          groups.set(a.regionEl, byName);
+        }
+        let g = byName.get(a.name);
+        if (!g) {
+          if (!names.has(a.name)) {
+            if (names.size >= opts.max_row_names) continue;
+            names.add(a.name);
+          }
+          g = { name: a.name, regionEl: a.regionEl, first: a.el, rows: 0, available: 0, reasons: {} };
+          byName.set(a.name, g);
+          list.push(g);
+        }
+        g.rows++;
+        if (a.reason) g.reasons[a.reason] = (g.reasons[a.reason] || 0) + 1;
+        else g.available++;
+      }
+    }
+    return { groups, list };
+  }
+
+  // Per collect: viewport membership, rows without a box (zero area, content skipped:
+  // hidden; all rows of a short list are checked, of a long one those in view), the
+  // record index and the region counts. Returns the view's facts.
+  function recordView(ctx, B, S, R) {
+    for (const rec of B.recs) {
+      if (rec.visible || rec.full) {
+        rec.visible = false;
+        rec.full = null;
+      }
+    }
+    const shown = markViewport(S.active, ctx.vw, ctx.vh);
+    const all = S.active.length <= ctx.opts.row_box_checks;
+    const demoted = new Set();
+    for (const rec of all ? S.active : shown) {
+      if (!rowHasBox(rec.el)) {
+        demoted.add(rec);
+        rec.visible = false;
+      }
+    }
+    const V = {
+      shown: demoted.size ? shown.filter((rec) => !demoted.has(rec)) : shown, demoted,
+      ids: demoted.size ? S.active.filter((rec) => !demoted.has(rec)).map((rec) => rec.id) : S.ids,
+    };
+    const count = (regionEl, key, n) => {
+      const f = regionEl ? R.info.get(regionEl) : null;
+      if (f && f.out) f.out[key] += n;
+    };
+    for (const [regionEl, n] of S.perRegion) count(regionEl, 'records_total', n);
+    for (const rec of demoted) count(rec.regionEl, 'records_total', -1);
+    for (const rec of V.shown) count(rec.regionEl, 'records_visible', 1);
+    if (B.refused) {
+      ctx.warnings.push(`${B.refused} records were left out: their ids hold control characters, line breaks or ` +
         'fence text, so they cannot be cited or acted on');
     }
-    if (D.duplicates.size) {
-      const some = Array.from(D.duplicates).slice(0, 10).join(', ');
+    if (B.duplicates.size) {
+      const some = Array.from(B.duplicates).slice(0, 10).join(', ');
       ctx.warnings.push(
-        `duplicate record ids (only the first element of each is used): ${some}${D.duplicates.size > 10 ? ', …' : ''}`);
+        `duplicate record ids (only the first element of each is used): ${some}${B.duplicates.size > 10 ? ', …' : ''}`);
     }
+    return V;
   }
 
   // The records collected in full: requested ids, then those in the viewport
-  // (the seed: offscreen rows are ids only). Marks each chosen info.full = true.
-  function chooseFullRecords(ctx, D) {
-    const opts = ctx.opts;
+  // (the seed: offscreen rows are ids only). Marks each chosen rec.full = true.
+  function chooseFullRecords(ctx, B, V) {
     const chosen = [];
-    const byId = new Map();
-    for (const [el, info] of D.info) byId.set(info.id, [el, info]);
-    for (const id of opts.include) {
-      const hit = byId.get(id);
-      if (hit && !hit[1].full) {
-        hit[1].full = true;
-        chosen.push(hit);
+    for (const id of ctx.opts.include) {
+      const rec = B.byId.get(id);
+      if (rec && !rec.full) {
+        rec.full = true;
+        chosen.push(rec);
       }
     }
     let picked = 0;
-    for (const [el, info] of D.info) {
-      if (picked >= opts.full_records) break;
-      if (!info.full && info.active && info.visible) {
-        info.full = true;
+    for (const rec of V.shown) {
+      if (picked >= ctx.opts.full_records) break;
+      if (!rec.full) {
+        rec.full = true;
         picked++;
-        chosen.push([el, info]);
+        chosen.push(rec);
       }
     }
     return chosen;
   }
 
-  // Fields and label of each chosen record; info.full becomes its snapshot entry.
-  function recordDetails(ctx, chosen) {
+  // Fields and label of each chosen record; rec.full becomes its snapshot entry.
+  function recordDetails(ctx, R, chosen) {
     const opts = ctx.opts;
     const records = [];
-    for (const [el, info] of chosen) {
+    for (const rec of chosen) {
+      const el = rec.el;
       const fields = {};
       let firstText = '';
       for (const f of queryAll(el, '[data-agent-field]')) {
@@ -691,343 +1039,113 @@
         if (!firstText && typeof v === 'string' && v && v !== MASK) firstText = v;
       }
       const label = el.getAttribute('data-agent-label') || el.getAttribute('aria-label') || firstText;
-      info.full = {
-        id: info.id, label: clip(label, opts.label_chars), region: info.region ? info.region.id : null,
-        in_viewport: info.visible, fields, actions: {},
+      const region = rec.regionEl ? R.info.get(rec.regionEl) : null;
+      rec.full = {
+        id: rec.id, label: clip(label, opts.label_chars), region: region ? region.id : null,
+        in_viewport: rec.visible, fields, actions: {},
       };
-      records.push(info.full);
+      records.push(rec.full);
     }
     return records;
   }
 
-  // --- phase: actions and folding ------------------------------------------------------
+  // --- phase: row actions, folded ------------------------------------------------------
 
-  // Page actions and blocked row actions are disjoint and few: one walk finds both.
-  function actionElements(ctx, R, D) {
-    if (hostsIn) return actionElementsAcross(ctx);
-    const PAGE_ACTION = `${ACTION}:not(${RECORD} *)`;
-    const pageEls = [];
-    const rowBlockedEls = [];
-    for (const el of document.querySelectorAll(
-      `${PAGE_ACTION},${RECORD} ${ACTION}:is(:disabled,[aria-disabled="true"],[data-agent-unavailable])`)) {
-      if (el.matches(PAGE_ACTION)) pageEls.push(el);
-      else rowBlockedEls.push(el);
+  // The folded row actions of this view: the style tier's totals less the rows
+  // without a box, with the rows in view counted, the reasons of rows behind the
+  // dialog and of hidden controls of full records, each full record's action
+  // states and the sample ids. Groups left without rows are dropped.
+  function foldRowActions(ctx, B, S, V, R, chosen) {
+    const opts = ctx.opts;
+    const views = new Map();
+    for (const g of S.fold.list) {
+      views.set(g, { g, rows: g.rows, available: g.available, visible: 0, reasons: Object.assign({}, g.reasons) });
     }
-    let nested = D.nested;
-    for (const el of R.els) {
-      if (nested) break;
-      nested = !!(el.parentElement && el.parentElement.closest(RECORD));
-    }
-    return {
-      pageEls, nested, rowBlocked: new Set(rowBlockedEls),
-      rowInert: ctx.hasInert
-        ? new Set(document.querySelectorAll(`[inert] ${RECORD} ${ACTION},${RECORD} [inert] ${ACTION},${RECORD} ${ACTION}[inert]`))
-        : null,
+    const viewOf = (a) => {
+      const byName = S.fold.groups.get(a.regionEl);
+      const g = byName && byName.get(a.name);
+      return g ? views.get(g) : null;
     };
-  }
-
-  // actionElements on a page with open shadow roots: descendant selectors stop at
-  // shadow boundaries, so each action asks for its record, and row actions are
-  // folded by visiting each (foldEach).
-  function actionElementsAcross(ctx) {
-    const pageEls = [];
-    const rowBlocked = new Set();
-    const rowInert = ctx.hasInert ? new Set() : null;
-    for (const el of queryAll(document, ACTION)) {
-      if (!closestAcross(el, RECORD)) pageEls.push(el);
-      else if (el.matches(':disabled,[aria-disabled="true"],[data-agent-unavailable]')) rowBlocked.add(el);
-      else if (rowInert && closestAcross(el, '[inert]')) rowInert.add(el);
+    for (const rec of V.demoted) {
+      for (const a of rec.acts) {
+        const v = viewOf(a);
+        if (!v) continue;
+        v.rows--;
+        if (!a.reason) v.available--;
+        else if (--v.reasons[a.reason] <= 0) delete v.reasons[a.reason];
+      }
     }
-    return { pageEls, nested: true, rowBlocked, rowInert };
-  }
-
-  // The fold's working state: groups by (name, region path) key, in creation order.
-  function newFold(ctx, R, D, A) {
-    return { ctx, opts: ctx.opts, R, D, A, groups: new Map(), list: [] };
-  }
-
-  const groupKey = (name, region) => (region ? name + SEP + region.path.join(SEP) : name);
-
-  function rowReason(F, el, rec) {
-    let reason = null;
-    if (F.A.rowBlocked.has(el)) {
-      reason = el.getAttribute('data-agent-unavailable') || 'disabled';
-    } else if (F.A.rowInert && F.A.rowInert.has(el)) {
-      reason = 'inert';
-    } else if (rec.covered) {
-      reason = `behind the open dialog "${F.ctx.modalLabel}"`;
-    } else if (rec.full && !el.checkVisibility(VIS)) {
-      reason = 'hidden';
-    }
-    const max = F.opts.label_chars;
-    return reason && reason.length > max ? clip(reason, max) : reason;
-  }
-
-  function newGroup(F, el, name, region) {
-    const g = Object.assign(actionDeclaration(el, name, kindOf(el), F.opts, false), {
-      region: region ? region.id : null, region_path: region ? region.path : [],
-      rows: 0, available: 0, offscreen: 0, visible: 0, sample: [], available_ids: [], reasons: {},
-      order: 0, first: el,
-    });
-    F.list.push(g);
-    return g;
-  }
-
-  function actionName(F, raw) {
-    const max = F.opts.action_name_chars;
-    return raw.length > max ? clip(raw, max) : raw;
-  }
-
-  function countRowAction(F, g, rec, region, reason) {
-    g.rows++;
-    if (rec.visible) g.visible++;
-    else g.offscreen++;
-    if (region && region.out) {
-      region.out.actions_total++;
-      if (rec.visible) region.out.actions_visible++;
-    }
-    if (reason) {
-      g.reasons[reason] = (g.reasons[reason] || 0) + 1;
+    const covered = `behind the open dialog "${ctx.modalLabel}"`;
+    const coveredReason = covered.length > opts.label_chars ? clip(covered, opts.label_chars) : covered;
+    const visit = (rec) => {
+      for (const a of rec.acts) {
+        const v = viewOf(a);
+        if (!v) continue;
+        if (rec.visible) v.visible++;
+        let reason = a.reason;
+        if (!reason) {
+          if (rec.covered) reason = coveredReason;
+          else if (rec.full && !a.el.checkVisibility(VIS)) reason = 'hidden';
+          if (reason) {
+            v.available--;
+            v.reasons[reason] = (v.reasons[reason] || 0) + 1;
+          }
+        }
+        if (rec.full) rec.full.actions[v.g.name] = reason ? { available: false, reason } : { available: true };
+      }
+    };
+    if (ctx.modal) {
+      for (const rec of S.active) if (!V.demoted.has(rec) && (rec.visible || rec.covered || rec.full)) visit(rec);
     } else {
-      g.available++;
-      if (g.sample.length < F.opts.sample) g.sample.push(rec.id);
-      if (g.available_ids && g.available_ids.length <= F.opts.enum_limit) g.available_ids.push(rec.id);
+      const seen = new Set(V.shown);
+      for (const rec of V.shown) visit(rec);
+      for (const rec of chosen) if (rec.active && !seen.has(rec) && !V.demoted.has(rec)) visit(rec);
     }
-  }
-
-  // With nested records or regions inside records: every row action is visited.
-  function foldEach(F) {
-    for (const [recEl, rec] of F.D.info) {
-      if (!rec.active) continue;
-      for (const el of queryAll(recEl, ACTION)) {
-        let region = rec.region;
-        if (F.A.nested) {
-          const owner = up(el, RECORD + ',' + REGION);
-          if (owner !== recEl && owner.hasAttribute('data-agent-record')) continue; // a nested record's own
-          if (owner !== recEl) region = F.R.info.get(owner);
-        }
-        const raw = el.getAttribute('data-agent-action');
-        const name = raw.length > F.opts.action_name_chars ? clip(raw, F.opts.action_name_chars) : (raw || 'action');
-        const key = groupKey(name, region);
-        let g = F.groups.get(key);
-        if (!g) {
-          g = newGroup(F, el, name, region);
-          F.groups.set(key, g);
-        }
-        const reason = rowReason(F, el, rec);
-        countRowAction(F, g, rec, region, reason);
-        if (rec.full) rec.full.actions[name] = reason ? { available: false, reason } : { available: true };
-      }
-    }
-  }
-
-  // Without nested records, rows are counted per (name, region) by native queries;
-  // only rows that are unavailable, visible, inactive or shown in full are visited.
-  function foldByQuery(F) {
-    const scopes = foldScopes(F);
-    const [names, totals] = rowActionNames(F, scopes);
-    seedGroups(F, scopes, names, totals);
-    discountInactiveRows(F);
-    const marked = markBlockedRows(F);
-    visitShownRows(F, marked);
-    for (const g of F.list) finishGroup(F, g, marked);
-  }
-
-  // Regions holding records, each with its nearest holding ancestor, and the
-  // scopes counted: those regions, plus the document when some records sit
-  // outside every region. Sets F.parentHolder and F.outside.
-  function foldScopes(F) {
-    const holders = new Set(Array.from(F.D.holders).sort((a, b) => a.root.index - b.root.index));
-    const parentHolder = new Map();
-    for (const h of holders) {
-      let p = null;
-      for (let i = h.path.length - 2; i >= 0 && !p; i--) {
-        for (const o of holders) if (o.path.length === i + 1 && o.path.every((x, j) => x === h.path[j])) p = o;
-      }
-      parentHolder.set(h, p);
-    }
-    let outside = false;
-    for (const rec of F.D.info.values()) if (!rec.region) { outside = true; break; }
-    const scopes = outside ? [[null, document]] : [];
-    for (const [el, info] of F.R.info) if (holders.has(info)) scopes.push([info, el]);
-    F.parentHolder = parentHolder;
-    F.outside = outside;
-    return scopes;
-  }
-
-  // Names: those of the first rows, then one walk per name not seen there,
-  // needed only when the known names do not account for every row action.
-  // Returns the names and, per name, per scope, [row count, first element].
-  function rowActionNames(F, scopes) {
-    const names = [];
-    const known = new Set();
-    let nots = '';
-    const learn = (name) => {
-      if (known.has(name)) return;
-      known.add(name);
-      names.push(name);
-      nots += `:not([data-agent-action="${CSS.escape(name)}"])`;
-    };
-    const totals = new Map();
-    let counted = 0;
-    const countNames = () => {
-      for (let i = totals.size; i < names.length; i++) {
-        const sel = `${RECORD} [data-agent-action="${CSS.escape(names[i])}"]`;
-        const total = new Map();
-        for (const [info, el] of scopes) {
-          const list = el.querySelectorAll(sel);
-          total.set(info, [list.length, list[0]]);
-          // Top scopes are disjoint and hold every record, so they count each row action once.
-          if (F.outside ? !info : F.parentHolder.get(info) === null) counted += list.length;
-        }
-        totals.set(names[i], total);
-      }
-    };
-    let looked = 0;
-    for (const recEl of F.D.info.keys()) {
-      if (++looked > F.opts.name_scan) break;
-      for (const a of recEl.querySelectorAll(ACTION)) learn(a.getAttribute('data-agent-action'));
-    }
-    countNames();
-    const limit = F.opts.max_row_names;
-    if (names.length < limit && counted < document.querySelectorAll(ACTION).length - F.A.pageEls.length) {
-      while (names.length < limit) {
-        const el = document.querySelector(`${RECORD} ${ACTION}${nots}`);
-        if (!el) break;
-        learn(el.getAttribute('data-agent-action'));
-      }
-      countNames();
-    }
-    return [names, totals];
-  }
-
-  // One group per (name, scope) with the rows that scope holds itself (not its
-  // holding descendants); every row starts counted as available.
-  function seedGroups(F, scopes, names, totals) {
-    for (const name of names) {
-      const total = totals.get(name);
-      for (const [info] of scopes) {
-        let own = total.get(info)[0];
-        for (const [c] of scopes) {
-          if (c && F.parentHolder.get(c) === info) own -= total.get(c)[0];
-        }
-        if (own <= 0) continue;
-        const first = scopes.length > 1 ? firstActiveRowAction(F, info, name) : total.get(info)[1];
-        if (!first) continue;
-        const g = newGroup(F, first, actionName(F, name), info);
-        g.rows = own;
-        g.available = own;
-        F.groups.set(groupKey(name, info), g);
-      }
-    }
-  }
-
-  function firstActiveRowAction(F, info, name) {
-    for (const [recEl, rec] of F.D.info) {
-      if (rec.region === info && rec.active) {
-        const first = recEl.querySelector(`[data-agent-action="${CSS.escape(name)}"]`);
-        if (first) return first;
-      }
-    }
-    return null;
-  }
-
-  const groupOf = (F, el, region) => F.groups.get(groupKey(el.getAttribute('data-agent-action'), region));
-
-  // Rows that do not count: inactive records, refused and duplicate ids (the
-  // few indexRecords and markRecordViewport set aside, not every record).
-  function discountInactiveRows(F) {
-    for (const el of F.D.uncounted) {
-      const rec = F.D.info.get(el);
-      for (const a of el.querySelectorAll(ACTION)) {
-        const g = groupOf(F, a, rec ? rec.region : F.D.regionOf(el));
-        if (g) { g.rows--; g.available--; }
-      }
-    }
-  }
-
-  function unavailable(F, el, rec, reason) {
-    const g = groupOf(F, el, rec.region);
-    if (!g) return;
-    g.available--;
-    g.reasons[reason] = (g.reasons[reason] || 0) + 1;
-  }
-
-  // Disabled, declared-unavailable and inert row actions of active records.
-  function markBlockedRows(F) {
-    const marked = new Set();
-    for (const el of F.A.rowBlocked) {
-      const rec = F.D.info.get(el.closest(RECORD));
-      if (!rec || !rec.active) continue;
-      marked.add(el);
-      unavailable(F, el, rec, rowReason(F, el, rec));
-    }
-    if (F.A.rowInert) {
-      for (const el of F.A.rowInert) {
-        const rec = F.D.info.get(el.closest(RECORD));
-        if (!rec || !rec.active || marked.has(el)) continue;
-        marked.add(el);
-        unavailable(F, el, rec, 'inert');
-      }
-    }
-    return marked;
-  }
-
-  // Visible, covered and full records: viewport counts, covered reasons and the
-  // per-record action states shown with full records.
-  function visitShownRows(F, marked) {
-    for (const [recEl, rec] of F.D.info) {
-      if (!rec.active || !(rec.visible || rec.covered || rec.full)) continue;
-      for (const el of recEl.querySelectorAll(ACTION)) {
-        const g = groupOf(F, el, rec.region);
-        if (!g) continue;
-        if (rec.visible) g.visible++;
-        const reason = marked.has(el) ? rowReason(F, el, rec) : (rec.covered || rec.full ? rowReason(F, el, rec) : null);
-        if (reason && !marked.has(el)) unavailable(F, el, rec, reason);
-        if (rec.full) rec.full.actions[g.name] = reason ? { available: false, reason } : { available: true };
-      }
-    }
-  }
-
-  // Offscreen count, region counts and sample ids: viewport rows first, then
-  // document order, available rows only.
-  function finishGroup(F, g, marked) {
-    const opts = F.opts;
-    g.offscreen = g.rows - g.visible;
-    const region = g.region_path.length ? F.R.byPath.get(g.region_path.join(SEP)) : null;
-    if (region && region.out) {
-      region.out.actions_total += g.rows;
-      region.out.actions_visible += g.visible;
-    }
-    const sel = `[data-agent-action="${CSS.escape(g.name)}"]`;
-    const want = Math.max(opts.sample, g.available <= opts.enum_limit ? g.available : 0);
-    let budget = opts.sample_scan; // rows examined for samples: bounded even when few rows qualify
-    const pick = (pred) => {
-      for (const [recEl, rec] of F.D.info) {
-        if (g.available_ids.length >= want || --budget < 0) return;
-        if (!rec.active || rec.region !== region || !pred(rec) || g.available_ids.includes(rec.id)) continue;
-        const el = recEl.querySelector(sel);
-        if (el && !marked.has(el) && !(rec.covered)) g.available_ids.push(rec.id);
-      }
-    };
-    pick((r) => r.visible);
-    pick(() => true);
-    g.sample = g.available_ids.slice(0, opts.sample);
-    if (g.available > opts.enum_limit) g.available_ids = null;
-  }
-
-  // Row actions folded per (name, region path); empty groups dropped.
-  function foldRowActions(F) {
-    if (F.A.nested) foldEach(F);
-    else foldByQuery(F);
-    const list = F.list;
-    for (let i = list.length - 1; i >= 0; i--) {
-      if (list[i].rows <= 0) list.splice(i, 1);
-    }
-    for (const g of list) {
-      if (g.available_ids && g.available_ids.length > F.opts.enum_limit) g.available_ids = null;
+    const list = [];
+    for (const v of views.values()) {
+      if (v.rows <= 0) continue;
+      list.push(finishGroup(ctx, B, V, R, v));
     }
     return list;
+  }
+
+  // A folded group's entry: its declaration (from its first row), counts, region
+  // counts, and sample ids (available rows in view first, then in document order).
+  function finishGroup(ctx, B, V, R, v) {
+    const opts = ctx.opts;
+    const g = v.g;
+    const region = g.regionEl ? R.info.get(g.regionEl) : null;
+    if (region && region.out) {
+      region.out.actions_total += v.rows;
+      region.out.actions_visible += v.visible;
+    }
+    const entry = Object.assign(actionDeclaration(g.first, g.name, kindOf(g.first), opts, false), {
+      region: region ? region.id : null, region_path: region ? region.path : [],
+      rows: v.rows, available: v.available, offscreen: v.rows - v.visible, visible: v.visible,
+      sample: [], available_ids: [], reasons: v.reasons, order: 0, first: g.first,
+    });
+    const want = Math.max(opts.sample, v.available <= opts.enum_limit ? v.available : 0);
+    const ids = entry.available_ids;
+    const taken = new Set();
+    const offer = (rec) => {
+      if (!rec.active || rec.covered || V.demoted.has(rec) || taken.has(rec)) return;
+      if (rec.acts.some((a) => a.name === g.name && a.regionEl === g.regionEl && !a.reason)) {
+        ids.push(rec.id);
+        taken.add(rec);
+      }
+    };
+    for (const rec of V.shown) {
+      if (ids.length >= want) break;
+      offer(rec);
+    }
+    let budget = opts.sample_scan; // rows examined for samples: bounded even when few rows qualify
+    for (const rec of B.recs) {
+      if (ids.length >= want || --budget < 0) break;
+      offer(rec);
+    }
+    entry.sample = ids.slice(0, opts.sample);
+    if (v.available > opts.enum_limit || ids.length > opts.enum_limit) entry.available_ids = null;
+    return entry;
   }
 
   function pageActionReason(ctx, el, kind, shown) {
@@ -1043,12 +1161,12 @@
 
   // Page-level actions in full, each with its ordinal among same-named actions
   // of its region; returns [entries, their elements].
-  function collectPageActions(ctx, R, A) {
+  function collectPageActions(ctx, R, pageActionEls) {
     const opts = ctx.opts;
     const list = [];
     const els = [];
     const ordinals = new Map();
-    for (const el of A.pageEls) {
+    for (const el of pageActionEls) {
       const name = clip(el.getAttribute('data-agent-action'), opts.action_name_chars) || 'action';
       const region = R.of(el);
       const path = region ? region.path : [];
@@ -1248,34 +1366,54 @@
 
   // --- collect ---------------------------------------------------------------------------
 
-  function collect(optionsJson) {
+  // The last snapshot text sent (without its timing) and its token.
+  let sent = { token: 0, rest: '', ids: [] };
+  const INDEX_START = '{"record_index":{';
+
+  const sameIds = (a, b) => a === b || (a.length === b.length && a.every((id, i) => id === b[i]));
+
+  // The snapshot JSON; fresh drops the index first (see "the index" above). A caller
+  // that holds the snapshot of token `have` gets {"same": have, "collect_ms"} when
+  // the text would be the same (a still page costs no transfer), and a snapshot with
+  // "ids_from": have and no record ids when only the ids are the same (the caller
+  // takes them from its own); every text carries a new token.
+  function collect(optionsJson, fresh, have) {
     const t0 = now();
-    const ctx = pageContext(JSON.parse(optionsJson));
-    const R = collectRegions(ctx);
-    const D = indexRecords(ctx, R);
-    markRecordViewport(ctx, D);
-    const records = recordDetails(ctx, chooseFullRecords(ctx, D));
-    const A = actionElements(ctx, R, D);
-    const groupList = foldRowActions(newFold(ctx, R, D, A));
-    const [pageActions, pageEls] = collectPageActions(ctx, R, A);
+    const opts = JSON.parse(optionsJson);
+    const B = currentBase(opts, fresh === true);
+    const ctx = pageContext(opts, B);
+    const R = collectRegions(ctx, B);
+    if (!styled || styled.modal !== ctx.modal) styled = styleTier(ctx, B, R);
+    const S = styled;
+    const V = recordView(ctx, B, S, R);
+    const chosen = chooseFullRecords(ctx, B, V);
+    const records = recordDetails(ctx, R, chosen);
+    const groupList = foldRowActions(ctx, B, S, V, R, chosen);
+    const [pageActions, pageEls] = collectPageActions(ctx, R, B.pageEls);
     orderActions(pageActions, pageEls, groupList);
     const state = collectState(ctx, R);
     const [feedback, feedbackTotal] = collectFeedback(ctx, R);
     const identity = collectIdentity(ctx.opts);
-    lastShadowRoots = ctx.shadowRoots;
-    return JSON.stringify({
-      identity, regions: R.list, regions_total: R.els.length,
-      actions: pageActions, actions_total: A.pageEls.length, row_actions: groupList,
-      records,
+    // The record index goes first, its ids apart: they are most of a large page's text.
+    const rest = JSON.stringify({
       record_index: {
-        ids: D.ids, viewport: D.viewport, inactive: D.inactive, hidden: D.hidden, duplicates: Array.from(D.duplicates),
+        viewport: V.shown.map((rec) => rec.id), inactive: S.inactive, hidden: S.hidden + V.demoted.size,
+        duplicates: Array.from(B.duplicates),
       },
+      identity, regions: R.list, regions_total: R.els.length,
+      actions: pageActions, actions_total: B.pageEls.length, row_actions: groupList,
+      records,
       state, state_total: ctx.few.state.length, feedback, feedback_total: feedbackTotal,
       modal: ctx.modalLabel, warnings: ctx.warnings, unseen: {
         shadow_searched: !!ctx.shadowRoots, components: ctx.stats.components,
       },
-      collect_ms: now() - t0,
     });
+    const idsHeld = have === sent.token && sameIds(V.ids, sent.ids);
+    if (idsHeld && rest === sent.rest) return `{"same":${have},"collect_ms":${now() - t0}}`;
+    sent = { token: sent.token + 1, rest, ids: V.ids };
+    const ids = idsHeld ? '[]' : JSON.stringify(V.ids);
+    return `${INDEX_START}"ids":${ids},${rest.slice(INDEX_START.length, -1)},"ids_from":${idsHeld ? have : 0},` +
+      `"token":${sent.token},"collect_ms":${now() - t0}}`;
   }
 
   // OB-6 settle measures instead of waiting. From the document's start this world
@@ -1332,15 +1470,13 @@
     });
   }
 
-  // The open shadow roots of the last collect(): acting collects a snapshot just
-  // before it finds its element, so a second walk of a large page is spared.
-  let lastShadowRoots = null;
-
   // OB-7 helper for acting: the element an ActionLocator names, or null. Elements
   // are visited in the collector's order, so an ordinal means the same element.
+  // Acting collects a snapshot just before it finds its element, so the index's
+  // shadow roots are current (a second walk of a large page is spared).
   function find(locator) {
-    const fresh = !lastShadowRoots || lastShadowRoots.some((r) => !r.host.isConnected);
-    useShadowRoots(fresh ? openShadowRoots(Infinity) : lastShadowRoots);
+    const known = base && base.shadowRoots;
+    useShadowRoots(!known || known.some((r) => !r.host.isConnected) ? openShadowRoots(Infinity) : known);
     const name = String(locator.name);
     const path = (locator.region_path || []).join(SEP);
     const sel = `[data-agent-action="${CSS.escape(name)}"]`;

@@ -325,6 +325,12 @@ class Snapshot(msgspec.Struct, frozen=True):
     warnings: list[str] = []
     unseen: Unseen = Unseen()
     collect_ms: float = 0.0
+    token: int = 0
+    """The collector's number for this snapshot's text in its document (0: none); a
+    caller holding it is told when the next text would be the same (:mod:`.observe`)."""
+    ids_from: int = 0
+    """On the wire only: the record ids were left out, being those of the snapshot of
+    this token, which the caller holds (:mod:`.observe` puts them back)."""
     frames: list[FrameRef] = []
     """Frames merged into this snapshot (:mod:`cdpagent.snapshot.frames`), outermost first."""
 

@@ -16,6 +16,7 @@ then :class:`ObservationError` with code ``PAGE_CHANGED`` is raised.
 from __future__ import annotations
 
 import math
+import weakref
 from contextlib import suppress
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -57,8 +58,8 @@ WORLD: Final = "cdpagent-observe"
 WORLD_SCRIPTS: Final = ("collect.js", "infer.js", "act.js")
 # One round trip: the declared snapshot, the inferred one, or both (OB-12, see .inference).
 _CALL_COLLECT = (
-    "function (o, m) { const p = globalThis.__cdpagentInfer.plan(m); return ["
-    "p === 'all' ? null : globalThis.__cdpagentObserve.collect(o), "
+    "function (o, m, h) { const p = globalThis.__cdpagentInfer.plan(m); return ["
+    "p === 'all' ? null : globalThis.__cdpagentObserve.collect(o, false, h), "
     "p === 'off' ? null : globalThis.__cdpagentInfer.infer(o, p)]; }"
 )
 _CALL_SETTLE = "function (q, t, f) { return globalThis.__cdpagentObserve.settle(q, t, f); }"
@@ -125,6 +126,50 @@ class _DocumentChanged(Exception):
     pass
 
 
+class _Same(msgspec.Struct, frozen=True):
+    """The collector's answer when its snapshot text is the one of token ``same``."""
+
+    same: int
+    collect_ms: float = 0.0
+
+
+_SAME_DECODER = msgspec.json.Decoder(_Same)
+# The last declared snapshot of each isolated world, per session: the collector sends
+# a snapshot of a still page once (see ``collect`` in js/collect.js).
+_held: weakref.WeakKeyDictionary[Session, dict[int, Snapshot]] = weakref.WeakKeyDictionary()
+_HELD_WORLDS: Final = 8
+
+
+def _held_snapshot(held: dict[int, Snapshot], context: int, token: int) -> Snapshot:
+    mine = held.get(context)
+    if mine is None or mine.token != token:
+        raise ObservationError("COLLECT_FAILED", "the collector named a snapshot this caller does not hold")
+    return mine
+
+
+def _declared(text: object, session: Session, context: int) -> Snapshot | None:
+    """The declared snapshot from the collector's ``text``: decoded, or the held one when
+    the collector says it is the same, with the held record ids when it left them out.
+    Raises :class:`ObservationError` (``COLLECT_FAILED``)."""
+    if not isinstance(text, str):
+        return None
+    held = _held.setdefault(session, {})
+    if text.startswith('{"same":'):
+        same = _SAME_DECODER.decode(text)
+        return msgspec.structs.replace(_held_snapshot(held, context, same.same), collect_ms=same.collect_ms)
+    snapshot = decode_snapshot(text)
+    if snapshot.ids_from:
+        ids = _held_snapshot(held, context, snapshot.ids_from).record_index.ids
+        index = msgspec.structs.replace(snapshot.record_index, ids=ids)
+        snapshot = msgspec.structs.replace(snapshot, record_index=index, ids_from=0)
+    if snapshot.token:
+        held.pop(context, None)
+        held[context] = snapshot
+        while len(held) > _HELD_WORLDS:
+            del held[next(iter(held))]
+    return snapshot
+
+
 async def _collect_in(
     session: Session, opts: ObserveOptions, context: int, deadline: float | None
 ) -> Snapshot:
@@ -132,6 +177,7 @@ async def _collect_in(
     or both, see :mod:`.inference`). Raises :class:`ObservationError` (``COLLECT_FAILED``)
     and the driver's errors (``ProtocolError`` when the world is gone, ``CallTimeout``).
     """
+    mine = _held.get(session, {}).get(context)
     texts = _value(
         await session.send(
             "Runtime.callFunctionOn",
@@ -141,6 +187,7 @@ async def _collect_in(
                 "arguments": [
                     {"value": msgspec.json.encode(opts.collector_args()).decode()},
                     {"value": opts.infer},
+                    {"value": mine.token if mine is not None else 0},
                 ],
                 "returnByValue": True,
             },
@@ -149,7 +196,8 @@ async def _collect_in(
     )
     if not isinstance(texts, list) or len(texts) != 2 or not any(isinstance(t, str) for t in texts):
         raise ObservationError("COLLECT_FAILED", "the collector returned no snapshot")
-    declared, inferred = (decode_snapshot(t) if isinstance(t, str) else None for t in texts)
+    declared = _declared(texts[0], session, context)
+    inferred = decode_snapshot(texts[1]) if isinstance(texts[1], str) else None
     return combine(declared, inferred)
 
 
