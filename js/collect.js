@@ -765,15 +765,19 @@
         if (owner !== rec.el && owner.hasAttribute('data-agent-record')) continue; // a nested record's own
         if (owner !== rec.el) regionEl = owner;
       }
-      const raw = el.getAttribute('data-agent-action');
-      const name = raw.length > opts.action_name_chars ? clip(raw, opts.action_name_chars) : (raw || 'action');
-      let reason = null;
-      if (blocked ? blocked.has(el) : el.matches(BLOCKED)) reason = el.getAttribute('data-agent-unavailable') || 'disabled';
-      else if (B.hasInert && closestAcross(el, '[inert]')) reason = 'inert';
-      if (reason && reason.length > opts.label_chars) reason = clip(reason, opts.label_chars);
-      acts.push({ el, name, regionEl, reason });
+      acts.push(rowAct(B, el, regionEl, opts, blocked ? blocked.has(el) : el.matches(BLOCKED)));
     }
     return acts;
+  }
+
+  function rowAct(B, el, regionEl, opts, blocked) {
+    const raw = el.getAttribute('data-agent-action');
+    const name = raw.length > opts.action_name_chars ? clip(raw, opts.action_name_chars) : (raw || 'action');
+    let reason = null;
+    if (blocked) reason = el.getAttribute('data-agent-unavailable') || 'disabled';
+    else if (B.hasInert && closestAcross(el, '[inert]')) reason = 'inert';
+    if (reason && reason.length > opts.label_chars) reason = clip(reason, opts.label_chars);
+    return { el, name, regionEl, reason };
   }
 
   const isElement = (node) => node && node.nodeType === Node.ELEMENT_NODE;
