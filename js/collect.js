@@ -1486,7 +1486,12 @@
     const sel = `[data-agent-action="${CSS.escape(name)}"]`;
     const pathOf = (el) => regionIds(el).join(SEP);
     if (locator.record != null) {
-      for (const rec of queryAll(document, `[data-agent-record="${CSS.escape(String(locator.record))}"]`)) {
+      const id = String(locator.record);
+      // The index knows the record's element while nothing changed since it was read.
+      for (const r of indexObserver.takeRecords()) pending.push(r);
+      const held = base && !pending.length && base.byId.get(id);
+      const candidates = held ? [held.el] : queryAll(document, `[data-agent-record="${CSS.escape(id)}"]`);
+      for (const rec of candidates) {
         for (const el of queryAll(rec, sel)) if (up(el, RECORD) === rec) return el;
         return null; // only the first element of a duplicate id is addressable
       }
