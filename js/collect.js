@@ -579,7 +579,8 @@
   //   view  what the viewport, values and text decide: computed on every collect, for
   //         what is shown only (records in view or included, actions, state, feedback).
   //
-  // collect(options, true) drops the index first: the agreement test compares both.
+  // collect(options, true) drops the index first and reads every record's row actions
+  // (no counting by query): the reference the agreement test compares the index with.
 
   const WATCH = { subtree: true, childList: true, attributes: true, characterData: true };
   // Attributes whose change rebuilds the base; those that move an element in or out of
@@ -691,8 +692,8 @@
   const optionsKey = (opts) => JSON.stringify(Object.assign({}, opts, { include: null }));
 
   // The base tier from scratch (see above); starts watching the document and its open
-  // shadow roots.
-  function buildBase(opts) {
+  // shadow roots. reference: never count row actions by query (see tallyNative).
+  function buildBase(opts, reference) {
     indexObserver.disconnect();
     pending = [];
     const stats = { limit: opts.closed_scan, budget: opts.shadow_scan, components: 0, elements: 0, shadowElements: 0 };
@@ -704,7 +705,7 @@
     const B = {
       key: optionsKey(opts), shadowRoots, stats, few, hasInert: few.modal.some((d) => d.hasAttribute('inert')),
       regionEls: queryAll(document, REGION), recs: [], recOf: new Map(), byId: new Map(), refused: 0,
-      duplicates: new Set(), nested: !!hostsIn, pageEls: null, undefinedEls: Array.from(queryAll(document, ':not(:defined)')),
+      duplicates: new Set(), skipped: [], nested: !!hostsIn, flat: false, pageEls: null, undefinedEls: Array.from(queryAll(document, ':not(:defined)')),
       sheets: sheetsPrint(shadowRoots), sheetsSafe: sheetsSafe(shadowRoots), dirty: new Set(), touched: new Set(),
     };
     const refuse = new RegExp(opts.refused_record_id, 'i');
@@ -725,11 +726,13 @@
       // line or a fence is refused (its row is left out, with a warning).
       if (refuse.test(raw)) {
         B.refused++;
+        B.skipped.push(el);
         continue;
       }
       const id = raw.length > opts.record_id_chars ? clip(raw, opts.record_id_chars) : raw;
       if (seen.has(id)) {
         B.duplicates.add(id);
+        B.skipped.push(el);
         continue;
       }
       seen.add(id);
@@ -747,8 +750,7 @@
       B.nested = !!(p && up(p, RECORD));
     }
     if (B.hasInert) for (const rec of B.recs) rec.inert = !!closestAcross(rec.el, '[inert]');
-    const blocked = hostsIn ? null : new Set(document.querySelectorAll(`${RECORD} ${ACTION}:is(${BLOCKED})`));
-    for (const rec of B.recs) rec.acts = recordActs(B, rec, opts, blocked);
+    B.flat = !reference && !B.nested && B.recs.every((rec) => rec.regionEl === B.recs[0].regionEl);
     B.pageEls = hostsIn ? queryAll(document, ACTION).filter((el) => !closestAcross(el, RECORD))
       : Array.from(document.querySelectorAll(`${ACTION}:not(${RECORD} *)`));
     return B;
@@ -756,7 +758,7 @@
 
   // The row actions of one record: element, name, the region they fold in (a region
   // inside the record when records nest) and the declared reason they are unavailable.
-  function recordActs(B, rec, opts, blocked) {
+  function recordActs(B, rec, opts) {
     const acts = [];
     for (const el of queryAll(rec.el, ACTION)) {
       let regionEl = rec.regionEl;
@@ -765,7 +767,7 @@
         if (owner !== rec.el && owner.hasAttribute('data-agent-record')) continue; // a nested record's own
         if (owner !== rec.el) regionEl = owner;
       }
-      acts.push(rowAct(B, el, regionEl, opts, blocked ? blocked.has(el) : el.matches(BLOCKED)));
+      acts.push(rowAct(B, el, regionEl, opts, el.matches(BLOCKED)));
     }
     return acts;
   }
@@ -777,8 +779,11 @@
     if (blocked) reason = el.getAttribute('data-agent-unavailable') || 'disabled';
     else if (B.hasInert && closestAcross(el, '[inert]')) reason = 'inert';
     if (reason && reason.length > opts.label_chars) reason = clip(reason, opts.label_chars);
-    return { el, name, regionEl, reason };
+    return { el, raw, name, regionEl, reason };
   }
+
+  // A record's row actions, read when first needed (see tallyNative).
+  const actsOf = (B, rec, opts) => rec.acts || (rec.acts = recordActs(B, rec, opts));
 
   const isElement = (node) => node && node.nodeType === Node.ELEMENT_NODE;
 
@@ -873,7 +878,7 @@
     if (base && base.undefinedEls.some((el) => el.matches(':defined'))) base = null; // upgraded: a shadow root, maybe
     if (!base) {
       styled = null;
-      base = buildBase(opts);
+      base = buildBase(opts, fresh);
       return base;
     }
     const B = base;
@@ -895,10 +900,10 @@
     }
     for (const el of B.dirty) {
       const rec = B.recOf.get(el);
-      if (rec) rec.acts = recordActs(B, rec, opts, null);
+      if (rec) rec.acts = null;
     }
-    // A kept style tier re-folds the row actions it counts.
-    if (B.dirty.size && styled) styled.fold = tally(styled.active, opts);
+    // A kept style tier folds the row actions again.
+    if (B.dirty.size && styled) styled.fold = null;
     B.dirty.clear();
     return B;
   }
@@ -926,18 +931,124 @@
       S.ids.push(rec.id);
       if (rec.regionEl) S.perRegion.set(rec.regionEl, (S.perRegion.get(rec.regionEl) || 0) + 1);
     }
-    S.fold = tally(S.active, ctx.opts);
     return S;
+  }
+
+  // The folded row action totals of the style tier (counted natively when records
+  // are flat and in one region, else from each record's row actions).
+  function foldTotals(B, S, opts) {
+    return (B.flat && tallyNative(B, S, opts)) || tally(B, S.active, opts);
+  }
+
+  // tally() for flat records in one region, without reading every row: each name's
+  // rows are counted by a query, less those of records that do not count (inactive,
+  // refused, duplicate ids); declared-unavailable and inert row actions are the only
+  // ones visited. Names come from the first records, then from queries for names not
+  // seen yet. Returns null (use tally) past max_row_names names.
+  function tallyNative(B, S, opts) {
+    const regionEl = B.recs.length ? B.recs[0].regionEl : null;
+    const raws = [];
+    const known = new Set();
+    let nots = '';
+    const learn = (raw) => {
+      if (known.has(raw)) return;
+      known.add(raw);
+      raws.push(raw);
+      nots += `:not([data-agent-action="${CSS.escape(raw)}"])`;
+    };
+    for (let i = 0; i < S.active.length && i < opts.name_scan; i++) {
+      for (const a of actsOf(B, S.active[i], opts)) learn(a.raw);
+    }
+    for (;;) {
+      if (raws.length > opts.max_row_names) return null;
+      const el = document.querySelector(`${RECORD} ${ACTION}${nots}`);
+      if (!el) break;
+      learn(el.getAttribute('data-agent-action'));
+    }
+    const sel = (raw) => `${RECORD} [data-agent-action="${CSS.escape(raw)}"]`;
+    const groups = new Map();
+    const byName = new Map();
+    groups.set(regionEl, byName);
+    const groupOf = (raw) => {
+      const name = raw.length > opts.action_name_chars ? clip(raw, opts.action_name_chars) : (raw || 'action');
+      let g = byName.get(name);
+      if (!g) {
+        g = { name, regionEl, first: null, rows: 0, available: 0, reasons: {} };
+        byName.set(name, g);
+      }
+      return g;
+    };
+    for (const raw of raws) {
+      const g = groupOf(raw);
+      const n = document.querySelectorAll(sel(raw)).length;
+      g.rows += n;
+      g.available += n;
+    }
+    if (byName.size > opts.max_row_names) return null;
+    const discount = (raw) => {
+      const g = groupOf(raw);
+      g.rows--;
+      g.available--;
+    };
+    for (const rec of B.recs) {
+      if (!rec.active) for (const a of actsOf(B, rec, opts)) discount(a.raw);
+    }
+    for (const el of B.skipped) {
+      for (const a of el.querySelectorAll(ACTION)) discount(a.getAttribute('data-agent-action'));
+    }
+    const counted = (el) => {
+      const rec = B.recOf.get(el.closest(RECORD));
+      return !!rec && rec.active;
+    };
+    const unavailable = (el, reason) => {
+      const g = groupOf(el.getAttribute('data-agent-action'));
+      if (reason.length > opts.label_chars) reason = clip(reason, opts.label_chars);
+      g.available--;
+      g.reasons[reason] = (g.reasons[reason] || 0) + 1;
+    };
+    const blocked = new Set();
+    for (const el of document.querySelectorAll(`${RECORD} ${ACTION}:is(${BLOCKED})`)) {
+      if (!counted(el)) continue;
+      blocked.add(el);
+      unavailable(el, el.getAttribute('data-agent-unavailable') || 'disabled');
+    }
+    if (B.hasInert) {
+      for (const el of document.querySelectorAll(
+        `[inert] ${RECORD} ${ACTION},${RECORD} [inert] ${ACTION},${RECORD} ${ACTION}[inert]`)) {
+        if (!blocked.has(el) && counted(el)) unavailable(el, 'inert');
+      }
+    }
+    // Each group's first row action of a counted record, in document order.
+    const list = [];
+    for (const raw of raws) {
+      const g = groupOf(raw);
+      if (g.rows <= 0) continue;
+      let first = document.querySelector(sel(raw));
+      if (first && !counted(first)) {
+        first = null;
+        for (const rec of S.active) {
+          const a = actsOf(B, rec, opts).find((x) => x.raw === raw);
+          if (a) {
+            first = a.el;
+            break;
+          }
+        }
+      }
+      if (first && (!g.first || composedCompare(first, g.first) < 0)) g.first = first;
+      if (!list.includes(g)) list.push(g);
+    }
+    for (const [name, g] of byName) if (!list.includes(g)) byName.delete(name);
+    return { groups, list };
   }
 
   // Row actions of the active records per (name, region): rows, available rows,
   // reasons the others are not, and the first element (it describes the group).
-  function tally(active, opts) {
+  function tally(B, active, opts) {
     const groups = new Map();
     const list = [];
     const names = new Set();
     for (const rec of active) {
-      for (const a of rec.acts) {
+      for (const a of actsOf(B, rec, opts)) {
         let byName = groups.get(a.regionEl);
         if (!byName) {
           byName = new Map();
@@ -1071,7 +1182,7 @@
       return g ? views.get(g) : null;
     };
     for (const rec of V.demoted) {
-      for (const a of rec.acts) {
+      for (const a of actsOf(B, rec, opts)) {
         const v = viewOf(a);
         if (!v) continue;
         v.rows--;
@@ -1082,7 +1193,7 @@
     const covered = `behind the open dialog "${ctx.modalLabel}"`;
     const coveredReason = covered.length > opts.label_chars ? clip(covered, opts.label_chars) : covered;
     const visit = (rec) => {
-      for (const a of rec.acts) {
+      for (const a of actsOf(B, rec, opts)) {
         const v = viewOf(a);
         if (!v) continue;
         if (rec.visible) v.visible++;
@@ -1133,7 +1244,7 @@
     const taken = new Set();
     const offer = (rec) => {
       if (!rec.active || rec.covered || V.demoted.has(rec) || taken.has(rec)) return;
-      if (rec.acts.some((a) => a.name === g.name && a.regionEl === g.regionEl && !a.reason)) {
+      if (actsOf(B, rec, opts).some((a) => a.name === g.name && a.regionEl === g.regionEl && !a.reason)) {
         ids.push(rec.id);
         taken.add(rec);
       }
@@ -1389,6 +1500,7 @@
     const R = collectRegions(ctx, B);
     if (!styled || styled.modal !== ctx.modal) styled = styleTier(ctx, B, R);
     const S = styled;
+    if (!S.fold) S.fold = foldTotals(B, S, opts);
     const V = recordView(ctx, B, S, R);
     const chosen = chooseFullRecords(ctx, B, V);
     const records = recordDetails(ctx, R, chosen);

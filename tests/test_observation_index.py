@@ -206,10 +206,11 @@ async def compare(tab: cdpagent.Tab, context: int, pick: int) -> dict[str, Any]:
     return index
 
 
-async def start(tab: cdpagent.Tab, context: int, rows: int) -> None:
-    """Render the page afresh, drop the index (a from-scratch collection), then collect
-    once from the index, so that it exists before the first edit."""
-    await evaluate(tab, f"window.reset({rows})")
+async def start(tab: cdpagent.Tab, context: int, rows: int, flat: bool = False) -> None:
+    """Render the page afresh (``flat``: one list, no shadow root), drop the index (a
+    from-scratch collection), then collect once from the index, so that it exists before
+    the first edit."""
+    await evaluate(tab, f"window.reset({rows}, {json.dumps(flat)})")
     await collect(tab, context, fresh=True)
     await collect(tab, context)
 
@@ -233,10 +234,11 @@ async def test_index_agrees_with_from_scratch_after_every_kind_of_edit(browser: 
     for step in EVERY_KIND:
         await edit(tab, context, step)
     last = await compare(tab, context, 50)
-    await start(tab, context, 60)
-    for step in EVERY_KIND:
-        await edit(tab, context, step)
-        await compare(tab, context, 50)
+    for flat in (False, True):
+        await start(tab, context, 60, flat)
+        for step in EVERY_KIND:
+            await edit(tab, context, step)
+            await compare(tab, context, 50)
     assert last["modal"] == "Confirm" and "s0" not in last["record_index"]["ids"]
     assert "duplicate record ids" in " ".join(last["warnings"])
 
@@ -245,8 +247,8 @@ async def test_index_agrees_with_from_scratch_after_random_edits(browser: cdpage
     tab = await browser.open(PAGE)
     context = await tab.context_id(WORLD)
 
-    async def agree(rows: int, edits: list[Step], pick: int) -> None:
-        await start(tab, context, rows)
+    async def agree(rows: int, flat: bool, edits: list[Step], pick: int) -> None:
+        await start(tab, context, rows, flat)
         for step in edits:
             await edit(tab, context, step)
         await compare(tab, context, pick)
@@ -254,8 +256,13 @@ async def test_index_agrees_with_from_scratch_after_random_edits(browser: cdpage
     # Hypothesis drives examples synchronously: it runs in a worker thread, each example
     # calling back into this Trio run (and its one tab).
     @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-    @given(rows=st.integers(40, 80), edits=st.lists(EDIT, min_size=1, max_size=8), pick=TARGET)
-    def agreement(rows: int, edits: list[Step], pick: int) -> None:
-        trio.from_thread.run(agree, rows, edits, pick)
+    @given(
+        rows=st.integers(40, 80),
+        flat=st.booleans(),
+        edits=st.lists(EDIT, min_size=1, max_size=8),
+        pick=TARGET,
+    )
+    def agreement(rows: int, flat: bool, edits: list[Step], pick: int) -> None:
+        trio.from_thread.run(agree, rows, flat, edits, pick)
 
     await trio.to_thread.run_sync(agreement)
