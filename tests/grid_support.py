@@ -229,22 +229,3 @@ def _kill_group(process: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGKILL)
     process.wait(timeout=30)
-
-
-def groups_alive(pids: list[int], timeout: float = 10) -> list[int]:
-    """The process groups in ``pids`` that still have a process after ``timeout`` s.
-
-    Killed browsers are reaped by init, a moment after their parent died.
-    """
-    deadline = time.monotonic() + timeout
-    while True:
-        alive = []
-        for pid in pids:
-            try:
-                os.killpg(pid, 0)
-                alive.append(pid)
-            except ProcessLookupError:
-                pass
-        if not alive or time.monotonic() > deadline:
-            return alive
-        time.sleep(0.1)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from process_support import live_members, wait_group_exited
 
 import cdpagent
 from cdpagent.launcher import find_browser
@@ -229,22 +230,6 @@ trio.run(main)
 """
 
 
-def live_members(group: int) -> list[int]:
-    """Processes of process group ``group`` that are not zombies."""
-    out = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()
-        if int(fields[2]) == group and fields[0] != "Z":
-            out.append(int(entry))
-    return out
-
-
 async def test_dr4_browser_dies_with_its_owner(
     transport: str, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
@@ -266,17 +251,4 @@ async def test_dr4_browser_dies_with_its_owner(
         assert live_members(browser_pid), "the browser is not running"
         owner.kill()
     with trio.fail_after(20):
-        while members := live_members(browser_pid):
-            await exited(members[0])
-
-
-async def exited(pid: int) -> None:
-    """Return once process ``pid`` has exited (a zombie has), or is gone."""
-    try:
-        fd = os.pidfd_open(pid)
-    except ProcessLookupError:
-        return
-    try:
-        await trio.lowlevel.wait_readable(fd)
-    finally:
-        os.close(fd)
+        await wait_group_exited(browser_pid)

@@ -16,8 +16,9 @@ from typing import Any
 
 import pytest
 import trio
-from grid_support import NODE_SESSIONS, SESSION_TIMEOUT, LocalGrid, free_port, groups_alive, missing_tools
+from grid_support import NODE_SESSIONS, SESSION_TIMEOUT, LocalGrid, free_port, missing_tools
 from page_api_support import LoopbackServer, hang_started, loopback_server
+from process_support import wait_groups_exited
 
 import cdpagent
 from cdpagent.concurrency import collapse
@@ -42,8 +43,17 @@ def grid() -> Iterator[LocalGrid]:
         yield local
     finally:
         local.close()
-    assert groups_alive(local.spawned) == [], "a grid process outlived the tests"
+    # pytest-trio runs only per-test async fixtures, so this module-wide one is synchronous
+    # and its teardown, which runs between tests, runs its own Trio loop for the wait.
+    trio.run(_grid_exited, local.spawned)
     assert not local.workdir.exists()
+
+
+async def _grid_exited(groups: list[int]) -> None:
+    """Return once every grid process has exited; TooSlowError if one outlives 10 s."""
+    # Killed browsers are reaped by init a moment after their chromedriver died.
+    with trio.fail_after(10):
+        await wait_groups_exited(groups)
 
 
 @pytest.fixture

@@ -24,43 +24,12 @@ from mcp.client.client import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp_support import CDPAGENT, EXAMPLES, ROOT, TOOLS, call_ok, seed_walkthrough
+from process_support import alive, descendants
 
 INSPECTOR = ROOT / ".venv" / "node" / "node_modules" / ".bin" / "mcp-inspector"
 TOKEN = "test-token-0123456789"
 # Importing the MCP SDK alone takes seconds of CPU; on a loaded machine much longer.
 START_TIMEOUT = 120
-
-
-def _descendants(pid: int) -> set[int]:
-    """Every live process below ``pid`` (from /proc)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            ppid = int(stat.rsplit(")", 1)[1].split()[1])
-            children.setdefault(ppid, []).append(int(entry.name))
-    found: set[int] = set()
-    todo = [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.add(child)
-            todo.append(child)
-    return found
-
-
-def _alive(pids: set[int]) -> set[int]:
-    alive = set()
-    for pid in pids:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if state != "Z":
-            alive.add(pid)
-    return alive
 
 
 async def test_sf3_stdio_walkthrough_with_the_sdk_client(chrome_endpoint: str) -> None:
@@ -101,7 +70,7 @@ async def _open_page_over_raw_stdio(process: trio.Process) -> set[int]:
             assert chunk, buffer
             buffer += chunk
     assert b'"tabId"' in buffer, buffer
-    browser = _descendants(process.pid)
+    browser = descendants(process.pid)
     assert browser, "the browser should run below the server"
     return browser
 
@@ -123,7 +92,7 @@ async def test_sf3_nothing_is_left_running_when_the_client_goes_away(ending: str
             await process.wait()
         assert process.returncode == 0
         # The server reaps its browser's process group before it exits.
-        assert not _alive(browser)
+        assert not alive(browser)
     finally:
         if process.returncode is None:
             process.kill()
