@@ -5,7 +5,7 @@
 // globalThis.__cdpagentObserve with:
 //
 //   collect(optionsJson) -> string   one JSON snapshot (cdpagent.snapshot.model.Snapshot)
-//   settle(quietMs, timeoutMs) -> Promise<{settled, waited_ms, reason}>
+//   settle(quietMs, timeoutMs, fresh) -> Promise<{settled, waited_ms, reason}>
 //   find(locator) -> Element | null  the element of an ActionLocator, for acting
 //
 // collect() takes every bound from optionsJson (ObserveOptions.collector_args()
@@ -1558,24 +1558,27 @@
   }
 
   // Resolve once the document is loaded, nothing moved for quietMs and no finite
-  // animation runs; at timeoutMs resolve anyway with the reason it did not settle.
+  // animation runs, with what it last waited for (null when it did not wait); at
+  // timeoutMs resolve anyway with the reason it did not settle.
   // With fresh (right after an input) the quiet window starts now: what the input
   // set off may begin a little later, so past stillness proves nothing.
   function settle(quietMs, timeoutMs, fresh) {
     const start = now();
     const period = Math.max(5, Math.min(quietMs, 25));
+    let waitedFor = null;
     return new Promise((resolve) => {
       const check = (due) => {
         const t = now();
         const still = due - (fresh ? Math.max(lastMove, start) : lastMove) >= quietMs;
-        if (document.readyState === 'complete' && still && !busyAnimations()) {
-          resolve({ settled: true, waited_ms: t - start, reason: null });
+        const busy = !still || busyAnimations();
+        if (document.readyState === 'complete' && !busy) {
+          resolve({ settled: true, waited_ms: t - start, reason: waitedFor });
           return;
         }
+        waitedFor = document.readyState !== 'complete' ? 'document still loading'
+          : !still ? 'page kept changing' : 'animations still running';
         if (t - start >= timeoutMs) {
-          const why = document.readyState !== 'complete' ? 'document still loading'
-            : !still ? 'page kept changing' : 'animations still running';
-          resolve({ settled: false, waited_ms: t - start, reason: why });
+          resolve({ settled: false, waited_ms: t - start, reason: waitedFor });
           return;
         }
         const next = now() + period;

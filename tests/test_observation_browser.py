@@ -15,7 +15,7 @@ from pathlib import Path
 import msgspec
 import pytest
 import trio
-from conftest import EXAMPLES, PAGES
+from conftest import EXAMPLES, PAGES, evaluate
 
 import cdpagent
 from cdpagent.snapshot import ObserveOptions, tools_json
@@ -299,6 +299,19 @@ async def test_ob6_settle_waits_for_rendering_and_animations(browser: cdpagent.B
     assert obs.warnings == []
     # The page marks the end of its 300 ms fade-in; settle must have waited for it.
     assert {s.name: s.value for s in obs.state}["faded_in"] in ("true", True)
+
+
+async def test_ob6_a_long_settle_is_said_with_what_it_waited_for(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(OBSERVE / "busy_for.html")
+    await evaluate(tab, "window.busyFor(1500)")
+    with trio.fail_after(10):
+        result = await observe_page(tab, ObserveOptions(settle_timeout_ms=5000))
+    took = [w for w in result.observation.warnings if "to settle" in w]
+    assert len(took) == 1 and "(page kept changing until then)" in took[0], result.observation.warnings
+    assert int(took[0].split("took ")[1].split(" ms")[0]) >= 1000
+    # A page that is still settles at once and says nothing.
+    again = await observe_page(tab)
+    assert again.observation.warnings == [] and again.observation.settle_ms < 1000
 
 
 async def test_ob6_settle_deadline_gives_a_warning_not_a_hang(browser: cdpagent.Browser) -> None:

@@ -71,6 +71,11 @@ class SettleReport(msgspec.Struct, frozen=True):
     settled: bool
     waited_ms: float
     reason: str | None = None
+    """Why it did not settle; when it did, what it last waited for (None: it did not wait)."""
+
+
+#: A settle this long is said in the observation's warnings, with what it waited for.
+LONG_SETTLE_MS: Final = 1000
 
 
 class ObserveResult(msgspec.Struct, frozen=True):
@@ -288,7 +293,8 @@ async def _settle(tab: Target, context: int, opts: ObserveOptions, after_input: 
     late = next((r for r in reports if not r.settled), None)
     if late is not None:
         return SettleReport(False, waited, f"{late.reason}, in a frame")
-    return SettleReport(True, waited)
+    longest = max((top, *reports), key=lambda r: r.waited_ms)
+    return SettleReport(True, waited, longest.reason)
 
 
 async def collect_snapshot(
@@ -325,8 +331,12 @@ async def collect_snapshot(
 
 
 def _settle_warning(report: SettleReport | None) -> list[str]:
-    if report is None or report.settled:
+    if report is None:
         return []
+    if report.settled:
+        if report.waited_ms < LONG_SETTLE_MS or report.reason is None:
+            return []
+        return [f"the page took {report.waited_ms:.0f} ms to settle ({report.reason} until then)"]
     return [
         f"the page did not settle within {report.waited_ms:.0f} ms ({report.reason}); "
         "this snapshot may describe a page that is still changing"
