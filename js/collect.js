@@ -4,7 +4,8 @@
 // "cdpagent-observe", so page scripts can neither see nor patch it. It defines
 // globalThis.__cdpagentObserve with:
 //
-//   collect(optionsJson) -> string   one JSON snapshot (cdpagent.snapshot.model.Snapshot)
+//   collect(optionsJson, fresh, have) -> string   one JSON snapshot (cdpagent.snapshot.model.Snapshot;
+//       fresh: drop the index first; have: the token of the snapshot the caller holds)
 //   settle(quietMs, timeoutMs, fresh) -> Promise<{settled, waited_ms, reason}>
 //   find(locator) -> Element | null  the element of an ActionLocator, for acting
 //
@@ -17,9 +18,9 @@
 //
 // The snapshot carries business facts only: never markup, selectors, styles or
 // coordinates; sensitive values are replaced by "[masked]" before they leave.
-// Cost is bounded by one querySelectorAll per declaration kind plus constant work
-// per declared element; fields and per-row action state are read only for the
-// records that will be shown in full.
+// Cost follows what changed: the index (see "the index" below) keeps what the DOM
+// and style decide between calls; fields and per-row action state are read only
+// for the records that will be shown in full.
 (() => {
   'use strict';
   if (globalThis.__cdpagentObserve) return;
