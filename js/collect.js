@@ -58,6 +58,9 @@
     return s.slice(0, end) + `… (cut, ${s.length} chars)`;
   }
 
+  // s as it is when it fits max, else clip()'s cut (a short value keeps its spacing).
+  const cutLong = (s, max) => (s.length > max ? clip(s, max) : s);
+
   // el's text with the text of each sensitive element inside it masked (OB-2).
   function pageText(el) {
     if (!el.querySelector(SENSITIVE)) return el.textContent;
@@ -545,11 +548,10 @@
     }
     const byPath = new Map();
     for (const facts of info.values()) byPath.set(facts.path.join(SEP), facts);
-    const of = (el) => {
-      const r = closestAcross(el, REGION);
-      return r ? info.get(r) : null;
-    };
-    return { els, info, list, byPath, of };
+    // The facts of region element r (null: none), and of the region el is in.
+    const at = (r) => (r ? info.get(r) : null);
+    const of = (el) => at(closestAcross(el, REGION));
+    return { els, info, list, byPath, at, of };
   }
 
   // --- the index (issue 12): what is kept between observations -------------------------
@@ -600,6 +602,8 @@
   let base = null; // the base tier, or null: build on the next collect
   let styled = null; // the style tier, or null: recompute
   let pending = [];
+  // The records the last view marked in view or in full (the next view clears them).
+  let viewed = [];
 
   const indexObserver = new MutationObserver((records) => {
     if (!base) return;
@@ -623,25 +627,32 @@
     addEventListener(type, (e) => restyle(e.composedPath()[0] || e.target), true);
   }
 
+  // The style sheet lists of the index's trees (the document and its open shadow roots).
+  function sheetLists(roots) {
+    const lists = [document.styleSheets, document.adoptedStyleSheets];
+    for (const root of roots || []) lists.push(root.styleSheets, root.adoptedStyleSheets);
+    return lists;
+  }
+
+  // A sheet's rules, or null for another origin's sheet (the page cannot edit it either).
+  function rulesOf(sheet) {
+    try {
+      return sheet.cssRules;
+    } catch (_) {
+      return null;
+    }
+  }
+
   // Rule counts of every style sheet the index's trees use: a rule added or removed
   // through the CSSOM changes style without a mutation.
   function sheetsPrint(roots) {
     let print = '';
-    const add = (sheets) => {
+    for (const sheets of sheetLists(roots)) {
       for (const sheet of sheets) {
-        let n = -1;
-        try {
-          n = sheet.cssRules.length;
-        } catch (_) { /* another origin's sheet: the page cannot edit it either */ }
-        print += `${n}${sheet.disabled ? 'd' : ''},`;
+        const rules = rulesOf(sheet);
+        print += `${rules ? rules.length : -1}${sheet.disabled ? 'd' : ''},`;
       }
       print += '|';
-    };
-    add(document.styleSheets);
-    add(document.adoptedStyleSheets);
-    for (const root of roots || []) {
-      add(root.styleSheets);
-      add(root.adoptedStyleSheets);
     }
     return print;
   }
@@ -662,20 +673,12 @@
       }
       return true;
     };
-    const all = (sheets) => {
+    for (const sheets of sheetLists(roots)) {
       for (const sheet of sheets) {
-        let rules;
-        try {
-          rules = sheet.cssRules;
-        } catch (_) {
-          return false;
-        }
-        if (!safe(rules)) return false;
+        const rules = rulesOf(sheet);
+        if (!rules || !safe(rules)) return false;
       }
-      return true;
-    };
-    if (!all(document.styleSheets) || !all(document.adoptedStyleSheets)) return false;
-    for (const root of roots || []) if (!all(root.styleSheets) || !all(root.adoptedStyleSheets)) return false;
+    }
     return true;
   }
 
@@ -707,7 +710,8 @@
       key: optionsKey(opts), shadowRoots, stats, few, hasInert: few.modal.some((d) => d.hasAttribute('inert')),
       regionEls: queryAll(document, REGION), recs: [], recOf: new Map(), byId: new Map(), refused: 0,
       duplicates: new Set(), skipped: [], nested: !!hostsIn, flat: false, pageEls: null, undefinedEls: Array.from(queryAll(document, ':not(:defined)')),
-      sheets: sheetsPrint(shadowRoots), sheetsSafe: sheetsSafe(shadowRoots), dirty: new Set(), touched: new Set(),
+      sheets: sheetsPrint(shadowRoots), sheetsSafe: sheetsSafe(shadowRoots),
+      dirty: new Set(), touched: new Set(),
     };
     const refuse = new RegExp(opts.refused_record_id, 'i');
     const parentFacts = new Map();
@@ -730,7 +734,7 @@
         B.skipped.push(el);
         continue;
       }
-      const id = raw.length > opts.record_id_chars ? clip(raw, opts.record_id_chars) : raw;
+      const id = cutLong(raw, opts.record_id_chars);
       if (seen.has(id)) {
         B.duplicates.add(id);
         B.skipped.push(el);
@@ -775,13 +779,17 @@
 
   function rowAct(B, el, regionEl, opts, blocked) {
     const raw = el.getAttribute('data-agent-action');
-    const name = raw.length > opts.action_name_chars ? clip(raw, opts.action_name_chars) : (raw || 'action');
     let reason = null;
-    if (blocked) reason = el.getAttribute('data-agent-unavailable') || 'disabled';
+    if (blocked) reason = blockedReason(el, opts);
     else if (B.hasInert && closestAcross(el, '[inert]')) reason = 'inert';
-    if (reason && reason.length > opts.label_chars) reason = clip(reason, opts.label_chars);
-    return { el, raw, name, regionEl, reason };
+    return { el, raw, name: rowActionName(raw, opts), regionEl, reason };
   }
+
+  // A row action's name as folded (cut when long; "action" when empty).
+  const rowActionName = (raw, opts) => cutLong(raw, opts.action_name_chars) || 'action';
+
+  // Why a disabled or declared-unavailable row action cannot be used.
+  const blockedReason = (el, opts) => cutLong(el.getAttribute('data-agent-unavailable') || 'disabled', opts.label_chars);
 
   // A record's row actions, read when first needed (see tallyNative).
   const actsOf = (B, rec, opts) => rec.acts || (rec.acts = recordActs(B, rec, opts));
@@ -919,7 +927,7 @@
       modal: ctx.modal, active: [], ids: [], hidden: 0, inactive: 0, perRegion: new Map(), fold: null,
     };
     for (const rec of B.recs) {
-      const region = rec.regionEl ? R.info.get(rec.regionEl) : null;
+      const region = R.at(rec.regionEl);
       const inRegion = !region || region.state === 'active' || region.state === 'covered';
       rec.active = inRegion && !rec.inert && rec.el.checkVisibility(ROW_VIS);
       rec.covered = rec.active && !!ctx.modal && ctx.covered(rec.el);
@@ -971,7 +979,7 @@
     const byName = new Map();
     groups.set(regionEl, byName);
     const groupOf = (raw) => {
-      const name = raw.length > opts.action_name_chars ? clip(raw, opts.action_name_chars) : (raw || 'action');
+      const name = rowActionName(raw, opts);
       let g = byName.get(name);
       if (!g) {
         g = { name, regionEl, first: null, rows: 0, available: 0, reasons: {} };
@@ -1003,7 +1011,6 @@
     };
     const unavailable = (el, reason) => {
       const g = groupOf(el.getAttribute('data-agent-action'));
-      if (reason.length > opts.label_chars) reason = clip(reason, opts.label_chars);
       g.available--;
       g.reasons[reason] = (g.reasons[reason] || 0) + 1;
     };
@@ -1011,7 +1018,7 @@
     for (const el of document.querySelectorAll(`${RECORD} ${ACTION}:is(${BLOCKED})`)) {
       if (!counted(el)) continue;
       blocked.add(el);
-      unavailable(el, el.getAttribute('data-agent-unavailable') || 'disabled');
+      unavailable(el, blockedReason(el, opts));
     }
     if (B.hasInert) {
       for (const el of document.querySelectorAll(
@@ -1077,13 +1084,12 @@
   // hidden; all rows of a short list are checked, of a long one those in view), the
   // record index and the region counts. Returns the view's facts.
   function recordView(ctx, B, S, R) {
-    for (const rec of B.recs) {
-      if (rec.visible || rec.full) {
-        rec.visible = false;
-        rec.full = null;
-      }
+    for (const rec of viewed) {
+      rec.visible = false;
+      rec.full = null;
     }
     const shown = markViewport(S.active, ctx.vw, ctx.vh);
+    viewed = shown.slice();
     const all = S.active.length <= ctx.opts.row_box_checks;
     const demoted = new Set();
     for (const rec of all ? S.active : shown) {
@@ -1097,7 +1103,7 @@
       ids: demoted.size ? S.active.filter((rec) => !demoted.has(rec)).map((rec) => rec.id) : S.ids,
     };
     const count = (regionEl, key, n) => {
-      const f = regionEl ? R.info.get(regionEl) : null;
+      const f = R.at(regionEl);
       if (f && f.out) f.out[key] += n;
     };
     for (const [regionEl, n] of S.perRegion) count(regionEl, 'records_total', n);
@@ -1124,6 +1130,7 @@
       if (rec && !rec.full) {
         rec.full = true;
         chosen.push(rec);
+        viewed.push(rec);
       }
     }
     let picked = 0;
@@ -1155,7 +1162,7 @@
         if (!firstText && typeof v === 'string' && v && v !== MASK) firstText = v;
       }
       const label = el.getAttribute('data-agent-label') || el.getAttribute('aria-label') || firstText;
-      const region = rec.regionEl ? R.info.get(rec.regionEl) : null;
+      const region = R.at(rec.regionEl);
       rec.full = {
         id: rec.id, label: clip(label, opts.label_chars), region: region ? region.id : null,
         in_viewport: rec.visible, fields, actions: {},
@@ -1191,8 +1198,7 @@
         else if (--v.reasons[a.reason] <= 0) delete v.reasons[a.reason];
       }
     }
-    const covered = `behind the open dialog "${ctx.modalLabel}"`;
-    const coveredReason = covered.length > opts.label_chars ? clip(covered, opts.label_chars) : covered;
+    const coveredReason = cutLong(`behind the open dialog "${ctx.modalLabel}"`, opts.label_chars);
     const visit = (rec) => {
       for (const a of actsOf(B, rec, opts)) {
         const v = viewOf(a);
@@ -1230,7 +1236,7 @@
   function finishGroup(ctx, B, V, R, v) {
     const opts = ctx.opts;
     const g = v.g;
-    const region = g.regionEl ? R.info.get(g.regionEl) : null;
+    const region = R.at(g.regionEl);
     if (region && region.out) {
       region.out.actions_total += v.rows;
       region.out.actions_visible += v.visible;
