@@ -572,8 +572,8 @@
   //         region, not inert), which are behind the open dialog, the folded row
   //         action totals. Recomputed after any mutation other than text, a user
   //         event that may change pseudo-classes (input, focus, pointer), a resize, a
-  //         style sheet whose rules changed in number, or an animation of opacity or
-  //         visibility; else kept. A mutation or event strictly inside a record
+  //         style sheet whose rules changed in number, or an animation of opacity,
+  //         visibility or display that moved since the last collect; else kept. A mutation or event strictly inside a record
   //         cannot change whether any record is rendered unless a style rule that
   //         hides or shows looks down or at the pointer (:has, :hover, :focus-within,
   //         :active, :target) or at a container's size: when the page's sheets hold
@@ -682,15 +682,18 @@
     return true;
   }
 
-  // Whether a running animation may change which rows are rendered.
-  function showingAnimated() {
+  // The state of every animation that can change which rows are rendered (its play
+  // state and time): script animations (element.animate) fire no event and no
+  // mutation, so a change of this text is what says they moved.
+  function animationsPrint() {
+    let print = '';
     for (const a of document.getAnimations()) {
-      if (a.playState !== 'running' || !a.effect || !a.effect.getKeyframes) continue;
-      for (const frame of a.effect.getKeyframes()) {
-        for (const key of Object.keys(frame)) if (SHOWING.has(key)) return true;
+      if (!a.effect || !a.effect.getKeyframes) continue;
+      if (a.effect.getKeyframes().some((frame) => Object.keys(frame).some((key) => SHOWING.has(key)))) {
+        print += `${a.playState}@${a.currentTime},`;
       }
     }
-    return false;
+    return print;
   }
 
   const optionsKey = (opts) => JSON.stringify(Object.assign({}, opts, { include: null }));
@@ -710,7 +713,7 @@
       key: optionsKey(opts), shadowRoots, stats, few, hasInert: few.modal.some((d) => d.hasAttribute('inert')),
       regionEls: queryAll(document, REGION), recs: [], recOf: new Map(), byId: new Map(), refused: 0,
       duplicates: new Set(), skipped: [], nested: !!hostsIn, flat: false, pageEls: null, undefinedEls: Array.from(queryAll(document, ':not(:defined)')),
-      sheets: sheetsPrint(shadowRoots), sheetsSafe: sheetsSafe(shadowRoots),
+      sheets: sheetsPrint(shadowRoots), sheetsSafe: sheetsSafe(shadowRoots), animations: animationsPrint(),
       dirty: new Set(), touched: new Set(),
     };
     const refuse = new RegExp(opts.refused_record_id, 'i');
@@ -896,6 +899,11 @@
     if (print !== B.sheets) {
       B.sheets = print;
       B.sheetsSafe = sheetsSafe(B.shadowRoots);
+      styled = null;
+    }
+    const animations = animationsPrint();
+    if (animations !== B.animations) {
+      B.animations = animations;
       styled = null;
     }
     if (B.touched.size) {

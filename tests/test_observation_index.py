@@ -72,6 +72,7 @@ KINDS: dict[str, st.SearchStrategy[Step]] = {
     "state": st.tuples(st.just("state"), TEXT),
     "mark": st.tuples(st.just("mark"), TARGET),
     "risky": st.just(("risky",)),
+    "animate": st.tuples(st.just("animate"), TARGET),
     "collect": st.just(("collect",)),
 }
 EDIT: st.SearchStrategy[Step] = st.one_of(*KINDS.values())
@@ -96,6 +97,9 @@ EVERY_KIND: list[Step] = [
     ("mark", 20),
     ("risky",),
     ("mark", 22),
+    ("animate", 23),
+    ("collect",),
+    ("animate", 23),
     ("flipAction", 6, 0, "disabled"),
     ("flipAction", 8, 1, "aria-disabled"),
     ("flipAction", 9, 0, "data-agent-unavailable"),
