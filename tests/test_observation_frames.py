@@ -175,14 +175,7 @@ async def test_ob11_act_inside_frames_with_trusted_input(browser: cdpagent.Brows
     tab = await browser.open(FRAMES / "top.html")
     # The cart is 1400 px down: the page scrolls, then the click lands inside the frame's
     # content box (border and padding included in the offset).
-    more = await act(tab, "more", record="pear")
-    assert more.ok, more.to_json()
-    assert more.result.changed is not None and more.result.changed.records is not None
-    assert more.result.changed.records.changed["pear"]["qty"].after == "2"
-    coupon = await act(tab, "coupon", text="SAVE10")
-    assert coupon.ok, coupon.to_json()
-    assert coupon.result.changed is not None and coupon.result.changed.actions is not None
-    assert coupon.result.changed.actions.values["coupon"].after == "SAVE10"
+    await act_in_cart(tab, "pear", "SAVE10")
     deep = await act(tab, "deep")  # a frame inside a frame
     assert deep.ok, deep.to_json()
     assert deep.result.changed is not None and deep.result.changed.state["deep_clicks"].after == "1"
@@ -278,16 +271,22 @@ async def test_ob11_frame_of_another_site_is_observed_through_its_session(
     assert "Shop > Partner cart > Items" in result.text
 
 
-async def test_ob11_act_in_a_frame_of_another_site(browser: cdpagent.Browser, frames_server: int) -> None:
-    tab = await browser.open(cross_url(frames_server))
-    more = await act(tab, "more", record="apple")
+async def act_in_cart(tab: cdpagent.Tab, record: str, coupon_text: str) -> None:
+    """Act in the cart frame (tests/pages/frames/cart.html): one more of ``record`` (its
+    quantity becomes 2) and the coupon typed; each receipt shows the change."""
+    more = await act(tab, "more", record=record)
     assert more.ok, more.to_json()
     assert more.result.changed is not None and more.result.changed.records is not None
-    assert more.result.changed.records.changed["apple"]["qty"].after == "2"
-    coupon = await act(tab, "coupon", text="HELLO")
+    assert more.result.changed.records.changed[record]["qty"].after == "2"
+    coupon = await act(tab, "coupon", text=coupon_text)
     assert coupon.ok, coupon.to_json()
     assert coupon.result.changed is not None and coupon.result.changed.actions is not None
-    assert coupon.result.changed.actions.values["coupon"].after == "HELLO"
+    assert coupon.result.changed.actions.values["coupon"].after == coupon_text
+
+
+async def test_ob11_act_in_a_frame_of_another_site(browser: cdpagent.Browser, frames_server: int) -> None:
+    tab = await browser.open(cross_url(frames_server))
+    await act_in_cart(tab, "apple", "HELLO")
     assert f"http://localhost:{frames_server}/cart.html" in await iframe_targets(browser)
 
 
