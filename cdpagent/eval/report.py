@@ -92,11 +92,14 @@ def _histogram(name: str, values: Sequence[float], unit: str) -> str:
         parts.append(f'<text x="10" y="40">no {_e(name)} recorded</text></svg>')
         return "".join(parts)
     low, high = min(values), max(values)
-    bins = max(1, min(10, len(set(values))))
+    # Whole numbers with a short range (steps) get a bar per value, each labelled.
+    discrete = all(float(v).is_integer() for v in values) and high - low < 10
+    bins = int(high - low) + 1 if discrete else max(1, min(10, len(set(values))))
     span = (high - low) or 1.0
     counts = [0] * bins
     for v in values:
-        counts[min(bins - 1, math.floor((v - low) / span * bins))] += 1
+        index = int(v - low) if discrete else math.floor((v - low) / span * bins)
+        counts[min(bins - 1, index)] += 1
     top = max(counts)
     bar_w = (width - 2 * pad) / bins
     for i, count in enumerate(counts):
@@ -110,9 +113,14 @@ def _histogram(name: str, values: Sequence[float], unit: str) -> str:
             parts.append(
                 f'<text x="{x + bar_w / 2:.1f}" y="{height - h - 3:.1f}" text-anchor="middle">{count}</text>'
             )
+        if discrete:
+            parts.append(
+                f'<text x="{x + bar_w / 2:.1f}" y="{height + 14}" text-anchor="middle">{int(low) + i}</text>'
+            )
     parts.append(f'<line class="axis" x1="{pad}" x2="{width - pad}" y1="{height}" y2="{height}"/>')
-    parts.append(f'<text x="{pad}" y="{height + 14}">{_num(low)}</text>')
-    parts.append(f'<text x="{width - pad}" y="{height + 14}" text-anchor="end">{_num(high)}</text>')
+    if not discrete:
+        parts.append(f'<text x="{pad}" y="{height + 14}">{_num(low)}</text>')
+        parts.append(f'<text x="{width - pad}" y="{height + 14}" text-anchor="end">{_num(high)}</text>')
     parts.append(
         f'<text x="{width / 2}" y="{height + 28}" text-anchor="middle">{_e(name)} ({_e(unit)})</text></svg>'
     )
@@ -205,10 +213,11 @@ def render_report(
     for task, g in summary.tasks.items():
         lo_t, hi_t = g.success_ci95
         errors = ", ".join(f"{code} ×{n}" for code, n in g.errors.items())
+        interval = f"{_pct(lo_t)}–{_pct(hi_t)}" if g.scored else "–"
         overview.append(
             f"<tr><td><a href='#task-{_e(task)}'>{_e(task)}</a></td>"
             f"<td class='num'>{g.successes}/{g.scored} ({_pct(g.success_rate)})</td>"
-            f"<td class='num'>{_pct(lo_t)}–{_pct(hi_t)}</td><td class='num'>{_num(g.mean_reward, 2)}</td>"
+            f"<td class='num'>{interval}</td><td class='num'>{_num(g.mean_reward, 2)}</td>"
             f"<td class='num'>{_dist(g.steps)}</td><td class='num'>{_dist(g.time_s)}</td>"
             f"<td>{_e(errors)}</td></tr>"
         )
