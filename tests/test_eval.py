@@ -19,7 +19,7 @@ import msgspec
 import pytest
 import trio
 from conftest import evaluate
-from eval_support import EXPECTED, SUITE, goal_of, router, write_suite
+from eval_support import CHECKED, EXPECTED, SUITE, goal_of, router, write_suite
 from scripted_model import ScriptedModel, answer, calls
 
 import cdpagent
@@ -134,14 +134,27 @@ async def test_eval_cli_suite_resume_python_api_compare_and_report(
     fixed = {"claims": [calls(("toggle", '{"record":"t5"}')), answer("Done.")], "crashed": [answer("ok")]}
     wanted = ("report", "claims", "wrong-row", "crashed")
     subset = [t for t in cdpagent.eval.load_tasks(tasks) if t.id in wanted]
+
+    async def t9_done(tab: cdpagent.Tab) -> bool:
+        return bool(await evaluate(tab, CHECKED.format("t9")))
+
+    async def broken(tab: cdpagent.Tab) -> bool:
+        raise ValueError("a Python check with a bug")
+
+    # The Python form: reward callables over the tab (the goals route to the same scripts).
+    subset += [
+        cdpagent.eval.Task(id="py-reward", url="example:todos", goal=SUITE["report"][0], reward=t9_done),
+        cdpagent.eval.Task(id="py-throws", url="example:todos", goal=SUITE["unscored"][0], reward=broken),
+    ]
     server_b = ScriptedModel([router(fixed)] * 50)
     with server_b.running(), trio.fail_after(120):
         b = await cdpagent.eval.run(
             subset, model="scripted-b", base_url=server_b.url, parallel=2, sources=[chrome_endpoint],
             out=tmp_path / "b",
         )  # fmt: skip
-    assert [r.task for r in b] == ["report", "claims", "wrong-row", "crashed"]  # task order
-    assert [r.outcome for r in b] == ["solved", "solved", "failed", "solved"]
+    assert [r.task for r in b] == [*wanted, "py-reward", "py-throws"]  # task order
+    assert [r.outcome for r in b] == ["solved", "solved", "failed", "solved", "solved", "task_error"]
+    assert b[-1].error is not None and "a Python check with a bug" in b[-1].error.message
     assert (tmp_path / "b" / "report.html").exists()
 
     capsys.readouterr()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, Final
 
 import msgspec
@@ -26,7 +27,7 @@ from ..terminal import accept_all
 from . import codes
 from .records import EpisodeError, EpisodeRecord, Step, Transcript, episode_file
 from .scoring import UNDEFINED, Ending, score
-from .tasks import Task
+from .tasks import Task, resolve_url
 
 __all__ = ["REWARD_TIMEOUT_S", "MeteredModel", "ModelSettings", "run_episode"]
 
@@ -232,13 +233,13 @@ async def _agent_part(task: Task, agent: Agent) -> tuple[Ending, AgentResult | N
     with trio.move_on_after(task.timeout_s):
         try:
             try:
-                await agent.open(task.url)
+                await agent.open(resolve_url(task.url, Path.cwd()))
                 tab = _current_tab(agent)
                 if task.setup is not None and tab is not None:
                     await _evaluate(tab, task.setup)
             except _PageThrew as error:
                 raise _SetupFailed(f"the setup script threw: {error}") from error
-            except NavigationError as error:
+            except (NavigationError, FileNotFoundError) as error:
                 raise _SetupFailed(describe_failure(error)) from error
             result = await agent.run(task.goal)
         except _SetupFailed as error:

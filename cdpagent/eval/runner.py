@@ -26,7 +26,7 @@ from .records import EpisodeRecord, Transcript
 from .report import render_report
 from .rundir import REPORT, SUMMARY, RunDir
 from .stats import Summary, summarise
-from .tasks import Task
+from .tasks import Task, TaskFileError
 
 __all__ = ["finish_run", "run"]
 
@@ -71,6 +71,7 @@ async def run(
     at ``base_url`` (defaults as :class:`cdpagent.agent.Model`).
 
     Raises :class:`ValueError` for ``repeat`` or ``parallel`` below 1 or no tasks,
+    :class:`~cdpagent.eval.TaskFileError` for a task that fails :meth:`Task.check` or a duplicate id,
     :class:`~cdpagent.eval.rundir.RunDirError` for an unusable ``out``, and
     :class:`~cdpagent.agent.ModelError` ``MODEL_NOT_CONFIGURED`` before any episode
     when the model cannot be configured. Episode failures are records, not exceptions.
@@ -79,6 +80,11 @@ async def run(
         raise ValueError("repeat and parallel must be at least 1")
     if not tasks:
         raise ValueError("no tasks to run")
+    ids = [t.id for t in tasks]
+    for task in tasks:
+        task.check()
+        if ids.count(task.id) > 1:
+            raise TaskFileError(f"task id {task.id!r} is used twice")
     settings = ModelSettings(
         model=model, base_url=base_url, api_key=api_key, timeout=model_timeout, max_retries=max_retries
     )
