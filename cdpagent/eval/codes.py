@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from ..agent.loop import STEP_LIMIT as _AGENT_STEP_LIMIT
+
 __all__ = [
     "AGENT_FAILURES",
     "EPISODE_CRASHED",
@@ -35,8 +37,8 @@ __all__ = [
 
 EPISODE_TIMEOUT: Final = "EPISODE_TIMEOUT"
 """The episode passed its ``timeout_s`` (opening, setup and the agent's turn together)."""
-STEP_LIMIT: Final = "STEP_LIMIT"
-"""The agent used its ``max_steps`` model requests without a final answer."""
+STEP_LIMIT: Final = _AGENT_STEP_LIMIT
+"""The agent used its ``max_steps`` model requests without a final answer (the agent's own code)."""
 EPISODE_CRASHED: Final = "EPISODE_CRASHED"
 """The episode ended on an exception that has no code of its own (the message names it)."""
 

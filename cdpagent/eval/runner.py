@@ -119,27 +119,37 @@ async def run(
             records.append(record)
             bar.finish(record)
 
+    async def all_episodes() -> None:
+        async with trio.open_nursery() as ticking:
+            if bar.tty:
+                ticking.start_soon(_tick, bar)
+            async with trio.open_nursery() as nursery:
+                for task, n in pending:
+                    nursery.start_soon(one, task, n)
+            ticking.cancel_scope.cancel()
+
     try:
         if pending:
             bar.draw()
             if pool is not None:
                 live = pool
-                async with trio.open_nursery() as nursery:
-                    for task, n in pending:
-                        nursery.start_soon(one, task, n)
+                await all_episodes()
             else:
                 per = math.ceil(parallel / len(sources))
-                async with (
-                    Pool(sources, per_browser=per, allow_origins=allow_origins) as live,
-                    trio.open_nursery() as nursery,
-                ):
-                    for task, n in pending:
-                        nursery.start_soon(one, task, n)
+                async with Pool(sources, per_browser=per, allow_origins=allow_origins) as live:
+                    await all_episodes()
     finally:
         bar.close()
         if folder is not None:
             finish_run(folder, tasks, records, run_meta)
     return _order(tasks, records)
+
+
+async def _tick(bar: Progress) -> None:
+    """Redraw a terminal's bar twice a second, so the ETA moves between episodes."""
+    while True:
+        await trio.sleep(0.5)
+        bar.draw()
 
 
 def finish_run(
