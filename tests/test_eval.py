@@ -104,6 +104,7 @@ async def test_eval_cli_suite_resume_python_api_compare_and_report(
 
     wrong = json.loads((out / "episodes" / "wrong-row__0.json").read_text())
     assert wrong["outcome"] == "failed" and len(wrong["steps"]) == 2
+    assert wrong["check"] == CHECKED.format("t5")
     first = wrong["steps"][0]
     assert "t5" in first["saw"] and "toggle" in first["tools"]
     assert first["calls"][0]["name"] == "toggle" and '"t4"' in first["calls"][0]["arguments"]

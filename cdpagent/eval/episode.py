@@ -135,6 +135,10 @@ def _steps(asked: list[_Asked], messages: list[Message]) -> list[Step]:
     return steps
 
 
+def _name(function: object) -> str:
+    return str(getattr(function, "__qualname__", None) or type(function).__name__)
+
+
 def _current_tab(agent: Agent) -> Tab | None:
     tabs = agent.thread.tabs
     return next((t for t in tabs if t.id == agent.tab_id), tabs[0] if tabs else None)
@@ -222,6 +226,7 @@ async def run_episode(
         error=scored.error,
         answer=record.answer,
         reward=scored.reward,
+        check=task.reward if isinstance(task.reward, str) else f"python:{_name(task.reward)}",
     )
     return record, transcript
 

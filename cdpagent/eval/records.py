@@ -83,6 +83,8 @@ class Transcript(msgspec.Struct, frozen=True):
     error: EpisodeError | None
     answer: str | None
     reward: float | None
+    check: str = ""
+    """The reward expression, or ``python:NAME`` for a Python callable."""
 
 
 def episode_file(task: str, repeat: int) -> str:

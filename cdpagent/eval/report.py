@@ -153,6 +153,8 @@ def _transcript(t: Transcript) -> str:
         parts.append("</div>")
     if t.answer is not None:
         parts.append(f"<p>Final answer (not used for scoring): {_e(t.answer)}</p>")
+    if t.check:
+        parts.append(f"<p>Reward {_num(t.reward, 2)} from the check <code>{_e(t.check)}</code></p>")
     return "".join(parts)
 
 
