@@ -36,7 +36,7 @@ SUITE: dict[str, tuple[str, str, dict[str, Any], list[Reply]]] = {
                [answer("I have marked it as done, it is complete.")]),
     "wrong-row": ("Mark t5 as done (wrong row)", CHECKED.format("t5"), {},
                   [calls(("toggle", '{"record":"t4"}')), answer("Done.")]),
-    "hangs": ("Wait for a model that never answers", "true", {"timeout_s": 2.0}, [Reply(hang=True)]),
+    "hangs": ("Wait for a model that never answers", "true", {"timeout_s": 1.0}, [Reply(hang=True)]),
     "reward-throws": ("Anything; the check is broken", "document.querySelector('#nope').checked", {},
                       [answer("ok")]),
     "step-limit": ("Search forever", "true", {"max_steps": 2},

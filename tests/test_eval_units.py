@@ -190,3 +190,33 @@ def test_report_escapes_everything_a_page_or_model_said() -> None:
     page = render_report(summarise(records), records, {("t1", 0): transcript}, title=hostile)
     assert "<script" not in page and page.count("&lt;script&gt;") >= 6
     assert 'class="failed-episode"' in page and json.dumps("x")  # the transcript is under the row
+
+
+async def test_eval_command_refuses_bad_input_with_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cdpagent.cli import _parser
+
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "CDPAGENT_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+
+    async def command(*args: str) -> int:
+        parser, commands = _parser()
+        return await commands["eval"](parser.parse_args(["eval", *args]))
+
+    model = ("--model", "m", "--base-url", "http://127.0.0.1:9/v1")
+    tasks = tmp_path / "t.jsonl"
+    tasks.write_text('{"id": "a", "url": "example:todos", "goal": "g", "reward": "true"}\n', encoding="utf-8")
+    cases = [
+        ((str(tasks), "extra", *model), "eval takes TASKS.jsonl | compare RUN_A RUN_B"),
+        ((str(tasks), "--repeat", "0", *model), "--repeat and --parallel must be at least 1"),
+        ((str(tasks), "--resume", *model), "--resume needs --out DIR"),
+        ((str(tmp_path / "missing.jsonl"), *model), "cannot read the task file"),
+        (("example:nope/tasks.jsonl", *model), "no bundled example nope/tasks.jsonl"),
+        ((str(tasks), "--model", "m", "--base-url", ""), "MODEL_NOT_CONFIGURED"),
+        (("compare", str(tmp_path)), "compare takes two run folders"),
+        (("compare", str(tmp_path), str(tmp_path)), "cannot read the results"),
+    ]
+    for args, message in cases:
+        assert await command(*args) == 2, args
+        assert message in capsys.readouterr().err, args

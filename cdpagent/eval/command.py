@@ -6,6 +6,8 @@
                   [--grid URL] [--out DIR] [--resume]
     cdpagent eval compare RUN_A RUN_B [--out FILE]
 
+``TASKS.jsonl`` may be ``example:eval/tasks.jsonl``, the bundled example suite.
+
 The progress bar goes to stderr (plain lines when stderr is not a terminal);
 stdout gets one JSON object: the run folder and the overall numbers (or, for
 ``compare``, the table). Exit status: 0 the run finished (whatever it scored),
@@ -76,7 +78,7 @@ async def run_eval_command(args: argparse.Namespace) -> int:
     from .rundir import REPORT, RunDirError
     from .runner import run
     from .stats import summarise
-    from .tasks import TaskFileError, load_tasks
+    from .tasks import TaskFileError, load_tasks, resolve_url
 
     if args.repeat < 1 or args.parallel < 1:
         _say("--repeat and --parallel must be at least 1")
@@ -84,15 +86,19 @@ async def run_eval_command(args: argparse.Namespace) -> int:
     if args.resume and not args.out:
         _say("--resume needs --out DIR (the run to continue)")
         return EXIT_BAD_INPUT
+    source = args.words[0]
     try:
-        tasks = load_tasks(args.words[0])
+        if source.startswith("example:"):
+            # The bundled suite wherever the package is installed: example:eval/tasks.jsonl.
+            source = resolve_url(source, Path.cwd())
+        tasks = load_tasks(source)
         model = Model(args.model, base_url=args.base_url)
         await model.aclose()
-    except (TaskFileError, ModelError) as error:
+    except (TaskFileError, ModelError, FileNotFoundError) as error:
         _say(str(error))
         return EXIT_BAD_INPUT
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    out = Path(args.out or f"eval-runs/{Path(args.words[0]).stem}-{stamp}")
+    out = Path(args.out or f"eval-runs/{Path(source).stem}-{stamp}")
     sources: list[str] = [f"grid+{args.grid}"] * args.parallel if args.grid else ["launch"]
     repeat = args.repeat
     try:
@@ -108,7 +114,7 @@ async def run_eval_command(args: argparse.Namespace) -> int:
             progress=Progress(_pending(out, tasks, repeat, args.resume)),
             model_timeout=args.timeout,
             allow_origins=args.allow_origin,
-            meta={"tasks_file": args.words[0], "grid": args.grid},
+            meta={"tasks_file": source, "grid": args.grid},
         )
     except RunDirError as error:
         _say(str(error))
