@@ -220,3 +220,13 @@ async def test_eval_command_refuses_bad_input_with_exit_2(
     for args, message in cases:
         assert await command(*args) == 2, args
         assert message in capsys.readouterr().err, args
+
+
+
+def test_every_eval_name_is_documented() -> None:
+    import inspect
+
+    import cdpagent.eval
+
+    names = cdpagent.eval.__all__
+    assert [n for n in names if not (inspect.getdoc(getattr(cdpagent.eval, n)) or "").strip()] == []

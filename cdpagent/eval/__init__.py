@@ -11,7 +11,7 @@
 or, with a Python reward over the tab::
 
     async def added(tab: cdpagent.Tab) -> bool:
-        return "Buy milk" in (await tab.observe()).text
+        return "t13" in (await tab.observe()).record_ids   # a 13th task exists
 
     task = cdpagent.eval.Task(id="add", url="example:todos", goal="Add 'Buy milk'", reward=added)
 

@@ -16,11 +16,11 @@ from typing import Any, Final
 import msgspec
 import trio
 
-from ..agent import Agent, AgentResult, Model
+from ..agent import Agent, AgentResult, Model, Reply
 from ..agent.history import Message
 from ..agent.request import RULES
 from ..browser import Browser, Tab
-from ..errors import CDPAgentError, NavigationError
+from ..errors import NavigationError
 from ..pool import Pool
 from ..script import describe_failure
 from ..terminal import accept_all
@@ -69,7 +69,7 @@ class MeteredModel(Model):
         self.prompt_tokens: int | None = None
         self.completion_tokens: int | None = None
 
-    async def complete(self, body: dict[str, Any]) -> Any:
+    async def complete(self, body: dict[str, Any]) -> Reply:
         """Send the request like :meth:`Model.complete` (same errors), noting its page and its usage."""
         system = str(body["messages"][0]["content"]) if body.get("messages") else ""
         # The rules are the same in every request; the report shows what changes.
@@ -191,7 +191,9 @@ async def run_episode(
                 if ending.kind == "answered":
                     value, problem = await _reward(task, _current_tab(agent))
                     ending = Ending("answered", reward=value, reward_error=problem)
-        except (CDPAgentError, trio.TooSlowError, OSError) as error:
+        except Exception as error:
+            # No lease, a browser gone while the tab closed, or a bug: the episode scores 0 with
+            # its reason and the run goes on.
             ending = Ending("crashed", _error(error))
     elapsed = time.monotonic() - started
     scored = score(ending)
