@@ -123,7 +123,9 @@ async def test_eval_cli_suite_resume_python_api_compare_and_report(
                                    "--parallel", "2", "--out", str(out), "--resume")  # fmt: skip
     assert resumed == 0
     asked = {goal_of(body) for body in again.requests}
-    assert asked == {SUITE[t][0] for t in lost} - {SUITE["setup-throws"][0]}
+    expected = {SUITE[t][0] for t in lost} - {SUITE["setup-throws"][0]}
+    # Under load, "hangs" may pass its 1 s before its first request: it is timed out either way.
+    assert expected - {SUITE["hangs"][0]} <= asked <= expected
     assert capsys.readouterr().err.count("#0 ") == 3
     check_records(lines(out / "results.jsonl"))
     refused = await in_process(str(tasks), "--model", "scripted", "--base-url", again.url, "--out", str(out))
