@@ -40,6 +40,8 @@ def add_eval_command(sub: Any, commands: dict[str, Callable[[argparse.Namespace]
     parser = sub.add_parser(
         "eval",
         help="run a suite of web tasks with a model and report (or: eval compare RUN_A RUN_B)",
+        usage="cdpagent eval TASKS.jsonl --model M [options]\n"
+        "       cdpagent eval compare RUN_A RUN_B [--out FILE]",
         description="Run every task of TASKS.jsonl with the agent and score it by the page; "
         "`cdpagent eval compare RUN_A RUN_B` prints the per-task difference of two runs.",
     )
@@ -54,7 +56,10 @@ def add_eval_command(sub: Any, commands: dict[str, Callable[[argparse.Namespace]
         "--grid", default=None, metavar="URL", help="take browsers from a Selenium Grid 4 hub"
     )
     parser.add_argument(
-        "--out", default=None, metavar="DIR", help="the run folder (default eval-runs/NAME-TIME)"
+        "--out",
+        default=None,
+        metavar="DIR",
+        help="the run folder (default eval-runs/NAME-TIME); for compare, the JSON file (RUN_B/compare.json)",
     )
     parser.add_argument(
         "--resume", action="store_true", help="continue the run in --out, skipping finished episodes"
