@@ -192,6 +192,12 @@ def _task_table(
     return head + "".join(rows)
 
 
+def _settings(summary: Summary) -> str:
+    run = summary.run
+    shown = [f"{key} {run[key]}" for key in ("started", "repeat", "parallel", "cdpagent") if run.get(key)]
+    return "<br>" + _e(" · ".join(shown)) if shown else ""
+
+
 def render_report(
     summary: Summary,
     records: Sequence[EpisodeRecord],
@@ -253,7 +259,8 @@ def render_report(
         f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{_e(title)}</title>'
         f"<style>{_CSS}</style></head><body>"
         f"<h1>{_e(title)}</h1><p class='meta'>model {_e(summary.model)} · {o.episodes} episodes of "
-        f"{len(summary.tasks)} tasks · success over scored episodes, interval: {_e(summary.interval)}</p>"
+        f"{len(summary.tasks)} tasks · success over scored episodes, interval: {_e(summary.interval)}"
+        f"{_settings(summary)}</p>"
         f'<div class="cards">{cards}</div><h2>Charts</h2><div class="charts">{charts}</div>'
         f"<h2>Tasks</h2>{''.join(overview)}<h2>Episodes</h2>{''.join(sections)}</body></html>\n"
     )
