@@ -16,6 +16,7 @@ import trio
 
 from .browser_flags import add_browser_flags, browser_from_flags
 from .chat import add_chat_command
+from .eval.command import add_eval_command
 from .mcp_server.command import add_command as add_mcp_command
 
 if TYPE_CHECKING:
@@ -181,6 +182,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     _add_observe_command(sub, commands)
     add_chat_command(sub, commands)
     add_mcp_command(sub, commands)
+    add_eval_command(sub, commands)
     return parser, commands
 
 

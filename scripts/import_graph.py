@@ -46,6 +46,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # surfaces, each above what it uses
     ("harness", "terminal", "browser_flags"),
     ("script", "chat", "mcp_server"),
+    # the eval runner drives the agent over a pool, episode by episode
+    ("eval",),
     ("demo",),
     ("cli", "__main__"),
 )

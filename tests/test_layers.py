@@ -86,3 +86,12 @@ def test_cycles_inside_a_group_are_found(tmp_path: Path) -> None:
 def test_a_module_outside_every_layer_is_named(tmp_path: Path) -> None:
     problems = _problems(tmp_path, cdpagent__utils_py="")
     assert "cdpagent.utils: its group 'utils' is in no layer of LAYERS" in problems
+
+
+def test_the_eval_runner_sits_above_the_agent_and_the_pool_and_below_the_cli(tmp_path: Path) -> None:
+    rank = {group: i for i, layer in enumerate(graph.LAYERS) for group in layer}
+    assert rank["agent"] < rank["eval"] < rank["cli"] and rank["pool"] < rank["eval"]
+    assert rank["chat"] < rank["eval"]  # a peer of no surface: it uses none of them
+    files = {"cdpagent__agent__loop_py": "from ..eval.runner import run\n", "cdpagent__eval__runner_py": ""}
+    problems = _problems(tmp_path, **files)
+    assert "cdpagent.agent.loop imports cdpagent.eval.runner, a higher layer" in problems

@@ -55,6 +55,7 @@ class Reply(msgspec.Struct, frozen=True):
     tool_calls: list[ToolCall]
     finish_reason: str | None = None
     prompt_tokens: int | None = None
+    completion_tokens: int | None = None
 
     def message(self) -> dict[str, Any]:
         """The assistant message to append to the history."""
@@ -167,6 +168,7 @@ class Model:
             tool_calls=calls,
             finish_reason=choice.finish_reason,
             prompt_tokens=usage.prompt_tokens if usage is not None else None,
+            completion_tokens=usage.completion_tokens if usage is not None else None,
         )
 
     async def aclose(self) -> None:

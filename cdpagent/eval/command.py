@@ -1,0 +1,174 @@
+"""``cdpagent eval``: run a task suite with a model and write results, summary and report; compare runs.
+
+::
+
+    cdpagent eval TASKS.jsonl --model M [--base-url URL] [--repeat N] [--parallel K]
+                  [--grid URL] [--out DIR] [--resume]
+    cdpagent eval compare RUN_A RUN_B [--out FILE]
+
+``TASKS.jsonl`` may be ``example:eval/tasks.jsonl``, the bundled example suite.
+
+The progress bar goes to stderr (plain lines when stderr is not a terminal);
+stdout gets one JSON object: the run folder and the overall numbers (or, for
+``compare``, the table). Exit status: 0 the run finished (whatever it scored),
+1 a cdpagent error, 2 bad arguments, an unusable task file or run folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+__all__ = ["add_eval_command", "run_eval_command"]
+
+EXIT_BAD_INPUT = 2
+_USAGE = "TASKS.jsonl | compare RUN_A RUN_B"
+
+
+def _say(line: str) -> None:
+    print(f"cdpagent eval: {line}", file=sys.stderr, flush=True)
+
+
+def add_eval_command(sub: Any, commands: dict[str, Callable[[argparse.Namespace], Awaitable[int]]]) -> None:
+    """Add the ``eval`` subcommand to ``sub`` (an argparse subparsers object) and to ``commands``."""
+    parser = sub.add_parser(
+        "eval",
+        help="run a suite of web tasks with a model and report (or: eval compare RUN_A RUN_B)",
+        usage="cdpagent eval TASKS.jsonl --model M [options]\n"
+        "       cdpagent eval compare RUN_A RUN_B [--out FILE]",
+        description="Run every task of TASKS.jsonl with the agent and score it by the page; "
+        "`cdpagent eval compare RUN_A RUN_B` prints the per-task difference of two runs.",
+    )
+    parser.add_argument(
+        "words", nargs="+", metavar=_USAGE, help="the task file, or compare and two run folders"
+    )
+    parser.add_argument("--model", default=None, help="the model name (default $CDPAGENT_MODEL)")
+    parser.add_argument("--base-url", default=None, help="the OpenAI-compatible base URL ($OPENAI_BASE_URL)")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N", help="episodes per task (default 1)")
+    parser.add_argument("--parallel", type=int, default=1, metavar="K", help="episodes at a time (default 1)")
+    parser.add_argument(
+        "--grid", default=None, metavar="URL", help="take browsers from a Selenium Grid 4 hub"
+    )
+    parser.add_argument(
+        "--out",
+        default=None,
+        metavar="DIR",
+        help="the run folder (default eval-runs/NAME-TIME); for compare, the JSON file (RUN_B/compare.json)",
+    )
+    parser.add_argument(
+        "--resume", action="store_true", help="continue the run in --out, skipping finished episodes"
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=120.0, metavar="S", help="seconds per model try (120)"
+    )
+    parser.add_argument("--allow-origin", action="append", default=[], help="an extra local origin")
+    commands["eval"] = run_eval_command
+
+
+async def run_eval_command(args: argparse.Namespace) -> int:
+    """Run ``cdpagent eval`` for parsed ``args``; returns the exit status (see the module doc)."""
+    if args.words[0] == "compare":
+        return _compare(args)
+    if len(args.words) != 1:
+        _say(f"eval takes {_USAGE}")
+        return EXIT_BAD_INPUT
+    from ..agent import Model, ModelError
+    from .progress import Progress
+    from .rundir import REPORT, RunDirError
+    from .runner import run
+    from .stats import summarise
+    from .tasks import TaskFileError, load_tasks, resolve_url
+
+    if args.repeat < 1 or args.parallel < 1:
+        _say("--repeat and --parallel must be at least 1")
+        return EXIT_BAD_INPUT
+    if args.resume and not args.out:
+        _say("--resume needs --out DIR (the run to continue)")
+        return EXIT_BAD_INPUT
+    source = args.words[0]
+    try:
+        if source.startswith("example:"):
+            # The bundled suite wherever the package is installed: example:eval/tasks.jsonl.
+            source = resolve_url(source, Path.cwd())
+        tasks = load_tasks(source)
+        model = Model(args.model, base_url=args.base_url)
+        await model.aclose()
+    except (TaskFileError, ModelError, FileNotFoundError) as error:
+        _say(str(error))
+        return EXIT_BAD_INPUT
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    out = Path(args.out or f"eval-runs/{Path(source).stem}-{stamp}")
+    sources: list[str] = [f"grid+{args.grid}"] * args.parallel if args.grid else ["launch"]
+    repeat = args.repeat
+    try:
+        records = await run(
+            tasks,
+            model=model.name,
+            base_url=args.base_url,
+            repeat=repeat,
+            parallel=args.parallel,
+            sources=sources,
+            out=out,
+            resume=args.resume,
+            progress=Progress(_pending(out, tasks, repeat, args.resume)),
+            model_timeout=args.timeout,
+            allow_origins=args.allow_origin,
+            meta={"tasks_file": source, "grid": args.grid},
+        )
+    except RunDirError as error:
+        _say(str(error))
+        return EXIT_BAD_INPUT
+    overall = summarise(records).overall
+    _say(f"report: {out / REPORT}")
+    value = {
+        "out": str(out),
+        "episodes": overall.episodes,
+        "success_rate": overall.success_rate,
+        "success_ci95": overall.success_ci95,
+        "mean_reward": overall.mean_reward,
+        "task_errors": overall.task_errors,
+    }
+    sys.stdout.write(msgspec.json.encode(value).decode() + "\n")
+    sys.stdout.flush()
+    return 0
+
+
+def _pending(out: Path, tasks: Any, repeat: int, resume: bool) -> int:
+    """The episodes a resumed run still has to do (all of them for a new run)."""
+    from .rundir import RunDirError, read_results
+
+    total = len(tasks) * repeat
+    if not resume or not (out / "results.jsonl").exists():
+        return total
+    try:
+        done = {r.key() for r in read_results(out)}
+    except RunDirError:
+        return total
+    return sum(1 for t in tasks for n in range(repeat) if (t.id, n) not in done)
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from .compare import compare, format_comparison
+    from .rundir import RunDirError, read_results
+
+    if len(args.words) != 3:
+        _say("compare takes two run folders: compare RUN_A RUN_B")
+        return EXIT_BAD_INPUT
+    a, b = Path(args.words[1]), Path(args.words[2])
+    try:
+        comparison = compare(read_results(a), read_results(b), a_name=str(a), b_name=str(b))
+    except RunDirError as error:
+        _say(str(error))
+        return EXIT_BAD_INPUT
+    target = Path(args.out) if args.out else b / "compare.json"
+    target.write_bytes(msgspec.json.format(msgspec.json.encode(comparison)) + b"\n")
+    sys.stdout.write(format_comparison(comparison))
+    sys.stdout.flush()
+    _say(f"written to {target}")
+    return 0

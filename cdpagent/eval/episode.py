@@ -1,0 +1,260 @@
+"""One episode: a fresh thread and tab from the pool, the task's page and setup, one agent turn, the reward.
+
+The agent's part (opening the page, ``setup``, the turn) runs under the task's
+``timeout_s``; the reward is then computed under its own bound
+(:data:`REWARD_TIMEOUT_S`), only when the agent answered.
+:func:`cdpagent.eval.scoring.score` turns how it ended into the record.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final
+
+import msgspec
+import trio
+
+from ..agent import Agent, AgentResult, Model, Reply
+from ..agent.history import Message
+from ..agent.request import RULES
+from ..browser import Browser, Tab
+from ..errors import NavigationError
+from ..pool import Pool
+from ..script import describe_failure
+from ..terminal import accept_all
+from . import codes
+from .records import EpisodeError, EpisodeRecord, Step, Transcript, episode_file
+from .scoring import UNDEFINED, Ending, score
+from .tasks import Task, resolve_url
+
+__all__ = ["REWARD_TIMEOUT_S", "MeteredModel", "ModelSettings", "run_episode"]
+
+REWARD_TIMEOUT_S: Final = 10.0
+"""How long a reward expression or callable may take."""
+
+
+class ModelSettings(msgspec.Struct, frozen=True, kw_only=True):
+    """Where episodes ask their model: the same for every episode of a run."""
+
+    model: str
+    base_url: str | None = None
+    api_key: str | None = None
+    timeout: float = 120.0
+    """Seconds per model try."""
+    max_retries: int = 2
+
+
+class _Asked(msgspec.Struct, frozen=True):
+    saw: str
+    tools: list[str]
+
+
+class MeteredModel(Model):
+    """A :class:`~cdpagent.agent.Model` that keeps what each request showed and the server's token usage.
+
+    One per episode, so the counts are the episode's.
+    """
+
+    def __init__(self, settings: ModelSettings) -> None:
+        super().__init__(
+            settings.model,
+            base_url=settings.base_url,
+            api_key=settings.api_key,
+            timeout=settings.timeout,
+            max_retries=settings.max_retries,
+        )
+        self.asked: list[_Asked] = []
+        self.prompt_tokens: int | None = None
+        self.completion_tokens: int | None = None
+
+    async def complete(self, body: dict[str, Any]) -> Reply:
+        """Send the request like :meth:`Model.complete` (same errors), noting its page and its usage."""
+        system = str(body["messages"][0]["content"]) if body.get("messages") else ""
+        # The rules are the same in every request; the report shows what changes.
+        saw = system[len(RULES) :].lstrip("\n") if system.startswith(RULES) else system
+        tools = [t["function"]["name"] for t in body.get("tools", ())]
+        self.asked.append(_Asked(saw, tools))
+        reply = await super().complete(body)
+        if reply.prompt_tokens is not None:
+            self.prompt_tokens = (self.prompt_tokens or 0) + reply.prompt_tokens
+        if reply.completion_tokens is not None:
+            self.completion_tokens = (self.completion_tokens or 0) + reply.completion_tokens
+        return reply
+
+
+class _SetupFailed(Exception):
+    pass
+
+
+class _PageThrew(Exception):
+    """A task's script (``setup`` or ``reward``) threw in the page; the message is the page's."""
+
+
+async def _evaluate(tab: Tab, expression: str) -> Any:
+    """The value of ``expression`` in the page's main world (promises awaited); raises
+    :class:`_PageThrew` with the page's exception text when it throws."""
+    reply = await tab.session.send(
+        "Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": True}
+    )
+    details = reply.get("exceptionDetails")
+    if details:
+        exception = details.get("exception") or {}
+        text = exception.get("description") or details.get("text") or "the expression threw"
+        raise _PageThrew(" ".join(str(text).split())[:300])
+    result = reply.get("result") or {}
+    if result.get("type") == "undefined":
+        return UNDEFINED
+    return result.get("value")
+
+
+def _error(error: BaseException) -> EpisodeError:
+    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]
+    code = getattr(error, "code", None)
+    return EpisodeError(code if isinstance(code, str) else codes.EPISODE_CRASHED, describe_failure(error))
+
+
+def _steps(asked: list[_Asked], messages: list[Message]) -> list[Step]:
+    """Pair each request with the assistant message that answered it and the tool messages after it."""
+    replies: list[tuple[Message, list[str]]] = []
+    for message in messages:
+        if message.get("role") == "assistant":
+            replies.append((message, []))
+        elif message.get("role") == "tool" and replies:
+            replies[-1][1].append(str(message.get("content")))
+    steps = []
+    for index, request in enumerate(asked):
+        reply, results = replies[index] if index < len(replies) else ({}, [])
+        calls = [
+            {"id": c.get("id"), "name": c["function"]["name"], "arguments": c["function"]["arguments"]}
+            for c in reply.get("tool_calls") or ()
+        ]
+        steps.append(Step(request.saw, request.tools, reply.get("content"), calls, results))
+    return steps
+
+
+def _name(function: object) -> str:
+    return str(getattr(function, "__qualname__", None) or type(function).__name__)
+
+
+def _current_tab(agent: Agent) -> Tab | None:
+    tabs = agent.thread.tabs
+    return next((t for t in tabs if t.id == agent.tab_id), tabs[0] if tabs else None)
+
+
+async def _reward(task: Task, tab: Tab | None) -> tuple[Any, EpisodeError | None]:
+    if tab is None:
+        return None, EpisodeError(codes.REWARD_FAILED, "every tab of the episode was closed")
+    try:
+        with trio.fail_after(REWARD_TIMEOUT_S):
+            if isinstance(task.reward, str):
+                return await _evaluate(tab, task.reward), None
+            return await task.reward(tab), None
+    except trio.TooSlowError:
+        return None, EpisodeError(codes.REWARD_FAILED, f"the reward took longer than {REWARD_TIMEOUT_S} s")
+    except _PageThrew as error:
+        return None, EpisodeError(codes.REWARD_FAILED, f"the reward threw: {error}")
+    except Exception as error:
+        return None, EpisodeError(codes.REWARD_FAILED, f"the reward threw: {describe_failure(error)}")
+
+
+async def run_episode(
+    task: Task, repeat: int, *, pool: Pool, settings: ModelSettings, lease_timeout: float = 120.0
+) -> tuple[EpisodeRecord, Transcript]:
+    """Run ``task`` once (repetition ``repeat``) in a thread leased from ``pool``; never raises for
+    anything the episode does (every failure is in the record), only on cancellation.
+    """
+    stamp = datetime.now(UTC).isoformat(timespec="seconds")
+    started = time.monotonic()
+    model = MeteredModel(settings)
+    result: AgentResult | None = None
+    agent: Agent | None = None
+    ending: Ending
+    async with model:
+        try:
+            async with pool.thread(timeout=lease_timeout) as thread:
+                started = time.monotonic()
+                browser = thread.browser
+                assert isinstance(browser, Browser)
+                agent = Agent(
+                    browser,
+                    model,
+                    task.agent_role(),
+                    thread=thread,
+                    max_steps=task.max_steps,
+                    confirm=accept_all,
+                    observe_options=task.observe,
+                )
+                ending, result = await _agent_part(task, agent)
+                if ending.kind == "answered":
+                    value, problem = await _reward(task, _current_tab(agent))
+                    ending = Ending("answered", reward=value, reward_error=problem)
+        except Exception as error:
+            # No lease, a browser gone while the tab closed, or a bug: the episode scores 0 with
+            # its reason and the run goes on.
+            ending = Ending("crashed", _error(error))
+    elapsed = time.monotonic() - started
+    scored = score(ending)
+    messages = result.transcript if result is not None else (agent.history if agent is not None else [])
+    record = EpisodeRecord(
+        task=task.id,
+        repeat=repeat,
+        outcome=scored.outcome,
+        reward=scored.reward,
+        success=scored.success,
+        task_error=scored.task_error,
+        error=scored.error,
+        steps=len(model.asked),
+        tool_calls=len(result.receipts)
+        if result is not None
+        else sum(len(m.get("tool_calls") or ()) for m in messages if m.get("role") == "assistant"),
+        prompt_tokens=model.prompt_tokens,
+        completion_tokens=model.completion_tokens,
+        time_s=round(elapsed, 3),
+        answer=result.answer if result is not None and result.stopped is None else None,
+        model=settings.model,
+        started=stamp,
+        transcript=episode_file(task.id, repeat),
+    )
+    transcript = Transcript(
+        task=task.id,
+        repeat=repeat,
+        goal=task.goal,
+        url=task.url,
+        steps=_steps(model.asked, messages),
+        outcome=scored.outcome,
+        error=scored.error,
+        answer=record.answer,
+        reward=scored.reward,
+        check=task.reward if isinstance(task.reward, str) else f"python:{_name(task.reward)}",
+    )
+    return record, transcript
+
+
+async def _agent_part(task: Task, agent: Agent) -> tuple[Ending, AgentResult | None]:
+    """Open, set up and run the turn under ``timeout_s``; how it ended, and the turn's result if any."""
+    result: AgentResult | None = None
+    ending = Ending("timeout", EpisodeError(codes.EPISODE_TIMEOUT, f"no answer within {task.timeout_s} s"))
+    with trio.move_on_after(task.timeout_s):
+        try:
+            try:
+                await agent.open(resolve_url(task.url, Path.cwd()))
+                tab = _current_tab(agent)
+                if task.setup is not None and tab is not None:
+                    await _evaluate(tab, task.setup)
+            except _PageThrew as error:
+                raise _SetupFailed(f"the setup script threw: {error}") from error
+            except (NavigationError, FileNotFoundError) as error:
+                raise _SetupFailed(describe_failure(error)) from error
+            result = await agent.run(task.goal)
+        except _SetupFailed as error:
+            return Ending("setup_failed", EpisodeError(codes.TASK_SETUP_FAILED, str(error))), None
+        except Exception as error:
+            return Ending("crashed", _error(error)), None
+        if result.stopped is not None:
+            message = f"no answer after {task.max_steps} model requests"
+            return Ending("step_limit", EpisodeError(codes.STEP_LIMIT, message)), result
+        ending = Ending("answered")
+    return ending, result
