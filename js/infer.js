@@ -308,7 +308,10 @@
   const FIELD_KINDS = /^(type|select|check|set)$/;
   const CELL_TAGS = /^(TD|TH)$/;
   const BLOCK_STOP = /^(FORM|FIELDSET|MAIN|NAV|SECTION|ARTICLE|ASIDE|HEADER|FOOTER|BODY|DIALOG|TABLE|UL|OL|TR)$/;
-  const CAPTION_CHARS = 120;
+  // A caption is a few words ("Username", "5 x 5 =", "Date:"); a longer text next to a
+  // field is content of the page (the page text shows it), not the field's name.
+  const CAPTION_CHARS = 48;
+  const SENTENCE = /[.!?]\s*$/;
   // The caption next to el at one level: the first content of node's siblings in
   // direction dir. Returns its text, null when another control comes first (the
   // caption is that control's), undefined when the level holds no content there.
@@ -317,7 +320,7 @@
       if (s.nodeType === Node.TEXT_NODE) {
         const t = squash(s.data);
         if (!t) continue;
-        if (t.length > CAPTION_CHARS) return null;
+        if (t.length > CAPTION_CHARS || (SENTENCE.test(t) && t.split(' ').length > 4)) return null;
         used.push(s);
         return t;
       }
@@ -328,7 +331,7 @@
       if (!s.checkVisibility(VIS) || s.getAttribute('aria-hidden') === 'true') continue;
       const t = squash(P.pageText(s, true));
       if (!t) continue;
-      if (t.length > CAPTION_CHARS) return null;
+      if (t.length > CAPTION_CHARS || (SENTENCE.test(t) && t.split(' ').length > 4)) return null;
       used.push(s);
       return t;
     }
@@ -443,6 +446,12 @@
     return document.querySelector(DECLARED) ? 'off' : 'all';
   }
 
+  // A read-only field that opens a picker (a date picker, a popup list) is filled
+  // through the picker (the executor opens it): it stays available.
+  const PICKER = /date|time|picker|calendar/i;
+  const opensPicker = (el) => el.hasAttribute('aria-haspopup') || el.getAttribute('role') === 'combobox' ||
+    PICKER.test(`${el.id} ${el.className} ${el.getAttribute('name') || ''}`);
+
   // --- phase: page context -----------------------------------------------------------------
 
   function pageContext(opts, mode) {
@@ -474,7 +483,7 @@
       if (ctx.hasInert && el.closest('[inert]')) return 'inert';
       if (!shown) return 'hidden';
       if (ctx.covered(el)) return `behind the open dialog "${ctx.modalLabel}"`;
-      if (kind === 'type' && el.readOnly) return 'read-only';
+      if (kind === 'type' && el.readOnly && !opensPicker(el)) return 'read-only';
       return null;
     };
     return ctx;
@@ -974,12 +983,10 @@
       return v;
     };
     const lines = [];
-    let prev = '';
     for (const b of blocks) {
       if (!b.own) continue;
       const text = squash(b.parts.join(''));
-      if (!text || text === prev) continue;
-      prev = text;
+      if (!text) continue;
       lines.push({ text: b.heading ? `# ${text}` : text, view: inView(b.el) });
     }
     const ordered = lines.filter((l) => l.view).concat(lines.filter((l) => !l.view));
