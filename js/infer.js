@@ -67,6 +67,8 @@
 
   const P = globalThis.__cdpagentPrelude;
   const { MASK, VIS, squash, clip, isSensitive, ariaName, byIdText, inViewport } = P;
+  // clicks: non-semantic controls, hover menus, scrollables, popups (js/clickables.js).
+  const CLICK = globalThis.__cdpagentClickables || null;
   const DECLARED = '[data-agent-region],[data-agent-action],[data-agent-record],[data-agent-state]';
   // Candidates are found by tag or by the presence of a role, then filtered by role
   // in JS: a list of [role=…] selectors costs one attribute match per selector per
@@ -107,8 +109,8 @@
   // collections (cheap), by role from the pass's one [role] scan, and contenteditable.
   // A selector list costs one match per selector per element, and one per record
   // row cost more than the rest of a pass on large tables.
-  function allControls(roled) {
-    const out = [];
+  function allControls(roled, clickables) {
+    const out = clickables.slice(); // clicks
     for (const tag of CONTROL_TAGS) for (const el of document.getElementsByTagName(tag)) if (isControl(el)) out.push(el);
     for (const el of roled) if (!CONTROL_TAG.test(el.tagName) && isControl(el)) out.push(el);
     for (const el of document.querySelectorAll('[contenteditable]')) {
@@ -149,6 +151,7 @@
   const NOT_RECORDS = 'nav,[role=navigation],[role=menu],[role=menubar],[role=tablist],[role=listbox],[role=tree],[role=radiogroup],[role=toolbar]';
   const FEEDBACK_ROLES = new Set(['alert', 'status', 'log']);
   const FEEDBACK = '[role=alert],[role=status],[role=log],[aria-live=polite],[aria-live=assertive],[aria-invalid=true]';
+  const ERRORISH = /\b(error|invalid|failed|fail|required|wrong|cannot|can't|must|denied|expired|incorrect)\b/i; // clicks
   const COUNT = /\b\d[\d,.]*\s+(results?|items?|matches|entries|rows?|records?|hits)\b(\s+left)?/i;
   const now = () => performance.now();
 
@@ -174,7 +177,7 @@
   }
 
   // The accessible name (ARIA, labels, content, alt, then placeholder and title).
-  const nameOf = (el, max) => P.accessibleName(el, max, labels);
+  const nameOf = (el, max) => (CLICK && CLICK.nameOf(el, max)) || P.accessibleName(el, max, labels); // clicks
   // Text as a screen reader would read it: aria-hidden parts left out, sensitive parts masked.
   const textOf = (el, max) => P.textOf(el, max, true);
   const slugs = new Map();
@@ -209,6 +212,8 @@
   }
 
   function kindOf(el, role) {
+    const own = CLICK && CLICK.kindOf(el); // clicks
+    if (own) return own;
     const tag = el.tagName;
     if (tag === 'SELECT') return 'select';
     if (tag === 'TEXTAREA' || el.isContentEditable) return 'type';
@@ -242,6 +247,7 @@
   }
 
   function effectOf(el, role, kind, name) {
+    if (kind === 'scroll' || (kind === 'hover' && !CLICK.hoverPath(el).length)) return 'read'; // clicks
     if (role === 'link') return samePage(el) ? 'read' : 'navigate';
     if (role === 'tab' || el.tagName === 'SUMMARY' || el.hasAttribute('aria-expanded') ||
         el.hasAttribute('aria-haspopup')) return 'read';
@@ -259,6 +265,7 @@
   // Python, the same masking: a sensitive select lists no options), with what
   // inference adds: a slider's bounds and step, a date field's format.
   function inputSpec(el, kind, opts) {
+    if (kind === 'hover' || kind === 'scroll') return null; // clicks: they take no input
     if (kind === 'set' && el.tagName !== 'INPUT') return sliderSpec(el, opts);
     const spec = globalThis.__cdpagentObserve.inputSpec(el, kind === 'set' ? 'type' : kind, opts, true);
     if (!spec) return spec;
@@ -378,6 +385,8 @@
   // A control's name and, when weak, where it came from (its name_source).
   // In a record row (inRow) the text next to a control is the row's, not the control's name.
   function controlName(el, role, kind, max, used, inRow) {
+    const mine = CLICK && CLICK.nameOf(el, max); // clicks
+    if (mine) return [mine, null];
     const own = P.ownName(el, max, labels);
     if (own) return [own, null];
     if (!inRow && (FIELD_KINDS.test(kind) || el.isContentEditable)) {
@@ -481,7 +490,7 @@
       if (el.disabled === true || el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true' ||
           (ctx.hasAriaDisabled && el.closest('[aria-disabled="true"]'))) return 'disabled';
       if (ctx.hasInert && el.closest('[inert]')) return 'inert';
-      if (!shown) return 'hidden';
+      if (!shown && !(CLICK && CLICK.hoverPath(el).length)) return 'hidden'; // clicks: hover-then-click
       if (ctx.covered(el)) return `behind the open dialog "${ctx.modalLabel}"`;
       if (kind === 'type' && el.readOnly && !opensPicker(el)) return 'read-only';
       return null;
@@ -566,6 +575,7 @@
     for (const c of cardContainers(containers, ctx.regionInfo, ctx.roled)) {
       if (!skip(c.el)) containers.push(c);
     }
+    if (CLICK) for (const c of CLICK.containers(containers)) if (!ctx.declared(c.el) && !ctx.hidden(c.el)) containers.push(c); // clicks
     return containers;
   }
 
@@ -691,7 +701,7 @@
         for (const [el, role, kind, label] of controls) {
           // A name that differs on every row names the row, not the action (and is
           // never slugged: 10,000 unique names cost more than the rest of the row).
-          const s = label && (rowsOf === 1 || counts.get(label) > 1) ? slug(label) : '';
+          const s = label && (rowsOf === 1 || counts.get(label) > 1 || (CLICK && CLICK.ownName(el))) ? slug(label) : ''; // clicks: popup and menu items keep their names
           let name = s || genericName(el, role, kind, label);
           if (!name) continue;
           const n = (taken.get(name) || 0) + 1;
@@ -833,11 +843,12 @@
     const inGroup = new Set();
     for (const radios of radioGroups.values()) for (const r of radios) inGroup.add(r);
     for (const el of pageControls) {
-      if (ctx.declared(el) || ctx.hidden(el)) continue;
+      const hovers = CLICK && CLICK.hoverPath(el).length; // clicks: items of closed hover menus
+      if (ctx.declared(el) || (ctx.hidden(el) && !hovers)) continue;
       if (inGroup.has(el) && !groupAt.has(el)) continue;
       let role = roleOf(el);
       const shown = el.checkVisibility(VIS);
-      if (POPUP_ITEM.test(role) && !shown) continue;
+      if (POPUP_ITEM.test(role) && !shown && !hovers) continue; // clicks
       if (twinOf(el, controlSet)) continue;
       let kind = kindOf(el, role);
       let label;
@@ -1059,16 +1070,18 @@
     const regions = inferRegions(ctx);
     const containers = findContainers(ctx);
     const recs = indexRecords(ctx, containers);
+    const clickables = CLICK ? CLICK.pass(opts) : []; // clicks
     const rowControls = new Map();
     const pageControls = [];
-    for (const el of allControls(ctx.roled)) {
-      const row = ctx.rowAbove(el);
+    for (const el of allControls(ctx.roled, clickables)) {
+      const row = CLICK && CLICK.floating(el) ? null : ctx.recordOf.has(el) ? el : ctx.rowAbove(el); // clicks: a clickable row is its own row's action; a popup's items are the page's
       if (!row) pageControls.push(el);
       else if (rowControls.has(row)) rowControls.get(row).push(el);
       else rowControls.set(row, [el]);
     }
     const groupList = foldRowActions(ctx, containers, rowControls);
     const page = inferPageActions(ctx, pageControls);
+    if (CLICK) for (const [el, a] of CLICK.extra(ctx.regionOf, ctx.vw, ctx.vh)) { page.total++; page.els.push(el); page.actions.push(a); } // clicks: scroll a text area
     orderActions(page.actions, page.els, groupList);
     registry = ctx.registry;
     revealers = ctx.revealers;
@@ -1245,6 +1258,8 @@
   }
 
   function genericName(el, role, kind, label) {
+    const own = CLICK && CLICK.verb(el); // clicks
+    if (own) return own;
     if (kind === 'check') return 'toggle';
     if (kind === 'type') return 'edit';
     if (kind === 'select') return 'choose';
@@ -1254,6 +1269,8 @@
   }
 
   function rowDescription(el, role, kind, name, opts) {
+    const own = CLICK && CLICK.describe(el, nameOf(el, 160)); // clicks
+    if (own) return own;
     if (role === IN_PLACE) return 'Replace the row\'s text (double-clicks it to open the row\'s editor, types, presses Enter)';
     if (kind === 'check') return 'Check or uncheck the row';
     if (el.hasAttribute('aria-expanded')) return 'Expand or collapse the row';
@@ -1262,6 +1279,8 @@
   }
 
   function describe(el, role, label) {
+    const own = CLICK && CLICK.describe(el, label); // clicks
+    if (own) return own;
     if (role === 'tab') return `${label} (tab)`;
     if (el.hasAttribute('aria-expanded') && role !== 'combobox') return `${label} (expands or collapses)`;
     if (role === 'combobox' && el.tagName !== 'SELECT' && el.tagName !== 'INPUT') return `${label} (opens a list of options)`;
@@ -1394,7 +1413,9 @@
       if (skipDeclared && (role === 'alert' || role === 'status')) continue;
       const message = isSensitive(el) ? MASK : textOf(el, opts.max_string);
       const source = role === 'alert' ? 'alert' : role === 'status' ? 'status' : 'live';
-      push(role === 'alert' || el.getAttribute('aria-live') === 'assertive' ? 'error' : 'info', message, null, el, source);
+      // clicks: an assertive live region (an autocomplete's "5 results are available") is not an error by itself.
+      const error = role === 'alert' || (el.getAttribute('aria-live') === 'assertive' && ERRORISH.test(message));
+      push(error ? 'error' : 'info', message, null, el, source);
     }
     for (const el of document.querySelectorAll(':user-invalid')) {
       if (!el.checkVisibility(VIS)) continue;
@@ -1404,6 +1425,8 @@
   }
 
   function find(locator) {
+    const mine = CLICK && CLICK.find(locator); // clicks: second actions (js/clickables.js extra)
+    if (mine) return mine;
     const key = keyOf(String(locator.name), locator.record, locator.region_path || [], locator.ordinal);
     const look = () => {
       const ref = registry.get(key);

@@ -38,7 +38,7 @@ def by_tool(result: ObserveResult) -> dict[str, ActionEntry]:
 async def test_every_visible_control_is_offered_and_named_as_a_person_reads_it(
     browser: cdpagent.Browser,
 ) -> None:
-    tab = await browser.open(INFER / "form.html")
+    tab = await browser.open(INFER / "naming.html")
     result = await observe_page(tab, ObserveOptions(max_actions=100, max_tool_chars=20_000,
                                                     max_action_chars=20_000, max_total_chars=100_000))
     tools = by_tool(result)
@@ -62,7 +62,7 @@ async def test_every_visible_control_is_offered_and_named_as_a_person_reads_it(
 
 
 async def test_inferred_kinds_choose_set_date_and_editor(browser: cdpagent.Browser) -> None:
-    tab = await browser.open(INFER / "form.html")
+    tab = await browser.open(INFER / "naming.html")
     result = await observe_page(tab, ObserveOptions(max_actions=100, max_tool_chars=20_000,
                                                     max_action_chars=20_000, max_total_chars=100_000))
     tools = by_tool(result)
