@@ -1066,11 +1066,11 @@
   function inferPass(opts, mode) {
     const t0 = now();
     labels = labelMap();
+    const clickables = CLICK ? CLICK.pass(opts) : []; // clicks
     const ctx = pageContext(opts, mode);
     const regions = inferRegions(ctx);
     const containers = findContainers(ctx);
     const recs = indexRecords(ctx, containers);
-    const clickables = CLICK ? CLICK.pass(opts) : []; // clicks
     const rowControls = new Map();
     const pageControls = [];
     for (const el of allControls(ctx.roled, clickables)) {
