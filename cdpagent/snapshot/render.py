@@ -309,7 +309,9 @@ def _structure(obs: Observation, compact: bool) -> list[str]:
             f'A modal dialog "{clean(obs.modal, 80)}" is open: content behind it cannot be '
             "used until it closes."
         )
-    inferred = any(r.source == "inferred" for r in [*obs.regions, *obs.actions])
+    inferred = any(r.source == "inferred" for r in obs.regions) or any(
+        e.source == "inferred" for e in obs.actions
+    )
     if inferred and not compact:
         out.append(INFERRED_RULE)
     if obs.regions:
