@@ -102,6 +102,12 @@
       }
     }
   }
+  // An ARIA-less slider's handle (jQuery UI, many imitations): a focusable, empty
+  // element in or of a "slider" class, without a role. Its kind is set.
+  const SLIDER_CLASS = /slider/i;
+  const isSliderHandle = (el) => el.hasAttribute('tabindex') && !el.hasAttribute('role') && !el.firstElementChild &&
+    SLIDER_CLASS.test(`${el.className} ${el.parentElement ? el.parentElement.className : ''}`) && !squash(el.textContent);
+  const SLIDER_HANDLES = '[class*="slider" i][tabindex]:not([role]),[class*="slider" i] > [tabindex]:not([role])';
   const controlsIn = (root) => Array.prototype.filter.call(root.querySelectorAll(CONTROL), isControl);
   const CONTROL_TAGS = ['a', 'button', 'input', 'select', 'textarea', 'summary'];
   const CONTROL_TAG = /^(A|BUTTON|INPUT|SELECT|TEXTAREA|SUMMARY)$/;
@@ -116,6 +122,7 @@
     for (const el of document.querySelectorAll('[contenteditable]')) {
       if (!CONTROL_TAG.test(el.tagName) && !el.hasAttribute('role') && isControl(el)) out.push(el);
     }
+    for (const el of document.querySelectorAll(SLIDER_HANDLES)) if (!CONTROL_TAG.test(el.tagName) && isSliderHandle(el) && !out.includes(el)) out.push(el);
     return out;
   }
   // Elements by tag (live collections) and by role (from the pass's one [role] scan),
@@ -194,6 +201,7 @@
   function roleOf(el) {
     const role = firstRole(el);
     if (role) return role;
+    if (isSliderHandle(el)) return 'slider';
     const tag = el.tagName;
     if (tag === 'A') return 'link';
     if (tag === 'BUTTON' || tag === 'SUMMARY') return 'button';
@@ -212,6 +220,7 @@
   }
 
   function kindOf(el, role) {
+    if (isSliderHandle(el)) return 'set';
     const own = CLICK && CLICK.kindOf(el); // clicks
     if (own) return own;
     const tag = el.tagName;

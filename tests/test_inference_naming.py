@@ -75,6 +75,8 @@ async def test_inferred_kinds_choose_set_date_and_editor(browser: cdpagent.Brows
     assert volume.kind == "set" and volume.input is not None
     spec = volume.input
     assert (spec.min, spec.max, spec.step, spec.value) == ("0", "10", "2", "4")
+    # A slider without a role (a focusable handle of a "slider" class) is set too.
+    assert tools["brightness"].kind == "set" and tools["brightness"].name_source == "label"
     departure = tools["departure"]
     assert departure.kind == "type" and departure.input is not None and "ISO date" in departure.input.doc
     # An editor is named by its label, never by what was typed into it.
