@@ -556,7 +556,16 @@
       }
     }
     ctx.regionInfo = regionInfo;
-    ctx.regionOf = (el) => regionInfo.get(el) || ancestorRegion(el);
+    // The region above an element, memoised per parent: thousands of links share a few parents.
+    const above = new Map();
+    ctx.regionOf = (el) => {
+      const own = regionInfo.get(el);
+      if (own) return own;
+      const parent = el.parentElement;
+      let r = above.get(parent);
+      if (r === undefined) { r = ancestorRegion(el); above.set(parent, r); }
+      return r;
+    };
     return { regions, total };
   }
 
@@ -855,6 +864,14 @@
       const hovers = CLICK && CLICK.hoverPath(el).length; // clicks: items of closed hover menus
       if (ctx.declared(el) || (ctx.hidden(el) && !hovers)) continue;
       if (inGroup.has(el) && !groupAt.has(el)) continue;
+      if (out.length >= opts.max_page_actions) {
+        // Past what any budget can show: counted, never named (the work stays bounded on
+        // a page of 50,000 links; their region's visible count leaves them out).
+        total++;
+        const region = ctx.regionOf(el);
+        if (region && region.out) region.out.actions_total++;
+        continue;
+      }
       let role = roleOf(el);
       const shown = el.checkVisibility(VIS);
       if (POPUP_ITEM.test(role) && !shown && !hovers) continue; // clicks
@@ -957,8 +974,13 @@
       if (v === undefined) { v = el.checkVisibility(VIS); shownMemo.set(el, v); }
       return v;
     };
+    // Reading stops once four budgets' worth of text is read and the walk is below the
+    // viewport: the rest could not be shown anyway (it is then not counted, and said so).
+    const enough = budget * 4;
+    let read = 0;
     const open = (el) => {
       const b = { el, parts: [], own: false, heading: HEADING.test(el.tagName) || firstRole(el) === 'heading' };
+      if (read > enough && el.getBoundingClientRect().top > ctx.vh) complete = false;
       blocks.push(b);
       return b;
     };
@@ -969,7 +991,9 @@
           if (!/\S/.test(c.data) || skipped.has(c)) { if (cursor.block) cursor.block.parts.push(' '); continue; }
           if (!shown(node)) continue;
           if (!cursor.block) cursor.block = open(cursor.el);
+          if (!complete) return;
           cursor.block.parts.push(c.data);
+          read += c.data.length;
           if (!inControl) cursor.block.own = true;
           continue;
         }

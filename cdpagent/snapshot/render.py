@@ -218,7 +218,7 @@ def text_lines(text: PageText, om: Omitted) -> list[str]:
             f"{text.chars_total} characters in all)"
         )
     if not text.scanned_all:
-        out.append("(The page is too large to read to its end: text further down is not counted)")
+        out.append("(Text further down the page was not read, so it is not counted)")
     return out
 
 
