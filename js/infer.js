@@ -394,8 +394,8 @@
   // A control's name and, when weak, where it came from (its name_source).
   // In a record row (inRow) the text next to a control is the row's, not the control's name.
   function controlName(el, role, kind, max, used, inRow) {
-    const mine = CLICK && CLICK.nameOf(el, max); // clicks
-    if (mine) return [mine, null];
+    const mine = CLICK && CLICK.named(el, max); // clicks: [name, name_source]
+    if (mine) return mine;
     const own = P.ownName(el, max, labels);
     if (own) return [own, null];
     if (!inRow && (FIELD_KINDS.test(kind) || el.isContentEditable)) {
@@ -1099,8 +1099,9 @@
   function inferPass(opts, mode) {
     const t0 = now();
     labels = labelMap();
-    const clickables = CLICK ? CLICK.pass(opts) : []; // clicks
     const ctx = pageContext(opts, mode);
+    // clicks: before the containers, which add the repeated clickable blocks this pass finds.
+    const clickables = CLICK ? CLICK.pass(opts) : [];
     const regions = inferRegions(ctx);
     const containers = findContainers(ctx);
     const recs = indexRecords(ctx, containers);
@@ -1130,7 +1131,7 @@
       state: state.items.slice(0, opts.max_state), state_total: state.items.length,
       feedback: feedback.items, feedback_total: feedback.total,
       page_text: text,
-      modal: ctx.modalLabel, warnings: [], collect_ms: now() - t0,
+      modal: ctx.modalLabel, warnings: CLICK ? CLICK.warnings() : [], collect_ms: now() - t0, // clicks: what the clickables pass left out
     });
   }
 
