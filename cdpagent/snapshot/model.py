@@ -298,7 +298,8 @@ class PageText(msgspec.Struct, frozen=True):
     viewport_left: int = 0
     """Blocks in the viewport left out or cut by the budget."""
     scanned_all: bool = True
-    """False when the page was too large to read to its end (``text_scan``)."""
+    """False when reading stopped before the end of the page: past ``text_scan`` nodes, or once
+    four budgets of text were read and the walk was below the viewport."""
 
 
 class Feedback(msgspec.Struct, frozen=True):
