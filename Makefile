@@ -12,7 +12,7 @@ lint: setup
 	.venv/bin/mypy
 
 test: lint
-	.venv/bin/pytest -q
+	.venv/bin/pytest -q -n 2
 
 # The bench extra is Playwright's Python package only: bench/*.py drive /usr/bin/chromium with it
 # (executable_path), so no browser is ever downloaded.
