@@ -47,6 +47,8 @@
   if (globalThis.__cdpagentInfer) return;
 
   const MASK = '[masked]';
+  // clicks: non-semantic controls, hover menus, scrollables, popups (js/clickables.js).
+  const CLICK = globalThis.__cdpagentClickables || null;
   const VIS = { visibilityProperty: true };
   const DECLARED = '[data-agent-region],[data-agent-action],[data-agent-record],[data-agent-state]';
   // Candidates are found by tag or by the presence of a role, then filtered by role
@@ -88,8 +90,8 @@
   // collections (cheap), by role from the pass's one [role] scan, and contenteditable.
   // A selector list costs one match per selector per element, and one per record
   // row cost more than the rest of a pass on large tables.
-  function allControls(roled) {
-    const out = [];
+  function allControls(roled, clickables) {
+    const out = clickables.slice(); // clicks
     for (const tag of CONTROL_TAGS) for (const el of document.getElementsByTagName(tag)) if (isControl(el)) out.push(el);
     for (const el of roled) if (!CONTROL_TAG.test(el.tagName) && isControl(el)) out.push(el);
     for (const el of document.querySelectorAll('[contenteditable]')) {
@@ -130,6 +132,7 @@
   const NOT_RECORDS = 'nav,[role=navigation],[role=menu],[role=menubar],[role=tablist],[role=listbox],[role=tree],[role=radiogroup],[role=toolbar]';
   const FEEDBACK_ROLES = new Set(['alert', 'status', 'log']);
   const FEEDBACK = '[role=alert],[role=status],[role=log],[aria-live=polite],[aria-live=assertive],[aria-invalid=true]';
+  const ERRORISH = /\b(error|invalid|failed|fail|required|wrong|cannot|can't|must|denied|expired|incorrect)\b/i; // clicks
   const COUNT = /\b\d[\d,.]*\s+(results?|items?|matches|entries|rows?|records?|hits)\b(\s+left)?/i;
   const now = () => performance.now();
 
@@ -179,6 +182,8 @@
 
   // The accessible name, close to accname-1.2 for the cases that matter here.
   function nameOf(el, max) {
+    const own = CLICK && CLICK.nameOf(el, max); // clicks
+    if (own) return own;
     const named = ariaName(el, max);
     if (named) return named;
     const labelled = labels && labels.get(el);
@@ -254,6 +259,8 @@
   }
 
   function kindOf(el, role) {
+    const own = CLICK && CLICK.kindOf(el); // clicks
+    if (own) return own;
     const tag = el.tagName;
     if (tag === 'SELECT') return 'select';
     if (tag === 'TEXTAREA' || el.isContentEditable) return 'type';
@@ -285,6 +292,7 @@
   }
 
   function effectOf(el, role, kind, name) {
+    if (kind === 'scroll' || (kind === 'hover' && !CLICK.hoverPath(el).length)) return 'read'; // clicks
     if (role === 'link') return samePage(el) ? 'read' : 'navigate';
     if (role === 'tab' || el.tagName === 'SUMMARY' || el.hasAttribute('aria-expanded') ||
         el.hasAttribute('aria-haspopup')) return 'read';
@@ -295,6 +303,7 @@
   // A control's input spec exactly as the declared collector builds it: the same
   // bounds from Python, the same masking (a sensitive select lists no options).
   function inputSpec(el, kind, opts) {
+    if (kind === 'hover' || kind === 'scroll') return null; // clicks: they take no input
     return globalThis.__cdpagentObserve.inputSpec(el, kind, opts, true);
   }
 
@@ -358,6 +367,7 @@
     labels = labelTexts();
     // Elements with a role, found once: landmarks, widgets and controls are picked from them.
     const roled = Array.from(document.querySelectorAll('[role]'));
+    const clickables = CLICK ? CLICK.pass(opts) : []; // clicks
     lastOptions = optionsJson;
     lastMode = mode;
     const skipDeclared = mode === 'undeclared';
@@ -428,7 +438,7 @@
     const reasonOf = (el, shown, kind) => {
       if (el.disabled === true || el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true') return 'disabled';
       if (hasInert && el.closest('[inert]')) return 'inert';
-      if (!shown) return 'hidden';
+      if (!shown && !(CLICK && CLICK.hoverPath(el).length)) return 'hidden'; // clicks: hover-then-click
       if (covered(el)) return `behind the open dialog "${modalLabel}"`;
       if (kind === 'type' && el.readOnly) return 'read-only';
       return null;
@@ -453,6 +463,7 @@
     for (const c of cardContainers(containers, regionInfo, roled)) {
       if (!declared(c.el) && !holdsDeclared(c.el) && !hidden(c.el)) containers.push(c);
     }
+    if (CLICK) for (const c of CLICK.containers(containers)) if (!declared(c.el) && !hidden(c.el)) containers.push(c); // clicks
     const recordOf = new Map();
     const seenIds = new Map();
     const ids = [];
@@ -529,8 +540,8 @@
     };
     const rowControls = new Map();
     const pageControls = [];
-    for (const el of allControls(roled)) {
-      const row = rowAbove(el);
+    for (const el of allControls(roled, clickables)) {
+      const row = recordOf.has(el) ? el : rowAbove(el); // clicks: a clickable row is its own row's action
       if (!row) pageControls.push(el);
       else if (rowControls.has(row)) rowControls.get(row).push(el);
       else rowControls.set(row, [el]);
@@ -634,7 +645,7 @@
       if (declared(el) || hidden(el)) continue;
       const role = roleOf(el);
       const shown = el.checkVisibility(VIS);
-      if (POPUP_ITEM.test(role) && !shown) continue;
+      if (POPUP_ITEM.test(role) && !shown && !(CLICK && CLICK.hoverPath(el).length)) continue; // clicks
       const label = nameOf(el, 200);
       if (!label) continue;
       const kind = kindOf(el, role);
@@ -826,6 +837,8 @@
   }
 
   function genericName(el, role, kind, label) {
+    const own = CLICK && CLICK.verb(el); // clicks
+    if (own) return own;
     if (kind === 'check') return 'toggle';
     if (kind === 'type') return 'edit';
     if (kind === 'select') return 'choose';
@@ -835,6 +848,8 @@
   }
 
   function rowDescription(el, role, kind, name, opts) {
+    const own = CLICK && CLICK.describe(el, name.replace(/_/g, ' ')); // clicks
+    if (own) return own;
     if (role === IN_PLACE) return 'Replace the row\'s text (double-clicks it to open the row\'s editor, types, presses Enter)';
     if (kind === 'check') return 'Check or uncheck the row';
     if (el.hasAttribute('aria-expanded')) return 'Expand or collapse the row';
@@ -843,6 +858,8 @@
   }
 
   function describe(el, role, label) {
+    const own = CLICK && CLICK.describe(el, label); // clicks
+    if (own) return own;
     if (role === 'tab') return `${label} (tab)`;
     if (el.hasAttribute('aria-expanded') && role !== 'combobox') return `${label} (expands or collapses)`;
     if (role === 'combobox' && el.tagName !== 'SELECT' && el.tagName !== 'INPUT') return `${label} (opens a list of options)`;
@@ -992,7 +1009,9 @@
       if (skipDeclared && (role === 'alert' || role === 'status')) continue;
       const message = isSensitive(el) ? MASK : textOf(el, opts.max_string);
       const source = role === 'alert' ? 'alert' : role === 'status' ? 'status' : 'live';
-      push(role === 'alert' || el.getAttribute('aria-live') === 'assertive' ? 'error' : 'info', message, null, el, source);
+      // clicks: an assertive live region (an autocomplete's "5 results are available") is not an error by itself.
+      const error = role === 'alert' || (el.getAttribute('aria-live') === 'assertive' && ERRORISH.test(message));
+      push(error ? 'error' : 'info', message, null, el, source);
     }
     for (const el of document.querySelectorAll(':user-invalid')) {
       if (!el.checkVisibility(VIS)) continue;

@@ -87,7 +87,7 @@ def split_action_id(text: str) -> tuple[str, str | None]:
     return (name, record) if at else (text, None)
 
 
-Kind = Literal["click", "type", "select", "check", "tool"]
+Kind = Literal["click", "type", "select", "check", "tool", "hover", "press", "scroll", "set", "choose"]
 """``tool``: a tool the page registered with WebMCP; its input is a JSON object (:mod:`.pagetools`)."""
 Effect = Literal["read", "write", "navigate"]
 Source = Literal["declared", "inferred"]

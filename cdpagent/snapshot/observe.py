@@ -32,6 +32,7 @@ from ..pagescripts import source
 from ..target import Command, Target
 from ..webmcp import WebMcp
 from .budget import build
+from .clickables import probe_listeners
 from .frames import collect_frames
 from .inference import combine
 from .model import Feedback, Identity, InputSpec, Observation, PageAction, Snapshot, decode_snapshot
@@ -55,7 +56,7 @@ __all__ = [
 
 WORLD: Final = "cdpagent-observe"
 #: The page scripts of the isolated world, in install order.
-WORLD_SCRIPTS: Final = ("collect.js", "infer.js", "act.js")
+WORLD_SCRIPTS: Final = ("collect.js", "clickables.js", "infer.js", "act.js")
 # One round trip: the declared snapshot, the inferred one, or both (OB-12, see .inference).
 _CALL_COLLECT = (
     "function (o, m, h) { const p = globalThis.__cdpagentInfer.plan(m); return ["
@@ -216,6 +217,7 @@ async def _attempt(
     try:
         if opts.settle:
             report = await _settle(tab, ctx, opts, after_input)
+        await probe_listeners(tab.session, ctx, COLLECTOR_BOUNDS.listener_probe, opts.infer)  # clicks
         snapshot = await _collect_in(tab.session, opts, ctx, None)
     except ProtocolError as exc:
         # The world died under the call: its document was replaced.

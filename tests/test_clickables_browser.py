@@ -1,0 +1,143 @@
+"""Issue 20 against real Chromium: what pages make operable without saying so.
+
+Clickable elements without semantics (listeners found through the browser, ``onclick``,
+``cursor: pointer``), repeated clickable blocks folded into row actions, popups that
+appear after an act, hover menus and scrollable boxes, on pages under
+``tests/pages/clicks/`` written the way MiniWoB++ (MIT) and real sites write them.
+"""
+
+from __future__ import annotations
+
+import msgspec
+from conftest import PAGES, evaluate
+
+import cdpagent
+from cdpagent.snapshot import ObserveOptions
+from cdpagent.snapshot.actions import act
+from cdpagent.snapshot.clickables import verdict
+from cdpagent.snapshot.model import ActionEntry
+from cdpagent.snapshot.observe import ObserveResult, observe_page
+from cdpagent.snapshot.receipts import Receipt
+
+CLICKS = PAGES / "clicks"
+
+
+def ok(receipt: Receipt) -> Receipt:
+    assert receipt.ok, msgspec.json.encode(receipt).decode()
+    return receipt
+
+
+def entries(result: ObserveResult) -> dict[str, ActionEntry]:
+    return {e.tool: e for e in result.observation.actions}
+
+
+def record_of(result: ObserveResult, text: str) -> str:
+    return next(r.id for r in result.observation.records if text in r.label)
+
+
+async def result_text(tab: cdpagent.Tab) -> str:
+    return str(await evaluate(tab, "document.getElementById('result').textContent"))
+
+
+def test_ob12_listener_verdicts() -> None:
+    assert verdict([{"type": "click"}]) == "click"
+    assert verdict([{"type": "mouseenter"}, {"type": "pointerdown"}]) == "click"
+    assert verdict([{"type": "mouseover"}]) == "hover"
+    assert verdict([{"type": "scroll"}, {"type": "keydown"}]) == ""
+    assert verdict([]) == ""
+
+
+async def test_ob12_span_link_and_div_submit(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(CLICKS / "spans.html")
+    found = entries(await observe_page(tab))
+    # an onclick span, and a div whose click listener only the browser knows of
+    assert found["read_more"].kind == "click" and found["read_more"].available
+    assert found["submit"].kind == "click" and found["submit"].source == "inferred"
+    ok(await act(tab, "submit"))
+    assert await result_text(tab) == "submitted"
+
+
+async def test_ob12_inbox_rows_and_icons_are_row_actions(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(CLICKS / "inbox.html")
+    result = await observe_page(tab)
+    found = entries(result)
+    for name in ("open", "star", "trash"):
+        assert found[name].kind == "click" and found[name].rows == 5, name
+    assert found["primary"].kind == "scroll"  # the scrolling mail list, named by its heading
+    alice = record_of(result, "Alice")
+    ok(await act(tab, "star", record=alice))
+    assert await result_text(tab) == "starred Alice"
+    opened = ok(await act(tab, "open", record=record_of(result, "Carol")))
+    assert opened.result.changed is not None and opened.result.changed.actions is not None
+    assert "back" in opened.result.changed.actions.appeared
+    assert (
+        await evaluate(tab, "document.querySelector('#email .email-body').textContent") == "Tickets booked."
+    )
+
+
+async def test_ob12_feed_menu_items_appear_after_more(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(CLICKS / "feed.html")
+    result = await observe_page(tab)
+    found = entries(result)
+    assert {"reply", "retweet", "like", "more"} <= set(found)
+    assert all(found[n].rows == 4 for n in ("reply", "like", "more"))
+    ada = record_of(result, "@ada")
+    opened = ok(await act(tab, "more", record=ada))
+    assert opened.result.changed is not None and opened.result.changed.actions is not None
+    assert any(a.startswith("share_via_dm") for a in opened.result.changed.actions.appeared)
+    ok(await act(tab, "share_via_dm", record=ada))
+    assert await result_text(tab) == "share @ada"
+    ok(await act(tab, "like", record=ada))
+    assert await result_text(tab) == "like @ada"
+
+
+async def test_ob12_tree_items_open_and_are_clicked(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(CLICKS / "tree.html")
+    result = await observe_page(tab)
+    assert entries(result)["open"].rows == 3
+    ok(await act(tab, "open", record=record_of(result, "Karen")))
+    inner = await observe_page(tab)
+    assert "Marla" in inner.text
+    ok(await act(tab, "open", record=record_of(inner, "Marla")))
+    assert await result_text(tab) == "clicked Marla"
+
+
+async def test_ob12_autocomplete_suggestions_are_offered(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(CLICKS / "autocomplete.html")
+    typed = ok(await act(tab, "tags", text="Ge"))
+    assert typed.result.changed is not None and typed.result.changed.actions is not None
+    assert {"georgia", "germany"} <= set(typed.result.changed.actions.appeared)
+    after = await observe_page(tab)
+    germany = entries(after)["germany"]
+    assert germany.kind == "click" and germany.available and "appeared after" in germany.description
+    # the live region's count is news, not an error
+    live = [f for f in after.observation.feedback if "results are available" in f.message]
+    assert live and all(f.level == "info" for f in live)
+    ok(await act(tab, "germany"))
+    assert await evaluate(tab, "document.getElementById('tags').value") == "Germany"
+    ok(await act(tab, "submit"))
+    assert await result_text(tab) == "entered Germany"
+
+
+async def test_ob12_hover_menus_offer_their_parent_and_items(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(CLICKS / "hover.html")
+    found = entries(await observe_page(tab))
+    # a :hover rule, and a mouseenter listener, each open a menu
+    for parent in ("products", "support", "account"):
+        assert found[parent].kind == "hover" and found[parent].effect == "read", parent
+    for item in ("laptops", "phones", "contact", "sign_out"):
+        entry = found[item]
+        assert entry.kind == "hover" and entry.available and entry.effect == "write", item
+        assert "hover menu" in entry.description
+    assert found["laptops"].input is None
+
+
+async def test_ob12_scrollable_agreement_is_a_scroll_action(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(CLICKS / "agreement.html")
+    found = entries(await observe_page(tab))
+    terms = found["terms_of_service"]
+    assert terms.kind == "scroll" and terms.effect == "read" and terms.available
+    assert not found["sign"].available
+    await evaluate(tab, "document.getElementById('terms').scrollTop = 1e6")
+    # the scroll event has run once the page settled: Sign is enabled
+    assert entries(await observe_page(tab, ObserveOptions(settle=True)))["sign"].available
