@@ -52,6 +52,7 @@
   const SKIP_TAG = /^(SCRIPT|STYLE|TEMPLATE|NOSCRIPT|HEAD|META|LINK|BR|HR|svg|path|IFRAME|OBJECT|CANVAS|VIDEO|AUDIO)$/;
   const CLICK_SAMPLE = 4;
   const ROWS_MIN = 3;
+  const ROW_TAG = /^(LI|ARTICLE|TR|DT|DD)$/;
   const squash = (s) => String(s == null ? '' : s).replace(/\s+/g, ' ').trim();
   function clip(s, max) {
     s = squash(s);
@@ -171,7 +172,11 @@
     if (img && squash(img.alt)) return clip(img.alt, max);
     if (el.title) return clip(el.title, max);
     if (el.tagName === 'IMG' && el.alt) return clip(el.alt, max);
-    return clip(nameFromAttrs(el), max);
+    // An icon beside a caption (a tree's expander before its folder name) says which.
+    const own = nameFromAttrs(el);
+    const next = el.nextElementSibling || el.previousElementSibling;
+    const beside = next && !info.has(next) && !next.querySelector('*:not(b,i,em,strong,small)') ? squash(next.innerText) : '';
+    return clip(beside && beside.length <= 40 && own ? `${own} ${beside}` : own, max);
   }
 
   function scrollName(el, max) {
@@ -184,8 +189,10 @@
     }
     if (el.title) return clip(el.title, max);
     for (let prev = el.previousElementSibling, n = 0; prev && n < 2; prev = prev.previousElementSibling, n++) {
+      // A caption (a heading, a label, a short line): an instruction before a box is not its name.
       const t = squash(prev.textContent);
-      if (t && t.length <= 80 && prev.checkVisibility(VIS)) return clip(t, max);
+      const caption = /^(H[1-6]|LABEL|LEGEND|CAPTION|DT)$/.test(prev.tagName) || firstRole(prev) === 'heading' || t.length <= 40;
+      if (t && caption && prev.checkVisibility(VIS)) return clip(t, max);
     }
     const h = el.querySelector('h1,h2,h3,h4,h5,h6,[role=heading],legend,caption');
     if (h && squash(h.textContent)) return clip(h.textContent, max);
@@ -300,10 +307,37 @@
     // A caption that labels a control (aria-labelledby) is that control's to act on.
     const captions = new Set();
     for (const c of document.querySelectorAll('[aria-labelledby]')) for (const id of c.getAttribute('aria-labelledby').split(/\s+/)) captions.add(id);
-    const all = found.filter((el) => !(el.id && captions.has(el.id)) && !el.closest('[aria-hidden="true"]'));
+    const all = found.filter((el) => !(el.id && captions.has(el.id)) && !el.closest('[aria-hidden="true"]') && !delegates(el));
     for (const el of all.sort(docOrder)) {
       if (!info.has(el) && el.checkVisibility(VIS) && (squash(el.textContent) || el.getBoundingClientRect().width > 0)) keep(el, 'click');
     }
+    // One control is one action: a clickable whose text is all of one clickable inside
+    // it (a tree item and its label) is reached through that one (the click bubbles).
+    for (const el of out) {
+      const i = info.get(el);
+      if (i.kind !== 'click') continue;
+      const name = textName(el, 80);
+      for (let p = el.parentElement, d = 0; p && d < 4; p = p.parentElement, d++) {
+        const up = info.get(p);
+        if (up && up.kind === 'click' && !up.dropped && textName(p, 80) === name) up.dropped = true;
+      }
+    }
+    // ... and a box whose words are all its clickables' words (a bar of buttons) is not one more.
+    const inner = new Map();
+    for (const el of out) {
+      const i = info.get(el);
+      if (i.kind !== 'click' || i.dropped) continue;
+      for (let p = el.parentElement, d = 0; p && d < 4; p = p.parentElement, d++) {
+        const up = info.get(p);
+        if (up && up.kind === 'click' && !up.dropped) { if (!inner.has(p)) inner.set(p, []); inner.get(p).push(textName(el, 200)); break; }
+      }
+    }
+    for (const [p, names] of inner) {
+      let rest = textName(p, 400);
+      for (const n of names) rest = rest.replace(n, ' ');
+      if (!squash(rest)) info.get(p).dropped = true;
+    }
+    for (let k = out.length - 1; k >= 0; k--) if (info.get(out[k]).dropped) { info.delete(out[k]); out.splice(k, 1); }
     for (const el of scrollers) if (!info.has(el) || info.get(el).kind === 'click') { info.delete(el); keep(el, 'scroll'); }
     const p = popup();
     if (p) {
@@ -316,6 +350,16 @@
     }
     lastOut = out;
     return out;
+  }
+
+  // A composite widget, or a box of several controls, listens for its children's
+  // clicks (delegation): its children are the things to click.
+  const COMPOSITE = new Set(['tablist', 'menu', 'menubar', 'listbox', 'tree', 'toolbar', 'radiogroup', 'grid', 'treegrid', 'tabpanel', 'dialog']);
+  function delegates(el) {
+    if (COMPOSITE.has(firstRole(el))) return true;
+    let n = 0;
+    for (const c of el.querySelectorAll('a[href],button,input,select,textarea,[role]')) if (semantic(c) && ++n >= 2) return true;
+    return false;
   }
 
   const kindOf = (el) => { const i = info.get(el); return i ? i.kind : null; };
@@ -331,9 +375,14 @@
     if (i.parent) return `${label} (in a hover menu: hovers its menu open, then clicks it)`;
     if (i.kind === 'hover') return `${label} (hover to open its menu)`;
     if (rowsOf.has(el)) return 'Open the row (clicks it)';
+    if (EXPANDER.test(el.className) && !squash(el.textContent)) return `${label} (expands or collapses)`;
     if (i.popup) return `${label} (appeared after the last action; click to choose it)`;
     return null;
   }
+  // Popup and hover-menu items are named by their text even when one row alone has them.
+  const ownName = (el) => { const i = info.get(el); return !!i && !!(i.popup || i.parent); };
+  // Items of a popup belong to the page, not to the row that opened it: one at a time is open.
+  const floating = (el) => { const i = info.get(el); return !!i && !!i.popup; };
   const verb = (el) => (rowsOf.has(el) ? 'open' : null);
 
   // Clickable rows: siblings of one shape, at least ROWS_MIN, that are clickable
@@ -352,17 +401,34 @@
         const parent = block.parentElement;
         if (!parent || block === document.body || parent === document.documentElement) break;
         if (checked.has(parent)) break;
+        if (parent === document.body) break;
+        // A repeated shape says "row" only with a class or a row-like tag: the page's
+        // classless wrapper divs repeat too.
+        if (!block.classList.length && !ROW_TAG.test(block.tagName)) continue;
         const shape = shapeOf(block);
         const rows = Array.prototype.filter.call(parent.children, (c) => shapeOf(c) === shape);
         if (rows.length < ROWS_MIN) continue;
         checked.add(parent);
-        if (inTaken(parent)) break;
+        // Words of a paragraph (span links) are actions, not rows.
+        if (getComputedStyle(rows[0]).display.startsWith('inline') && !ROW_TAG.test(block.tagName)) break;
+        if (inTaken(parent) || holding(rows) < 2) break;
         for (const r of rows) rowsOf.add(r);
         out.push({ el: parent, rows, headers: null, table: false, card: true });
         break;
       }
     }
     return out.sort((a, b) => docOrder(a.el, b.el));
+  }
+
+  // How many of rows are, or hold, a clickable of this pass.
+  function holding(rows) {
+    const set = new Set(rows);
+    const hit = new Set();
+    for (const el of lastOut) {
+      for (let p = el, d = 0; p && d < 8; p = p.parentElement, d++) if (set.has(p)) { hit.add(p); break; }
+      if (hit.size >= 2) break;
+    }
+    return hit.size;
   }
 
   function hoverPath(el) {
@@ -378,6 +444,8 @@
   let appeared = [];
   let observer = null;
   const NEAR_PX = 400;
+  const POPUP_TEXT = 100;
+  const EXPANDER = /expand|collapse|toggle|caret|chevron|twisty|disclosure/i;
   function acted(el) {
     if (observer) observer.disconnect();
     target = el ? new WeakRef(el) : null;
@@ -391,6 +459,13 @@
       }
     });
     observer.observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ['class', 'style', 'hidden', 'aria-hidden', 'open'] });
+  }
+  function floats(el) {
+    for (let p = el, d = 0; p && p !== document.body && d < 3; p = p.parentElement, d++) {
+      const pos = getComputedStyle(p).position;
+      if (pos === 'absolute' || pos === 'fixed') return true;
+    }
+    return false;
   }
   function popup() {
     const near = target && target.deref();
@@ -410,8 +485,15 @@
     }
     const items = [];
     for (const root of roots) {
+      // A panel or dialog that opened is a region of its own, not a list to choose from.
+      if (COMPOSITE.has(firstRole(root)) && firstRole(root) !== 'listbox' && firstRole(root) !== 'menu') continue;
+      // A popup floats over the page (a menu, a suggestion list, a picker) or is a
+      // list; a view that replaced another in the flow is the page itself.
+      if (!floats(root) && !/^(UL|OL|MENU)$/.test(root.tagName) && !/^(listbox|menu)$/.test(firstRole(root) || '')) continue;
       const list = root.matches('li') ? [root] : itemsOf(root);
-      for (const item of list) if (item.checkVisibility(VIS) && !items.includes(item)) items.push(item);
+      for (const item of list) {
+        if (item.checkVisibility(VIS) && !items.includes(item) && squash(item.textContent).length <= POPUP_TEXT) items.push(item);
+      }
     }
     return items.length ? { near, items: items.slice(0, 50) } : null;
   }
@@ -464,7 +546,7 @@
 
   Object.defineProperty(globalThis, '__cdpagentClickables', {
     value: Object.freeze({
-      pass, kindOf, nameOf, describe, verb, containers, hoverPath, acted, popup, probe, mark,
+      pass, kindOf, nameOf, describe, verb, ownName, floating, containers, hoverPath, acted, popup, probe, mark,
       stats: () => stats,
     }),
     writable: false, configurable: false, enumerable: false,

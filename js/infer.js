@@ -541,7 +541,7 @@
     const rowControls = new Map();
     const pageControls = [];
     for (const el of allControls(roled, clickables)) {
-      const row = recordOf.has(el) ? el : rowAbove(el); // clicks: a clickable row is its own row's action
+      const row = CLICK && CLICK.floating(el) ? null : recordOf.has(el) ? el : rowAbove(el); // clicks: a clickable row is its own row's action; a popup's items are the page's
       if (!row) pageControls.push(el);
       else if (rowControls.has(row)) rowControls.get(row).push(el);
       else rowControls.set(row, [el]);
@@ -586,7 +586,7 @@
         for (const [el, role, kind, label] of controls) {
           // A name that differs on every row names the row, not the action (and is
           // never slugged: 10,000 unique names cost more than the rest of the row).
-          const s = label && (rowsOf === 1 || counts.get(label) > 1) ? slug(label) : '';
+          const s = label && (rowsOf === 1 || counts.get(label) > 1 || (CLICK && CLICK.ownName(el))) ? slug(label) : ''; // clicks: popup and menu items keep their names
           let name = s || genericName(el, role, kind, label);
           if (!name) continue;
           const n = (taken.get(name) || 0) + 1;
@@ -848,7 +848,7 @@
   }
 
   function rowDescription(el, role, kind, name, opts) {
-    const own = CLICK && CLICK.describe(el, name.replace(/_/g, ' ')); // clicks
+    const own = CLICK && CLICK.describe(el, nameOf(el, 160)); // clicks
     if (own) return own;
     if (role === IN_PLACE) return 'Replace the row\'s text (double-clicks it to open the row\'s editor, types, presses Enter)';
     if (kind === 'check') return 'Check or uncheck the row';
