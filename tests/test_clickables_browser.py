@@ -12,7 +12,6 @@ import msgspec
 from conftest import PAGES, evaluate
 
 import cdpagent
-from cdpagent.snapshot import ObserveOptions
 from cdpagent.snapshot.actions import act
 from cdpagent.snapshot.clickables import verdict
 from cdpagent.snapshot.model import ActionEntry
@@ -141,6 +140,9 @@ async def test_ob12_scrollable_agreement_is_a_scroll_action(browser: cdpagent.Br
     terms = found["terms_of_service"]
     assert terms.kind == "scroll" and terms.effect == "read" and terms.available
     assert not found["sign"].available
-    await evaluate(tab, "document.getElementById('terms').scrollTop = 1e6")
-    # the scroll event has run once the page settled: Sign is enabled
-    assert entries(await observe_page(tab, ObserveOptions(settle=True)))["sign"].available
+    scrolled = (
+        "new Promise((done) => { const t = document.getElementById('terms');"
+        " t.addEventListener('scroll', () => setTimeout(done), {once: true}); t.scrollTop = 1e6; })"
+    )
+    await evaluate(tab, scrolled)  # resolves once the page's own scroll listener has run
+    assert entries(await observe_page(tab))["sign"].available
