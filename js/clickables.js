@@ -22,8 +22,12 @@
 //   verb(el) -> string | null   the row-action name of a clickable record row ("open")
 //   containers(existing) -> [{el, rows, headers, table, card}]   repeated clickable
 //       blocks of one shape (mail rows, posts, tree items) that are not records yet
+//   hoverOnly(el) -> boolean   el opens a menu: a hover action hovers it (else clicks it)
 //   hoverPath(el) -> Element[]  the hover parents to hover, outermost first, before
 //       el (inside a closed hover menu) shows; [] when none
+//   extra(regionOf, vw, vh) -> [Element, action][]   second actions of controls:
+//       scroll entries of text areas whose text overflows (infer.js adds them)
+//   find(locator) -> Element | null   the element of one of those
 //   acted(el)   remember the element an act targets: what appears near it until the
 //       next act is a popup of it
 //   popup() -> {near: Element, items: Element[]} | null
@@ -281,6 +285,7 @@
       hoverParents.push(el);
       info.delete(el);
       keep(el, 'hover');
+      if (info.has(el)) info.get(el).opens = true;
       for (const menu of menus) {
         for (const item of itemsOf(menu)) {
           if (semantic(item)) info.set(item, { kind: 'hover', parent: el });
@@ -307,6 +312,20 @@
     // A caption that labels a control (aria-labelledby) is that control's to act on.
     const captions = new Set();
     for (const c of document.querySelectorAll('[aria-labelledby]')) for (const id of c.getAttribute('aria-labelledby').split(/\s+/)) captions.add(id);
+    // Submenus of a menu (jQuery UI, most menu widgets) open when their parent item is
+    // hovered, and clicking the parent chooses it: the parent is a hover, its hidden
+    // items hover-then-click, nested menus inside out.
+    for (const el of document.querySelectorAll('[aria-haspopup]:not([aria-haspopup=false])')) {
+      if (firstRole(el) !== 'menuitem' || !el.parentElement || !el.parentElement.closest('[role=menu],[role=menubar]')) continue;
+      const sub = [el.nextElementSibling, ...el.children].find((c) => c && (c.tagName === 'UL' || firstRole(c) === 'menu'));
+      if (!sub || sub.checkVisibility(VIS)) continue;
+      const up = info.get(el);
+      info.set(el, { kind: 'hover', parent: up && up.parent, opens: true });
+      hoverParents.push(el);
+      for (const item of sub.querySelectorAll('[role=menuitem],[role=menuitemcheckbox],[role=menuitemradio]')) {
+        if (item.parentElement.closest('[role=menu]') === sub) info.set(item, { kind: 'hover', parent: el });
+      }
+    }
     const all = found.filter((el) => !(el.id && captions.has(el.id)) && !el.closest('[aria-hidden="true"]') && !delegates(el));
     for (const el of all.sort(docOrder)) {
       if (!info.has(el) && el.checkVisibility(VIS) && (squash(el.textContent) || el.getBoundingClientRect().width > 0)) keep(el, 'click');
@@ -358,11 +377,64 @@
   function delegates(el) {
     if (COMPOSITE.has(firstRole(el))) return true;
     let n = 0;
-    for (const c of el.querySelectorAll('a[href],button,input,select,textarea,[role]')) if (semantic(c) && ++n >= 2) return true;
-    return false;
+    let rest = null;
+    for (const c of el.querySelectorAll('a[href],button,input,select,textarea,[role]')) {
+      if (!semantic(c)) continue;
+      if (++n >= 2) return true;
+      rest = squash(el.textContent).replace(squash(c.textContent), '');
+    }
+    // A wrapper around one control, with no words of its own (a menu's <li> around its item).
+    return rest !== null && !squash(rest);
   }
 
-  const kindOf = (el) => { const i = info.get(el); return i ? i.kind : null; };
+  // Text areas whose text overflows: besides typing into one (infer.js), it can be
+  // scrolled, and a disabled one ("scroll to the end to enable Sign") only scrolled.
+  // These second actions are built here and found by find().
+  let extraRefs = new Map();
+  const slugOf = (t) => squash(t).toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\p{L}\p{N}]+/gu, '_').replace(/^_+|_+$/g, '').slice(0, 40).replace(/_+$/, '');
+  function extra(regionOf, vw, vh) {
+    const out = [];
+    extraRefs = new Map();
+    let n = 0;
+    for (const el of document.getElementsByTagName('textarea')) {
+      if (n++ >= 50) break;
+      if (el.scrollHeight <= el.clientHeight + 2 || !el.checkVisibility(VIS) || el.closest('[aria-hidden="true"]')) continue;
+      const label = squash((el.labels && el.labels[0] && el.labels[0].textContent) || el.getAttribute('aria-label') ||
+        el.placeholder || el.title || humanised(el.id || el.name) || 'text area');
+      const name = slugOf('scroll ' + label);
+      const region = regionOf(el);
+      const path = region ? region.path : [];
+      const key = JSON.stringify([name, path]);
+      if (extraRefs.has(key)) continue;
+      extraRefs.set(key, new WeakRef(el));
+      const r = el.getBoundingClientRect();
+      out.push([el, {
+        name, kind: 'scroll', effect: 'read', description: `${clip(label, 80)} (scrollable text; scroll it to read the rest)`,
+        region: region ? region.id : null, region_path: path, ordinal: 0, available: true, reason: null,
+        confirm: null, handoff: null, submit: false, input: null,
+        in_viewport: r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw, order: 0, source: 'inferred',
+      }]);
+    }
+    return out;
+  }
+  function find(locator) {
+    if (locator.record != null || locator.ordinal) return null;
+    const ref = extraRefs.get(JSON.stringify([String(locator.name), locator.region_path || []]));
+    const el = ref && ref.deref();
+    return el && el.isConnected ? el : null;
+  }
+
+  function kindOf(el) {
+    const i = info.get(el);
+    if (!i) return null;
+    // An item of a hover menu that is open now is clicked like any other.
+    if (i.kind === 'hover' && i.parent && !i.opens && el.checkVisibility(VIS)) return semantic(el) ? null : 'click';
+    return i.kind;
+  }
+  // For the executor of kind hover: hover the hoverPath, then hover el (a parent that
+  // opens a menu) or click it (an item).
+  const hoverOnly = (el) => { const i = info.get(el); return !!i && !!i.opens; };
   function nameOf(el, max) {
     const i = info.get(el);
     if (!i || semantic(el)) return '';
@@ -372,8 +444,8 @@
     const i = info.get(el);
     if (!i) return null;
     if (i.kind === 'scroll') return `${label} (scrollable; scroll it to read the rest)`;
-    if (i.parent) return `${label} (in a hover menu: hovers its menu open, then clicks it)`;
-    if (i.kind === 'hover') return `${label} (hover to open its menu)`;
+    if (i.kind === 'hover' && i.opens) return `${label} (hover to open its menu${i.parent ? ', which is inside a hover menu' : ''})`;
+    if (i.parent && kindOf(el) === 'hover') return `${label} (in a hover menu: hovers its menu open, then clicks it)`;
     if (rowsOf.has(el)) return 'Open the row (clicks it)';
     if (EXPANDER.test(el.className) && !squash(el.textContent)) return `${label} (expands or collapses)`;
     if (i.popup) return `${label} (appeared after the last action; click to choose it)`;
@@ -546,7 +618,7 @@
 
   Object.defineProperty(globalThis, '__cdpagentClickables', {
     value: Object.freeze({
-      pass, kindOf, nameOf, describe, verb, ownName, floating, containers, hoverPath, acted, popup, probe, mark,
+      pass, kindOf, nameOf, describe, verb, ownName, floating, extra, find, hoverOnly, containers, hoverPath, acted, popup, probe, mark,
       stats: () => stats,
     }),
     writable: false, configurable: false, enumerable: false,

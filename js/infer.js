@@ -642,7 +642,7 @@
     let pageTotal = 0;
     pageControls.sort(docOrder);
     for (const el of pageControls) {
-      if (declared(el) || hidden(el)) continue;
+      if (declared(el) || (hidden(el) && !(CLICK && CLICK.hoverPath(el).length))) continue; // clicks: items of closed hover menus
       const role = roleOf(el);
       const shown = el.checkVisibility(VIS);
       if (POPUP_ITEM.test(role) && !shown && !(CLICK && CLICK.hoverPath(el).length)) continue; // clicks
@@ -673,6 +673,7 @@
         in_viewport: visible, order: 0, source: 'inferred',
       });
     }
+    if (CLICK) for (const [el, a] of CLICK.extra(regionOf, vw, vh)) { pageTotal++; pageEls.push(el); pageActions.push(a); } // clicks: scroll a text area
     const entries = pageActions.map((a, i) => [pageEls[i], a]).concat(groupList.map((g) => [g.first, g]));
     entries.sort((x, y) => (x[0].compareDocumentPosition(y[0]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
     entries.forEach((e, i) => { e[1].order = i; });
@@ -1021,6 +1022,8 @@
   }
 
   function find(locator) {
+    const mine = CLICK && CLICK.find(locator); // clicks: second actions (js/clickables.js extra)
+    if (mine) return mine;
     const key = keyOf(String(locator.name), locator.record, locator.region_path || [], locator.ordinal);
     const look = () => {
       const ref = registry.get(key);

@@ -134,12 +134,27 @@ async def test_ob12_hover_menus_offer_their_parent_and_items(browser: cdpagent.B
     assert found["laptops"].input is None
 
 
+async def test_ob12_menu_widget_submenus_open_on_hover(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(CLICKS / "menu.html")
+    found = entries(await observe_page(tab))
+    assert found["marabel"].kind == "click"
+    # clicking a parent would choose it: parents are hovers, items inside closed submenus hover-then-click
+    for parent in ("bellina", "lynda"):
+        assert found[parent].kind == "hover" and found[parent].effect == "read", parent
+    for item in ("laurel", "judi"):
+        assert found[item].kind == "hover" and found[item].available and found[item].effect == "write", item
+    assert "menu" not in found and "open" not in found  # the menu and its <li> wrappers are no actions
+
+
 async def test_ob12_scrollable_agreement_is_a_scroll_action(browser: cdpagent.Browser) -> None:
     tab = await browser.open(CLICKS / "agreement.html")
     found = entries(await observe_page(tab))
     terms = found["terms_of_service"]
     assert terms.kind == "scroll" and terms.effect == "read" and terms.available
     assert not found["sign"].available
+    # a text area whose text overflows can be scrolled, even a disabled one
+    notes = found["scroll_notes"]
+    assert notes.kind == "scroll" and notes.available and found["notes"].kind == "type"
     scrolled = (
         "new Promise((done) => { const t = document.getElementById('terms');"
         " t.addEventListener('scroll', () => setTimeout(done), {once: true}); t.scrollTop = 1e6; })"
