@@ -46,7 +46,8 @@
   'use strict';
   if (globalThis.__cdpagentClickables) return;
 
-  const VIS = { visibilityProperty: true };
+  const P = globalThis.__cdpagentPrelude;
+  const VIS = P.VIS;
   // Semantic controls infer.js finds by itself, and what a click inside them reaches.
   const SEMANTIC_TAG = /^(A|BUTTON|INPUT|SELECT|TEXTAREA|SUMMARY|LABEL|OPTION)$/;
   const WIDGET_ROLES = new Set(['button', 'link', 'checkbox', 'switch', 'radio', 'tab', 'menuitem',
@@ -57,12 +58,7 @@
   const CLICK_SAMPLE = 4;
   const ROWS_MIN = 3;
   const ROW_TAG = /^(LI|ARTICLE|TR|DT|DD)$/;
-  const squash = (s) => String(s == null ? '' : s).replace(/\s+/g, ' ').trim();
-  function clip(s, max) {
-    s = squash(s);
-    const cps = Array.from(s);
-    return cps.length <= max ? s : cps.slice(0, max).join('') + '…';
-  }
+  const { squash, clip, humanise } = P;
   const firstRole = (el) => {
     const role = el.getAttribute('role');
     return role ? role.trim().split(/\s+/)[0] : null;
@@ -155,9 +151,7 @@
     return Array.prototype.filter.call(menu.children, (c) => squash(c.textContent));
   }
 
-  function humanised(s) {
-    return squash(String(s || '').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[-_]+/g, ' ')).toLowerCase();
-  }
+  const humanised = humanise;
   // Class names that say how an element looks, not what it does.
   const STYLE_CLASS = /^(hide|hidden|show|active|selected|clicked|open|closed|disabled|fa|icon|glyphicon|material-icons|btn|ui-[a-z-]+|col(-.*)?|row|d-.*|p[xytblr]?-\d|m[xytblr]?-\d|float-.*|text-.*|bold)$/;
   function nameFromAttrs(el) {
@@ -167,10 +161,12 @@
   }
 
   function textName(el, max) {
-    const aria = el.getAttribute('aria-label');
-    if (aria && squash(aria)) return clip(aria, max);
-    // innerText keeps the words of adjacent blocks apart ("Bob Lunch", not "BobLunch").
-    const text = squash(el.firstElementChild ? el.innerText : el.textContent);
+    const aria = P.ariaName(el, max);
+    if (aria) return aria;
+    if (P.isSensitive(el)) return P.MASK;
+    // innerText keeps the words of adjacent blocks apart ("Bob Lunch", not "BobLunch");
+    // with anything sensitive inside, the masked text (OB-2).
+    const text = squash(el.querySelector(P.SENSITIVE) ? P.pageText(el, true) : el.firstElementChild ? el.innerText : el.textContent);
     if (text) return clip(text, max);
     const img = el.querySelector('img[alt]');
     if (img && squash(img.alt)) return clip(img.alt, max);
@@ -179,27 +175,22 @@
     // An icon beside a caption (a tree's expander before its folder name) says which.
     const own = nameFromAttrs(el);
     const next = el.nextElementSibling || el.previousElementSibling;
-    const beside = next && !info.has(next) && !next.querySelector('*:not(b,i,em,strong,small)') ? squash(next.innerText) : '';
+    const beside = next && !info.has(next) && !next.querySelector('*:not(b,i,em,strong,small)') && !P.isSensitive(next) ? squash(next.innerText) : '';
     return clip(beside && beside.length <= 40 && own ? `${own} ${beside}` : own, max);
   }
 
   function scrollName(el, max) {
-    const aria = el.getAttribute('aria-label');
-    if (aria && squash(aria)) return clip(aria, max);
-    const by = el.getAttribute('aria-labelledby');
-    if (by) {
-      const t = squash(by.split(/\s+/).map((id) => { const r = document.getElementById(id); return r ? r.textContent : ''; }).join(' '));
-      if (t) return clip(t, max);
-    }
+    const aria = P.ariaName(el, max);
+    if (aria) return aria;
     if (el.title) return clip(el.title, max);
     for (let prev = el.previousElementSibling, n = 0; prev && n < 2; prev = prev.previousElementSibling, n++) {
       // A caption (a heading, a label, a short line): an instruction before a box is not its name.
-      const t = squash(prev.textContent);
+      const t = squash(P.pageText(prev, true));
       const caption = /^(H[1-6]|LABEL|LEGEND|CAPTION|DT)$/.test(prev.tagName) || firstRole(prev) === 'heading' || t.length <= 40;
       if (t && caption && prev.checkVisibility(VIS)) return clip(t, max);
     }
     const h = el.querySelector('h1,h2,h3,h4,h5,h6,[role=heading],legend,caption');
-    if (h && squash(h.textContent)) return clip(h.textContent, max);
+    if (h && squash(h.textContent)) return P.textOf(h, max, true);
     return clip(nameFromAttrs(el) || 'scrollable area', max);
   }
 
@@ -391,8 +382,7 @@
   // scrolled, and a disabled one ("scroll to the end to enable Sign") only scrolled.
   // These second actions are built here and found by find().
   let extraRefs = new Map();
-  const slugOf = (t) => squash(t).toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^\p{L}\p{N}]+/gu, '_').replace(/^_+|_+$/g, '').slice(0, 40).replace(/_+$/, '');
+  const slugOf = P.slug;
   function extra(regionOf, vw, vh) {
     const out = [];
     extraRefs = new Map();
@@ -439,6 +429,15 @@
     const i = info.get(el);
     if (!i || semantic(el)) return '';
     return i.kind === 'scroll' ? scrollName(el, max) : textName(el, max);
+  }
+  // [name, name_source] of one of ours (name_source null: its own words), or null.
+  function named(el, max) {
+    const i = info.get(el);
+    if (!i || semantic(el)) return null;
+    const name = nameOf(el, max);
+    if (!name) return null;
+    const own = squash(el.textContent) || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby');
+    return [name, i.kind === 'scroll' ? 'label' : own ? null : el.title || el.querySelector('img[alt]') || el.alt ? 'title' : 'attribute'];
   }
   function describe(el, label) {
     const i = info.get(el);
@@ -618,7 +617,7 @@
 
   Object.defineProperty(globalThis, '__cdpagentClickables', {
     value: Object.freeze({
-      pass, kindOf, nameOf, describe, verb, ownName, floating, extra, find, hoverOnly, containers, hoverPath, acted, popup, probe, mark,
+      pass, kindOf, nameOf, named, describe, verb, ownName, floating, extra, find, hoverOnly, containers, hoverPath, acted, popup, probe, mark,
       stats: () => stats,
     }),
     writable: false, configurable: false, enumerable: false,
