@@ -66,9 +66,9 @@
   if (globalThis.__cdpagentInfer) return;
 
   const P = globalThis.__cdpagentPrelude;
+  const { MASK, VIS, squash, clip, isSensitive, ariaName, byIdText, inViewport } = P;
   // clicks: non-semantic controls, hover menus, scrollables, popups (js/clickables.js).
   const CLICK = globalThis.__cdpagentClickables || null;
-  const { MASK, VIS, squash, clip, isSensitive, ariaName, byIdText, inViewport } = P;
   const DECLARED = '[data-agent-region],[data-agent-action],[data-agent-record],[data-agent-state]';
   // Candidates are found by tag or by the presence of a role, then filtered by role
   // in JS: a list of [role=…] selectors costs one attribute match per selector per
@@ -177,7 +177,7 @@
   }
 
   // The accessible name (ARIA, labels, content, alt, then placeholder and title).
-  const nameOf = (el, max) => P.accessibleName(el, max, labels);
+  const nameOf = (el, max) => (CLICK && CLICK.nameOf(el, max)) || P.accessibleName(el, max, labels); // clicks
   // Text as a screen reader would read it: aria-hidden parts left out, sensitive parts masked.
   const textOf = (el, max) => P.textOf(el, max, true);
   const slugs = new Map();
@@ -315,7 +315,10 @@
   const FIELD_KINDS = /^(type|select|check|set)$/;
   const CELL_TAGS = /^(TD|TH)$/;
   const BLOCK_STOP = /^(FORM|FIELDSET|MAIN|NAV|SECTION|ARTICLE|ASIDE|HEADER|FOOTER|BODY|DIALOG|TABLE|UL|OL|TR)$/;
-  const CAPTION_CHARS = 120;
+  // A caption is a few words ("Username", "5 x 5 =", "Date:"); a longer text next to a
+  // field is content of the page (the page text shows it), not the field's name.
+  const CAPTION_CHARS = 48;
+  const SENTENCE = /[.!?]\s*$/;
   // The caption next to el at one level: the first content of node's siblings in
   // direction dir. Returns its text, null when another control comes first (the
   // caption is that control's), undefined when the level holds no content there.
@@ -324,7 +327,7 @@
       if (s.nodeType === Node.TEXT_NODE) {
         const t = squash(s.data);
         if (!t) continue;
-        if (t.length > CAPTION_CHARS) return null;
+        if (t.length > CAPTION_CHARS || (SENTENCE.test(t) && t.split(' ').length > 4)) return null;
         used.push(s);
         return t;
       }
@@ -335,7 +338,7 @@
       if (!s.checkVisibility(VIS) || s.getAttribute('aria-hidden') === 'true') continue;
       const t = squash(P.pageText(s, true));
       if (!t) continue;
-      if (t.length > CAPTION_CHARS) return null;
+      if (t.length > CAPTION_CHARS || (SENTENCE.test(t) && t.split(' ').length > 4)) return null;
       used.push(s);
       return t;
     }
@@ -382,7 +385,7 @@
   // A control's name and, when weak, where it came from (its name_source).
   // In a record row (inRow) the text next to a control is the row's, not the control's name.
   function controlName(el, role, kind, max, used, inRow) {
-    const mine = CLICK && CLICK.named(el, max); // clicks
+    const mine = CLICK && CLICK.named(el, max); // clicks: [name, name_source]
     if (mine) return mine;
     const own = P.ownName(el, max, labels);
     if (own) return [own, null];
@@ -452,6 +455,12 @@
     return document.querySelector(DECLARED) ? 'off' : 'all';
   }
 
+  // A read-only field that opens a picker (a date picker, a popup list) is filled
+  // through the picker (the executor opens it): it stays available.
+  const PICKER = /date|time|picker|calendar/i;
+  const opensPicker = (el) => el.hasAttribute('aria-haspopup') || el.getAttribute('role') === 'combobox' ||
+    PICKER.test(`${el.id} ${el.className} ${el.getAttribute('name') || ''}`);
+
   // --- phase: page context -----------------------------------------------------------------
 
   function pageContext(opts, mode) {
@@ -483,7 +492,7 @@
       if (ctx.hasInert && el.closest('[inert]')) return 'inert';
       if (!shown && !(CLICK && CLICK.hoverPath(el).length)) return 'hidden'; // clicks: hover-then-click
       if (ctx.covered(el)) return `behind the open dialog "${ctx.modalLabel}"`;
-      if (kind === 'type' && el.readOnly) return 'read-only';
+      if (kind === 'type' && el.readOnly && !opensPicker(el)) return 'read-only';
       return null;
     };
     return ctx;
@@ -566,7 +575,7 @@
     for (const c of cardContainers(containers, ctx.regionInfo, ctx.roled)) {
       if (!skip(c.el)) containers.push(c);
     }
-    if (CLICK) for (const c of CLICK.containers(containers)) if (!skip(c.el)) containers.push(c); // clicks
+    if (CLICK) for (const c of CLICK.containers(containers)) if (!ctx.declared(c.el) && !ctx.hidden(c.el)) containers.push(c); // clicks
     return containers;
   }
 
@@ -834,11 +843,12 @@
     const inGroup = new Set();
     for (const radios of radioGroups.values()) for (const r of radios) inGroup.add(r);
     for (const el of pageControls) {
-      if (ctx.declared(el) || (ctx.hidden(el) && !(CLICK && CLICK.hoverPath(el).length))) continue; // clicks: items of closed hover menus
+      const hovers = CLICK && CLICK.hoverPath(el).length; // clicks: items of closed hover menus
+      if (ctx.declared(el) || (ctx.hidden(el) && !hovers)) continue;
       if (inGroup.has(el) && !groupAt.has(el)) continue;
       let role = roleOf(el);
       const shown = el.checkVisibility(VIS);
-      if (POPUP_ITEM.test(role) && !shown && !(CLICK && CLICK.hoverPath(el).length)) continue; // clicks
+      if (POPUP_ITEM.test(role) && !shown && !hovers) continue; // clicks
       if (twinOf(el, controlSet)) continue;
       let kind = kindOf(el, role);
       let label;
@@ -984,12 +994,10 @@
       return v;
     };
     const lines = [];
-    let prev = '';
     for (const b of blocks) {
       if (!b.own) continue;
       const text = squash(b.parts.join(''));
-      if (!text || text === prev) continue;
-      prev = text;
+      if (!text) continue;
       lines.push({ text: b.heading ? `# ${text}` : text, view: inView(b.el) });
     }
     const ordered = lines.filter((l) => l.view).concat(lines.filter((l) => !l.view));
@@ -1059,7 +1067,8 @@
     const t0 = now();
     labels = labelMap();
     const ctx = pageContext(opts, mode);
-    const clickables = CLICK ? CLICK.pass(opts) : []; // clicks
+    // clicks: before the containers, which add the repeated clickable blocks this pass finds.
+    const clickables = CLICK ? CLICK.pass(opts) : [];
     const regions = inferRegions(ctx);
     const containers = findContainers(ctx);
     const recs = indexRecords(ctx, containers);
@@ -1261,7 +1270,7 @@
   }
 
   function rowDescription(el, role, kind, name, opts) {
-    const own = CLICK && CLICK.describe(el, CLICK.nameOf(el, 160) || nameOf(el, 160)); // clicks
+    const own = CLICK && CLICK.describe(el, nameOf(el, 160)); // clicks
     if (own) return own;
     if (role === IN_PLACE) return 'Replace the row\'s text (double-clicks it to open the row\'s editor, types, presses Enter)';
     if (kind === 'check') return 'Check or uncheck the row';
