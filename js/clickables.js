@@ -31,6 +31,8 @@
 //   acted(el)   remember the element an act targets: what appears near it until the
 //       next act is a popup of it
 //   popup() -> {near: Element, items: Element[]} | null
+//   warnings() -> string[]   what the last pass left out (over max_clickables, or
+//       elements the style walk did not reach within click_scan)
 //   probe(max) -> Element[]   up to max elements whose listeners the runtime should
 //       read (cdpagent/snapshot/clickables.py); each element is probed once
 //   mark(verdicts, ...elements)   the runtime's verdicts ("click", "hover", "") for
@@ -40,7 +42,7 @@
 // computed style of at most opts.click_scan elements, and samples only CLICK_SAMPLE
 // children of each shape (tag and classes) per parent, then extends what the samples
 // showed to their siblings of the same shape: a 10,000-row table costs what its first
-// rows cost. What the walk did not reach is counted (stats()). Nothing is written to
+// rows cost. What the walk did not reach is counted (warnings()). Nothing is written to
 // the page's DOM.
 (() => {
   'use strict';
@@ -83,6 +85,7 @@
   let markedList = [];
   const MARKED_MAX = 5000;
   let lastOut = [];
+  let lastMax = 0;
 
   // :hover rules that show something: [parent selector, child selector], read once per
   // set of style sheets (cross-origin sheets cannot be read and are skipped).
@@ -110,7 +113,8 @@
         for (const sel of text.split(',')) {
           const m = /^(.*?):hover((?:\s*[>~+]\s*|\s+).+)$/.exec(sel.trim());
           if (!m) continue;
-          const parent = m[1].replace(/:[a-z-]+(\([^)]*\))?$/i, '').trim() || '*';
+          const parent = m[1].replace(/:[a-z-]+(\([^)]*\))?$/i, '').trim();
+          if (!parent || parent === '*') continue; // a hover anywhere: too broad to say which element
           const child = m[2].trim().replace(/^[>~+]\s*/, '');
           const combinator = /^\s*([>~+])/.exec(m[2]);
           try {
@@ -174,7 +178,7 @@
     if (el.tagName === 'IMG' && el.alt) return clip(el.alt, max);
     // An icon beside a caption (a tree's expander before its folder name) says which.
     const own = nameFromAttrs(el);
-    const next = el.nextElementSibling || el.previousElementSibling;
+    const next = EXPANDER.test(el.className) && (el.nextElementSibling || el.previousElementSibling);
     const beside = next && !info.has(next) && !next.querySelector('*:not(b,i,em,strong,small)') && !P.isSensitive(next) ? squash(next.innerText) : '';
     return clip(beside && beside.length <= 40 && own ? `${own} ${beside}` : own, max);
   }
@@ -204,21 +208,32 @@
   const icon = (el, cs) => !squash(el.textContent) && (el.tagName === 'IMG' || el.tagName === 'I' ||
     cs.backgroundImage !== 'none' || (cs.content !== 'normal' && cs.content !== 'none'));
 
-  // One walk of the body within opts.click_scan computed-style reads.
-  function walk(budget, found, scrollers) {
+  // What an attribute says: an onclick handler, a tab stop without a role, a role of
+  // an item one picks (rows, cells and list items only with a listener).
+  function attrClickable(el) {
+    if (el.hasAttribute('onclick')) return true;
+    const role = firstRole(el);
+    if (el.hasAttribute('tabindex')) return el.tabIndex >= 0 && !role;
+    if (!role || !PICK_ROLES.has(role)) return false;
+    return role === 'treeitem' || marks.get(el) === 'click';
+  }
+
+  // One walk of the body within opts.click_scan computed-style reads: pointer roots,
+  // attribute clickables, hover parents (by the page's :hover rules) and scroll boxes.
+  function walk(budget, found, scrollers, rules, hovers) {
     const pointerShapes = new Set();
     const visit = (parent, parentPointer) => {
-      const samples = new Map(); // shape -> [seen, pointer roots among them]
+      const samples = new Map(); // shape -> [seen, clickables among them, hover parents among them]
       for (let el = parent.firstElementChild; el; el = el.nextElementSibling) {
         if (SKIP_TAG.test(el.tagName)) continue;
         const shape = shapeOf(el);
         let s = samples.get(shape);
-        if (!s) samples.set(shape, (s = [0, 0]));
+        if (!s) samples.set(shape, (s = [0, 0, 0]));
         s[0]++;
         if (s[0] > CLICK_SAMPLE) {
-          // Siblings of one shape share their styles: the samples speak for the rest.
+          // Siblings of one shape share their styles and bindings: the samples speak for the rest.
           if (s[1] && !parentPointer) found.push(el);
-          stats.unexamined += s[1] ? 0 : 1;
+          if (s[2]) for (const r of rules) if (el.matches(r[0])) hovers.push([el, r]);
           continue;
         }
         if (stats.examined >= budget) { stats.unexamined++; continue; }
@@ -229,10 +244,13 @@
         const isSemantic = semantic(el);
         // Inside a pointer area every element inherits the pointer: only a root, or an
         // icon (no text, drawn by an image), is a clickable of its own.
-        if (pointer && !isSemantic && (!parentPointer || icon(el, cs))) {
+        if (!isSemantic && ((pointer && (!parentPointer || icon(el, cs))) || attrClickable(el))) {
           found.push(el);
           s[1]++;
           if (el.classList.length) pointerShapes.add(shape);
+        }
+        if (rules.length && el.firstElementChild) {
+          for (const r of rules) if (el.matches(r[0])) { hovers.push([el, r]); s[2]++; }
         }
         if (el.tagName !== 'TEXTAREA' && el !== document.body && scrolls(el, cs)) scrollers.push(el);
         if (!isSemantic) visit(el, pointer);
@@ -245,21 +263,13 @@
   function pass(opts) {
     const budget = opts.click_scan || 3000;
     const max = opts.max_clickables || 500;
+    lastMax = max;
     info = new WeakMap();
     stats = { examined: 0, unexamined: 0, omitted: 0 };
     const found = [];
     const scrollers = [];
-    walk(budget, found, scrollers);
-    for (const el of document.querySelectorAll('[onclick],[tabindex],[role]')) {
-      if (semantic(el) || el === document.body) continue;
-      const role = firstRole(el);
-      if (el.hasAttribute('onclick') || (el.hasAttribute('tabindex') && el.tabIndex >= 0 && !role) || PICK_ROLES.has(role)) {
-        if (role === 'row' || role === 'gridcell' || role === 'listitem') {
-          if (!el.hasAttribute('onclick') && !el.hasAttribute('tabindex') && marks.get(el) !== 'click') continue;
-        }
-        found.push(el);
-      }
-    }
+    const hovers = [];
+    walk(budget, found, scrollers, readHoverRules(), hovers);
     const out = [];
     const keep = (el, kind) => {
       if (info.has(el)) return;
@@ -284,12 +294,8 @@
         }
       }
     };
-    for (const rule of readHoverRules()) {
-      let parents;
-      try { parents = document.querySelectorAll(rule[0]); } catch (_) { continue; }
-      let n = 0;
-      for (const el of parents) { if (n++ >= 50) break; if (el !== document.body && el.checkVisibility(VIS)) hovered(el, rule); }
-    }
+    let n = 0;
+    for (const [el, rule] of hovers) { if (n++ >= 200) break; if (el.checkVisibility(VIS)) hovered(el, rule); }
     const live = [];
     for (const ref of markedList) {
       const el = ref.deref();
@@ -301,8 +307,15 @@
     }
     markedList = live;
     // A caption that labels a control (aria-labelledby) is that control's to act on.
-    const captions = new Set();
-    for (const c of document.querySelectorAll('[aria-labelledby]')) for (const id of c.getAttribute('aria-labelledby').split(/\s+/)) captions.add(id);
+    let captions = null;
+    const caption = (el) => {
+      if (!el.id) return false;
+      if (!captions) {
+        captions = new Set();
+        for (const c of document.querySelectorAll('[aria-labelledby]')) for (const id of c.getAttribute('aria-labelledby').split(/\s+/)) captions.add(id);
+      }
+      return captions.has(el.id);
+    };
     // Submenus of a menu (jQuery UI, most menu widgets) open when their parent item is
     // hovered, and clicking the parent chooses it: the parent is a hover, its hidden
     // items hover-then-click, nested menus inside out.
@@ -317,7 +330,7 @@
         if (item.parentElement.closest('[role=menu]') === sub) info.set(item, { kind: 'hover', parent: el });
       }
     }
-    const all = found.filter((el) => !(el.id && captions.has(el.id)) && !el.closest('[aria-hidden="true"]') && !delegates(el));
+    const all = found.filter((el) => !caption(el) && !el.closest('[aria-hidden="true"]') && !delegates(el));
     for (const el of all.sort(docOrder)) {
       if (!info.has(el) && el.checkVisibility(VIS) && (squash(el.textContent) || el.getBoundingClientRect().width > 0)) keep(el, 'click');
     }
@@ -450,6 +463,13 @@
     if (i.popup) return `${label} (appeared after the last action; click to choose it)`;
     return null;
   }
+  // What this pass left out, said in the observation's warnings.
+  function warnings() {
+    const out = [];
+    if (stats.omitted) out.push(`${stats.omitted} clickable elements without semantics are not offered (over the bound of ${lastMax})`);
+    if (stats.unexamined) out.push(`the search for clickable elements stopped after ${stats.examined} elements; ${stats.unexamined} more were not examined`);
+    return out;
+  }
   // Popup and hover-menu items are named by their text even when one row alone has them.
   const ownName = (el) => { const i = info.get(el); return !!i && !!(i.popup || i.parent); };
   // Items of a popup belong to the page, not to the row that opened it: one at a time is open.
@@ -572,16 +592,24 @@
   // The listener probe: elements that might be clickable and were not read yet —
   // leaf-like non-semantic elements with little text, outside tables (whose cells
   // infer.js reads as record fields), visible, nearest the viewport first.
-  function probe(max) {
+  function probe(max, budget) {
     const out = [];
+    if (!document.body) return out;
     const vh = window.innerHeight;
     const shapes = new Map();
-    for (const el of document.body ? document.body.getElementsByTagName('*') : []) {
-      if (out.length >= max) break;
-      if (probed.has(el) || SKIP_TAG.test(el.tagName) || semantic(el) || el.closest('table,a[href],button')) continue;
-      if (el.childElementCount > 6 && !el.classList.length) continue;
-      const shape = shapeOf(el);
+    let visited = 0;
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT, {
+      acceptNode(el) {
+        if (++visited > budget || SKIP_TAG.test(el.tagName)) return NodeFilter.FILTER_REJECT;
+        // A table's cells are record fields, and what is inside a control is the control's.
+        if (el.tagName === 'TABLE' || semantic(el)) return NodeFilter.FILTER_REJECT;
+        return NodeFilter.FILTER_ACCEPT;
+      },
+    });
+    for (let el = walker.nextNode(); el && out.length < max && visited <= budget; el = walker.nextNode()) {
+      if (probed.has(el) || (el.childElementCount > 6 && !el.classList.length)) continue;
       if (el.classList.length) {
+        const shape = shapeOf(el);
         const n = shapes.get(shape) || 0;
         if (n >= 2) continue;
         shapes.set(shape, n + 1);
@@ -618,7 +646,7 @@
   Object.defineProperty(globalThis, '__cdpagentClickables', {
     value: Object.freeze({
       pass, kindOf, nameOf, named, describe, verb, ownName, floating, extra, find, hoverOnly, containers, hoverPath, acted, popup, probe, mark,
-      stats: () => stats,
+      warnings,
     }),
     writable: false, configurable: false, enumerable: false,
   });

@@ -1098,7 +1098,7 @@
       state: state.items.slice(0, opts.max_state), state_total: state.items.length,
       feedback: feedback.items, feedback_total: feedback.total,
       page_text: text,
-      modal: ctx.modalLabel, warnings: [], collect_ms: now() - t0,
+      modal: ctx.modalLabel, warnings: CLICK ? CLICK.warnings() : [], collect_ms: now() - t0, // clicks: what the clickables pass left out
     });
   }
 

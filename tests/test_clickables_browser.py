@@ -13,9 +13,10 @@ from conftest import PAGES, evaluate
 
 import cdpagent
 from cdpagent.snapshot.actions import act
-from cdpagent.snapshot.clickables import verdict
+from cdpagent.snapshot.clickables import probe_listeners, verdict
 from cdpagent.snapshot.model import ActionEntry
-from cdpagent.snapshot.observe import ObserveResult, observe_page
+from cdpagent.snapshot.observe import WORLD, ObserveResult, install, observe_page
+from cdpagent.snapshot.options import COLLECTOR_BOUNDS
 from cdpagent.snapshot.receipts import Receipt
 
 CLICKS = PAGES / "clicks"
@@ -161,3 +162,18 @@ async def test_ob12_scrollable_agreement_is_a_scroll_action(browser: cdpagent.Br
     )
     await evaluate(tab, scrolled)  # resolves once the page's own scroll listener has run
     assert entries(await observe_page(tab))["sign"].available
+
+
+async def test_ob12_many_clickables_are_bounded_and_counted(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(f"{(CLICKS / 'many.html').as_uri()}?n=1200")
+    await install(tab)
+    context = await tab.context_id(WORLD, 10)
+    # the listener probe reads a bounded set, each element once, two per class
+    bounds = COLLECTOR_BOUNDS
+    first = await probe_listeners(tab.session, context, bounds.listener_probe, None, bounds.click_scan)
+    assert 0 < first <= COLLECTOR_BOUNDS.listener_probe
+    result = await observe_page(tab)
+    tags = entries(result)["tag"]  # the probed samples speak for every row of their class
+    assert tags.kind == "click" and tags.rows == COLLECTOR_BOUNDS.max_clickables // 2
+    # what the bound left out is said, not silently dropped
+    assert any("not offered" in w for w in result.observation.warnings)

@@ -33,8 +33,8 @@ HOVER_EVENTS: Final = frozenset({"mouseenter", "mouseover", "pointerenter", "poi
 _GROUP: Final = "cdpagent-probe"
 # Nothing to probe on a page answered from its declarations (js/infer.js plan).
 _CALL_PROBE: Final = (
-    "function (n, m) { return globalThis.__cdpagentInfer.plan(m) === 'off' ? [] : "
-    "globalThis.__cdpagentClickables.probe(n); }"
+    "function (n, m, b) { return globalThis.__cdpagentInfer.plan(m) === 'off' ? [] : "
+    "globalThis.__cdpagentClickables.probe(n, b); }"
 )
 _CALL_MARK: Final = "function (v, ...els) { return globalThis.__cdpagentClickables.mark(v, ...els); }"
 
@@ -49,10 +49,11 @@ def verdict(listeners: list[dict[str, Any]]) -> str:
     return ""
 
 
-async def probe_listeners(session: Session, context: int, limit: int, mode: str | None) -> int:
-    """Probe up to ``limit`` candidates of the isolated world ``context`` (nothing when the
-    inference ``mode``, :attr:`ObserveOptions.infer`, answers from declarations); return
-    how many were probed.
+async def probe_listeners(session: Session, context: int, limit: int, mode: str | None, scan: int) -> int:
+    """Probe up to ``limit`` candidates of the isolated world ``context``, found among the
+    first ``scan`` elements of the body (tables and controls skipped whole); nothing when
+    the inference ``mode``, :attr:`ObserveOptions.infer`, answers from declarations.
+    Return how many were probed.
 
     Raises the driver's errors (``ProtocolError`` when the world is gone,
     ``SessionClosed``); a candidate removed meanwhile is skipped.
@@ -64,7 +65,7 @@ async def probe_listeners(session: Session, context: int, limit: int, mode: str 
         {
             "functionDeclaration": _CALL_PROBE,
             "executionContextId": context,
-            "arguments": [{"value": limit}, {"value": mode}],
+            "arguments": [{"value": limit}, {"value": mode}, {"value": scan}],
             "objectGroup": _GROUP,
         },
     )

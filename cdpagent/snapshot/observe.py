@@ -230,7 +230,8 @@ async def _attempt(
     try:
         if opts.settle:
             report = await _settle(tab, ctx, opts, after_input)
-        await probe_listeners(tab.session, ctx, COLLECTOR_BOUNDS.listener_probe, opts.infer)  # clicks
+        bounds = COLLECTOR_BOUNDS
+        await probe_listeners(tab.session, ctx, bounds.listener_probe, opts.infer, bounds.click_scan)  # clicks
         snapshot = await _collect_in(tab.session, opts, ctx, None)
     except ProtocolError as exc:
         # The world died under the call: its document was replaced.
