@@ -27,12 +27,14 @@ __all__ = ["LAYERS", "Graph", "build_graph", "violations"]
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "surrogates"),
-    ("protocol", "documents", "dialogs", "concurrency", "pagescripts", "bundled", "wsframes"),
+    ("protocol", "documents", "dialogs", "concurrency", "pagescripts", "bundled", "wsframes", "failures"),
     ("transport",),
     ("connection",),
     ("launcher",),
     # the seam the cores are written against
     ("target", "input"),
+    # the driver's public namespace (cdpagent.lowlevel)
+    ("lowlevel",),
     # page-side tool registries the cores read
     ("webmcp",),
     # the cores: the Page Agent API and the observation model
@@ -48,6 +50,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("script", "chat", "mcp_server"),
     ("demo",),
     ("cli", "__main__"),
+    # every stable code (cdpagent.codes): it gathers the families of every layer
+    ("codes",),
 )
 
 Graph = dict[str, set[str]]

@@ -51,7 +51,8 @@ from mcp_types import Tool as MCPTool
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..browser import Browser, Tab, connect, launch, to_url
-from ..errors import CDPAgentError, NavigationError, ObservationError, SessionClosed, TargetCrashed
+from ..errors import CDPAgentError, CodedError
+from ..failures import code_of
 from ..grid import connect_grid
 from ..runtime.codes import PAGE_API_TAB_NOT_FOUND, PageApiError, refusal
 from ..runtime.pageapi import origin_of
@@ -127,13 +128,8 @@ _MAX_NOTIFICATIONS: Final = 20
 _MAX_WAIT_MS: Final = 30000
 
 
-class _Failure(Exception):
+class _Failure(CodedError):
     """Ends a tool call with a tool error carrying ``code``."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
 
 
 def _result(text: str, structured: dict[str, Any], *, is_error: bool = False) -> CallToolResult:
@@ -150,27 +146,12 @@ def error_result(code: str, message: str) -> CallToolResult:
 
 def _failure_of(exc: BaseException) -> tuple[str, str] | None:
     """The stable code and message of an exception a tool call may meet, or ``None`` for a bug."""
-    if isinstance(exc, _Failure):
-        return exc.code, exc.message
-    if isinstance(exc, PageApiError):
-        return exc.code, exc.message
-    if isinstance(exc, ObservationError):
-        return exc.code, exc.message
-    if isinstance(exc, TargetCrashed):
-        return codes.TAB_CRASHED, f"the tab's page crashed: {exc}"
-    if isinstance(exc, SessionClosed):
-        return codes.TAB_NOT_FOUND, f"the tab went away during the call: {exc}"
-    if isinstance(exc, NavigationError):
-        return codes.NAVIGATION_FAILED, str(exc)
-    if isinstance(exc, trio.TooSlowError):
-        return codes.TIMEOUT, "the call did not finish in time"
+    found = code_of(exc)  # coded errors keep their code; driver failures by cdpagent.failures
+    if found is not None:
+        return found
     if isinstance(exc, CDPAgentError):
         return codes.BROWSER_UNAVAILABLE, str(exc)
     return None
-
-
-def _page_tool_key(tool: dict[str, Any]) -> str:
-    return msgspec.json.encode(tool).decode()
 
 
 class Surface:
