@@ -54,6 +54,7 @@ __all__ = [
     "NavigationError",
     "ObservationError",
     "PageApiError",
+    "PageFunctionError",
     "ProtocolError",
     "RoleError",
     "SessionClosed",
@@ -111,6 +112,18 @@ class ProtocolError(CDPAgentError):
         self.data = data
         detail = f" ({data})" if data else ""
         super().__init__(f"{method}: {message} [code {code}]{detail}")
+
+
+class PageFunctionError(CDPAgentError):
+    """A function the runtime called in the page (``Runtime.callFunctionOn``) threw.
+
+    ``text`` is the page's exception, bounded; each caller reports it with its own
+    code (an observation's ``COLLECT_FAILED``, an action's ``ACTION_FAILED``).
+    """
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
 
 
 class ConnectionClosed(CDPAgentError):

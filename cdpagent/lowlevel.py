@@ -17,6 +17,7 @@ name                         what it is
 :class:`FrameTarget`         an out-of-process frame of a tab, with its own session
 :class:`Extension`           prepares every new tab before its first script runs (DR-3)
 :data:`Command`              a CDP command as ``(method, params)``
+:func:`call_function`        call a page function by value; a throw is ``PageFunctionError``
 :class:`Transport`           the byte-message interface: :class:`PipeTransport`
                              (``--remote-debugging-pipe``), :class:`WebSocketTransport`
 ===========================  ==========================================================
@@ -25,7 +26,7 @@ name                         what it is
 from __future__ import annotations
 
 from .connection import Connection, Session, Subscription
-from .target import Command, Extension, FrameTarget, Host, Target
+from .target import Command, Extension, FrameTarget, Host, Target, call_function
 from .transport import PipeTransport, Transport, WebSocketTransport
 
 __all__ = [
@@ -40,4 +41,5 @@ __all__ = [
     "Target",
     "Transport",
     "WebSocketTransport",
+    "call_function",
 ]

@@ -28,6 +28,8 @@ __all__ = ["LAYERS", "Graph", "build_graph", "violations"]
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "surrogates"),
     ("protocol", "documents", "dialogs", "concurrency", "pagescripts", "bundled", "wsframes", "failures"),
+    # the tab's decisions (pure: dialogs, crash, refusals)
+    ("tabstate",),
     ("transport",),
     ("connection",),
     ("launcher",),
@@ -39,6 +41,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("webmcp",),
     # the cores: the Page Agent API and the observation model
     ("runtime", "snapshot"),
+    # every agent operation, declared once (the surfaces are its adapters)
+    ("operations",),
     # the composition root
     ("browser",),
     ("webdriver",),

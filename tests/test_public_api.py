@@ -42,6 +42,7 @@ EXPECTED = {
     "ObserveOptions",
     "PageApi",
     "PageApiError",
+    "PageFunctionError",
     "Pool",
     "ProtocolError",
     "Receipt",
@@ -72,6 +73,7 @@ LOWLEVEL = {
     "Target",
     "Transport",
     "WebSocketTransport",
+    "call_function",
 }
 
 #: Every public namespace and exactly the names it exports.
