@@ -25,7 +25,7 @@ from .dialogs import JavaScriptDialog
 from .documents import Document, DocumentTracker
 from .errors import PageFunctionError
 
-__all__ = ["Command", "Extension", "FrameTarget", "Host", "TabT", "Target", "call_function"]
+__all__ = ["Command", "Extension", "FrameTarget", "Host", "TabT", "Target", "call_function", "call_result"]
 
 Command = tuple[str, dict[str, Any]]
 """A CDP command as ``(method, params)``."""
@@ -192,9 +192,17 @@ async def call_function(
         params["objectId"] = object_id
     if await_promise:
         params["awaitPromise"] = True
-    reply = await session.send("Runtime.callFunctionOn", params, deadline=deadline)
+    return call_result(await session.send("Runtime.callFunctionOn", params, deadline=deadline))
+
+
+def call_result(reply: dict[str, Any]) -> Any:
+    """The JSON value of a ``Runtime.callFunctionOn`` reply made with ``returnByValue``.
+
+    Raises :class:`~cdpagent.errors.PageFunctionError` when the function threw (the
+    page's exception text, first line, at most 300 characters).
+    """
     details = reply.get("exceptionDetails")
     if details:
-        text = (details.get("exception") or {}).get("description") or details.get("text") or "exception"
-        raise PageFunctionError(str(text).splitlines()[0][:300] if str(text).strip() else "exception")
+        text = str((details.get("exception") or {}).get("description") or details.get("text") or "")
+        raise PageFunctionError(text.splitlines()[0][:300] if text.strip() else "exception")
     return reply.get("result", {}).get("value")

@@ -27,12 +27,11 @@ import trio
 from ..concurrency import collapse
 from ..connection import Session
 from ..dialogs import ACCEPT, DISMISS, JavaScriptDialog
-from ..errors import CDPAgentError, ObservationError, PageFunctionError, ProtocolError, SessionClosed
+from ..errors import CDPAgentError, ObservationError, ProtocolError, SessionClosed
 from ..pagescripts import source
-from ..target import Command, Target, call_function
+from ..target import Command, Target
 from ..webmcp import WebMcp
 from .budget import build
-from .codes import COLLECT_FAILED
 from .frames import collect_frames
 from .inference import combine
 from .model import Feedback, Identity, InputSpec, Observation, PageAction, Snapshot, decode_snapshot
@@ -119,12 +118,13 @@ async def install(tab: Target) -> None:
     tab.installed.add(WORLD)
 
 
-async def _call(session: Session, function: str, *args: Any, **how: Any) -> Any:
-    """:func:`~cdpagent.target.call_function`; a throw in the page is ``COLLECT_FAILED``."""
-    try:
-        return await call_function(session, function, *args, **how)
-    except PageFunctionError as error:
-        raise ObservationError(COLLECT_FAILED, error.text) from None
+def _value(result: dict[str, Any]) -> Any:
+    details = result.get("exceptionDetails")
+    if details:
+        exc = details.get("exception") or {}
+        text = exc.get("description") or details.get("text") or "exception"
+        raise ObservationError("COLLECT_FAILED", str(text).splitlines()[0][:300])
+    return result.get("result", {}).get("value")
 
 
 class _DocumentChanged(Exception):
@@ -183,14 +183,21 @@ async def _collect_in(
     and the driver's errors (``ProtocolError`` when the world is gone, ``CallTimeout``).
     """
     mine = _held.get(session, {}).get(context)
-    texts = await _call(
-        session,
-        _CALL_COLLECT,
-        msgspec.json.encode(opts.collector_args()).decode(),
-        opts.infer,
-        mine.token if mine is not None else 0,
-        context=context,
-        deadline=deadline,
+    texts = _value(
+        await session.send(
+            "Runtime.callFunctionOn",
+            {
+                "functionDeclaration": _CALL_COLLECT,
+                "executionContextId": context,
+                "arguments": [
+                    {"value": msgspec.json.encode(opts.collector_args()).decode()},
+                    {"value": opts.infer},
+                    {"value": mine.token if mine is not None else 0},
+                ],
+                "returnByValue": True,
+            },
+            deadline=deadline,
+        )
     )
     if not isinstance(texts, list) or len(texts) != 2 or not any(isinstance(t, str) for t in texts):
         raise ObservationError("COLLECT_FAILED", "the collector returned no snapshot")
@@ -237,14 +244,21 @@ async def _attempt(
 
 
 async def _settle_in(session: Session, context: int, opts: ObserveOptions, after_input: bool) -> SettleReport:
-    raw = await _call(
-        session,
-        _CALL_SETTLE,
-        opts.settle_quiet_ms,
-        opts.settle_timeout_ms,
-        after_input,
-        context=context,
-        await_promise=True,
+    raw = _value(
+        await session.send(
+            "Runtime.callFunctionOn",
+            {
+                "functionDeclaration": _CALL_SETTLE,
+                "executionContextId": context,
+                "arguments": [
+                    {"value": opts.settle_quiet_ms},
+                    {"value": opts.settle_timeout_ms},
+                    {"value": after_input},
+                ],
+                "awaitPromise": True,
+                "returnByValue": True,
+            },
+        )
     )
     return msgspec.convert(raw, SettleReport)
 
