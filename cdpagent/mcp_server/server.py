@@ -273,11 +273,8 @@ class Surface:
         Waits up to ``wait_ms`` for the first one when none is queued.
         """
         _, thread = await self.browser()
-        self._held.extend(thread.drain())
-        if not self._held and wait_ms > 0:
-            with trio.move_on_after(wait_ms / 1000):
-                self._held.append(await thread.receive())
-            self._held.extend(thread.drain())
+        # The notifications operation (Thread.notifications) waits only when none is held here.
+        self._held.extend(await thread.notifications(0 if self._held else wait_ms))
         batch = [self._held.popleft() for _ in range(min(len(self._held), _MAX_NOTIFICATIONS))]
         return batch, len(self._held)
 
