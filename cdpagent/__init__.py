@@ -9,48 +9,68 @@ for a Selenium Grid session, :class:`Pool` for many browsers)::
         observation = await tab.observe()             # bounded observation (OB)
         receipt = await tab.act("toggle", record="t9")  # declared action + change receipt
 
-The names below are the public API; everything else may change.
+The names below are the public API, with two namespaces besides: ``cdpagent.codes``
+(every stable code and its meaning) and ``cdpagent.lowlevel`` (sessions, the
+:class:`Target` seam, extensions, transports). Everything else may change.
 """
 
 from .browser import Browser, Tab, connect, launch, standard_extensions
 from .errors import (
+    BindRefused,
     BrowserNotFound,
+    CallTimeout,
     CDPAgentError,
+    CodedError,
     ConnectionClosed,
+    FrameError,
     GridCapabilitiesRefused,
     GridError,
     GridNoFreeSlot,
     GridNotAHub,
     GridUnreachable,
     LaunchError,
+    ModelError,
     NavigationError,
     ObservationError,
     PageApiError,
+    PageFunctionError,
     ProtocolError,
+    RoleError,
     SessionClosed,
+    StepError,
     SubscriptionOverflow,
     TargetCrashed,
+    ToolCallError,
+    UserInputError,
 )
 from .grid import connect_grid
+from .grid import session_of as grid_session
 from .pool import Pool
 from .runtime import Notification, PageApi, Thread, invoke_page_method
 from .snapshot import Observation, ObserveOptions
 from .snapshot.receipts import Receipt
 from .target import Command, Extension, Target
+from .webdriver import GridSession
 
 __all__ = [
+    "BindRefused",
     "Browser",
     "BrowserNotFound",
     "CDPAgentError",
+    "CallTimeout",
+    "CodedError",
     "Command",
     "ConnectionClosed",
     "Extension",
+    "FrameError",
     "GridCapabilitiesRefused",
     "GridError",
     "GridNoFreeSlot",
     "GridNotAHub",
+    "GridSession",
     "GridUnreachable",
     "LaunchError",
+    "ModelError",
     "NavigationError",
     "Notification",
     "Observation",
@@ -58,17 +78,23 @@ __all__ = [
     "ObserveOptions",
     "PageApi",
     "PageApiError",
+    "PageFunctionError",
     "Pool",
     "ProtocolError",
     "Receipt",
+    "RoleError",
     "SessionClosed",
+    "StepError",
     "SubscriptionOverflow",
     "Tab",
     "Target",
     "TargetCrashed",
     "Thread",
+    "ToolCallError",
+    "UserInputError",
     "connect",
     "connect_grid",
+    "grid_session",
     "invoke_page_method",
     "launch",
     "standard_extensions",

@@ -25,7 +25,7 @@ import trio
 
 from .concurrency import collapse
 from .connection import Connection, Session
-from .dialogs import LEAVE_NOTICE, JavaScriptDialog, opened
+from .dialogs import LEAVE_NOTICE, JavaScriptDialog
 from .documents import TRACKED_EVENTS, Document, DocumentTracker
 from .errors import (
     CallTimeout,
@@ -37,15 +37,17 @@ from .errors import (
     SessionClosed,
 )
 from .launcher import BrowserProcess
+from .operations import ActArgs, act_inputs
 from .runtime.invoke import invoke as _invoke
 from .runtime.pageapi import PageApi
 from .snapshot.actions import ConfirmCallback
 from .snapshot.actions import act as _act
-from .snapshot.model import Observation
+from .snapshot.model import Observation, action_id, split_action_id
 from .snapshot.observe import ObservationExtension
 from .snapshot.observe import observe as _observe
 from .snapshot.options import ObserveOptions
-from .snapshot.receipts import Receipt
+from .snapshot.receipts import ActionRef, Receipt, error_receipt
+from .tabstate import ACCEPT_LEAVING, DISMISS, on_dialog_opening, refusal
 from .target import Command, Extension, FrameTarget
 from .transport import PipeTransport, Transport, WebSocketTransport
 from .webmcp import FLAG as WEBMCP_FLAG
@@ -114,6 +116,8 @@ class Tab:
         self.dialog: JavaScriptDialog | None = None
         #: What the runtime did on its own since the last result took them (warnings to report).
         self.notices: list[str] = []
+        #: An action is delivering input now (a dialog it opens is dismissed: cdpagent.tabstate).
+        self.acting = False
         self._changed = trio.Event()
         for method in TRACKED_EVENTS:
             session.on(method, self._make_tracker(method))
@@ -174,11 +178,14 @@ class Tab:
                 self._notify()
 
     def _on_dialog(self, params: dict[str, Any]) -> None:
-        dialog = opened(params)
-        if dialog.type == "beforeunload":
-            # Policy (cdpagent.dialogs): a navigation the agent or the page started goes ahead.
+        # The decision is cdpagent.tabstate's; the tab only carries it out.
+        dialog, decision = on_dialog_opening(params, acting=self.acting)
+        if decision == ACCEPT_LEAVING:
             self.notices.append(LEAVE_NOTICE)
             self.browser.start_soon(self._resolve_quietly, True)
+            return
+        if decision == DISMISS:
+            self.browser.start_soon(self._resolve_quietly, False)
             return
         self.dialog = dialog
         self._notify()
@@ -362,36 +369,52 @@ class Tab:
         option: str | None = None,
         checked: bool | None = None,
         input: dict[str, Any] | None = None,
+        key: str | None = None,
+        to: str | None = None,
+        value: float | None = None,
         confirm: ConfirmCallback | None = None,
         timeout: float = 30.0,
     ) -> Receipt:
         """Perform a declared action with trusted input and return its change receipt (OB-7, OB-8).
 
-        ``action`` is a tool name or action id (``toggle`` with ``record="t9"``, or
-        ``toggle@t9``); ``input`` is the JSON object of a page tool (WebMCP).
-        Refusals are receipts with ``ok: false`` and a stable code, not exceptions;
-        see :func:`cdpagent.snapshot.actions.act`.
+        The arguments are those of the ``act`` operation (:mod:`cdpagent.operations`),
+        the same on every surface: ``action`` is a tool name or action id (``toggle``
+        with ``record="t9"``, or ``toggle@t9``); ``text`` / ``option`` / ``checked`` /
+        ``key`` / ``to`` / ``value`` are the input of type / select / check / press /
+        scroll / set actions, ``input`` the JSON object of a page tool (WebMCP).
+        Refusals are receipts with ``ok: false`` and a stable code, not exceptions.
         """
-        return await _act(
-            self,
-            action,
+        args = ActArgs(
+            action=action,
             record=record,
             text=text,
             option=option,
             checked=checked,
             input=input,
-            confirm=confirm,
-            timeout=timeout,
+            key=key,
+            to=to,
+            value=value,
         )
+        refused = refusal(self, "act", action)
+        if refused is not None and refused.event != "open dialog":  # act answers a dialog itself
+            ref = ActionRef(
+                action_id(*split_action_id(action)) if record is None else action_id(action, record)
+            )
+            return error_receipt(ref, refused.code, f"{refused.message}: tab {self.id}", [])
+        self.acting = True
+        try:
+            return await _act(
+                self, args.action, record=args.record, confirm=confirm, timeout=timeout, **act_inputs(args)
+            )
+        finally:
+            self.acting = False
 
     async def close(self) -> None:
         """Close the tab and wait until the browser confirms it is gone."""
         if self.closed:
             return
         with suppress(ProtocolError):
-            await self.session.connection.call(
-                "Target.closeTarget", {"targetId": self.target_id}, None
-            )
+            await self.session.connection.call("Target.closeTarget", {"targetId": self.target_id}, None)
         with trio.move_on_after(10):
             while not self.closed:
                 await self._changed.wait()

@@ -1,45 +1,62 @@
 """Every exception cdpagent raises, in one place.
 
-Driver errors derive from :class:`CDPAgentError`. A failed call carries enough to
-tell *why* it failed: the browser refused it (:class:`ProtocolError`, with CDP's own
-code and message), its session went away (:class:`SessionClosed` and its
-:class:`TargetCrashed` refinement), or the whole connection did
-(:class:`ConnectionClosed`). A Selenium Grid that cannot give or keep a
-session raises a :class:`GridError` subclass naming the cause.
+Two families, one base (:class:`CDPAgentError`):
 
-The two page contracts report failures in their own vocabularies, and each maps
-driver errors to its stable codes in one table (``cdpagent.runtime.codes`` for the
-Page Agent API, ``cdpagent.snapshot.codes`` for actions):
+* **driver errors** say why a call to the browser failed: it refused the call
+  (:class:`ProtocolError`, with CDP's own code and message), the session went
+  away (:class:`SessionClosed`, refined by :class:`TargetCrashed`), the whole
+  connection did (:class:`ConnectionClosed`), or the deadline passed
+  (:class:`CallTimeout`). They carry no stable code of their own: one table,
+  :data:`cdpagent.failures.FAILURES`, gives each the code every surface reports.
+* **coded errors** (:class:`CodedError`) carry a stable ``code`` and a bounded
+  ``message``, and :meth:`CodedError.envelope` is their JSON form
+  ``{"ok": false, "error": {"code", "message"}}`` on every surface:
 
-* :class:`PageApiError` carries a ``PAGE_API_*`` code (``Tab.invoke`` raises it;
-  ``invoke_page_method`` returns its envelope instead);
-* :class:`ToolCallError` is a tool call that names no action (acting turns it into
-  a refusal receipt, never raises it);
-* :class:`ObservationError` is an observation that could not be taken.
+  ===========================  ===========================================================
+  class                        codes
+  ===========================  ===========================================================
+  :class:`PageApiError`        ``PAGE_API_*`` (``Tab.invoke``; ``invoke_page_method``
+                               returns its envelope instead)
+  :class:`ObservationError`    ``PAGE_CHANGED``, ``TIMEOUT``, ``COLLECT_FAILED``
+  :class:`ToolCallError`       ``UNKNOWN_ACTION``, ``RECORD_REQUIRED`` (acting turns it
+                               into a refusal receipt, never raises it)
+  :class:`StepError`           ``SCRIPT_STEP_INVALID`` (a malformed ``script`` step)
+  :class:`ModelError`          ``MODEL_*`` (the agent's model could not be asked)
+  :class:`RoleError`           ``ROLE_INVALID`` (a role file that cannot be used)
+  :class:`GridError`           ``GRID_*`` (a Selenium Grid refused or lost a session)
+  :class:`BindRefused`         ``BIND_REFUSED`` (the MCP server may not listen there)
+  :class:`FrameError`          ``WEBSOCKET_FRAME_INVALID`` (the browser broke WebSocket framing)
+  :class:`UserInputError`      ``USER_INPUT_FAILED`` (the test harness's simulated person)
+  ===========================  ===========================================================
 
-The surfaces add :class:`StepError` (a malformed ``script`` step) and
-:class:`UserInputError` (the simulated person of the test harness found nothing to use).
+``cdpagent.codes`` lists every stable code with its meaning.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 __all__ = [
+    "BindRefused",
     "BrowserNotFound",
     "CDPAgentError",
     "CallTimeout",
+    "CodedError",
     "ConnectionClosed",
+    "FrameError",
     "GridCapabilitiesRefused",
     "GridError",
     "GridNoFreeSlot",
     "GridNotAHub",
     "GridUnreachable",
     "LaunchError",
+    "ModelError",
     "NavigationError",
     "ObservationError",
     "PageApiError",
+    "PageFunctionError",
     "ProtocolError",
+    "RoleError",
     "SessionClosed",
     "StepError",
     "SubscriptionOverflow",
@@ -51,6 +68,34 @@ __all__ = [
 
 class CDPAgentError(Exception):
     """Base class of every error raised by cdpagent."""
+
+
+class CodedError(CDPAgentError):
+    """An error with a stable ``code`` (never respelled) and a human-readable ``message``.
+
+    ``str(error)`` is ``"CODE: message"``; :meth:`envelope` is the JSON form every
+    surface answers with.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+    def envelope(self) -> dict[str, Any]:
+        """Return the JSON failure envelope ``{"ok": False, "error": {"code", "message"}}``."""
+        return {"ok": False, "error": {"code": self.code, "message": self.message}}
+
+
+class _FixedCode(CodedError):
+    """A coded error whose class names its one code; ``str(error)`` is the message alone."""
+
+    CODE: ClassVar[str] = ""
+
+    def __init__(self, message: str) -> None:
+        Exception.__init__(self, message)
+        self.code = self.CODE
+        self.message = message
 
 
 class ProtocolError(CDPAgentError):
@@ -69,6 +114,18 @@ class ProtocolError(CDPAgentError):
         super().__init__(f"{method}: {message} [code {code}]{detail}")
 
 
+class PageFunctionError(CDPAgentError):
+    """A function the runtime called in the page (``Runtime.callFunctionOn``) threw.
+
+    ``text`` is the page's exception, bounded; each caller reports it with its own
+    code (an observation's ``COLLECT_FAILED``, an action's ``ACTION_FAILED``).
+    """
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
 class ConnectionClosed(CDPAgentError):
     """The connection to the browser is gone (browser exited, socket or pipe closed)."""
 
@@ -85,18 +142,14 @@ class CallTimeout(CDPAgentError):
     """A call given a ``deadline`` had no answer by then; it was forgotten (a late reply is dropped)."""
 
 
-class ObservationError(CDPAgentError):
+class ObservationError(CodedError):
     """An observation could not be taken.
 
     ``code`` is ``PAGE_CHANGED`` (the document kept being replaced while being
-    observed), ``TIMEOUT`` (the page did not answer in time) or ``COLLECT_FAILED``
-    (the collector threw; the message says why).
+    observed), ``TIMEOUT`` (the page did not answer in time), ``TAB_CRASHED`` /
+    ``TAB_NOT_FOUND`` (the tab crashed or closed while observed) or
+    ``COLLECT_FAILED`` (the collector threw; the message says why).
     """
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
 
 
 class SubscriptionOverflow(CDPAgentError):
@@ -115,69 +168,111 @@ class NavigationError(CDPAgentError):
     """A navigation failed (``Page.navigate`` reported an error, e.g. a missing file)."""
 
 
-class PageApiError(Exception):
+class PageApiError(CodedError):
     """An ``invoke_page_method`` call failed with one of the ``PAGE_API_*`` codes.
 
-    ``code`` is the stable code, ``message`` a bounded human-readable reason. The
-    exception is a plain ``Exception`` (not a driver error): it reports what
-    happened to a page call, whatever the cause underneath.
+    ``code`` is the stable code, ``message`` a bounded human-readable reason; it
+    reports what happened to a page call, whatever the cause underneath (the
+    driver failure it came from is translated by :data:`cdpagent.failures.FAILURES`).
     """
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
 
-    def envelope(self) -> dict[str, Any]:
-        """Return the JSON failure envelope ``{"ok": False, "error": {"code", "message"}}``."""
-        return {"ok": False, "error": {"code": self.code, "message": self.message}}
-
-
-class ToolCallError(ValueError):
+class ToolCallError(CodedError, ValueError):
     """A tool call that names no action entry or lacks a required argument.
 
-    ``code`` is ``UNKNOWN_ACTION`` or ``RECORD_REQUIRED`` (``cdpagent.snapshot.codes``).
+    ``code`` is ``UNKNOWN_ACTION`` or ``RECORD_REQUIRED`` (``cdpagent.codes``);
+    ``str(error)`` is the message alone.
     """
 
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(code, message)
+        self.args = (message,)
 
 
-class StepError(Exception):
-    """A ``cdpagent script`` step is malformed (bad field types, unknown op); the script stops there."""
+class StepError(_FixedCode):
+    """A ``cdpagent script`` step is malformed (bad field types, unknown op); the script stops there.
 
-
-class UserInputError(CDPAgentError):
-    """The simulated person of the test harness found no element, or one with no visible box."""
-
-
-class GridError(CDPAgentError):
-    """A Selenium Grid refused, lost or could not end a session (SC-1).
-
-    ``hub`` is the hub's url; the subclass names the cause. Raised as this base
-    class for a WebDriver error that fits none of them (the message carries the
-    grid's own error code and message).
+    ``code`` is ``SCRIPT_STEP_INVALID``.
     """
 
+    CODE: ClassVar[str] = "SCRIPT_STEP_INVALID"
+
+
+class UserInputError(_FixedCode):
+    """The simulated person of the test harness found no element, or one with no visible box.
+
+    ``code`` is ``USER_INPUT_FAILED``.
+    """
+
+    CODE: ClassVar[str] = "USER_INPUT_FAILED"
+
+
+class ModelError(CodedError):
+    """The agent's model could not be asked or did not answer usably; ``code`` is a ``MODEL_*`` code."""
+
+
+class RoleError(_FixedCode, ValueError):
+    """A role file that cannot be used: unreadable, not TOML, or a field missing or wrong.
+
+    The message names the file and the field; ``code`` is ``ROLE_INVALID``.
+    """
+
+    CODE: ClassVar[str] = "ROLE_INVALID"
+
+
+class BindRefused(_FixedCode, ValueError):
+    """The MCP server may not listen where asked (non-loopback without a token, or malformed).
+
+    ``code`` is ``BIND_REFUSED``.
+    """
+
+    CODE: ClassVar[str] = "BIND_REFUSED"
+
+
+class FrameError(_FixedCode):
+    """The server broke the WebSocket framing rules (or sent a message over the size limit).
+
+    ``code`` is ``WEBSOCKET_FRAME_INVALID``.
+    """
+
+    CODE: ClassVar[str] = "WEBSOCKET_FRAME_INVALID"
+
+
+class GridError(_FixedCode):
+    """A Selenium Grid refused, lost or could not end a session (SC-1).
+
+    ``hub`` is the hub's url; the subclass names the cause, and ``code`` with it
+    (``GRID_FAILED`` for this base class: a WebDriver error that fits none of them,
+    whose message carries the grid's own error code and message).
+    """
+
+    CODE: ClassVar[str] = "GRID_FAILED"
+
     def __init__(self, hub: str, message: str) -> None:
-        super().__init__(f"{hub}: {message}")
+        super().__init__(message)
+        self.args = (f"{hub}: {message}",)
         self.hub = hub
-        self.message = message
 
 
 class GridUnreachable(GridError):
     """The hub did not answer: nothing listens there, the connection broke, or it timed out."""
 
+    CODE: ClassVar[str] = "GRID_UNREACHABLE"
+
 
 class GridNotAHub(GridError):
     """Something answered that is not a Selenium Grid (an HTML page, non-JSON, no WebDriver shape)."""
+
+    CODE: ClassVar[str] = "GRID_NOT_A_HUB"
 
 
 class GridNoFreeSlot(GridError):
     """Every slot that offers the capabilities is busy, and none freed up in time."""
 
+    CODE: ClassVar[str] = "GRID_NO_FREE_SLOT"
+
 
 class GridCapabilitiesRefused(GridError):
     """No node offers the requested capabilities, or the node's driver refused them."""
+
+    CODE: ClassVar[str] = "GRID_CAPABILITIES_REFUSED"

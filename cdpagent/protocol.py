@@ -146,14 +146,6 @@ class ProtocolCore:
         """How many calls await an answer on ``session_id``."""
         return sum(1 for p in self._pending.values() if p.session_id == session_id)
 
-    def is_open(self, session_id: str | None) -> bool:
-        """Whether commands may be sent on ``session_id`` now."""
-        if self._closed is not None:
-            return False
-        return session_id is None or (
-            session_id in self._sessions and session_id not in self._crashed
-        )
-
     def command(
         self, method: str, params: Any = None, session_id: str | None = None
     ) -> tuple[int, bytes]:
@@ -182,10 +174,6 @@ class ProtocolCore:
     def cancel(self, call_id: int) -> None:
         """Forget call ``call_id``: its reply, if one comes, will be dropped."""
         self._pending.pop(call_id, None)
-
-    def add_session(self, session_id: str) -> None:
-        """Declare ``session_id`` attached (done automatically on attach events)."""
-        self._sessions.setdefault(session_id, None)
 
     def receive(self, data: bytes | bytearray | memoryview) -> list[ProtocolEvent]:
         """Feed one complete message from the browser; return what it means.

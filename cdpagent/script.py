@@ -8,8 +8,12 @@ step                                                 result line
 ===================================================  ==========================================
 ``{"op": "invoke", "method", "args"?, "timeout"?}``  ``{"op": "invoke", "result": value}`` or
                                                      ``{"op": "invoke", "ok": false, "error": …}``
+``{"op": "open", "url", "timeout"?}``                ``{"op": "open", "tabId", "url"}`` (the steps
+                                                     go on in the new tab)
+``{"op": "close"}``                                  ``{"op": "close", "closed": tabId}``
+``{"op": "list"}``                                   ``{"op": "list", "pages": [{tabId, url}], "current"}``
 ``{"op": "reload"}``                                 ``{"op": "reload", "url": …}``
-``{"op": "navigate", "url"}``                        ``{"op": "navigate", "url": …}``
+``{"op": "navigate", "url", "timeout"?}``            ``{"op": "navigate", "url": …}``
 ``{"op": "wait", "ms"}``                             ``{"op": "wait", "ms": …}``
 ``{"op": "user_click", "selector"}``                 ``{"op": "user_click", "selector": …}``
 ``{"op": "user_type", "selector", "text"}``          ``{"op": "user_type", "selector": …}``
@@ -27,15 +31,26 @@ returns all queued ones.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import msgspec
 import trio
 
 from .browser import Tab
-from .errors import CDPAgentError, PageApiError, StepError
+from .errors import CDPAgentError, PageApiError, StepError, ToolCallError
 from .harness import user_click, user_type
-from .runtime.codes import refusal
+from .operations import (
+    ActArgs,
+    CloseArgs,
+    InvokeArgs,
+    ListArgs,
+    NavigateArgs,
+    OpenArgs,
+    OperationArgs,
+    act_inputs,
+    decode,
+)
+from .runtime.codes import PAGE_API_ARGS_INVALID, refusal
 from .runtime.invoke import DEFAULT_TIMEOUT
 from .runtime.threads import Thread
 from .snapshot import codes
@@ -71,6 +86,8 @@ class ScriptContext(msgspec.Struct):
     confirm: ConfirmCallback | None = None
 
 
+_A = TypeVar("_A", bound=OperationArgs)
+
 Step = Callable[[ScriptContext, dict[str, Any]], Awaitable[dict[str, Any]]]
 
 
@@ -85,14 +102,54 @@ def _field(step: dict[str, Any], name: str, kind: type | tuple[type, ...], defau
     return value
 
 
+def _arguments(step: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in step.items() if k != "op"}
+
+
 async def _invoke(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
-    method: Any = step.get("method")
     timeout = _field(step, "timeout", (int, float), DEFAULT_TIMEOUT)
     try:
-        result = await ctx.tab.invoke(method, step.get("args"), timeout=float(timeout))
+        args = decode(InvokeArgs, {**_arguments(step), "timeout": float(timeout)})
+        result = await ctx.tab.invoke(args.method, args.args, timeout=args.timeout)
+    except ToolCallError as error:
+        # An invoke's arguments are the Page Agent API's to judge (PA-4): an ordinary result.
+        return {"op": "invoke", **refusal(PAGE_API_ARGS_INVALID, error.message)}
     except PageApiError as error:
         return {"op": "invoke", **error.envelope()}
     return {"op": "invoke", "result": result}
+
+
+def _decoded(args: type[_A], step: dict[str, Any]) -> _A:
+    """The step's arguments as the operation's Struct; raises :class:`StepError` when they do not fit."""
+    try:
+        return decode(args, _arguments(step))
+    except ToolCallError as error:
+        raise StepError(error.message) from None
+
+
+async def _open(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
+    args = _decoded(OpenArgs, step)
+    opener = ctx.thread.open if ctx.thread is not None else ctx.tab.browser.open
+    ctx.tab = await opener(args.url, timeout=args.timeout)
+    document = ctx.tab.document
+    return {"op": "open", "tabId": ctx.tab.id, "url": document.url if document else args.url}
+
+
+async def _close(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
+    _decoded(CloseArgs, step)
+    closed = ctx.tab.id
+    await ctx.tab.close()
+    others = ctx.thread.tabs if ctx.thread is not None else ctx.tab.browser.tabs
+    if others:
+        ctx.tab = others[-1]  # the steps go on in the newest tab left
+    return {"op": "close", "closed": closed}
+
+
+async def _list(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
+    _decoded(ListArgs, step)
+    tabs = ctx.thread.tabs if ctx.thread is not None else ctx.tab.browser.tabs
+    pages = [{"tabId": t.id, "url": t.document.url if t.document else ""} for t in tabs]
+    return {"op": "list", "pages": pages, "current": ctx.tab.id}
 
 
 async def _reload(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
@@ -101,7 +158,8 @@ async def _reload(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
 
 
 async def _navigate(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
-    document = await ctx.tab.navigate(_field(step, "url", str))
+    args = _decoded(NavigateArgs, step)
+    document = await ctx.tab.navigate(args.url, timeout=args.timeout)
     return {"op": "navigate", "url": document.url}
 
 
@@ -127,11 +185,7 @@ async def _user_type(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]
 
 async def _notifications(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
     wait_ms = _field(step, "wait_ms", (int, float), 0)
-    notes = ctx.thread.drain() if ctx.thread is not None else []
-    if not notes and ctx.thread is not None and wait_ms > 0:
-        with trio.move_on_after(wait_ms / 1000):
-            notes = [await ctx.thread.receive()]
-        notes += ctx.thread.drain()
+    notes = await ctx.thread.notifications(wait_ms) if ctx.thread is not None else []
     return {
         "op": "notifications",
         "notifications": [
@@ -165,41 +219,26 @@ async def observe_step(tab: Tab, step: dict[str, Any]) -> dict[str, Any]:
     return {"op": "observe", **msgspec.to_builtins(result)}
 
 
-_ACT_FIELDS = {"action": str, "record": str, "text": str, "option": str, "checked": bool, "input": dict}
-
-
 async def act_step(
     tab: Tab, step: dict[str, Any], *, confirm: ConfirmCallback | None = None
 ) -> dict[str, Any]:
-    """The ``{"op": "act", "action", "record"?, "text"?, "option"?, "checked"?, "input"?}`` step.
+    """The ``{"op": "act", "action", "record"?, "text"?, "option"?, "checked"?, "input"?, …}`` step.
 
+    The fields are the ``act`` operation's arguments (:class:`cdpagent.operations.ActArgs`).
     Returns ``{"op": "act", "receipt": {"result": …}}``. A malformed step (no
     ``action``, a field of the wrong type, an unknown field) is a receipt with
     ``INVALID_ARGUMENT``, like any other bad tool call; never raises for it.
     """
-    action = step.get("action")
-    problems = [
-        f"{key!r} must be a {kind.__name__}"
-        for key, kind in _ACT_FIELDS.items()
-        if step.get(key) is not None and not isinstance(step[key], kind)
-    ]
-    problems += [f"unknown field {key!r}" for key in step if key not in _ACT_FIELDS and key != "op"]
-    if not isinstance(action, str) or not action:
-        problems.insert(0, "'action' (a tool name) is required")
-    if problems:
+    try:
+        args = decode(ActArgs, _arguments(step))
+        if not args.action:
+            raise ToolCallError(codes.INVALID_ARGUMENT, "act: 'action' (a tool name) is required")
+    except ToolCallError as error:
+        action = step.get("action")
         ref = ActionRef(action if isinstance(action, str) else "")
-        receipt = error_receipt(ref, codes.INVALID_ARGUMENT, "act: " + "; ".join(problems), [])
+        receipt = error_receipt(ref, codes.INVALID_ARGUMENT, error.message, [])
         return {"op": "act", "receipt": receipt.to_builtins()}
-    assert isinstance(action, str)
-    receipt = await tab.act(
-        action,
-        record=step.get("record"),
-        text=step.get("text"),
-        option=step.get("option"),
-        checked=step.get("checked"),
-        input=step.get("input"),
-        confirm=confirm,
-    )
+    receipt = await tab.act(args.action, record=args.record, confirm=confirm, **act_inputs(args))
     return {"op": "act", "receipt": receipt.to_builtins()}
 
 
@@ -213,6 +252,9 @@ async def _act(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
 
 #: Step handlers by ``op``.
 STEPS: dict[str, Step] = {
+    "open": _open,
+    "close": _close,
+    "list": _list,
     "observe": _observe,
     "act": _act,
     "invoke": _invoke,

@@ -23,8 +23,9 @@ import trio
 from .connection import Session
 from .dialogs import JavaScriptDialog
 from .documents import Document, DocumentTracker
+from .errors import PageFunctionError
 
-__all__ = ["Command", "Extension", "FrameTarget", "Host", "TabT", "Target"]
+__all__ = ["Command", "Extension", "FrameTarget", "Host", "TabT", "Target", "call_function", "call_result"]
 
 Command = tuple[str, dict[str, Any]]
 """A CDP command as ``(method, params)``."""
@@ -160,3 +161,48 @@ class Extension(Protocol):
         setup cannot wait for replies one by one.
         """
         ...
+
+
+async def call_function(
+    session: Session,
+    function: str,
+    *args: Any,
+    context: int | None = None,
+    object_id: str | None = None,
+    await_promise: bool = False,
+    deadline: float | None = None,
+) -> Any:
+    """Call the page function ``function`` with ``args`` (JSON values) and return its JSON value.
+
+    It runs in execution context ``context`` or with ``this`` bound to ``object_id``
+    (``Runtime.callFunctionOn``, by value; ``await_promise`` waits for a promise it
+    returns). The one decoder of such calls for the cores: raises
+    :class:`~cdpagent.errors.PageFunctionError` when the function threw (the page's
+    exception text, first line, at most 300 characters), and the driver's errors
+    otherwise (``ProtocolError`` when the context is gone, ``CallTimeout`` at ``deadline``).
+    """
+    params: dict[str, Any] = {
+        "functionDeclaration": function,
+        "arguments": [{"value": a} for a in args],
+        "returnByValue": True,
+    }
+    if context is not None:
+        params["executionContextId"] = context
+    if object_id is not None:
+        params["objectId"] = object_id
+    if await_promise:
+        params["awaitPromise"] = True
+    return call_result(await session.send("Runtime.callFunctionOn", params, deadline=deadline))
+
+
+def call_result(reply: dict[str, Any]) -> Any:
+    """The JSON value of a ``Runtime.callFunctionOn`` reply made with ``returnByValue``.
+
+    Raises :class:`~cdpagent.errors.PageFunctionError` when the function threw (the
+    page's exception text, first line, at most 300 characters).
+    """
+    details = reply.get("exceptionDetails")
+    if details:
+        text = str((details.get("exception") or {}).get("description") or details.get("text") or "")
+        raise PageFunctionError(text.splitlines()[0][:300] if text.strip() else "exception")
+    return reply.get("result", {}).get("value")

@@ -104,6 +104,7 @@ class PipeTransport:
         self._closed = False
 
     async def send(self, message: bytes) -> None:
+        """Send one complete message (see :class:`Transport`); raises :class:`ConnectionClosed`."""
         if len(message) > MAX_MESSAGE_SIZE:
             raise ValueError(f"message of {len(message)} bytes exceeds {MAX_MESSAGE_SIZE}")
         if self._closed:
@@ -119,6 +120,7 @@ class PipeTransport:
             raise ConnectionClosed(f"the pipe to the browser broke: {exc}") from exc
 
     async def receive(self) -> bytes | bytearray:
+        """The next complete message (see :class:`Transport`); raises :class:`ConnectionClosed`."""
         while True:
             if self._ready_pos < len(self._ready):
                 msg = self._ready[self._ready_pos]
@@ -163,6 +165,7 @@ class PipeTransport:
                 )
 
     async def aclose(self) -> None:
+        """Close the transport (idempotent); later calls raise :class:`ConnectionClosed`."""
         if self._closed:
             return
         self._closed = True
@@ -257,6 +260,7 @@ class WebSocketTransport:
                 raise ConnectionClosed(f"{failed}: refused {event.status_code}")
 
     async def send(self, message: bytes) -> None:
+        """Send one complete message (see :class:`Transport`); raises :class:`ConnectionClosed`."""
         if len(message) > MAX_MESSAGE_SIZE:
             raise ValueError(f"message of {len(message)} bytes exceeds {MAX_MESSAGE_SIZE}")
         if self._closed:
@@ -290,6 +294,7 @@ class WebSocketTransport:
                 raise ConnectionClosed("the DevTools websocket was closed") from None
 
     async def receive(self) -> bytes | bytearray:
+        """The next complete message (see :class:`Transport`); raises :class:`ConnectionClosed`."""
         while not self._ready:
             data = await self._recv_raw()
             if not data:
@@ -319,6 +324,7 @@ class WebSocketTransport:
         self._sock.close()
 
     async def aclose(self) -> None:
+        """Close the transport (idempotent); later calls raise :class:`ConnectionClosed`."""
         if self._closed:
             return
         with contextlib.suppress(OSError):

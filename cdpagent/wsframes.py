@@ -14,6 +14,8 @@ from __future__ import annotations
 import os
 from typing import Final
 
+from .errors import FrameError
+
 __all__ = [
     "BINARY",
     "CLOSE",
@@ -36,10 +38,6 @@ PONG: Final = 0xA
 
 _DATA_OPCODES: Final = frozenset({TEXT, BINARY})
 _CONTROL_OPCODES: Final = frozenset({CLOSE, PING, PONG})
-
-
-class FrameError(Exception):
-    """The server broke the framing rules (or sent a message over the size limit)."""
 
 
 def client_frame(opcode: int, payload: bytes) -> bytes:

@@ -27,16 +27,22 @@ __all__ = ["LAYERS", "Graph", "build_graph", "violations"]
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "surrogates"),
-    ("protocol", "documents", "dialogs", "concurrency", "pagescripts", "bundled", "wsframes"),
+    ("protocol", "documents", "dialogs", "concurrency", "pagescripts", "bundled", "wsframes", "failures"),
+    # the tab's decisions (pure: dialogs, crash, refusals)
+    ("tabstate",),
     ("transport",),
     ("connection",),
     ("launcher",),
     # the seam the cores are written against
     ("target", "input"),
+    # the driver's public namespace (cdpagent.lowlevel)
+    ("lowlevel",),
     # page-side tool registries the cores read
     ("webmcp",),
     # the cores: the Page Agent API and the observation model
     ("runtime", "snapshot"),
+    # every agent operation, declared once (the surfaces are its adapters)
+    ("operations",),
     # the composition root
     ("browser",),
     ("webdriver",),
@@ -50,6 +56,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("eval",),
     ("demo",),
     ("cli", "__main__"),
+    # every stable code (cdpagent.codes): it gathers the families of every layer
+    ("codes",),
 )
 
 Graph = dict[str, set[str]]

@@ -13,7 +13,16 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 PAGES = Path(__file__).resolve().parent / "pages"
 CDPAGENT = ROOT / ".venv" / "bin" / "cdpagent"
-TOOLS = {"open_page", "close_page", "list_pages", "observe", "act", "invoke_page_method", "notifications"}
+TOOLS = {
+    "open_page",
+    "close_page",
+    "list_pages",
+    "navigate",
+    "observe",
+    "act",
+    "invoke_page_method",
+    "notifications",
+}
 
 
 def text_of(result: CallToolResult) -> str:

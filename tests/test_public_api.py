@@ -2,14 +2,29 @@
 
 from __future__ import annotations
 
+import importlib
 import inspect
 
+import pytest
+
 import cdpagent
+import cdpagent.codes
+import cdpagent.errors
+import cdpagent.lowlevel
 
 EXPECTED = {
+    "BindRefused",
     "Browser",
     "BrowserNotFound",
     "CDPAgentError",
+    "CallTimeout",
+    "CodedError",
+    "FrameError",
+    "ModelError",
+    "RoleError",
+    "StepError",
+    "ToolCallError",
+    "UserInputError",
     "Command",
     "ConnectionClosed",
     "Extension",
@@ -17,6 +32,7 @@ EXPECTED = {
     "GridError",
     "GridNoFreeSlot",
     "GridNotAHub",
+    "GridSession",
     "GridUnreachable",
     "LaunchError",
     "NavigationError",
@@ -26,6 +42,7 @@ EXPECTED = {
     "ObserveOptions",
     "PageApi",
     "PageApiError",
+    "PageFunctionError",
     "Pool",
     "ProtocolError",
     "Receipt",
@@ -37,22 +54,73 @@ EXPECTED = {
     "Thread",
     "connect",
     "connect_grid",
+    "grid_session",
     "invoke_page_method",
     "launch",
     "standard_extensions",
 }
 
 
-def test_sf1_exported_names_are_exactly_the_public_api() -> None:
-    assert set(cdpagent.__all__) == EXPECTED
-    for name in cdpagent.__all__:
-        assert hasattr(cdpagent, name), name
+LOWLEVEL = {
+    "Command",
+    "Connection",
+    "Extension",
+    "FrameTarget",
+    "Host",
+    "PipeTransport",
+    "Session",
+    "Subscription",
+    "Target",
+    "Transport",
+    "WebSocketTransport",
+    "call_function",
+}
+
+#: Every public namespace and exactly the names it exports.
+NAMESPACES = {"cdpagent": EXPECTED, "cdpagent.lowlevel": LOWLEVEL}
 
 
-def test_sf1_every_public_function_and_method_is_documented() -> None:
+@pytest.mark.parametrize("namespace", sorted(NAMESPACES))
+def test_sf1_exported_names_are_exactly_the_public_api(namespace: str) -> None:
+    module = importlib.import_module(namespace)
+    assert set(module.__all__) == NAMESPACES[namespace]
+    for name in module.__all__:
+        assert hasattr(module, name), name
+
+
+def test_sf1_the_codes_namespace_names_every_code_with_its_meaning() -> None:
+    codes = cdpagent.codes
+    names = [n for n in codes.__all__ if n not in ("FAILURES", "MEANINGS")]
+    assert all(getattr(codes, n) == n for n in names)
+    assert set(codes.MEANINGS) == set(names)
+    assert all(codes.MEANINGS[n].strip() for n in names)
+    # Every failure code of the one failure table is a code of the namespace.
+    assert {row.code for row in codes.FAILURES} | {row.invoke for row in codes.FAILURES} <= set(names)
+
+
+def test_sf1_every_public_exception_class_lives_in_errors_with_a_code_where_it_has_one() -> None:
+    classes = {
+        name: obj
+        for name in cdpagent.__all__
+        if inspect.isclass(obj := getattr(cdpagent, name)) and issubclass(obj, BaseException)
+    }
+    assert set(classes) == set(cdpagent.errors.__all__)
+    for name, cls in classes.items():
+        assert cls.__module__ == "cdpagent.errors", name
+        assert issubclass(cls, cdpagent.CDPAgentError), name
+    fixed = [str(getattr(cls, "CODE", "")) for cls in classes.values()]
+    assert all(code in cdpagent.codes.MEANINGS for code in fixed if code)
+
+
+@pytest.mark.parametrize("namespace", ["cdpagent", "cdpagent.lowlevel", "cdpagent.codes"])
+def test_sf1_every_public_function_and_method_is_documented(namespace: str) -> None:
+    module = importlib.import_module(namespace)
+    assert (module.__doc__ or "").strip()
     missing = []
-    for name in cdpagent.__all__:
-        obj = getattr(cdpagent, name)
+    for name in module.__all__:
+        obj = getattr(module, name)
+        if not (inspect.isclass(obj) or inspect.isfunction(obj)):
+            continue
         if not (inspect.getdoc(obj) or "").strip():
             missing.append(name)
         if inspect.isclass(obj):

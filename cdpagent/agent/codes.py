@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..errors import CDPAgentError
+from ..errors import ModelError
 
 __all__ = [
     "MODEL_AUTH_FAILED",
@@ -50,11 +50,3 @@ MODEL_BAD_REPLY: Final = "MODEL_BAD_REPLY"
 TOOL_ARGUMENTS_NOT_JSON: Final = "TOOL_ARGUMENTS_NOT_JSON"
 """A tool call whose ``arguments`` are not a JSON object; answered to the model as a tool result."""
 
-
-class ModelError(CDPAgentError):
-    """The model could not be asked or did not answer usably; ``code`` is a ``MODEL_*`` code."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message

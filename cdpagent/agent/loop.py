@@ -10,7 +10,8 @@ wake-up) and goes:
 4. no tool call → the content is the final answer, the turn ends;
 5. otherwise run the calls one after another, in order, on the tab — declared
    actions through :meth:`Tab.act`, ``invoke_page_method`` through
-   :func:`cdpagent.invoke_page_method` — and append one tool message per call
+   :meth:`Tab.invoke`, their arguments decoded once into the operation's Struct
+   (:mod:`cdpagent.operations`) — and append one tool message per call
    with its receipt or error envelope (cut to ``maxToolResultTokens``); back to 1.
 
 A call the agent cannot run — a tool name the request did not offer (for
@@ -28,16 +29,17 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 import msgspec
 import trio
 
 from ..browser import Browser, Tab
-from ..errors import SessionClosed
-from ..runtime.codes import PAGE_API_TAB_NOT_FOUND, PageApiError, refusal
-from ..runtime.invoke import invoke_page_method
+from ..errors import PageApiError, SessionClosed, ToolCallError
+from ..operations import InvokeArgs, act_inputs, decode, function_call
+from ..runtime.codes import PAGE_API_TAB_NOT_FOUND, refusal
+from ..runtime.jsonstrict import check_args_present
 from ..runtime.threads import Notification, Thread
 from ..snapshot import codes as action_codes
 from ..snapshot.actions import ConfirmCallback
@@ -60,9 +62,6 @@ STEP_LIMIT: Final = "STEP_LIMIT"
 
 Progress = Callable[[str], None]
 """Receives one line per request and per tool call (the CLI prints them on stderr)."""
-
-_ACT_ARGUMENTS: Final = {"record": str, "text": str, "option": str, "checked": bool}
-_INVOKE_KEYS: Final = frozenset({"tabId", "method", "args"})
 
 
 class ToolRecord(msgspec.Struct, frozen=True):
@@ -241,8 +240,9 @@ class Agent:
                 if not reply.tool_calls:
                     self.progress(f"answer after {time.perf_counter() - started:.1f} s")
                     return self._result(reply.content or "", transcript, records, step, None)
+                kinds = {entry.tool: entry.kind for entry in page.observation.actions}
                 for call in reply.tool_calls:
-                    record = await self._execute(call, request, tab)
+                    record = await self._execute(call, request, tab, kinds)
                     records.append(record)
                     content = truncate_middle(
                         json.dumps(record.result, ensure_ascii=False),
@@ -279,7 +279,14 @@ class Agent:
 
     # -- tool calls ------------------------------------------------------------------
 
-    async def _execute(self, call: ToolCall, request: Request, tab: Tab) -> ToolRecord:
+    async def _execute(
+        self, call: ToolCall, request: Request, tab: Tab, kinds: Mapping[str, str]
+    ) -> ToolRecord:
+        """Run one tool call: ``invoke_page_method``, or ``act`` on the page action it names.
+
+        The arguments are decoded once into the operation's Struct
+        (:mod:`cdpagent.operations`); a page tool's (WebMCP) arguments are its ``input``.
+        """
         available = request.tool_names()
 
         def record(result: Any, ok: bool) -> ToolRecord:
@@ -301,43 +308,40 @@ class Agent:
             return record(_refused(call.name, codes.TOOL_ARGUMENTS_NOT_JSON, message, available), False)
         if call.name == PAGE_METHOD_TOOL and self.role.methods:
             return await self._invoke(args, record)
-        problems = [f"unknown argument {k!r}" for k in args if k not in _ACT_ARGUMENTS]
-        problems += [
-            f"{k!r} must be a {kind.__name__}"
-            for k, kind in _ACT_ARGUMENTS.items()
-            if k in args and not isinstance(args[k], kind)
-        ]
-        if problems:
-            message = f"{call.name}: " + "; ".join(problems)
-            return record(_refused(call.name, action_codes.INVALID_ARGUMENT, message, available), False)
-        receipt = await tab.act(
-            call.name,
-            record=args.get("record"),
-            text=args.get("text"),
-            option=args.get("option"),
-            checked=args.get("checked"),
-            confirm=self.confirm,
-        )
+        try:
+            act = function_call(call.name, kinds.get(call.name), args)
+        except ToolCallError as error:
+            return record(_refused(call.name, error.code, error.message, available), False)
+        receipt = await tab.act(act.action, record=act.record, confirm=self.confirm, **act_inputs(act))
         return record(receipt.to_builtins(), receipt.ok)
 
     async def _invoke(self, args: dict[str, Any], record: Callable[[Any, bool], ToolRecord]) -> ToolRecord:
         documented = [m.name for m in self.role.methods]
-        extra = sorted(set(args) - _INVOKE_KEYS)
-        method = args.get("method")
-        if extra or not isinstance(method, str) or not isinstance(args.get("tabId"), str):
-            detail = f"unknown argument {extra[0]!r}" if extra else "tabId and method (strings) are required"
-            return record(refusal(action_codes.INVALID_ARGUMENT, f"invoke_page_method: {detail}"), False)
+        tab_id = args.pop("tabId", None)
+        try:
+            if not isinstance(tab_id, str):
+                raise ToolCallError(action_codes.INVALID_ARGUMENT, "invoke: tabId (a string) is required")
+            invoke = decode(InvokeArgs, args)
+            given = check_args_present(args["args"]) if "args" in args else None
+        except PageApiError as error:
+            return record(error.envelope(), False)
+        except ToolCallError as error:
+            message = error.message.replace("invoke:", "invoke_page_method:", 1)
+            return record(refusal(action_codes.INVALID_ARGUMENT, message), False)
+        method = invoke.method
         if method not in documented:
             message = (
                 f"{method!r} is not a documented method; the documented methods are: {', '.join(documented)}"
             )
             return record(refusal(action_codes.INVALID_ARGUMENT, message), False)
-        if args["tabId"] not in {t.id for t in self.thread.tabs}:
-            message = f"{args['tabId']!r} is not a tab of this thread"
+        target = next((t for t in self.thread.tabs if t.id == tab_id), None)
+        if target is None:
+            message = f"{tab_id!r} is not a tab of this thread"
             return record(refusal(PAGE_API_TAB_NOT_FOUND, message), False)
         try:
-            value = await invoke_page_method(self.browser, args)
+            value = await target.invoke(method, given, timeout=invoke.timeout)
         except PageApiError as error:
             return record(error.envelope(), False)
-        ok = not (isinstance(value, dict) and value.get("ok") is False)
-        return record(value, ok)
+        # A domain refusal ({"ok": false, "error": {"code": "STALE_STATE"}}) is the page's
+        # answer, not a failed call: ok, as on every surface (cdpagent.failures, rule 3).
+        return record(value, True)

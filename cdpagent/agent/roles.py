@@ -31,6 +31,7 @@ from typing import Final, Literal
 import msgspec
 
 from ..bundled import example_page
+from ..errors import RoleError
 
 __all__ = ["GENERIC_APPLICATION", "MethodDoc", "Role", "RoleError", "WakeUp", "generic_role", "load_role"]
 
@@ -38,13 +39,6 @@ GENERIC_APPLICATION: Final = (
     "You help the user with the page that is open in the browser. Do what the user asks using the "
     "page's declared actions, and say plainly when the page does not offer what is needed."
 )
-
-
-class RoleError(ValueError):
-    """A role file that cannot be used: unreadable, not TOML, or a field missing or wrong.
-
-    The message names the file and the field.
-    """
 
 
 class MethodDoc(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

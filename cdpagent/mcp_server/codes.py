@@ -4,12 +4,18 @@ A tool error is an MCP result with ``isError: true`` whose structured content is
 ``{"ok": false, "error": {"code", "message"}}``. Failures that already have a
 code keep it: an action's receipt code (:mod:`cdpagent.snapshot.codes`), a page
 method's ``PAGE_API_*`` code (:mod:`cdpagent.runtime.codes`), an observation's
-``PAGE_CHANGED`` / ``COLLECT_FAILED``. The codes below are the surface's own.
+``PAGE_CHANGED`` / ``COLLECT_FAILED``. The driver failures' codes (``TAB_CRASHED``,
+``TAB_NOT_FOUND``, ``TIMEOUT``, ``BROWSER_UNAVAILABLE``, ``NAVIGATION_FAILED``) are those
+of :mod:`cdpagent.failures`, the same on every surface; the codes defined below are the
+surface's own.
 """
 
 from __future__ import annotations
 
 from typing import Final
+
+# The driver failures' codes are every surface's (cdpagent.failures); re-exported here.
+from ..failures import BROWSER_UNAVAILABLE, NAVIGATION_FAILED, TAB_CRASHED, TAB_NOT_FOUND, TIMEOUT
 
 __all__ = [
     "BROWSER_UNAVAILABLE",
@@ -21,17 +27,7 @@ __all__ = [
     "URL_NOT_ALLOWED",
 ]
 
-TAB_NOT_FOUND: Final = "TAB_NOT_FOUND"
-"""No open tab has that id (never opened here, closed, or closed by its page)."""
-TAB_CRASHED: Final = "TAB_CRASHED"
-"""The tab's renderer crashed; close it and open the page again."""
 URL_NOT_ALLOWED: Final = "URL_NOT_ALLOWED"
 """``open_page`` takes file paths, ``file:`` URLs, loopback URLs and the server's allowed origins only."""
-NAVIGATION_FAILED: Final = "NAVIGATION_FAILED"
-"""The browser could not load the page (a missing file, a refused connection)."""
 INVALID_ARGUMENT: Final = "INVALID_ARGUMENT"
 """A tool argument is missing, of the wrong type, or out of the server's limits."""
-TIMEOUT: Final = "TIMEOUT"
-"""The call did not finish before its deadline."""
-BROWSER_UNAVAILABLE: Final = "BROWSER_UNAVAILABLE"
-"""The browser could not be launched or reached, or it went away."""

@@ -27,14 +27,12 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ..errors import BindRefused
+
 __all__ = ["PATH", "BearerToken", "BindRefused", "check_bind", "is_loopback", "serve_http", "split_address"]
 
 PATH: Final = "/mcp"
 _LOOPBACK_HOSTS: Final = ("127.0.0.1", "localhost", "[::1]")
-
-
-class BindRefused(ValueError):
-    """The address may not be served as asked (non-loopback without a token, or malformed)."""
 
 
 def split_address(address: str) -> tuple[str, int]:

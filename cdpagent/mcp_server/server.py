@@ -10,6 +10,7 @@ omission rules as the Python API:
 ``list_pages``            open tabs: id, title, url
 ``observe``               the page section as text; observation + OpenAI tools as structured
 ``act``                   perform a declared action → the change receipt (``Tab.act``'s object)
+``navigate``              load another page in a tab
 ``invoke_page_method``    a Page Agent API call → its JSON value, or the failure envelope
 ``notifications``         the pages' ``thread_notify`` deliveries (drained; optional long poll)
 ========================  ==================================================================
@@ -51,13 +52,14 @@ from mcp_types import Tool as MCPTool
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..browser import Browser, Tab, connect, launch, to_url
-from ..errors import CDPAgentError, NavigationError, ObservationError, SessionClosed, TargetCrashed
+from ..errors import CDPAgentError, CodedError, ToolCallError
+from ..failures import code_of
 from ..grid import connect_grid
+from ..operations import ActArgs, act_inputs, function_call
 from ..runtime.codes import PAGE_API_TAB_NOT_FOUND, PageApiError, refusal
 from ..runtime.pageapi import origin_of
 from ..runtime.threads import Notification, Thread
 from ..snapshot import codes as act_codes
-from ..snapshot.actions import act
 from ..snapshot.observe import ObserveResult, observe_page
 from ..snapshot.options import ObserveOptions
 from ..snapshot.receipts import Receipt
@@ -90,7 +92,7 @@ class SurfaceConfig(msgspec.Struct, frozen=True, kw_only=True):
     grid: str | None = None
     """Take the browser from a session of this Selenium Grid 4 hub instead of launching one."""
     webmcp: bool = False
-    """Launch with WebMCP: tools pages register become actions (a launched browser only)."""
+    """WebMCP: tools pages register become actions (an attached browser must run with the flag)."""
     allow_origins: tuple[str, ...] = ()
     """Origins besides ``file:`` and loopback that ``open_page`` may open; they get the Page Agent API."""
     yes: bool = False
@@ -127,13 +129,8 @@ _MAX_NOTIFICATIONS: Final = 20
 _MAX_WAIT_MS: Final = 30000
 
 
-class _Failure(Exception):
+class _Failure(CodedError):
     """Ends a tool call with a tool error carrying ``code``."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
 
 
 def _result(text: str, structured: dict[str, Any], *, is_error: bool = False) -> CallToolResult:
@@ -150,27 +147,12 @@ def error_result(code: str, message: str) -> CallToolResult:
 
 def _failure_of(exc: BaseException) -> tuple[str, str] | None:
     """The stable code and message of an exception a tool call may meet, or ``None`` for a bug."""
-    if isinstance(exc, _Failure):
-        return exc.code, exc.message
-    if isinstance(exc, PageApiError):
-        return exc.code, exc.message
-    if isinstance(exc, ObservationError):
-        return exc.code, exc.message
-    if isinstance(exc, TargetCrashed):
-        return codes.TAB_CRASHED, f"the tab's page crashed: {exc}"
-    if isinstance(exc, SessionClosed):
-        return codes.TAB_NOT_FOUND, f"the tab went away during the call: {exc}"
-    if isinstance(exc, NavigationError):
-        return codes.NAVIGATION_FAILED, str(exc)
-    if isinstance(exc, trio.TooSlowError):
-        return codes.TIMEOUT, "the call did not finish in time"
+    found = code_of(exc)  # coded errors keep their code; driver failures by cdpagent.failures
+    if found is not None:
+        return found
     if isinstance(exc, CDPAgentError):
         return codes.BROWSER_UNAVAILABLE, str(exc)
     return None
-
-
-def _page_tool_key(tool: dict[str, Any]) -> str:
-    return msgspec.json.encode(tool).decode()
 
 
 class Surface:
@@ -197,7 +179,9 @@ class Surface:
         if self.config.grid is not None:
             return connect_grid(self.config.grid, allow_origins=self.config.allow_origins)
         if self.config.connect is not None:
-            return connect(self.config.connect, allow_origins=self.config.allow_origins)
+            return connect(
+                self.config.connect, allow_origins=self.config.allow_origins, webmcp=self.config.webmcp
+            )
         return launch(
             allow_origins=self.config.allow_origins, headless=self.config.headless, webmcp=self.config.webmcp
         )
@@ -289,11 +273,8 @@ class Surface:
         Waits up to ``wait_ms`` for the first one when none is queued.
         """
         _, thread = await self.browser()
-        self._held.extend(thread.drain())
-        if not self._held and wait_ms > 0:
-            with trio.move_on_after(wait_ms / 1000):
-                self._held.append(await thread.receive())
-            self._held.extend(thread.drain())
+        # The notifications operation (Thread.notifications) waits only when none is held here.
+        self._held.extend(await thread.notifications(0 if self._held else wait_ms))
         batch = [self._held.popleft() for _ in range(min(len(self._held), _MAX_NOTIFICATIONS))]
         return batch, len(self._held)
 
@@ -302,6 +283,7 @@ class Surface:
     def set_page_tools(self, tab: Tab, result: ObserveResult, reserved: set[str]) -> bool:
         """Make ``result``'s available actions the page tools; returns whether the list changed."""
         effects = {entry.tool: entry.effect for entry in result.observation.actions}
+        kinds = {entry.tool: entry.kind for entry in result.observation.actions}
         tools = []
         for declaration in result.tools:
             function = declaration["function"]
@@ -319,7 +301,7 @@ class Surface:
                     annotations=ToolAnnotations(
                         read_only_hint=not write, destructive_hint=write, open_world_hint=False
                     ),
-                    _meta={"cdpagent/tab": tab.id, "cdpagent/action": name},
+                    _meta={"cdpagent/tab": tab.id, "cdpagent/action": name, "cdpagent/kind": kinds.get(name)},
                 )
             )
         before = [t.model_dump(by_alias=True) for t in self.page_tools]
@@ -335,12 +317,13 @@ class Surface:
         self.page_tab, self.page_tools = None, []
         return changed
 
-    def page_tool(self, name: str) -> tuple[str, str] | None:
-        """``(tab id, action tool name)`` of page tool ``name``, or ``None``."""
+    def page_tool(self, name: str) -> tuple[str, str, str | None] | None:
+        """``(tab id, action tool name, action kind)`` of page tool ``name``, or ``None``."""
         for tool in self.page_tools:
             if tool.name == name:
                 meta = tool.meta or {}
-                return str(meta["cdpagent/tab"]), str(meta["cdpagent/action"])
+                kind = meta.get("cdpagent/kind")
+                return str(meta["cdpagent/tab"]), str(meta["cdpagent/action"]), kind and str(kind)
         return None
 
 
@@ -361,8 +344,12 @@ class SurfaceServer(MCPServer[Any]):
         page_tool = self.surface.page_tool(name) if name not in self.static_names else None
         if page_tool is not None:
             assert context is not None
-            tab_id, action = page_tool
-            return await _guard(_act(self, context, tab_id, action, arguments))
+            tab_id, action, kind = page_tool
+            try:
+                args = function_call(action, kind, arguments)  # a page tool's arguments are its input
+            except ToolCallError as error:
+                return error_result(error.code, error.message)
+            return await _guard(_act(self, context, tab_id, args))
         if name not in self.static_names:
             return error_result(
                 act_codes.UNKNOWN_ACTION,
@@ -418,24 +405,13 @@ async def _page_tools_after(
 
 
 async def _act(
-    server: SurfaceServer, context: Context[Any, Any], tab_id: str, action: str, arguments: dict[str, Any]
+    server: SurfaceServer, context: Context[Any, Any], tab_id: str, args: ActArgs
 ) -> CallToolResult | InputRequiredResult:
     surface = server.surface
     tab = await surface.tab(tab_id)
-    unknown = sorted(set(arguments) - {"record", "text", "option", "checked"})
-    if unknown:
-        raise _Failure(
-            codes.INVALID_ARGUMENT, f"{action} takes record, text, option or checked, not {unknown}"
-        )
     confirmation = Confirmation.for_call(context, accept_all=surface.config.yes)
-    receipt: Receipt = await act(
-        tab,
-        action,
-        record=arguments.get("record"),
-        text=arguments.get("text"),
-        option=arguments.get("option"),
-        checked=arguments.get("checked"),
-        confirm=confirmation.ask,
+    receipt: Receipt = await tab.act(
+        args.action, record=args.record, confirm=confirmation.ask, **act_inputs(args)
     )
     receipt = confirmation.settle(receipt)
     if confirmation.pending is not None:
@@ -547,14 +523,50 @@ def _tools(server: SurfaceServer) -> list[tuple[Tool, ToolAnnotations]]:
         text: Annotated[str | None, Field(description="the text, for type actions")] = None,
         option: Annotated[str | None, Field(description="the option, for select actions")] = None,
         checked: Annotated[bool | None, Field(description="true/false, for check actions")] = None,
+        input: Annotated[
+            dict[str, Any] | None, Field(description="the JSON object a page tool (WebMCP) takes")
+        ] = None,
+        key: Annotated[str | None, Field(description="a key or chord, for press actions")] = None,
+        to: Annotated[str | None, Field(description="down, up, end or start, for scroll actions")] = None,
+        value: Annotated[float | None, Field(description="a number, for set actions (sliders)")] = None,
     ) -> CallToolResult | InputRequiredResult:
         """Perform one action the page declares, with trusted input, and return its change receipt
         {"result": {ok, action, changed, warnings} | {ok: false, error: {code, message, available}}}.
         Only actions listed by observe exist. A confirm action asks the user first (through the
         client); a hand-off action is never performed. The receipt's values are page data."""
-        given = {"record": record, "text": text, "option": option, "checked": checked}
-        args = {k: v for k, v in given.items() if v is not None}
-        return await _guard(_act(server, context, tabId, action, args))
+        args = ActArgs(
+            action=action,
+            record=record,
+            text=text,
+            option=option,
+            checked=checked,
+            input=input,
+            key=key,
+            to=to,
+            value=value,
+        )
+        return await _guard(_act(server, context, tabId, args))
+
+    async def navigate(
+        tabId: TabId,
+        url: Annotated[str, Field(description="a file path, file: URL or loopback http(s) URL")],
+        context: Context[Any, Any],
+        timeout: Annotated[
+            float, Field(gt=0, le=120, description="seconds to wait for load (default 30)")
+        ] = 30,
+    ) -> CallToolResult:
+        """Load another page in the tab and wait until it has loaded. Returns {tabId, url}.
+        Observe the page again before acting on it."""
+
+        async def body() -> CallToolResult:
+            tab = await surface.tab(tabId)
+            document = await tab.navigate(surface.check_url(url), timeout=timeout)
+            if surface.clear_page_tools(tabId):
+                await server.tools_changed(context)
+            found = {"tabId": tab.id, "url": document.url}
+            return _result(fence(msgspec.json.encode(found).decode()), found)
+
+        return await _guard(body())
 
     async def invoke_page_method(
         tabId: TabId,
@@ -603,6 +615,7 @@ def _tools(server: SurfaceServer) -> list[tuple[Tool, ToolAnnotations]]:
         (list_pages, read_only),
         (observe, read_only),
         (act_tool, writes),
+        (navigate, ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)),
         (invoke_page_method, writes),
         (notifications, read_only),
     ]

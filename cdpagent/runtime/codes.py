@@ -14,18 +14,10 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..errors import (
-    CallTimeout,
-    CDPAgentError,
-    ConnectionClosed,
-    PageApiError,
-    ProtocolError,
-    SessionClosed,
-    TargetCrashed,
-)
+from ..errors import CDPAgentError, PageApiError
+from ..failures import failure_of
 
 __all__ = [
-    "DRIVER_FAILURES",
     "INVOKE_CODES",
     "PAGE_API_ALREADY_EXPOSED",
     "PAGE_API_ARGS_INVALID",
@@ -49,16 +41,27 @@ __all__ = [
     "refusal",
 ]
 
+#: No such tab, or it closed before or during the call.
 PAGE_API_TAB_NOT_FOUND: Final = "PAGE_API_TAB_NOT_FOUND"
+#: The document is not local (file: or an allowed origin), or registered no API once loaded.
 PAGE_API_NOT_EXPOSED: Final = "PAGE_API_NOT_EXPOSED"
+#: The page called ``agotalk.expose`` a second time (refused page-side).
 PAGE_API_ALREADY_EXPOSED: Final = "PAGE_API_ALREADY_EXPOSED"
+#: The page's ``agotalk.expose`` contract is malformed (refused page-side).
 PAGE_API_CONTRACT_INVALID: Final = "PAGE_API_CONTRACT_INVALID"
+#: The page registered no method of that name.
 PAGE_API_METHOD_NOT_FOUND: Final = "PAGE_API_METHOD_NOT_FOUND"
+#: ``args`` is not a strict JSON object (or the method name is not a string).
 PAGE_API_ARGS_INVALID: Final = "PAGE_API_ARGS_INVALID"
+#: The page's method threw or rejected.
 PAGE_API_METHOD_FAILED: Final = "PAGE_API_METHOD_FAILED"
+#: The method's result is not pure JSON or is over the size cap.
 PAGE_API_RESULT_NOT_JSON: Final = "PAGE_API_RESULT_NOT_JSON"
+#: No result before the deadline; the page may still complete the work.
 PAGE_API_TIMEOUT: Final = "PAGE_API_TIMEOUT"
+#: The document the call went to was replaced before its answer arrived.
 PAGE_API_PAGE_CHANGED: Final = "PAGE_API_PAGE_CHANGED"
+#: Renderer crash, lost connection or protocol failure (see ``cdpagent.failures``).
 PAGE_API_CALL_FAILED: Final = "PAGE_API_CALL_FAILED"
 #: A JavaScript dialog (alert, confirm, prompt) is open in the tab: the page cannot run
 #: the call until it is accepted or dismissed (``Tab.resolve_dialog``, or the
@@ -98,25 +101,16 @@ def refusal(code: str, message: str) -> dict[str, Any]:
     return {"ok": False, "error": {"code": code, "message": message}}
 
 
-#: How a driver failure during an invoke becomes its code, in one place (first match wins:
-#: ``TargetCrashed`` is a ``SessionClosed``). ``what`` is the message's start; ``{tab}`` is the tab id.
-#: A ``ProtocolError`` is first explained by the document change that usually causes it
-#: (``PAGE_API_PAGE_CHANGED``) and only then reported as ``PAGE_API_CALL_FAILED``.
-DRIVER_FAILURES: Final[tuple[tuple[type[CDPAgentError], str, str], ...]] = (
-    (TargetCrashed, PAGE_API_CALL_FAILED, "the tab's renderer crashed"),
-    (SessionClosed, PAGE_API_TAB_NOT_FOUND, "tab {tab} was closed"),
-    (ConnectionClosed, PAGE_API_CALL_FAILED, "the browser connection was lost"),
-    (CallTimeout, PAGE_API_TIMEOUT, "no result before the deadline"),
-    (ProtocolError, PAGE_API_CALL_FAILED, "the browser refused the call"),
-)
-
-
 def driver_failure(error: CDPAgentError) -> tuple[str, str]:
-    """The ``(code, message start)`` of :data:`DRIVER_FAILURES` for ``error``.
+    """The ``(code, message start)`` of a driver failure during an invoke.
 
-    Any other driver error is ``PAGE_API_CALL_FAILED``.
+    The code is the ``invoke`` column of :data:`cdpagent.failures.FAILURES` (the
+    one table every surface reads; PA-4 is the contract that translates it). A
+    ``ProtocolError`` is first explained by the document change that usually
+    causes it (``PAGE_API_PAGE_CHANGED``) by the caller. Any other driver error
+    is ``PAGE_API_CALL_FAILED``.
     """
-    for kind, code, what in DRIVER_FAILURES:
-        if isinstance(error, kind):
-            return code, what
-    return PAGE_API_CALL_FAILED, "the call failed"
+    row = failure_of(error)
+    if row is None:
+        return PAGE_API_CALL_FAILED, "the call failed"
+    return row.invoke, row.message

@@ -29,14 +29,14 @@ from typing import Any, Final
 import msgspec
 import trio
 
-from ..dialogs import JavaScriptDialog
 from ..documents import Document
 from ..errors import CallTimeout, ConnectionClosed, ProtocolError, SessionClosed
+from ..failures import Failure
+from ..tabstate import refusal
 from ..target import Host, Target
 from .codes import (
     PAGE_API_ARGS_INVALID,
     PAGE_API_CALL_FAILED,
-    PAGE_API_DIALOG_OPEN,
     PAGE_API_METHOD_FAILED,
     PAGE_API_METHOD_NOT_FOUND,
     PAGE_API_NOT_EXPOSED,
@@ -129,10 +129,9 @@ async def invoke(tab: Target, method: str, args: Any = None, *, timeout: float =
     # call is measured against a raw callFunctionOn).
     _check_method(method)
     arguments = _NO_ARGS if args is None else _Argument(encode_args(args))
-    if tab.closed:
-        raise PageApiError(PAGE_API_TAB_NOT_FOUND, f"tab {tab.id} is closed")
-    if tab.dialog is not None:
-        raise _dialog_open(tab.dialog)
+    refused = refusal(tab, "invoke")  # closed, crashed, a dialog open: cdpagent.tabstate
+    if refused is not None:
+        raise _refused(tab, refused)
     api = _page_api(tab)
     deadline = trio.current_time() + timeout
     target = _current_target(api, tab)
@@ -194,11 +193,15 @@ def _lost(tab: Target, error: SessionClosed | ConnectionClosed, when: str) -> Pa
     return PageApiError(code, f"{what.format(tab=tab.id)} {when}{detail}")
 
 
-def _dialog_open(dialog: JavaScriptDialog) -> PageApiError:
-    return PageApiError(
-        PAGE_API_DIALOG_OPEN,
-        f"a {dialog.label} is open in the tab and blocks the page; accept or dismiss it first",
-    )
+def _refused(tab: Target, refused: Failure) -> PageApiError:
+    """The ``PAGE_API_*`` failure of a call the tab refused before it was sent."""
+    if refused.event == "open dialog" and tab.dialog is not None:
+        detail = f"a {tab.dialog.label} is open in the tab and blocks the page; accept or dismiss it first"
+    elif refused.event == "closed tab":
+        detail = f"tab {tab.id} is closed"
+    else:
+        detail = f"{refused.message} (tab {tab.id}); close it and open the page again"
+    return PageApiError(refused.invoke, detail)
 
 
 def _timeout(method: str, timeout: float) -> PageApiError:

@@ -206,6 +206,22 @@ class Thread(Generic[OwnedTab]):
         """Every notification queued now, without waiting."""
         return [self._pop() for _ in range(len(self._queue))]
 
+    async def notifications(self, wait_ms: float = 0) -> list[Notification]:
+        """The ``notifications`` operation: every notification queued now, oldest first.
+
+        When none is queued, waits up to ``wait_ms`` for a first one (then takes the
+        rest queued with it). Returns ``[]`` once the thread is closed and read.
+        """
+        notes = self.drain()
+        if not notes and wait_ms > 0:
+            with trio.move_on_after(wait_ms / 1000):
+                try:
+                    notes = [await self.receive()]
+                except trio.EndOfChannel:
+                    return []
+            notes += self.drain()
+        return notes
+
     def __aiter__(self) -> Thread[OwnedTab]:
         return self
 

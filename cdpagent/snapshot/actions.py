@@ -35,9 +35,9 @@ import trio
 
 from ..connection import Session
 from ..dialogs import ACCEPT, DISMISS, JavaScriptDialog
-from ..errors import CDPAgentError, ProtocolError
+from ..errors import CDPAgentError, PageFunctionError, ProtocolError
 from ..input import insert_text, mouse_click, press_key
-from ..target import Target
+from ..target import Target, call_function
 from ..webmcp import WebMcp
 from . import codes
 from .folding import fold_actions
@@ -172,27 +172,16 @@ async def _call(world: tuple[Session, int], reply: type[_Reply], function: str, 
     """``function`` of ``js/act.js`` in ``world`` (a session and its isolated world's context)."""
     session, ctx = world
     params = ", ".join(f"a{i}" for i in range(len(args)))
+    declaration = f"function ({params}) {{ return globalThis.__cdpagentAct.{function}({params}); }}"
     try:
-        answer = await session.send(
-            "Runtime.callFunctionOn",
-            {
-                "functionDeclaration": (
-                    f"function ({params}) {{ return globalThis.__cdpagentAct.{function}({params}); }}"
-                ),
-                "executionContextId": ctx,
-                "arguments": [{"value": a} for a in args],
-                "returnByValue": True,
-            },
-        )
+        value = await call_function(session, declaration, *args, context=ctx)
     except ProtocolError as exc:
         # The isolated world died under the call: its document was replaced.
         raise _WorldGone(str(exc)) from exc
-    details = answer.get("exceptionDetails")
-    if details:
-        text = (details.get("exception") or {}).get("description") or details.get("text")
-        raise _Refused(codes.ACTION_FAILED, f"the acting helper failed: {str(text)[:200]}")
+    except PageFunctionError as exc:
+        raise _Refused(codes.ACTION_FAILED, f"the acting helper failed: {exc.text[:200]}") from None
     try:
-        return msgspec.convert(answer.get("result", {}).get("value"), reply)
+        return msgspec.convert(value, reply)
     except msgspec.ValidationError as exc:
         raise _Refused(codes.ACTION_FAILED, f"the acting helper answered out of shape: {exc}") from None
 

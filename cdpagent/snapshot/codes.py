@@ -9,21 +9,33 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..errors import CDPAgentError, ConnectionClosed, ObservationError, ProtocolError, SessionClosed
+from ..errors import CDPAgentError, ConnectionClosed
+from ..failures import (
+    CALL_FAILED,
+    DIALOG_OPEN,
+    PAGE_CHANGED,
+    TAB_CRASHED,
+    TAB_NOT_FOUND,
+    TIMEOUT,
+    code_of,
+)
 
 __all__ = [
     "ACTION_FAILED",
     "ACTION_UNAVAILABLE",
+    "CALL_FAILED",
     "CODES",
+    "COLLECT_FAILED",
     "CONFIRMATION_DENIED",
     "CONFIRMATION_REQUIRED",
     "DIALOG_OPEN",
-    "DRIVER_FAILURES",
     "EXPECTATION_FAILED",
     "HANDOFF_REQUIRED",
     "INVALID_ARGUMENT",
     "PAGE_CHANGED",
     "RECORD_REQUIRED",
+    "TAB_CRASHED",
+    "TAB_NOT_FOUND",
     "TIMEOUT",
     "UNKNOWN_ACTION",
     "UNKNOWN_OPTION",
@@ -54,12 +66,10 @@ EXPECTATION_FAILED: Final = "EXPECTATION_FAILED"
 """The input was delivered but its post-condition does not hold (value, checked, option)."""
 ACTION_FAILED: Final = "ACTION_FAILED"
 """The page's own handler threw and nothing observable changed."""
-PAGE_CHANGED: Final = "PAGE_CHANGED"
-"""The document was replaced before the input could be delivered; nothing was performed."""
-TIMEOUT: Final = "TIMEOUT"
-"""The action, or one of its snapshots, did not finish before the deadline."""
-DIALOG_OPEN: Final = "DIALOG_OPEN"
-"""A JavaScript dialog blocks the page; only ``accept_dialog`` / ``dismiss_dialog`` can run."""
+COLLECT_FAILED: Final = "COLLECT_FAILED"
+"""The observation's collector threw in the page (an ``ObservationError``); the message says why."""
+# PAGE_CHANGED, TIMEOUT, DIALOG_OPEN, TAB_CRASHED, TAB_NOT_FOUND and CALL_FAILED are the
+# driver failures' codes, shared by every surface (cdpagent.failures).
 
 CODES: Final = frozenset(
     {
@@ -77,29 +87,26 @@ CODES: Final = frozenset(
         PAGE_CHANGED,
         TIMEOUT,
         DIALOG_OPEN,
+        TAB_CRASHED,
+        TAB_NOT_FOUND,
+        CALL_FAILED,
     }
 )
 
 
-#: How a driver failure during an action becomes a refusal receipt, in one place (first
-#: match wins). ``None`` means the failure is not the page's doing and is raised to the
-#: caller: a lost browser connection ends every tab, not one action. A deadline is
-#: ``TIMEOUT``, decided by :func:`~cdpagent.snapshot.actions.act` itself.
-DRIVER_FAILURES: Final[tuple[tuple[type[CDPAgentError], str | None, str], ...]] = (
-    (ConnectionClosed, None, "the browser connection was lost"),
-    (ObservationError, PAGE_CHANGED, "the page could not be observed"),
-    (SessionClosed, PAGE_CHANGED, "the tab is gone"),
-    (ProtocolError, ACTION_FAILED, "the browser refused an input or helper call"),
-)
-
-
 def driver_failure(error: CDPAgentError) -> tuple[str | None, str]:
-    """``(code, message)`` for ``error`` by :data:`DRIVER_FAILURES`; ``code`` is ``None`` to re-raise.
+    """``(code, message)`` of the refusal receipt for a driver failure during an action.
 
-    A driver error the table does not name is ``ACTION_FAILED``.
+    The code is the one every surface reports (:data:`cdpagent.failures.FAILURES`):
+    a crash is ``TAB_CRASHED``, a closed tab ``TAB_NOT_FOUND``, a protocol refusal
+    ``CALL_FAILED``; a coded error (an observation that failed) keeps its code.
+    ``code`` is ``None`` for a lost browser connection: it ends every tab, not one
+    action, so the caller re-raises it. A driver error the table does not name is
+    ``ACTION_FAILED``.
     """
-    detail = error.message if isinstance(error, ObservationError) else str(error)
-    for kind, code, what in DRIVER_FAILURES:
-        if isinstance(error, kind):
-            return code, f"{what}: {detail[:300]}"
-    return ACTION_FAILED, detail[:300]
+    if isinstance(error, ConnectionClosed):
+        return None, str(error)
+    found = code_of(error)
+    if found is None:
+        return ACTION_FAILED, " ".join(str(error).split())[:300]
+    return found[0], found[1][:400]

@@ -49,8 +49,8 @@ import trio
 
 from ..connection import Session
 from ..documents import DocumentTracker
-from ..errors import CallTimeout, CDPAgentError, ProtocolError, SessionClosed
-from ..target import Command, FrameTarget, Target
+from ..errors import CallTimeout, CDPAgentError, PageFunctionError, ProtocolError, SessionClosed
+from ..target import Command, FrameTarget, Target, call_function
 from .model import ActionLocator, ActionState, FrameRef, Region, RegionState, Snapshot
 
 __all__ = [
@@ -195,19 +195,12 @@ async def _call_on_owner(
         {"backendNodeId": owner["backendNodeId"], "executionContextId": parent.id, "objectGroup": _GROUP},
         deadline=deadline,
     )
-    reply = await session.send(
-        "Runtime.callFunctionOn",
-        {
-            "functionDeclaration": function,
-            "objectId": node["object"]["objectId"],
-            "arguments": [{"value": a} for a in args],
-            "returnByValue": True,
-        },
-        deadline=deadline,
-    )
-    if "exceptionDetails" in reply:
-        raise LookupError(f"the {world} world of frame {frame_id}'s parent is not ready")
-    return reply.get("result", {}).get("value")
+    try:
+        return await call_function(
+            session, function, *args, object_id=node["object"]["objectId"], deadline=deadline
+        )
+    except PageFunctionError:
+        raise LookupError(f"the {world} world of frame {frame_id}'s parent is not ready") from None
 
 
 async def _release(tab: Target) -> None:
