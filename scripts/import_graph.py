@@ -33,7 +33,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("launcher",),
     # the seam the cores are written against
     ("target", "input"),
-    # page-side tool registries the cores read
+    # page-side tool registries the cores read, and how their schemas are applied
+    ("webmcp_schema",),
     ("webmcp",),
     # the cores: the Page Agent API and the observation model
     ("runtime", "snapshot"),

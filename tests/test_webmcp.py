@@ -113,6 +113,8 @@ async def test_wm1_a_tool_that_never_answers_is_cancelled_at_the_deadline(wm: cd
     tab = await _open(wm, CASES, "slow")
     receipt = await tab.act("slow", input={}, timeout=3)
     assert receipt.code == "TIMEOUT", receipt.to_json()
+    assert receipt.result.error is not None  # the reason is written once (issue 22, item 17)
+    assert receipt.result.error.message.count("did not answer in time") == 1, receipt.to_json()
     seen = (
         "new Promise(r => { const log = JSON.parse(document.getElementById('log').textContent);"
         " if (log.includes('cancelled')) r(true);"

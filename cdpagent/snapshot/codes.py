@@ -23,6 +23,7 @@ __all__ = [
     "HANDOFF_REQUIRED",
     "INVALID_ARGUMENT",
     "PAGE_CHANGED",
+    "PAGE_TOOL_SCHEMA_INVALID",
     "RECORD_REQUIRED",
     "TIMEOUT",
     "UNKNOWN_ACTION",
@@ -58,6 +59,9 @@ PAGE_CHANGED: Final = "PAGE_CHANGED"
 """The document was replaced before the input could be delivered; nothing was performed."""
 TIMEOUT: Final = "TIMEOUT"
 """The action, or one of its snapshots, did not finish before the deadline."""
+PAGE_TOOL_SCHEMA_INVALID: Final = "PAGE_TOOL_SCHEMA_INVALID"
+"""A page tool's input schema was refused when the page registered it (invalid, a ``$ref`` outside
+the schema or to nothing, a pattern that cannot run in linear time); the tool is never called."""
 DIALOG_OPEN: Final = "DIALOG_OPEN"
 """A JavaScript dialog blocks the page; only ``accept_dialog`` / ``dismiss_dialog`` can run."""
 
@@ -77,6 +81,7 @@ CODES: Final = frozenset(
         PAGE_CHANGED,
         TIMEOUT,
         DIALOG_OPEN,
+        PAGE_TOOL_SCHEMA_INVALID,
     }
 )
 
