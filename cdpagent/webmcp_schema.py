@@ -10,7 +10,9 @@ process do something on the page's behalf, so the rules are:
 2. **Decided once.** :func:`schema_refusal` runs when the tool is registered: a
    schema that is not valid JSON Schema, a ``$ref`` that points outside it or
    resolves to nothing (or to something that is not a schema), and a
-   ``pattern`` a linear-time engine cannot run are refusals. The tool stays
+   ``pattern`` a linear-time engine cannot run, a schema over
+   :data:`MAX_SCHEMA_CHARS`, and a property name with control characters
+   (it would break the observation's lines) or over 64 characters are refusals. The tool stays
    listed but cannot be called (``PAGE_TOOL_SCHEMA_INVALID``).
 3. **Linear time.** ``pattern`` and ``patternProperties`` run on RE2
    (``google-re2``), whose matching time is linear in the input: no page pattern
@@ -23,6 +25,7 @@ quote what a reference pointed to.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any, Final, cast
 
@@ -38,10 +41,13 @@ try:
 except ImportError:  # no wheel for this platform: patterns are refused (rule 3)
     re2 = None
 
-__all__ = ["HAVE_RE2", "input_problem", "schema_refusal"]
+__all__ = ["HAVE_RE2", "MAX_SCHEMA_CHARS", "input_problem", "schema_refusal"]
 
 #: Whether page patterns can be checked (RE2 is installed).
 HAVE_RE2: Final = re2 is not None
+#: The largest schema accepted, in characters of JSON (a tool's schema is far smaller; the
+#: observation's budgets count what the model sees of it).
+MAX_SCHEMA_CHARS: Final = 16_000
 _MAX_PATTERN: Final = 1000
 #: Keywords whose values are data (instances), not subschemas: a ``$ref`` or
 #: ``pattern`` key inside them is not a keyword.
@@ -144,6 +150,9 @@ def schema_refusal(schema: dict[str, Any] | None) -> str | None:
     """
     if not schema:
         return None
+    size = len(json.dumps(schema, ensure_ascii=False, default=str))
+    if size > MAX_SCHEMA_CHARS:
+        return f"it is {size} characters of JSON, more than {MAX_SCHEMA_CHARS}"
     try:
         cls = _validator_class(schema)
         cls.check_schema(schema)
@@ -165,6 +174,12 @@ def schema_refusal(schema: dict[str, Any] | None) -> str | None:
                 return f"the {keyword} at {_path(at)} is malformed"
             if not isinstance(target, dict | bool):
                 return f"the {keyword} at {_path(at)} points to something that is not a schema"
+        names = sub.get("properties")
+        for name in names if isinstance(names, dict) else ():
+            if not isinstance(name, str) or not name.isprintable() or len(name) > 64:
+                return (
+                    f"a property name at {_path(at)} is longer than 64 characters or holds control characters"
+                )
         for pattern in [sub.get("pattern"), *(sub.get("patternProperties") or {})]:
             refusal = _pattern_refusal(pattern, _path(at)) if pattern is not None else None
             if refusal is not None:

@@ -45,7 +45,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pool",),
     ("agent",),
     # surfaces, each above what it uses
-    ("harness", "terminal", "browser_flags"),
+    ("harness", "terminal", "browser_flags", "argtypes", "stopping"),
     ("script", "chat", "mcp_server"),
     ("demo",),
     ("cli", "__main__"),

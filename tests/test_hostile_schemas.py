@@ -94,4 +94,3 @@ def test_wm1_schema_refusals_name_the_offence_without_quoting_the_target() -> No
     assert schema_refusal(recursive) is None and input_problem(recursive, [[[]]]) is None  # type: ignore[arg-type]
     backtracks = {"patternProperties": {"^(a+)+$": {"type": "integer"}}}
     assert input_problem(backtracks, {"a" * 50 + "!": "x"}) is None
-

@@ -35,7 +35,6 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Annotated, Any, Final, TypeVar
-from urllib.parse import urlsplit
 
 import msgspec
 import trio
@@ -50,11 +49,10 @@ from mcp_types import (
 from mcp_types import Tool as MCPTool
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..browser import Browser, Tab, connect, launch, to_url
+from ..browser import Browser, Tab, connect, launch
 from ..errors import CDPAgentError, NavigationError, ObservationError, SessionClosed, TargetCrashed
 from ..grid import connect_grid
 from ..runtime.codes import PAGE_API_TAB_NOT_FOUND, PageApiError, refusal
-from ..runtime.pageapi import origin_of
 from ..runtime.threads import Notification, Thread
 from ..snapshot import codes as act_codes
 from ..snapshot.actions import act
@@ -62,9 +60,10 @@ from ..snapshot.observe import ObserveResult, observe_page
 from ..snapshot.options import ObserveOptions
 from ..snapshot.receipts import Receipt
 from . import codes
-from .bounds import MAX_RESULT_CHARS, cut_middle, fence
+from .bounds import MAX_RESULT_CHARS, cut_middle, fence, fit_structure
 from .confirm import Confirmation
-from .http import is_loopback
+from .limits import DEFAULT_MAX_TABS, TabGuard, TabRefused, session_of
+from .urlpolicy import UrlPolicy
 
 __all__ = ["ObserveBudget", "SurfaceConfig", "SurfaceServer", "error_result", "open_server"]
 
@@ -98,6 +97,10 @@ class SurfaceConfig(msgspec.Struct, frozen=True, kw_only=True):
     page_tools: bool = False
     """List the current page's available declared actions as tools."""
     headless: bool = True
+    allow_dirs: tuple[str, ...] = ()
+    """Directories ``file:`` pages may come from (empty: the current directory and the bundled examples)."""
+    max_tabs: int = DEFAULT_MAX_TABS
+    """Open tabs one MCP session may hold (:mod:`.limits`)."""
 
 
 class ObserveBudget(BaseModel):
@@ -150,7 +153,7 @@ def error_result(code: str, message: str) -> CallToolResult:
 
 def _failure_of(exc: BaseException) -> tuple[str, str] | None:
     """The stable code and message of an exception a tool call may meet, or ``None`` for a bug."""
-    if isinstance(exc, _Failure):
+    if isinstance(exc, _Failure | TabRefused):
         return exc.code, exc.message
     if isinstance(exc, PageApiError):
         return exc.code, exc.message
@@ -190,6 +193,7 @@ class Surface:
         self._held: deque[Notification] = deque()
         self.page_tab: str | None = None
         self.page_tools: list[MCPTool] = []
+        self.guard = TabGuard(UrlPolicy(config.allow_origins, config.allow_dirs), config.max_tabs, nursery)
 
     # -- the browser ----------------------------------------------------------------
 
@@ -197,7 +201,9 @@ class Surface:
         if self.config.grid is not None:
             return connect_grid(self.config.grid, allow_origins=self.config.allow_origins)
         if self.config.connect is not None:
-            return connect(self.config.connect, allow_origins=self.config.allow_origins)
+            return connect(
+                self.config.connect, allow_origins=self.config.allow_origins, webmcp=self.config.webmcp
+            )
         return launch(
             allow_origins=self.config.allow_origins, headless=self.config.headless, webmcp=self.config.webmcp
         )
@@ -266,20 +272,8 @@ class Surface:
         return tab
 
     def check_url(self, url: str) -> str:
-        """The URL ``open_page`` will load; raises :class:`_Failure` (``URL_NOT_ALLOWED``)."""
-        full = to_url(url)
-        parts = urlsplit(full)
-        if parts.scheme in ("file", "about"):
-            return full
-        if parts.scheme in ("http", "https") and (
-            is_loopback(parts.hostname or "") or origin_of(full) in self.config.allow_origins
-        ):
-            return full
-        raise _Failure(
-            codes.URL_NOT_ALLOWED,
-            "open_page takes file paths, file: URLs and loopback http(s) URLs"
-            + (f" and {', '.join(self.config.allow_origins)}" if self.config.allow_origins else ""),
-        )
+        """The URL ``open_page`` will load; raises :class:`.limits.TabRefused` (:mod:`.urlpolicy`)."""
+        return self.guard.check_url(url)
 
     # -- notifications --------------------------------------------------------------
 
@@ -422,6 +416,7 @@ async def _act(
 ) -> CallToolResult | InputRequiredResult:
     surface = server.surface
     tab = await surface.tab(tab_id)
+    surface.guard.check_shown(tab)
     unknown = sorted(set(arguments) - {"record", "text", "option", "checked"})
     if unknown:
         raise _Failure(
@@ -456,6 +451,7 @@ def _tools(server: SurfaceServer) -> list[tuple[Tool, ToolAnnotations]]:
 
     async def open_page(
         url: Annotated[str, Field(description="a file path, file: URL or loopback http(s) URL")],
+        context: Context[Any, Any],
         timeout: Annotated[
             float, Field(gt=0, le=120, description="seconds to wait for load (default 30)")
         ] = 30,
@@ -469,7 +465,7 @@ def _tools(server: SurfaceServer) -> list[tuple[Tool, ToolAnnotations]]:
         async def body() -> CallToolResult:
             target = surface.check_url(url)
             _, thread = await surface.browser()
-            tab = await thread.open(target, timeout=timeout)
+            tab = await surface.guard.open(thread, target, session_of(context), timeout)
             found = {"tabId": tab.id, "url": tab.document.url if tab.document else target}
             return _result(fence(msgspec.json.encode(found).decode()), found)
 
@@ -520,6 +516,7 @@ def _tools(server: SurfaceServer) -> list[tuple[Tool, ToolAnnotations]]:
 
         async def body() -> CallToolResult:
             tab = await surface.tab(tabId)
+            surface.guard.check_shown(tab)
             budget = options or ObserveBudget()
             opts = ObserveOptions(
                 max_records=budget.max_records,
@@ -535,6 +532,7 @@ def _tools(server: SurfaceServer) -> list[tuple[Tool, ToolAnnotations]]:
                 "observation": msgspec.to_builtins(result.observation),
                 "tools": result.tools,
             }
+            structured = fit_structure(structured)  # every part bounded, like the text
             return _result(result.text, structured)
 
         return await _guard(body())
@@ -571,6 +569,7 @@ def _tools(server: SurfaceServer) -> list[tuple[Tool, ToolAnnotations]]:
             tab = await surface.find(tabId)
             if tab is None:
                 raise PageApiError(PAGE_API_TAB_NOT_FOUND, f"no open tab {tabId[:60]!r}")
+            surface.guard.check_shown(tab)
             value = await tab.invoke(method, args, timeout=timeout)
             return _json_result(value, {"value": value})
 

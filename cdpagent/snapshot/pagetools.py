@@ -25,6 +25,8 @@ __all__ = ["REGION", "SCHEMA_REFUSED", "output_text", "schema_problem", "schema_
 
 #: The id of the region page tools are listed in.
 REGION: Final = "page-tools"
+#: A tool's description is cut like a declared one (whitespace squashed: no raw newlines).
+MAX_DESCRIPTION: Final = 2000
 #: How the reason of a tool whose input schema was refused at registration begins.
 SCHEMA_REFUSED: Final = "its input schema is refused: "
 
@@ -45,6 +47,11 @@ def schema_summary(schema: dict[str, Any] | None) -> str:
     return "input: " + "; ".join(parts)
 
 
+def _one_line(text: str, limit: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
 def _action(tool: PageTool, ordinal: int, order: int) -> PageAction:
     confirm = (
         f"Run the page tool {tool.name}? The page marks it as consequential." if tool.consequential else None
@@ -56,7 +63,7 @@ def _action(tool: PageTool, ordinal: int, order: int) -> PageAction:
         name=tool.name,
         kind="tool",
         effect="read" if tool.read_only else "write",
-        description=tool.description or tool.name,
+        description=_one_line(tool.description or tool.name, MAX_DESCRIPTION),
         region=REGION,
         region_path=[REGION],
         ordinal=ordinal,
