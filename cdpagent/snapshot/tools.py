@@ -95,6 +95,9 @@ def assign_tool_names(entries: list[ActionEntry]) -> list[ActionEntry]:
 
 
 def _cut(text: str, limit: int) -> str:
+    # Page text in a description is one line: a raw newline would start a line of its own
+    # wherever the provider renders the tool list.
+    text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -248,7 +251,7 @@ def tool_declaration(entry: ActionEntry, max_chars: int = 160) -> dict[str, Any]
         }
     properties: dict[str, Any] = {}
     if entry.folded:
-        example = entry.sample[0] if entry.sample else "an id"
+        example = _cut(entry.sample[0], 40) if entry.sample else "an id"
         record: dict[str, Any] = {
             "type": "string",
             "description": RECORD_DOC.format(example=example).replace("<", "\\u003c"),
