@@ -19,23 +19,13 @@ import pytest
 import trio
 from mcp.client.client import Client
 from mcp.client.streamable_http import streamable_http_client
-from mcp_support import EXAMPLES, PAGES, call_error, call_ok, structured_size, text_of
+from mcp_support import EXAMPLES, INIT, PAGES, call_error, call_ok, structured_size, text_of
 
 from cdpagent.mcp_server.bounds import MAX_STRUCTURED_CHARS
 from cdpagent.mcp_server.http import BindRefused, serve_http
 from cdpagent.mcp_server.server import SurfaceConfig, SurfaceServer, open_server
 
 TOKEN = "hostile-token-0123456789"
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"},
-    },
-}
 HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
 
 

@@ -9,12 +9,10 @@ Python's engine. None of them may make this process fetch, read, crash or stall.
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
 from functools import partial
 from pathlib import Path
 from urllib.parse import urlencode
 
-import pytest
 import trio
 from conftest import PAGES, evaluate
 
@@ -29,16 +27,6 @@ REFUSED = (
     *("fetches", "reads_file", "relative_ref", "dangling"),
     *("to_a_string", "not_a_schema", "backreference"),
 )
-
-
-@pytest.fixture
-async def wm(chrome_endpoint: str) -> AsyncIterator[cdpagent.Browser]:
-    async with cdpagent.connect(chrome_endpoint, webmcp=True) as browser:
-        try:
-            yield browser
-        finally:
-            for tab in browser.tabs:
-                await tab.close()
 
 
 async def _until_registered(tab: cdpagent.Tab, names: set[str]) -> None:

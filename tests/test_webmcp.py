@@ -8,11 +8,9 @@ untrusted output, abortable) and a same-origin frame with a tool of its own.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import msgspec
-import pytest
 import trio
 from conftest import EXAMPLES, PAGES, evaluate
 
@@ -23,16 +21,6 @@ from cdpagent.webmcp import WebMcp
 CASES = PAGES / "webmcp" / "cases.html"
 MANY = PAGES / "webmcp" / "many.html"
 SHOP = EXAMPLES / "webmcp" / "index.html"
-
-
-@pytest.fixture
-async def wm(chrome_endpoint: str) -> AsyncIterator[cdpagent.Browser]:
-    async with cdpagent.connect(chrome_endpoint, webmcp=True) as browser:
-        try:
-            yield browser
-        finally:
-            for tab in browser.tabs:
-                await tab.close()
 
 
 def _registered(tab: cdpagent.Tab) -> set[str]:
