@@ -150,6 +150,15 @@ def schema_refusal(schema: dict[str, Any] | None) -> str | None:
     """
     if not schema:
         return None
+    try:
+        return _refusal(schema)
+    except RecursionError:
+        return "it is nested too deeply to be checked"
+    except Exception as error:  # page data must never break the event handler that registers it
+        return f"it cannot be checked ({type(error).__name__})"
+
+
+def _refusal(schema: dict[str, Any]) -> str | None:
     size = len(json.dumps(schema, ensure_ascii=False, default=str))
     if size > MAX_SCHEMA_CHARS:
         return f"it is {size} characters of JSON, more than {MAX_SCHEMA_CHARS}"

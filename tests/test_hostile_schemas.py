@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from functools import partial
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 import trio
@@ -80,5 +81,9 @@ def test_wm1_schema_refusals_name_the_offence_without_quoting_the_target() -> No
     assert "linear-time" in (schema_refusal({"patternProperties": {"(?=a)": {}}}) or "")
     recursive = {"$defs": {"n": {"type": "array", "items": {"$ref": "#/$defs/n"}}}, "$ref": "#/$defs/n"}
     assert schema_refusal(recursive) is None and input_problem(recursive, [[[]]]) is None  # type: ignore[arg-type]
+    deep: dict[str, Any] = {}
+    for _ in range(5000):
+        deep = {"items": deep}
+    assert "nested too deeply" in (schema_refusal({"type": "array", **deep}) or "")
     backtracks = {"patternProperties": {"^(a+)+$": {"type": "integer"}}}
     assert input_problem(backtracks, {"a" * 50 + "!": "x"}) is None
