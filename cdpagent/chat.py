@@ -24,6 +24,7 @@ from typing import Any
 
 import msgspec
 
+from .argtypes import positive_count, seconds
 from .browser_flags import add_browser_flags
 
 __all__ = ["add_chat_command", "run_chat"]
@@ -50,10 +51,14 @@ def add_chat_command(sub: Any, commands: dict[str, Callable[[argparse.Namespace]
     )
     chat.add_argument("--model", default=None, help="the model name (default $CDPAGENT_MODEL)")
     chat.add_argument(
-        "--max-steps", type=int, default=20, metavar="N", help="model requests per turn (default 20)"
+        "--max-steps",
+        type=positive_count,
+        default=20,
+        metavar="N",
+        help="model requests per turn (default 20)",
     )
     chat.add_argument(
-        "--timeout", type=float, default=120.0, metavar="S", help="seconds per model try (default 120)"
+        "--timeout", type=seconds, default=120.0, metavar="S", help="seconds per model try (default 120)"
     )
     chat.add_argument("--yes", action="store_true", help="accept every confirmation the page asks for")
     chat.add_argument("--json", action="store_true", help="print the result and transcript as JSON")

@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 import trio
 
+from .argtypes import count, seconds, utf8_file
 from .browser_flags import add_browser_flags, browser_from_flags
 from .chat import add_chat_command
 from .eval.command import add_eval_command
 from .mcp_server.command import add_command as add_mcp_command
+from .stopping import run_until_signal
 
 if TYPE_CHECKING:
     pass
@@ -81,7 +83,11 @@ async def _script(args: argparse.Namespace) -> int:
     if args.steps == "-":
         text = await trio.to_thread.run_sync(sys.stdin.read)
     else:
-        text = await trio.Path(args.steps).read_text(encoding="utf-8")
+        try:  # checked before a browser is launched
+            text = await trio.to_thread.run_sync(utf8_file, args.steps)
+        except ValueError as error:
+            _progress(str(error))
+            return 2
     lines = text.splitlines()
     async with browser_from_flags(args) as browser:
         if args.standalone:
@@ -101,7 +107,7 @@ def _add_page_api_commands(sub: Any, commands: dict[str, Command]) -> None:
     call.add_argument("page", help="file path or URL of the page")
     call.add_argument("method", help="name of the registered method")
     call.add_argument("args_json", nargs="?", default=None, help="args as a JSON object (default {})")
-    call.add_argument("--timeout", type=float, default=30.0, help="seconds (default 30)")
+    call.add_argument("--timeout", type=seconds, default=30.0, help="seconds (default 30)")
     call.add_argument("--allow-origin", action="append", default=[], help="an extra local origin")
     add_browser_flags(call)
     commands["call"] = _call
@@ -152,7 +158,7 @@ def _add_observe_command(sub: Any, commands: dict[str, Command]) -> None:
         ("--max-feedback", "feedback items (default 8)"),
         ("--settle-timeout-ms", "settle deadline (default 1500)"),
     ):
-        observe.add_argument(flag, type=int, default=None, metavar="N", help=meaning)
+        observe.add_argument(flag, type=count, default=None, metavar="N", help=meaning)
     observe.add_argument(
         "--include", action="append", default=[], metavar="ID", help="a record id to collect in full"
     )
@@ -164,7 +170,7 @@ def _add_observe_command(sub: Any, commands: dict[str, Command]) -> None:
         help="infer from HTML and ARIA (default: only when the page declares nothing)",
     )
     observe.add_argument(
-        "--timeout", type=float, default=10.0, metavar="S", help="seconds the page may take to answer (10)"
+        "--timeout", type=seconds, default=10.0, metavar="S", help="seconds the page may take to answer (10)"
     )
     commands["observe"] = _observe
 
@@ -192,7 +198,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     command = commands[args.command]
     try:
-        result: Any = trio.run(command, args)
+        # mcp ends on its own signals (stdio needs it); every other command unwinds on them
+        own_signals = args.command == "mcp"
+        result: Any = trio.run(command, args) if own_signals else trio.run(run_until_signal, command, args)
     except KeyboardInterrupt:
         print("cdpagent: interrupted", file=sys.stderr)
         return 130

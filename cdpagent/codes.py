@@ -57,7 +57,7 @@ from .failures import (
     TIMEOUT,
 )
 from .mcp_server import codes as _surface
-from .mcp_server.codes import INVALID_ARGUMENT, URL_NOT_ALLOWED
+from .mcp_server.codes import FILE_NOT_ALLOWED, INVALID_ARGUMENT, TAB_LIMIT, URL_NOT_ALLOWED
 from .runtime import codes as _page_api
 from .runtime.codes import (
     PAGE_API_ALREADY_EXPOSED,
@@ -88,6 +88,7 @@ from .snapshot.codes import (
     CONFIRMATION_REQUIRED,
     EXPECTATION_FAILED,
     HANDOFF_REQUIRED,
+    PAGE_TOOL_SCHEMA_INVALID,
     RECORD_REQUIRED,
     UNKNOWN_ACTION,
     UNKNOWN_OPTION,
@@ -106,6 +107,7 @@ __all__ = [
     "DIALOG_OPEN",
     "EXPECTATION_FAILED",
     "FAILURES",
+    "FILE_NOT_ALLOWED",
     "GRID_CAPABILITIES_REFUSED",
     "GRID_FAILED",
     "GRID_NOT_A_HUB",
@@ -139,11 +141,13 @@ __all__ = [
     "PAGE_API_TIMEOUT",
     "PAGE_API_UNKNOWN_TOPIC",
     "PAGE_CHANGED",
+    "PAGE_TOOL_SCHEMA_INVALID",
     "RECORD_REQUIRED",
     "ROLE_INVALID",
     "SCRIPT_STEP_FAILED",
     "SCRIPT_STEP_INVALID",
     "TAB_CRASHED",
+    "TAB_LIMIT",
     "TAB_NOT_FOUND",
     "THREAD_NOTIFY_BAD_MESSAGE",
     "THREAD_NOTIFY_DELIVERY_FAILED",

@@ -28,6 +28,7 @@ import trio
 from .concurrency import collapse
 from .errors import CallTimeout, CDPAgentError
 from .target import Command, Host, Target
+from .webmcp_schema import schema_refusal
 
 __all__ = [
     "FLAG",
@@ -57,6 +58,9 @@ class PageTool(msgspec.Struct, frozen=True):
     autosubmit: bool = False
     declarative: bool = False
     """A ``<form toolname>``: without ``autosubmit`` its answer comes once the form is submitted."""
+    schema_refusal: str | None = None
+    """Why ``input_schema`` cannot be applied, decided at registration (:mod:`cdpagent.webmcp_schema`);
+    such a tool is listed but never called."""
 
 
 class ToolResponse(msgspec.Struct, frozen=True):
@@ -76,12 +80,14 @@ def _tool(raw: dict[str, Any], loader_id: str) -> PageTool | None:
     annotations = raw.get("annotations")
     notes: dict[str, Any] = annotations if isinstance(annotations, dict) else {}
     schema = raw.get("inputSchema")
+    schema = schema if isinstance(schema, dict) else None
     return PageTool(
         name=name,
         description=str(raw.get("description") or ""),
         frame_id=frame_id,
         loader_id=loader_id,
-        input_schema=schema if isinstance(schema, dict) else None,
+        input_schema=schema,
+        schema_refusal=schema_refusal(schema),
         read_only=notes.get("readOnly") is True,
         untrusted_content=notes.get("untrustedContent") is True,
         consequential=notes.get("consequential") is True,
@@ -201,7 +207,7 @@ class WebMcp:
                 deadline=deadline,
             )
         except CallTimeout:
-            return ToolResponse("Timeout", error="the page did not accept the call in time")
+            return ToolResponse("Timeout", error="the page did not accept the page tool's call in time")
         invocation = str(reply.get("invocationId", ""))
         if tool.declarative and not tool.autosubmit:
             # The form answers only once a person (or a declared action) submits it.
@@ -229,7 +235,7 @@ class WebMcp:
             state.pending.pop(invocation, None)
         if outcome is None:
             await self._cancel(tab, invocation)
-            return ToolResponse("Timeout", error="the tool did not answer in time; it was cancelled")
+            return ToolResponse("Timeout", error="the page tool did not answer in time; it was cancelled")
         return outcome
 
     @staticmethod

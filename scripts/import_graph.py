@@ -37,7 +37,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("target", "input"),
     # the driver's public namespace (cdpagent.lowlevel)
     ("lowlevel",),
-    # page-side tool registries the cores read
+    # page-side tool registries the cores read, and how their schemas are applied
+    ("webmcp_schema",),
     ("webmcp",),
     # the cores: the Page Agent API and the observation model
     ("runtime", "snapshot"),
@@ -50,7 +51,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pool",),
     ("agent",),
     # surfaces, each above what it uses
-    ("harness", "terminal", "browser_flags"),
+    ("harness", "terminal", "browser_flags", "argtypes", "stopping"),
     ("script", "chat", "mcp_server"),
     # the eval runner drives the agent over a pool, episode by episode
     ("eval",),

@@ -90,3 +90,14 @@ async def browser(chrome_endpoint: str) -> AsyncIterator[cdpagent.Browser]:
             for tab in connected.tabs:
                 if tab.id not in before:
                     await tab.close()
+
+
+@pytest.fixture
+async def wm(chrome_endpoint: str) -> AsyncIterator[cdpagent.Browser]:
+    """A connection to the session browser with the WebMCP bridge; its tabs are closed after the test."""
+    async with cdpagent.connect(chrome_endpoint, webmcp=True) as browser:
+        try:
+            yield browser
+        finally:
+            for tab in browser.tabs:
+                await tab.close()

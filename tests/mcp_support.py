@@ -13,6 +13,17 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 PAGES = Path(__file__).resolve().parent / "pages"
 CDPAGENT = ROOT / ".venv" / "bin" / "cdpagent"
+#: A handshake-era ``initialize`` request, for raw JSON-RPC clients.
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    },
+}
 TOOLS = {
     "open_page",
     "close_page",

@@ -8,8 +8,9 @@ returning one (to check the request, or to do something while the agent waits).
 schema of OpenAI's published OpenAPI document (pruned copy in ``tests/openapi/``).
 
 Replies can also misbehave: any status with headers (429 + ``Retry-After``, 500,
-401), a hang (no answer until the server stops), or a connection dropped in the
-middle of the response.
+401), a hang (no answer until the server stops), a connection dropped in the
+middle of the response, a body trickled one byte at a time after prompt headers,
+or an event stream nobody asked for that never ends.
 """
 
 from __future__ import annotations
@@ -44,6 +45,10 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     hang: bool = False
     drop: bool = False
+    trickle: float = 0.0
+    """Seconds between the body's bytes (the headers come at once)."""
+    sse: bool = False
+    """Answer ``text/event-stream`` and send one event every 0.2 s until the server stops."""
 
 
 def answer(content: str) -> Reply:
@@ -126,6 +131,14 @@ class ScriptedModel:
                 if reply.hang:
                     owner.released.wait(60)
                     return
+                if reply.sse:
+                    self.send_response(200)
+                    self.send_header("content-type", "text/event-stream")
+                    self.end_headers()
+                    while not owner.released.wait(0.2):
+                        self.wfile.write(b"data: {}\n\n")
+                        self.wfile.flush()
+                    return
                 data = json.dumps(reply.body).encode()
                 self.send_response(reply.status)
                 self.send_header("content-type", "application/json")
@@ -138,6 +151,13 @@ class ScriptedModel:
                     self.wfile.flush()
                     self.close_connection = True
                     self.connection.shutdown(2)
+                    return
+                if reply.trickle:
+                    for i in range(len(data)):
+                        if owner.released.wait(reply.trickle):
+                            return
+                        self.wfile.write(data[i : i + 1])
+                        self.wfile.flush()
                     return
                 self.wfile.write(data)
 

@@ -23,7 +23,7 @@ import trio
 from mcp.client.client import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
-from mcp_support import CDPAGENT, EXAMPLES, ROOT, TOOLS, call_ok, seed_walkthrough
+from mcp_support import CDPAGENT, EXAMPLES, INIT, ROOT, TOOLS, call_ok, seed_walkthrough
 from process_support import alive, descendants
 
 INSPECTOR = ROOT / ".venv" / "node" / "node_modules" / ".bin" / "mcp-inspector"
@@ -40,18 +40,6 @@ async def test_sf3_stdio_walkthrough_with_the_sdk_client(chrome_endpoint: str) -
             await seed_walkthrough(client)
 
 
-_INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"},
-    },
-}
-
-
 async def _open_page_over_raw_stdio(process: trio.Process) -> set[int]:
     """Initialize, open a page (which launches the browser); return the server's descendants then."""
     assert process.stdin is not None and process.stdout is not None
@@ -61,7 +49,7 @@ async def _open_page_over_raw_stdio(process: trio.Process) -> set[int]:
         "method": "tools/call",
         "params": {"name": "open_page", "arguments": {"url": str(EXAMPLES / "hello" / "index.html")}},
     }
-    lines = [_INIT, {"jsonrpc": "2.0", "method": "notifications/initialized"}, call]
+    lines = [INIT, {"jsonrpc": "2.0", "method": "notifications/initialized"}, call]
     await process.stdin.send_all("".join(json.dumps(m) + "\n" for m in lines).encode())
     buffer = b""
     with trio.fail_after(START_TIMEOUT + 60):
@@ -146,7 +134,7 @@ async def test_sf3_streamable_http_walkthrough_and_guards(chrome_endpoint: str) 
         async with Client(streamable_http_client(url, http_client=_authorised())) as client:
             assert {t.name for t in (await client.list_tools()).tools} == TOOLS
             await seed_walkthrough(client)
-        body = json.dumps(_INIT)
+        body = json.dumps(INIT)
         headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
         async with _authorised(Origin="http://evil.example") as http:
             assert (await http.post(url, content=body, headers=headers)).status_code == 403

@@ -6,6 +6,7 @@ Snapshots are built by hand as the collector would return them.
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 import msgspec
 import pytest
@@ -342,3 +343,54 @@ def test_ob9_property_tool_names_legal_unique_and_resolvable(
     for entry in obs.actions:
         found, locator = resolve_tool_call(obs.actions, entry.tool)
         assert found is entry and locator.name == entry.name
+
+
+def _outside_fences(text: str) -> str:
+    return re.sub(r"<page_data>.*?</page_data>", "", text, flags=re.S)
+
+
+@settings(max_examples=100, deadline=None)
+@given(before=page_text, after=page_text, inferred=st.booleans())
+def test_ob10_property_page_text_is_fenced_or_reduced_in_every_section(
+    before: str, after: str, inferred: bool
+) -> None:
+    """Issue 22 item 7: region labels and tags, descriptions, record ids (samples, the
+    "for example" line, citations), state names and feedback fields of an inferred page, and
+    the record ids of a declared one, appear only inside fences or reduced to an identifier
+    (no space survives, so the marker's words never stand outside a fence)."""
+    evil = f"{before} ZQX {after}"
+    source: Literal["inferred", "declared"] = "inferred" if inferred else "declared"
+    region = Region(
+        id="r_1", label=evil, role="navigation", path=["r_1"], in_viewport=True,
+        actions_total=2, actions_visible=2, records_total=2, records_visible=2, source="inferred",
+    )
+    hidden = msgspec.structs.replace(region, id="r_2", path=["r_2"], state="hidden")
+    ids = [evil, f"{evil} 2"]
+    snap = Snapshot(
+        identity=Identity(title="T", path="/"),
+        regions=[region, hidden] if inferred else [],
+        regions_total=2 if inferred else 0,
+        actions=[
+            PageAction(name="go", kind="type", effect="write", description=evil, region=evil,
+                       region_path=["r_1"] if inferred else [], order=0, in_viewport=True,
+                       input=InputSpec(doc=evil), source=source),
+        ] if inferred else [],
+        actions_total=1 if inferred else 0,
+        row_actions=[
+            RowActionGroup(name="open", kind="click", effect="write", description="Open",
+                           region="r_1", region_path=["r_1"] if inferred else [], rows=2, available=2,
+                           visible=2, sample=ids, order=1, source=source),
+        ],
+        records=[Record(id=i, label="row", region="r_1", in_viewport=True, fields={"t": "x"}) for i in ids],
+        record_index=RecordIndex(ids=ids, viewport=ids),
+        state=[StateItem(name=evil, value=1, description="inferred from <output>")] if inferred else [],
+        feedback=[Feedback(level="error", message=evil, field=evil, region_path=["r_1"], source="alert")]
+        if inferred
+        else [],
+        feedback_total=1 if inferred else 0,
+    )
+    _, text, tools = build(snap, ObserveOptions(max_total_chars=100_000, max_action_chars=50_000))
+    loose = _outside_fences(text)
+    assert " ZQX" not in loose and "ZQX " not in loose, loose
+    for s in _strings(tools):
+        assert "\n" not in s and "\r" not in s

@@ -8,11 +8,9 @@ untrusted output, abortable) and a same-origin frame with a tool of its own.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import msgspec
-import pytest
 import trio
 from conftest import EXAMPLES, PAGES, evaluate
 
@@ -23,16 +21,6 @@ from cdpagent.webmcp import WebMcp
 CASES = PAGES / "webmcp" / "cases.html"
 MANY = PAGES / "webmcp" / "many.html"
 SHOP = EXAMPLES / "webmcp" / "index.html"
-
-
-@pytest.fixture
-async def wm(chrome_endpoint: str) -> AsyncIterator[cdpagent.Browser]:
-    async with cdpagent.connect(chrome_endpoint, webmcp=True) as browser:
-        try:
-            yield browser
-        finally:
-            for tab in browser.tabs:
-                await tab.close()
 
 
 def _registered(tab: cdpagent.Tab) -> set[str]:
@@ -113,6 +101,8 @@ async def test_wm1_a_tool_that_never_answers_is_cancelled_at_the_deadline(wm: cd
     tab = await _open(wm, CASES, "slow")
     receipt = await tab.act("slow", input={}, timeout=3)
     assert receipt.code == "TIMEOUT", receipt.to_json()
+    assert receipt.result.error is not None  # the reason is written once (issue 22, item 17)
+    assert receipt.result.error.message.count("did not answer in time") == 1, receipt.to_json()
     seen = (
         "new Promise(r => { const log = JSON.parse(document.getElementById('log').textContent);"
         " if (log.includes('cancelled')) r(true);"

@@ -50,6 +50,7 @@ from . import codes
 from .history import AsyncSummariser, Budgets, Message, Summariser, compact_async, summarise_conversation
 from .history import outcome as describe_outcome
 from .model import Model, ToolCall
+from .replies import bound_reply
 from .request import PAGE_METHOD_TOOL, Request, assemble_request, page_options
 from .roles import Role
 from .tokens import TokenCounter, estimate_tokens
@@ -234,15 +235,24 @@ class Agent:
                 )
                 started = time.perf_counter()
                 reply = await self.model.complete(body)
-                assistant = reply.message()
+                bounded = bound_reply(  # what the model sends is cut before it enters the history
+                    reply, request.tool_names(), max_content_tokens=self.budgets.max_tool_result_tokens,
+                    counter=self.counter,
+                )
+                assistant = bounded.reply.message()
                 self.history.append(assistant)
                 transcript.append(assistant)
                 if not reply.tool_calls:
                     self.progress(f"answer after {time.perf_counter() - started:.1f} s")
                     return self._result(reply.content or "", transcript, records, step, None)
                 kinds = {entry.tool: entry.kind for entry in page.observation.actions}
-                for call in reply.tool_calls:
-                    record = await self._execute(call, request, tab, kinds)
+                for call in bounded.reply.tool_calls:
+                    refused = bounded.refusals.get(call.id)
+                    record = (
+                        ToolRecord(call.id, call.name, call.arguments, refused, False)
+                        if refused is not None
+                        else await self._execute(call, request, tab, kinds)
+                    )
                     records.append(record)
                     content = truncate_middle(
                         json.dumps(record.result, ensure_ascii=False),

@@ -24,6 +24,7 @@ import openai
 
 from . import codes
 from .codes import ModelError
+from .deadline_http import bounded_client
 
 __all__ = ["DEFAULT_MAX_RETRIES", "DEFAULT_TIMEOUT", "Model", "Reply", "ToolCall"]
 
@@ -95,10 +96,11 @@ class Model:
 
     ``model``, ``base_url`` and ``api_key`` default to ``CDPAGENT_MODEL``,
     ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY``; a base URL without a key (a
-    local server) sends a placeholder key. ``timeout`` bounds each try in
-    seconds; ``max_retries`` more tries follow a 429, a 5xx, a timeout or a
-    dropped connection. Raises :class:`ModelError` ``MODEL_NOT_CONFIGURED`` when
-    no model name or neither a key nor a base URL is given.
+    local server) sends a placeholder key. ``timeout`` bounds each whole try in
+    seconds (connecting, the headers and the whole body); ``max_retries`` more
+    tries follow a 429, a 5xx, a timeout or a dropped connection. Raises
+    :class:`ModelError` ``MODEL_NOT_CONFIGURED`` when no model name or neither
+    a key nor a base URL is given.
     """
 
     def __init__(
@@ -123,7 +125,12 @@ class Model:
         self.name = name
         self.base_url = url
         self._client = openai.AsyncOpenAI(
-            api_key=key or _NO_KEY, base_url=url, timeout=timeout, max_retries=max_retries
+            api_key=key or _NO_KEY,
+            base_url=url,
+            timeout=timeout,
+            max_retries=max_retries,
+            # ``timeout`` bounds the whole try (connect, headers, body), not each read
+            http_client=bounded_client(timeout),
         )
 
     async def complete(self, body: dict[str, Any]) -> Reply:
@@ -153,18 +160,26 @@ class Model:
         if not choices:
             raise ModelError(codes.MODEL_BAD_REPLY, "the answer has no choices")
         choice = choices[0]
-        message = choice.message
+        message = getattr(choice, "message", None)
+        if message is None:
+            raise ModelError(codes.MODEL_BAD_REPLY, "the answer's first choice has no message")
+        content = getattr(message, "content", None)
+        if content is not None and not isinstance(content, str):
+            raise ModelError(codes.MODEL_BAD_REPLY, "the answer's content is not text")
         calls: list[ToolCall] = []
-        for call in message.tool_calls or ():
+        for call in getattr(message, "tool_calls", None) or ():
             function = getattr(call, "function", None)
-            if function is None or not function.name:
+            name = getattr(function, "name", None)
+            arguments = getattr(function, "arguments", None) or ""
+            call_id = getattr(call, "id", None) or f"call_{len(calls) + 1}"
+            if not isinstance(name, str) or not name:
                 raise ModelError(codes.MODEL_BAD_REPLY, "a tool call has no function name")
-            calls.append(
-                ToolCall(call.id or f"call_{len(calls) + 1}", function.name, function.arguments or "")
-            )
+            if not isinstance(arguments, str) or not isinstance(call_id, str):
+                raise ModelError(codes.MODEL_BAD_REPLY, "a tool call's id or arguments are not text")
+            calls.append(ToolCall(call_id, name, arguments))
         usage = getattr(completion, "usage", None)
         return Reply(
-            content=message.content,
+            content=content,
             tool_calls=calls,
             finish_reason=choice.finish_reason,
             prompt_tokens=usage.prompt_tokens if usage is not None else None,

@@ -99,7 +99,7 @@ def _resolve_page(page: str, base: Path) -> str:
 def load_role(path: str | os.PathLike[str]) -> Role:
     """Read and check the role file at ``path``; relative ``page`` paths resolve against its folder.
 
-    Raises :class:`RoleError` for an unreadable file, invalid TOML, a missing or
+    Raises :class:`RoleError` for an unreadable or non-UTF-8 file, invalid TOML, a missing or
     mistyped field, an unknown field, an ``effect`` other than read/write or a
     duplicate method name.
     """
@@ -108,6 +108,8 @@ def load_role(path: str | os.PathLike[str]) -> Role:
         raw = tomllib.loads(where.read_text(encoding="utf-8"))
     except OSError as error:
         raise RoleError(f"{where}: cannot read the role file ({error.strerror})") from None
+    except UnicodeDecodeError as error:
+        raise RoleError(f"{where}: the role file is not UTF-8 text (byte {error.start})") from None
     except tomllib.TOMLDecodeError as error:
         raise RoleError(f"{where}: not valid TOML ({error})") from None
     try:

@@ -19,15 +19,23 @@ from ..failures import BROWSER_UNAVAILABLE, NAVIGATION_FAILED, TAB_CRASHED, TAB_
 
 __all__ = [
     "BROWSER_UNAVAILABLE",
+    "FILE_NOT_ALLOWED",
     "INVALID_ARGUMENT",
     "NAVIGATION_FAILED",
     "TAB_CRASHED",
+    "TAB_LIMIT",
     "TAB_NOT_FOUND",
     "TIMEOUT",
     "URL_NOT_ALLOWED",
 ]
 
 URL_NOT_ALLOWED: Final = "URL_NOT_ALLOWED"
-"""``open_page`` takes file paths, ``file:`` URLs, loopback URLs and the server's allowed origins only."""
+"""``open_page`` takes file paths, ``file:`` URLs, loopback URLs and the server's allowed origins only;
+a tab that a redirect, link or script took elsewhere is refused the same way (observe, act, methods)."""
+FILE_NOT_ALLOWED: Final = "FILE_NOT_ALLOWED"
+"""A ``file:`` URL outside the server's allowed directories (``--allow-dir``; default: the current
+directory and the bundled examples)."""
+TAB_LIMIT: Final = "TAB_LIMIT"
+"""The session already holds its most open tabs (``--max-tabs``); close one first. Nothing was opened."""
 INVALID_ARGUMENT: Final = "INVALID_ARGUMENT"
 """A tool argument is missing, of the wrong type, or out of the server's limits."""

@@ -6,7 +6,8 @@ on SIGTERM/SIGHUP, or on Ctrl-C, and takes its browser with it.
 
 HTTP: ``cdpagent mcp --http 127.0.0.1:8765`` serves ``http://127.0.0.1:8765/mcp``
 (port 0 picks a free port; the URL is printed on stderr) until SIGTERM/SIGHUP or
-Ctrl-C. A non-loopback address needs ``--token`` (or ``CDPAGENT_MCP_TOKEN``).
+Ctrl-C. A non-loopback address needs ``--token`` (or ``CDPAGENT_MCP_TOKEN``), and
+``--allow-host`` names the ``Host`` clients use to reach it (the machine's address).
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
+from ..argtypes import positive_count
 from ..browser_flags import add_browser_flags
+from .limits import DEFAULT_MAX_TABS
 
 if TYPE_CHECKING:
     from .server import SurfaceServer
@@ -54,7 +57,7 @@ async def _exit_on_signal(server: SurfaceServer) -> None:
 
 async def run(args: argparse.Namespace) -> int:
     """Serve until the client goes away or a signal arrives; returns the exit status (2: bad address)."""
-    from .http import BindRefused, check_bind, serve_http, split_address
+    from .http import BindRefused, check_allowed_hosts, check_bind, serve_http, split_address
     from .server import SurfaceConfig, open_server
 
     token = args.token or os.environ.get(TOKEN_ENV) or None
@@ -63,6 +66,7 @@ async def run(args: argparse.Namespace) -> int:
         try:
             address = split_address(args.http)
             check_bind(address[0], token)
+            check_allowed_hosts(args.allow_host, token)
         except BindRefused as exc:
             print(f"cdpagent: {exc}", file=sys.stderr)
             return 2
@@ -76,6 +80,8 @@ async def run(args: argparse.Namespace) -> int:
         allow_origins=tuple(args.allow_origin),
         yes=args.yes,
         page_tools=args.page_tools,
+        allow_dirs=tuple(args.allow_dir),
+        max_tabs=args.max_tabs,
     )
     async with open_server(config) as server, trio.open_nursery() as nursery:
         if address is None:
@@ -83,7 +89,11 @@ async def run(args: argparse.Namespace) -> int:
             await server.run_stdio_async()
         else:
             nursery.start_soon(_stop_on_signal, nursery.cancel_scope)
-            url = await nursery.start(partial(serve_http, server, *address, token=token))
+            serve = partial(
+                serve_http, server, *address, token=token, allow_hosts=args.allow_host,
+                on_session_end=server.surface.guard.end_session,
+            )
+            url = await nursery.start(serve)
             print(f"cdpagent: MCP server listening on {url}", file=sys.stderr, flush=True)
             await trio.sleep_forever()
         nursery.cancel_scope.cancel()
@@ -97,6 +107,18 @@ def add_command(sub: Any, commands: dict[str, Callable[[argparse.Namespace], Awa
     mcp.add_argument("--token", help=f"require 'Authorization: Bearer TOKEN' (default ${TOKEN_ENV})")
     mcp.add_argument("--connect", metavar="URL", help="attach to a running browser instead of launching")
     mcp.add_argument("--allow-origin", action="append", default=[], help="an extra origin open_page may open")
+    mcp.add_argument(
+        "--allow-dir", action="append", default=[], metavar="DIR",
+        help="a directory file: pages may come from (default: the current directory and the examples)",
+    )
+    mcp.add_argument(
+        "--allow-host", action="append", default=[], metavar="HOST",
+        help="with --token: a further Host name clients may use (this machine's address or DNS name)",
+    )
+    mcp.add_argument(
+        "--max-tabs", type=positive_count, default=DEFAULT_MAX_TABS, metavar="N",
+        help=f"open tabs one MCP session may hold (default {DEFAULT_MAX_TABS})",
+    )
     mcp.add_argument("--yes", action="store_true", help="accept every confirmation (unattended runs)")
     mcp.add_argument(
         "--page-tools", action="store_true", help="also list the current page's declared actions as tools"

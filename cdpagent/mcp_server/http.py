@@ -8,9 +8,10 @@ Three guards, outermost first:
 
 1. :func:`check_bind` — a non-loopback address is refused unless a token is set;
 2. :class:`BearerToken` — with a token, every request must carry
-   ``Authorization: Bearer <token>`` (401 otherwise);
-3. the SDK's DNS-rebinding protection — ``Host`` must name the bound address
-   and a present ``Origin`` must be a loopback origin (421 / 403 otherwise),
+   ``Authorization: Bearer <token>`` (401 otherwise; the scheme in any case);
+3. the SDK's DNS-rebinding protection — ``Host`` must name the bound address,
+   a loopback name or, with a token, a name given with ``--allow-host``, and a
+   present ``Origin`` must be an origin of those names (421 / 403 otherwise),
    as the MCP specification requires of local servers.
 """
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import trio
@@ -25,14 +27,25 @@ from hypercorn.config import Config
 from hypercorn.trio import serve
 from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import BindRefused
 
-__all__ = ["PATH", "BearerToken", "BindRefused", "check_bind", "is_loopback", "serve_http", "split_address"]
+__all__ = [
+    "PATH",
+    "BearerToken",
+    "BindRefused",
+    "SessionEnds",
+    "check_allowed_hosts",
+    "check_bind",
+    "is_loopback",
+    "serve_http",
+    "split_address",
+]
 
 PATH: Final = "/mcp"
 _LOOPBACK_HOSTS: Final = ("127.0.0.1", "localhost", "[::1]")
+_SESSION_HEADER: Final = b"mcp-session-id"
 
 
 def split_address(address: str) -> tuple[str, int]:
@@ -64,18 +77,21 @@ def check_bind(host: str, token: str | None) -> None:
 
 
 class BearerToken:
-    """ASGI middleware: HTTP requests without ``Authorization: Bearer <token>`` get 401."""
+    """ASGI middleware: HTTP requests without ``Authorization: Bearer <token>`` get 401.
+
+    The scheme is case-insensitive (RFC 9110 §11.1); the token is compared in constant time.
+    """
 
     def __init__(self, app: ASGIApp, token: str) -> None:
         self.app = app
-        self._expected = f"Bearer {token}".encode()
+        self._expected = token.encode()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        given = dict(scope["headers"]).get(b"authorization", b"")
-        if hmac.compare_digest(given, self._expected):
+        scheme, _, given = dict(scope["headers"]).get(b"authorization", b"").strip().partition(b" ")
+        if scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(), self._expected):
             await self.app(scope, receive, send)
             return
         body = b'{"error": "unauthorized: this server needs Authorization: Bearer <token>"}'
@@ -93,8 +109,45 @@ class BearerToken:
         await send({"type": "http.response.body", "body": body})
 
 
-def _security(host: str) -> TransportSecuritySettings:
-    hosts = {*_LOOPBACK_HOSTS, f"[{host}]" if ":" in host else host}
+class SessionEnds:
+    """ASGI middleware: after a successful ``DELETE`` carrying ``Mcp-Session-Id``, call ``on_end(id)``."""
+
+    def __init__(self, app: ASGIApp, on_end: Callable[[str], None]) -> None:
+        self.app = app
+        self.on_end = on_end
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("method") != "DELETE":
+            await self.app(scope, receive, send)
+            return
+        session = dict(scope["headers"]).get(_SESSION_HEADER, b"").decode("latin-1")[:200]
+        status = 0
+
+        async def watch(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        await self.app(scope, receive, watch)
+        if session and 200 <= status < 300:
+            self.on_end(session)
+
+
+def check_allowed_hosts(allow_hosts: Sequence[str], token: str | None) -> None:
+    """Refuse (:class:`BindRefused`) ``--allow-host`` names without a token, or malformed ones."""
+    if allow_hosts and not token:
+        raise BindRefused("--allow-host needs a token: pass --token or set CDPAGENT_MCP_TOKEN")
+    for name in allow_hosts:
+        if not name or any(c in name for c in "/ *@[]") or name.count(":") == 1:
+            raise BindRefused(f"--allow-host takes a host name or address without a port, not {name!r}")
+
+
+def _security(host: str, allow_hosts: Sequence[str] = ()) -> TransportSecuritySettings:
+    # With a token, the names the user gives (the machine's address or DNS name, for a
+    # 0.0.0.0 bind) join the loopback ones; without one only loopback names pass.
+    named = [f"[{h}]" if ":" in h else h for h in allow_hosts]
+    hosts = {*_LOOPBACK_HOSTS, f"[{host}]" if ":" in host else host, *named}
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True,
         allowed_hosts=[f"{h}:*" for h in sorted(hosts)],
@@ -108,15 +161,24 @@ async def serve_http(
     port: int,
     *,
     token: str | None = None,
+    allow_hosts: Sequence[str] = (),
+    on_session_end: Callable[[str], None] | None = None,
     task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serve ``server`` at ``http://host:port/mcp`` until cancelled; ``started`` gets that URL.
 
-    Raises :class:`BindRefused` for a non-loopback ``host`` without ``token``, and
-    :class:`OSError` when the address cannot be bound.
+    ``allow_hosts`` are further ``Host`` names accepted (only with ``token``);
+    ``on_session_end`` hears the id of every session a client ends (``DELETE``).
+    Raises :class:`BindRefused` for a non-loopback ``host`` without ``token`` or
+    ``allow_hosts`` without ``token``, and :class:`OSError` when the address
+    cannot be bound.
     """
     check_bind(host, token)
-    app: ASGIApp = server.streamable_http_app(streamable_http_path=PATH, transport_security=_security(host))
+    check_allowed_hosts(allow_hosts, token)
+    security = _security(host, allow_hosts)
+    app: ASGIApp = server.streamable_http_app(streamable_http_path=PATH, transport_security=security)
+    if on_session_end is not None:
+        app = SessionEnds(app, on_session_end)
     if token:
         app = BearerToken(app, token)
     config = Config()

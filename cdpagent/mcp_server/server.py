@@ -36,7 +36,6 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Annotated, Any, Final, TypeVar
-from urllib.parse import urlsplit
 
 import msgspec
 import trio
@@ -51,22 +50,22 @@ from mcp_types import (
 from mcp_types import Tool as MCPTool
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..browser import Browser, Tab, connect, launch, to_url
+from ..browser import Browser, Tab, connect, launch
 from ..errors import CDPAgentError, CodedError, ToolCallError
 from ..failures import code_of
 from ..grid import connect_grid
 from ..operations import ActArgs, act_inputs, function_call
 from ..runtime.codes import PAGE_API_TAB_NOT_FOUND, PageApiError, refusal
-from ..runtime.pageapi import origin_of
 from ..runtime.threads import Notification, Thread
 from ..snapshot import codes as act_codes
 from ..snapshot.observe import ObserveResult, observe_page
 from ..snapshot.options import ObserveOptions
 from ..snapshot.receipts import Receipt
 from . import codes
-from .bounds import MAX_RESULT_CHARS, cut_middle, fence
+from .bounds import MAX_RESULT_CHARS, cut_middle, fence, fit_structure
 from .confirm import Confirmation
-from .http import is_loopback
+from .limits import DEFAULT_MAX_TABS, TabGuard, session_of
+from .urlpolicy import UrlPolicy
 
 __all__ = ["ObserveBudget", "SurfaceConfig", "SurfaceServer", "error_result", "open_server"]
 
@@ -100,6 +99,10 @@ class SurfaceConfig(msgspec.Struct, frozen=True, kw_only=True):
     page_tools: bool = False
     """List the current page's available declared actions as tools."""
     headless: bool = True
+    allow_dirs: tuple[str, ...] = ()
+    """Directories ``file:`` pages may come from (empty: the current directory and the bundled examples)."""
+    max_tabs: int = DEFAULT_MAX_TABS
+    """Open tabs one MCP session may hold (:mod:`.limits`)."""
 
 
 class ObserveBudget(BaseModel):
@@ -172,6 +175,7 @@ class Surface:
         self._held: deque[Notification] = deque()
         self.page_tab: str | None = None
         self.page_tools: list[MCPTool] = []
+        self.guard = TabGuard(UrlPolicy(config.allow_origins, config.allow_dirs), config.max_tabs, nursery)
 
     # -- the browser ----------------------------------------------------------------
 
@@ -250,20 +254,8 @@ class Surface:
         return tab
 
     def check_url(self, url: str) -> str:
-        """The URL ``open_page`` will load; raises :class:`_Failure` (``URL_NOT_ALLOWED``)."""
-        full = to_url(url)
-        parts = urlsplit(full)
-        if parts.scheme in ("file", "about"):
-            return full
-        if parts.scheme in ("http", "https") and (
-            is_loopback(parts.hostname or "") or origin_of(full) in self.config.allow_origins
-        ):
-            return full
-        raise _Failure(
-            codes.URL_NOT_ALLOWED,
-            "open_page takes file paths, file: URLs and loopback http(s) URLs"
-            + (f" and {', '.join(self.config.allow_origins)}" if self.config.allow_origins else ""),
-        )
+        """The URL ``open_page`` will load; raises :class:`.limits.TabRefused` (:mod:`.urlpolicy`)."""
+        return self.guard.check_url(url)
 
     # -- notifications --------------------------------------------------------------
 
@@ -409,6 +401,7 @@ async def _act(
 ) -> CallToolResult | InputRequiredResult:
     surface = server.surface
     tab = await surface.tab(tab_id)
+    surface.guard.check_shown(tab)
     confirmation = Confirmation.for_call(context, accept_all=surface.config.yes)
     receipt: Receipt = await tab.act(
         args.action, record=args.record, confirm=confirmation.ask, **act_inputs(args)
@@ -432,6 +425,7 @@ def _tools(server: SurfaceServer) -> list[tuple[Tool, ToolAnnotations]]:
 
     async def open_page(
         url: Annotated[str, Field(description="a file path, file: URL or loopback http(s) URL")],
+        context: Context[Any, Any],
         timeout: Annotated[
             float, Field(gt=0, le=120, description="seconds to wait for load (default 30)")
         ] = 30,
@@ -445,7 +439,7 @@ def _tools(server: SurfaceServer) -> list[tuple[Tool, ToolAnnotations]]:
         async def body() -> CallToolResult:
             target = surface.check_url(url)
             _, thread = await surface.browser()
-            tab = await thread.open(target, timeout=timeout)
+            tab = await surface.guard.open(thread, target, session_of(context), timeout)
             found = {"tabId": tab.id, "url": tab.document.url if tab.document else target}
             return _result(fence(msgspec.json.encode(found).decode()), found)
 
@@ -496,6 +490,7 @@ def _tools(server: SurfaceServer) -> list[tuple[Tool, ToolAnnotations]]:
 
         async def body() -> CallToolResult:
             tab = await surface.tab(tabId)
+            surface.guard.check_shown(tab)
             budget = options or ObserveBudget()
             opts = ObserveOptions(
                 max_records=budget.max_records,
@@ -511,6 +506,7 @@ def _tools(server: SurfaceServer) -> list[tuple[Tool, ToolAnnotations]]:
                 "observation": msgspec.to_builtins(result.observation),
                 "tools": result.tools,
             }
+            structured = fit_structure(structured)  # every part bounded, like the text
             return _result(result.text, structured)
 
         return await _guard(body())
@@ -583,6 +579,7 @@ def _tools(server: SurfaceServer) -> list[tuple[Tool, ToolAnnotations]]:
             tab = await surface.find(tabId)
             if tab is None:
                 raise PageApiError(PAGE_API_TAB_NOT_FOUND, f"no open tab {tabId[:60]!r}")
+            surface.guard.check_shown(tab)
             value = await tab.invoke(method, args, timeout=timeout)
             return _json_result(value, {"value": value})
 

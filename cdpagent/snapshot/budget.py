@@ -33,6 +33,7 @@ from .render import (
     clean,
     feedback_line,
     identity_lines,
+    inferred_paths,
     record_line,
     region_labels,
     region_line,
@@ -230,18 +231,19 @@ def _page_text(text: PageText | None, max_chars: int) -> tuple[PageText | None, 
 
 def _feedback(items: list[Feedback], regions: list[Region], opts: ObserveOptions) -> list[Feedback]:
     tags = region_labels(regions)
+    inferred = inferred_paths(regions)
     out: list[Feedback] = []
     used = 0
     for item in items:
         if len(out) >= opts.max_feedback:
             break
-        line = feedback_line(item, tags)
+        line = feedback_line(item, tags, inferred)
         if used + len(line) + 1 > opts.max_feedback_chars:
             room = opts.max_feedback_chars - used - 80
             if room < 40:
                 break
             item = msgspec.structs.replace(item, message=item.message[:room] + "…")
-            line = feedback_line(item, tags)
+            line = feedback_line(item, tags, inferred)
         out.append(item)
         used += len(line) + 1
     return out

@@ -33,6 +33,7 @@ __all__ = [
     "HANDOFF_REQUIRED",
     "INVALID_ARGUMENT",
     "PAGE_CHANGED",
+    "PAGE_TOOL_SCHEMA_INVALID",
     "RECORD_REQUIRED",
     "TAB_CRASHED",
     "TAB_NOT_FOUND",
@@ -70,6 +71,9 @@ COLLECT_FAILED: Final = "COLLECT_FAILED"
 """The observation's collector threw in the page (an ``ObservationError``); the message says why."""
 # PAGE_CHANGED, TIMEOUT, DIALOG_OPEN, TAB_CRASHED, TAB_NOT_FOUND and CALL_FAILED are the
 # driver failures' codes, shared by every surface (cdpagent.failures).
+PAGE_TOOL_SCHEMA_INVALID: Final = "PAGE_TOOL_SCHEMA_INVALID"
+"""A page tool's input schema was refused when the page registered it (invalid, a ``$ref`` outside
+the schema or to nothing, a pattern that cannot run in linear time); the tool is never called."""
 
 CODES: Final = frozenset(
     {
@@ -90,6 +94,7 @@ CODES: Final = frozenset(
         TAB_CRASHED,
         TAB_NOT_FOUND,
         CALL_FAILED,
+        PAGE_TOOL_SCHEMA_INVALID,
     }
 )
 

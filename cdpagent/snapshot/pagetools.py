@@ -15,16 +15,20 @@ from __future__ import annotations
 from typing import Any, Final
 
 import msgspec
-from jsonschema import exceptions, validators
 
 from ..webmcp import PageTool
+from ..webmcp_schema import input_problem
 from .model import InputSpec, PageAction, Region, Snapshot
 from .render import clean, fenced
 
-__all__ = ["REGION", "output_text", "schema_problem", "schema_summary", "with_page_tools"]
+__all__ = ["REGION", "SCHEMA_REFUSED", "output_text", "schema_problem", "schema_summary", "with_page_tools"]
 
 #: The id of the region page tools are listed in.
 REGION: Final = "page-tools"
+#: A tool's description is cut like a declared one (whitespace squashed: no raw newlines).
+MAX_DESCRIPTION: Final = 2000
+#: How the reason of a tool whose input schema was refused at registration begins.
+SCHEMA_REFUSED: Final = "its input schema is refused: "
 
 
 def schema_summary(schema: dict[str, Any] | None) -> str:
@@ -43,20 +47,30 @@ def schema_summary(schema: dict[str, Any] | None) -> str:
     return "input: " + "; ".join(parts)
 
 
+def _one_line(text: str, limit: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
 def _action(tool: PageTool, ordinal: int, order: int) -> PageAction:
     confirm = (
         f"Run the page tool {tool.name}? The page marks it as consequential." if tool.consequential else None
     )
+    # A refused schema never reaches the model or the validator: the tool is listed, unavailable.
+    refused = tool.schema_refusal
+    schema = None if refused else tool.input_schema
     return PageAction(
         name=tool.name,
         kind="tool",
         effect="read" if tool.read_only else "write",
-        description=tool.description or tool.name,
+        description=_one_line(tool.description or tool.name, MAX_DESCRIPTION),
         region=REGION,
         region_path=[REGION],
         ordinal=ordinal,
+        available=refused is None,
+        reason=SCHEMA_REFUSED + refused if refused else None,
         confirm=confirm,
-        input=InputSpec(doc=schema_summary(tool.input_schema), json_schema=tool.input_schema or {}),
+        input=InputSpec(doc=schema_summary(schema), json_schema=schema or {}),
         in_viewport=True,
         order=order,
     )
@@ -101,18 +115,8 @@ def output_text(output: Any, max_chars: int) -> str:
 def schema_problem(schema: dict[str, Any] | None, value: dict[str, Any]) -> str | None:
     """Why ``value`` does not fit ``schema`` (with the JSON path of the first offence), or ``None``.
 
-    The validator is the one the schema's ``$schema`` names (2020-12 by default).
-    A schema that is itself invalid is reported as such: the page cannot be called safely.
+    The validator is the one the schema's ``$schema`` names (2020-12 by default), with
+    references resolved inside the schema only and patterns run on RE2
+    (:func:`cdpagent.webmcp_schema.input_problem`).
     """
-    if not schema:
-        return None if not value else "must be empty: the tool takes no input"
-    validator_class = validators.validator_for(schema)
-    try:
-        validator_class.check_schema(schema)
-    except exceptions.SchemaError as bad:
-        return f"cannot be checked: the page's schema is invalid ({bad.message[:200]})"
-    first = exceptions.best_match(validator_class(schema).iter_errors(value))
-    if first is None:
-        return None
-    path = "$" + "".join(f"[{p!r}]" if isinstance(p, int) else f".{p}" for p in first.absolute_path)
-    return f"at {path}: {first.message[:200]}"
+    return input_problem(schema, value)

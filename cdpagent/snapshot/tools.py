@@ -24,6 +24,7 @@ from . import codes
 from .model import ActionEntry, ActionLocator, InputSpec
 
 __all__ = [
+    "RESERVED_TOOL_NAMES",
     "TOOL_NAME",
     "ToolCallError",
     "assign_tool_names",
@@ -34,6 +35,10 @@ __all__ = [
 ]
 
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+#: The runtime's own tool names: they win, and a page action of the same name is renamed (``_2``…)
+#: so that names stay unique in every request (strict providers refuse duplicates).
+RESERVED_TOOL_NAMES: Final = frozenset({"invoke_page_method"})
+_RENAMED: Final = "Renamed: the runtime has its own tool named {name}."
 _ILLEGAL = re.compile(r"[^a-zA-Z0-9_-]+")
 RECORD_DOC = (
     "Which row: a record id from the page data or citation records (for example, {example}). "
@@ -62,7 +67,8 @@ def assign_tool_names(entries: list[ActionEntry]) -> list[ActionEntry]:
 
     Every entry whose base name is shared by entries in different regions is
     qualified with its innermost region id (so no entry keeps the bare name by
-    accident of order); remaining duplicates get ``_2``, ``_3``… in order.
+    accident of order); remaining duplicates, and names of :data:`RESERVED_TOOL_NAMES`,
+    get ``_2``, ``_3``… in order.
     """
     bases = [legal_name(e.name) for e in entries]
     paths_by_base: dict[str, set[tuple[str, ...]]] = {}
@@ -74,7 +80,7 @@ def assign_tool_names(entries: list[ActionEntry]) -> list[ActionEntry]:
             region = e.region_path[-1] if e.region_path else "page"
             base = legal_name(f"{region}_{e.name}")
         names.append(base)
-    used: set[str] = set()
+    used: set[str] = set(RESERVED_TOOL_NAMES)
     out: list[ActionEntry] = []
     for name, e in zip(names, entries, strict=True):
         unique = name
@@ -89,6 +95,9 @@ def assign_tool_names(entries: list[ActionEntry]) -> list[ActionEntry]:
 
 
 def _cut(text: str, limit: int) -> str:
+    # Page text in a description is one line: a raw newline would start a line of its own
+    # wherever the provider renders the tool list.
+    text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -143,6 +152,8 @@ def tool_description(entry: ActionEntry, max_chars: int = 160) -> str:
     )
     if entry.source == "inferred":
         text += f" | {INFERRED_NOTE}"
+    if legal_name(entry.name) in RESERVED_TOOL_NAMES:
+        text += " | " + _RENAMED.format(name=legal_name(entry.name))
     if entry.folded:
         text += " | " + fold_note(entry)
     if entry.submit:
@@ -240,7 +251,7 @@ def tool_declaration(entry: ActionEntry, max_chars: int = 160) -> dict[str, Any]
         }
     properties: dict[str, Any] = {}
     if entry.folded:
-        example = entry.sample[0] if entry.sample else "an id"
+        example = _cut(entry.sample[0], 40) if entry.sample else "an id"
         record: dict[str, Any] = {
             "type": "string",
             "description": RECORD_DOC.format(example=example).replace("<", "\\u003c"),
