@@ -87,8 +87,10 @@ def split_action_id(text: str) -> tuple[str, str | None]:
     return (name, record) if at else (text, None)
 
 
-Kind = Literal["click", "type", "select", "check", "tool"]
-"""``tool``: a tool the page registered with WebMCP; its input is a JSON object (:mod:`.pagetools`)."""
+Kind = Literal["click", "type", "select", "check", "tool", "hover", "press", "scroll", "set", "choose"]
+"""``tool``: a tool the page registered with WebMCP; its input is a JSON object (:mod:`.pagetools`).
+``hover``, ``press`` (a key), ``scroll`` (a scrollable element), ``set`` (a slider) and ``choose``
+(one option of a radio group): see :data:`cdpagent.snapshot.actions.PERFORMERS`."""
 Effect = Literal["read", "write", "navigate"]
 Source = Literal["declared", "inferred"]
 """``inferred``: read from the page's semantic HTML and ARIA, not declared by its author (OB-12)."""
