@@ -101,8 +101,10 @@
     if (!el.isConnected) return 'no longer on the page';
     const declared = el.getAttribute('data-agent-unavailable');
     if (declared) return squash(declared).slice(0, 200);
-    if (el.disabled === true || el.matches(':disabled')) return 'disabled';
-    if (el.getAttribute('aria-disabled') === 'true') return 'disabled';
+    // A disabled text area still scrolls (an agreement to read to its end).
+    const disabledOk = kind === 'scroll';
+    if (!disabledOk && (el.disabled === true || el.matches(':disabled'))) return 'disabled';
+    if (!disabledOk && el.getAttribute('aria-disabled') === 'true') return 'disabled';
     if (observer.closest(el, '[inert]')) return 'inert';
     if (!el.checkVisibility(VIS)) return 'hidden';
     const row = observer.closest(el, '[data-agent-record]');
@@ -114,7 +116,8 @@
       if (el.readOnly) return 'read-only';
     }
     if (kind === 'select' && el.tagName !== 'SELECT') return 'not a select control';
-    if (kind === 'set' && !isSlider(el)) return 'not a slider';
+    // A declared or inferred slider may have no role at all (jQuery UI's have none).
+    if (kind === 'set' && el.tagName === 'INPUT' && !isSlider(el)) return 'not a slider';
     if (kind === 'choose' && !radiosOf(el).length) return 'not a radio group';
     if (kind === 'scroll' && !scrollerOf(el)) return 'not scrollable';
     return null;
@@ -222,9 +225,16 @@
     return el ? { found: true, ok: el.matches(':hover') } : { found: false, ok: false };
   }
 
+  // A slider track that takes no focus itself: its focusable handle (jQuery UI style).
+  function handleOf(el) {
+    if (el.tabIndex >= 0 || el.tagName === 'INPUT') return null;
+    return el.querySelector('[role=slider],[tabindex]:not([tabindex="-1"])');
+  }
+
   function focusFor(locator) {
-    const el = find(locator);
-    if (!el) return { ok: false, reason: 'no longer on the page' };
+    const found = find(locator);
+    if (!found) return { ok: false, reason: 'no longer on the page' };
+    const el = handleOf(found) || found;
     el.focus({ preventScroll: true });
     const active = el.getRootNode().activeElement;
     if (active !== el && !(active && el.contains(active))) return { ok: false, reason: 'it does not take the focus' };
@@ -288,26 +298,35 @@
     const el = find(locator);
     if (!el) return { found: false };
     const native = el.tagName === 'INPUT';
-    const min = native ? num(el.min, 0) : num(el.getAttribute('aria-valuemin'), 0);
-    const max = native ? num(el.max, 100) : num(el.getAttribute('aria-valuemax'), 100);
-    const value = native ? num(el.value, min) : num(el.getAttribute('aria-valuenow'), min);
+    const handle = native ? null : handleOf(el);
+    const knob = handle || el;
+    const aria = (k) => knob.getAttribute(k) || el.getAttribute(k);
+    const min = native ? num(el.min, 0) : num(aria('aria-valuemin'), 0);
+    const max = native ? num(el.max, 100) : num(aria('aria-valuemax'), 100);
     const step = native ? (el.step === 'any' ? null : num(el.step, 1)) : null;
-    const r = el.getBoundingClientRect();
-    // An ARIA slider is often only its thumb: its track is the nearest wider ancestor.
-    let track = r;
-    if (!native && r.width < 40) {
+    const r = knob.getBoundingClientRect();
+    // An ARIA slider is often only its thumb: its track is the element (when the
+    // thumb is its handle) or the nearest wider ancestor.
+    let track = handle ? el.getBoundingClientRect() : r;
+    if (!native && !handle && r.width < 40) {
       for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
         const u = up.getBoundingClientRect();
         if (u.width >= 3 * r.width) { track = u; break; }
       }
     }
-    const vertical = (el.getAttribute('aria-orientation') || '') === 'vertical';
+    const vertical = (aria('aria-orientation') || '') === 'vertical';
+    const centre = { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+    const now = native ? num(el.value, min) : num(aria('aria-valuenow'), NaN);
+    // No aria-valuenow (an ARIA-less slider): its value is where its thumb is, to a pixel.
+    const positional = !native && Number.isNaN(now);
+    const span = vertical ? track.height : track.width;
+    const at = vertical ? (track.top + track.height - centre.y) / span : (centre.x - track.left) / span;
+    const value = positional ? min + Math.max(0, Math.min(1, at)) * (max - min) : now;
     const frac = max > min ? (value - min) / (max - min) : 0;
-    const thumb = track === r
-      ? { x: r.left + frac * r.width, y: r.top + r.height / 2 }
-      : { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+    const thumb = native ? { x: r.left + frac * r.width, y: centre.y } : centre;
     return {
       found: true, native, value, min, max, step, vertical, thumb,
+      tolerance: positional && span > 0 ? (max - min) / span : 0,
       track: { left: track.left, top: track.top, width: track.width, height: track.height },
     };
   }

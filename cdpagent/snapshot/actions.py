@@ -211,6 +211,8 @@ class _Slider(msgspec.Struct, frozen=True):
     vertical: bool = False
     thumb: _Point = _Point()
     track: _Rect = _Rect()
+    tolerance: float = 0.0
+    """How close counts as reached: one pixel of the track for a slider read from its thumb's position."""
 
 
 class _Radio(msgspec.Struct, frozen=True):
@@ -374,8 +376,11 @@ def _resolve(entries: list[ActionEntry], name: str, record: str | None) -> tuple
 
 
 #: Unavailability a performer may still overcome: a hidden item of a hover menu shows
-#: when its parent is hovered; a read-only field may open a picker when clicked.
-_TRIED_ANYWAY: Final = frozenset({("click", "hidden"), ("hover", "hidden"), ("type", "read-only")})
+#: when its parent is hovered; a read-only field may open a picker when clicked; a disabled
+#: text area still scrolls.
+_TRIED_ANYWAY: Final = frozenset(
+    {("click", "hidden"), ("hover", "hidden"), ("type", "read-only"), ("scroll", "disabled")}
+)
 
 
 def _check_available(snap: Snapshot, entry: ActionEntry, record: str | None) -> None:
@@ -702,9 +707,10 @@ async def _set(step: _Step) -> str | None:
         step.run.warnings.append(f"{step.id} was already at {_number(target)}")
         step.run.state = _slider_state(now)
         return None
-    await step.focus()
+    focus = await step.call(_Focused, "focusFor")
     step.run.performed = True
-    now = await _set_by_keys(step, now, target)
+    if focus.ok:
+        now = await _set_by_keys(step, now, target)
     if not _same(now.value, target, now):
         # The page ignores keys: drag its thumb there, as a person with a mouse does.
         now = await _set_by_drag(step, now, target)
@@ -772,7 +778,7 @@ def _value_problem(at: _Slider, value: float) -> str | None:
 
 
 def _same(a: float, b: float, at: _Slider) -> bool:
-    return abs(a - b) <= 1e-9 * max(abs(at.max - at.min), 1.0)
+    return abs(a - b) <= max(1e-9 * max(abs(at.max - at.min), 1.0), at.tolerance)
 
 
 def _number(value: float) -> str:
