@@ -124,7 +124,7 @@ def constraint_words(spec: InputSpec) -> list[str]:
     return words
 
 
-INFERRED_NOTE: Final = "Inferred from the page's HTML, not declared: the name may be imprecise."
+INFERRED_NOTE: Final = "Inferred from HTML: name may be imprecise."
 
 
 def fold_note(entry: ActionEntry) -> str:
@@ -172,7 +172,7 @@ def _text_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str,
     words = constraint_words(spec)
     prop: dict[str, Any] = {"type": "string"}
     desc = doc or "The text to type (replaces the current value)."
-    if spec.input_type in _ISO_FORMATS:
+    if spec.input_type in _ISO_FORMATS and "ISO" not in desc:
         desc += f" As ISO text: {_ISO_FORMATS[spec.input_type]}."
     if words:
         desc += " (" + "; ".join(words) + ")"
