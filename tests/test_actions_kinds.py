@@ -270,3 +270,19 @@ async def test_the_script_act_step_passes_key_to_and_value(browser: cdpagent.Bro
     assert await evaluate(tab, "[volume.value, terms.scrollTop]") == ["20", 400]
     bad = await act_step(tab, {"op": "act", "action": "volume", "value": True})
     assert "'value' must be a number" in bad["receipt"]["result"]["error"]["message"]
+
+
+async def test_inferred_native_range_radio_group_and_date_are_set_chosen_and_typed(
+    browser: cdpagent.Browser,
+) -> None:
+    # A page that declares nothing: infer.js offers these as set, choose and type.
+    tab = await browser.open(KINDS / "undeclared.html")
+    page = await observe_page(tab)
+    kinds = {e.tool: e.kind for e in page.observation.actions}
+    assert kinds == {"volume": "set", "size": "choose", "due": "type"}, kinds
+    assert (await act(tab, "volume", value=10)).ok
+    assert (await act(tab, "size", option="Large")).ok
+    assert (await act(tab, "due", text="2026-12-01")).ok
+    events = await log(tab)
+    assert events[:4] == ["vol:6:true", "vol:8:true", "vol:10:true", "size:l:true"]
+    assert events[-1] == "due:2026-12-01" and len(events) > 5
