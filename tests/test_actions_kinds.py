@@ -13,10 +13,16 @@ import typing
 from pathlib import Path
 from typing import Any
 
+import trio
 from conftest import PAGES, evaluate
+from mcp.client.client import Client
+from mcp_support import call_ok, receipt_of
+from scripted_model import ScriptedModel, answer, calls
 
 import cdpagent
+from cdpagent.agent import Agent, Model, generic_role
 from cdpagent.input import parse_chord
+from cdpagent.mcp_server.server import SurfaceConfig, open_server
 from cdpagent.script import act_step
 from cdpagent.snapshot import codes
 from cdpagent.snapshot.actions import PERFORMERS, act
@@ -286,3 +292,39 @@ async def test_inferred_native_range_radio_group_and_date_are_set_chosen_and_typ
     events = await log(tab)
     assert events[:4] == ["vol:6:true", "vol:8:true", "vol:10:true", "size:l:true"]
     assert events[-1] == "due:2026-12-01" and len(events) > 5
+
+
+async def test_the_mcp_act_tool_passes_key_to_and_value(chrome_endpoint: str) -> None:
+    async with open_server(SurfaceConfig(connect=chrome_endpoint)) as server, Client(server) as client:
+        tab = (await call_ok(client, "open_page", {"url": str(DECLARED)}))["tabId"]
+        calls = [
+            ({"action": "volume", "value": 25}, "at 25 (0…50)"),
+            ({"action": "terms", "to": "end"}, "at the end (400 px scrolled)"),
+            ({"action": "press_key", "key": "Escape"}, None),
+        ]
+        for args, state in calls:
+            receipt = receipt_of(await call_ok(client, "act", {"tabId": tab, **args}))
+            assert receipt["ok"] and receipt.get("state") == state, receipt
+        await call_ok(client, "close_page", {"tabId": tab})
+
+
+async def test_the_agent_offers_press_key_and_passes_key_to_and_value(browser: cdpagent.Browser) -> None:
+    server = ScriptedModel(
+        [
+            calls(
+                ("volume", '{"value": 15}'), ("terms", '{"to": "end"}'), ("press_key", '{"key": "Escape"}')
+            ),
+            answer("Done."),
+        ]
+    )
+    with server.running():
+        async with Model("scripted", base_url=server.url, api_key="k") as model:
+            agent = Agent(browser, model, generic_role(str(DECLARED)))
+            with trio.fail_after(60):
+                result = await agent.run("set the volume to 15, read the terms, close popups")
+    first = server.checked_requests()[0]
+    press = next(t for t in first["tools"] if t["function"]["name"] == PRESS_FOCUSED)
+    assert press["function"]["parameters"]["required"] == ["key"]
+    assert [r.ok for r in result.receipts] == [True, True, True], result.receipts
+    states = [r.result["result"].get("state") for r in result.receipts]
+    assert states == ["at 15 (0…50)", "at the end (400 px scrolled)", None]
