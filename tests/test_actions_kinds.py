@@ -297,12 +297,12 @@ async def test_inferred_native_range_radio_group_and_date_are_set_chosen_and_typ
 async def test_the_mcp_act_tool_passes_key_to_and_value(chrome_endpoint: str) -> None:
     async with open_server(SurfaceConfig(connect=chrome_endpoint)) as server, Client(server) as client:
         tab = (await call_ok(client, "open_page", {"url": str(DECLARED)}))["tabId"]
-        calls = [
+        steps: list[tuple[dict[str, Any], str | None]] = [
             ({"action": "volume", "value": 25}, "at 25 (0…50)"),
             ({"action": "terms", "to": "end"}, "at the end (400 px scrolled)"),
             ({"action": "press_key", "key": "Escape"}, None),
         ]
-        for args, state in calls:
+        for args, state in steps:
             receipt = receipt_of(await call_ok(client, "act", {"tabId": tab, **args}))
             assert receipt["ok"] and receipt.get("state") == state, receipt
         await call_ok(client, "close_page", {"tabId": tab})
