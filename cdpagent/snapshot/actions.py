@@ -540,32 +540,29 @@ _Performer = Callable[[_Step], Awaitable[str | None]]
 """Re-checks, delivers the input and returns a failed expectation (or None); raises :class:`_Refused`."""
 
 
-async def _click(step: _Step) -> str | None:
+async def _shown(step: _Step) -> FramePoint:
+    """Where to point at the element; a hidden item of a hover menu is shown first by
+    hovering its parent, as a person does. Raises :class:`_Refused` when it cannot be used."""
     prep = await step.prepare()
     if prep.reason == "hidden" and prep.hover is not None:
-        # An item of a hover menu: hover its parent, as a person does, then click it.
         parent = await step.point(prep.hover.x, prep.hover.y)
         step.run.performed = True
         await mouse_move(step.session, parent.x, parent.y)
         prep = await step.prepare()
     if prep.reason:
         step.refuse(prep.reason, prep.cover)
-    at = await step.point(prep.x, prep.y)
+    return await step.point(prep.x, prep.y)
+
+
+async def _click(step: _Step) -> str | None:
+    at = await _shown(step)
     step.run.performed = True
     await mouse_click(step.session, at.x, at.y)
     return None
 
 
 async def _hover(step: _Step) -> str | None:
-    prep = await step.prepare()
-    if prep.reason == "hidden" and prep.hover is not None:
-        parent = await step.point(prep.hover.x, prep.hover.y)
-        step.run.performed = True
-        await mouse_move(step.session, parent.x, parent.y)
-        prep = await step.prepare()
-    if prep.reason:
-        step.refuse(prep.reason, prep.cover)
-    at = await step.point(prep.x, prep.y)
+    at = await _shown(step)
     step.run.performed = True
     await mouse_move(step.session, at.x, at.y)
     now = await step.call(_Done, "hovered")
@@ -588,17 +585,22 @@ async def _check(step: _Step) -> str | None:
     return None
 
 
+def _option_refusal(step: _Step, option: str, found: bool, reason: str | None, options: list[str]) -> None:
+    """Raise the refusal of a select or choose whose element is gone or whose option is not
+    offered (``UNKNOWN_OPTION`` with the options; act.js lists none of a sensitive control, OB-2)."""
+    if not found:
+        raise _Refused(codes.ACTION_UNAVAILABLE, f"{step.id} is no longer on the page", "gone")
+    if reason:
+        offered = " / ".join(options) or "(not listed)"
+        raise _Refused(codes.UNKNOWN_OPTION, f"{reason}: {option!r}; the options are: {offered}")
+
+
 async def _select(step: _Step) -> str | None:
     option = step.args.option
     assert option is not None
     await step.ready()
     chosen = await step.call(_Chosen, "choose", option)
-    if not chosen.found:
-        raise _Refused(codes.ACTION_UNAVAILABLE, f"{step.id} is no longer on the page", "gone")
-    if chosen.reason:
-        # act.js lists no options of a sensitive select (OB-2).
-        offered = " / ".join(chosen.options) or "(not listed)"
-        raise _Refused(codes.UNKNOWN_OPTION, f"{chosen.reason}: {option!r}; the options are: {offered}")
+    _option_refusal(step, option, chosen.found, chosen.reason, chosen.options)
     step.run.performed = True
     if not chosen.ok:
         return f"{option!r} is not the selected option after choosing it"
@@ -610,13 +612,9 @@ async def _choose(step: _Step) -> str | None:
     assert option is not None
     await step.ready()
     target = await step.call(_Radio, "radio", option)
-    if not target.found:
-        raise _Refused(codes.ACTION_UNAVAILABLE, f"{step.id} is no longer on the page", "gone")
     if target.reason == _COVERED:
         step.refuse(target.reason, target.cover)
-    if target.reason:
-        offered = " / ".join(target.options) or "(not listed)"
-        raise _Refused(codes.UNKNOWN_OPTION, f"{target.reason}: {option!r}; the options are: {offered}")
+    _option_refusal(step, option, target.found, target.reason, target.options)
     if target.checked:
         step.run.warnings.append(f"{option!r} was already chosen in {step.id}")
         return None
@@ -907,29 +905,6 @@ PERFORMERS: Final[dict[str, _Kind]] = {
 parameters and ``js/act.js`` the same kinds (a test checks the agreement)."""
 
 
-
-async def _perform(
-    run: _Run,
-    world: tuple[Session, int],
-    serial: int,
-    entry: ActionEntry,
-    locator: ActionLocator,
-    args: ActInput,
-    frame_id: str | None = None,
-) -> str | None:
-    """Re-check, scroll, deliver the input by the performer of the entry's kind
-    (:data:`PERFORMERS`); returns a failed expectation, if any.
-
-    ``locator`` is relative to the document of ``world``: frame ``frame_id``'s, or the main one.
-    """
-    kind = PERFORMERS.get(entry.kind)
-    if kind is None:
-        raise _Refused(
-            codes.ACTION_FAILED, f"{entry.tool} is a {entry.kind!r} action, which cannot be performed"
-        )
-    return await kind.perform(_Step(run, world, serial, entry, locator, args, frame_id))
-
-
 async def _act(
     run: _Run, name: str, record: str | None, args: ActInput, confirm: ConfirmCallback | None
 ) -> Receipt:
@@ -971,7 +946,8 @@ async def _perform_entry(
     args: ActInput,
     confirm: ConfirmCallback | None,
 ) -> str | None:
-    """Check and perform ``entry``: its failed expectation (None: none); raises :class:`_Refused`."""
+    """Check ``entry`` and perform it by its kind's performer (:data:`PERFORMERS`): re-check,
+    scroll, deliver the input; returns a failed expectation (None: none); raises :class:`_Refused`."""
     tab = run.tab
     _check_available(before, entry, record)
     if entry.handoff:
@@ -991,11 +967,15 @@ async def _perform_entry(
     frame_id, where = frame_of(before, locator)
     world = await _world(run, frame_id)
     t0 = time.perf_counter()
-    expectation = await _perform(run, world, serial, entry, where, args, frame_id)
+    kind = PERFORMERS.get(entry.kind)
+    if kind is None:
+        raise _Refused(
+            codes.ACTION_FAILED, f"{entry.tool} is a {entry.kind!r} action, which cannot be performed"
+        )
+    # ``where`` is relative to the document of ``world``: frame ``frame_id``'s, or the main one.
+    expectation = await kind.perform(_Step(run, world, serial, entry, where, args, frame_id))
     run.timings.action_ms = (time.perf_counter() - t0) * 1000
     return expectation
-
-
 
 
 async def _press_focused(run: _Run, serial: int, record: str | None, args: ActInput) -> None:
