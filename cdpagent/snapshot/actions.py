@@ -10,12 +10,16 @@
 4. in the isolated world, find the element again and re-check it *now*
    (connected, enabled, not inert or hidden, not behind a modal, hit-testable at
    its centre once scrolled into view — ``js/act.js``);
-5. perform it with trusted input through CDP (``Input.dispatchMouseEvent`` at
-   the centre for click and check; focus, select-all, ``Input.insertText`` and
-   Enter for type (an inferred in-place edit is double-clicked first, which
-   opens its text field) — date, colour and range controls take no typing, so their
-   value is set natively with ``input``/``change``; the option's native selection
-   plus ``input``/``change`` for select) and verify the post-condition;
+5. perform it with trusted input through CDP, by the performer of its kind
+   (:data:`PERFORMERS`, one small function per kind): mouse press/release at the
+   centre for click, check and choose (a radio of the group); the mouse moved
+   there for hover (a hidden item of a hover menu is shown by hovering its parent
+   first); focus, select-all, ``Input.insertText`` and Enter for type (an
+   inferred in-place edit is double-clicked first; date/time/month/week inputs
+   are typed segment by segment from ISO text; a read-only field is clicked, which
+   may open its picker); the key or chord for press; wheel turns for scroll;
+   Home/End/PageUp/arrows or a drag for set; the option's native selection plus
+   ``input``/``change`` for select — and verify the post-condition;
 6. settle and snapshot again and diff the two (:mod:`.receipts`).
 
 Every outcome is a :class:`~cdpagent.snapshot.receipts.Receipt`; refusals and
