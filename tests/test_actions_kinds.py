@@ -88,6 +88,11 @@ async def test_hover_runs_mouseenter_and_a_hidden_menu_item_is_clicked_after_its
     receipt = await act(tab, "export")
     assert receipt.ok, receipt.to_json()
     assert await log(tab) == ["file:enter", "export:click:true"]
+    # Two levels down: File, then Share, then the item.
+    await tab.session.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 600, "y": 590})
+    receipt = await act(tab, "mail")
+    assert receipt.ok, receipt.to_json()
+    assert await log(tab) == ["file:enter", "share:enter", "mail:click:true"]
     await tab.session.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 600, "y": 590})
     receipt = await act(tab, "file_menu")
     assert receipt.ok and receipt.result.action is not None, receipt.to_json()

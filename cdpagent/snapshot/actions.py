@@ -544,11 +544,18 @@ _Performer = Callable[[_Step], Awaitable[str | None]]
 """Re-checks, delivers the input and returns a failed expectation (or None); raises :class:`_Refused`."""
 
 
+_HOVER_LEVELS: Final = 4
+"""How deep a hover menu is opened level by level to show a hidden item."""
+
+
 async def _shown(step: _Step) -> FramePoint:
     """Where to point at the element; a hidden item of a hover menu is shown first by
     hovering its parent, as a person does. Raises :class:`_Refused` when it cannot be used."""
     prep = await step.prepare()
-    if prep.reason == "hidden" and prep.hover is not None:
+    # A submenu of a submenu: each hover shows the next level, the nearest shown ancestor.
+    for _ in range(_HOVER_LEVELS):
+        if prep.reason != "hidden" or prep.hover is None:
+            break
         parent = await step.point(prep.hover.x, prep.hover.y)
         step.run.performed = True
         await mouse_move(step.session, parent.x, parent.y)
