@@ -21,7 +21,8 @@
 //       select the option whose label, text or value is `option`, then fire
 //       input and change like a person's choice would
 //   state(locator) -> {found, checked}   post-condition of check
-//   hovered(locator) -> {found, ok}   post-condition of hover (:hover holds)
+//   hovered(locator) -> {found, ok, click}   post-condition of hover (:hover
+//       holds); click: an inferred hover-menu item, clicked once shown
 //   watch() / changed() -> {ok}   whether the page changed in between (a picker opened)
 //   focusFor(locator) -> {ok, reason}   focus a control before a key press
 //   scrollState(locator, wait) -> {found, top, max, client}   where the scroller
@@ -220,9 +221,14 @@
     return { found: true, ok: mutated };
   }
 
+  // ok: the mouse is over it. click: it is an inferred item of a hover menu
+  // (js/clickables.js), which a hover action clicks once shown.
   function hovered(locator) {
     const el = find(locator);
-    return el ? { found: true, ok: el.matches(':hover') } : { found: false, ok: false };
+    if (!el) return { found: false, ok: false };
+    const clickables = globalThis.__cdpagentClickables;
+    const item = locator.source === 'inferred' && !!clickables && !clickables.hoverOnly(el);
+    return { found: true, ok: el.matches(':hover'), click: item };
   }
 
   // A slider track that takes no focus itself: its focusable handle (jQuery UI style).

@@ -188,10 +188,18 @@ class _Checked(msgspec.Struct, frozen=True):
 
 
 class _Done(msgspec.Struct, frozen=True):
-    """``hovered``: whether the element shows the state the input should give it."""
+    """``watch`` / ``changed``: whether the page changed in between."""
 
     found: bool = False
     ok: bool = False
+
+
+class _Hovered(msgspec.Struct, frozen=True):
+    """``hovered``: whether the mouse is over it, and whether it is a hover-menu item to click."""
+
+    found: bool = False
+    ok: bool = False
+    click: bool = False
 
 
 class _ScrollAt(msgspec.Struct, frozen=True):
@@ -576,7 +584,11 @@ async def _hover(step: _Step) -> str | None:
     at = await _shown(step)
     step.run.performed = True
     await mouse_move(step.session, at.x, at.y)
-    now = await step.call(_Done, "hovered")
+    now = await step.call(_Hovered, "hovered")
+    if now.click:
+        # An inferred item of a hover menu: the hover opened its way; now choose it.
+        await mouse_click(step.session, at.x, at.y)
+        return None
     if now.found and not now.ok:
         return f"the mouse is over {step.id} but the page does not show it hovered"
     return None
