@@ -188,7 +188,8 @@ class _Checked(msgspec.Struct, frozen=True):
 
 
 class _Done(msgspec.Struct, frozen=True):
-    """``watch`` / ``changed``: whether the page changed in between."""
+    """``watch`` / ``changed``: whether the page changed in between; ``shownAfterHover``:
+    whether the hidden element is shown now."""
 
     found: bool = False
     ok: bool = False
@@ -554,6 +555,8 @@ _Performer = Callable[[_Step], Awaitable[str | None]]
 
 _HOVER_LEVELS: Final = 4
 """How deep a hover menu is opened level by level to show a hidden item."""
+_MENU_DELAY_MS: Final = 1000
+"""How long a hovered menu may take to open (jQuery UI's menu waits 300 ms)."""
 
 
 async def _shown(step: _Step) -> FramePoint:
@@ -567,6 +570,7 @@ async def _shown(step: _Step) -> FramePoint:
         parent = await step.point(prep.hover.x, prep.hover.y)
         step.run.performed = True
         await mouse_move(step.session, parent.x, parent.y)
+        await step.call(_Done, "shownAfterHover", _MENU_DELAY_MS, await_promise=True)
         prep = await step.prepare()
     if prep.reason:
         step.refuse(prep.reason, prep.cover)
