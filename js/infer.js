@@ -67,6 +67,8 @@
 
   const P = globalThis.__cdpagentPrelude;
   const { MASK, VIS, squash, clip, isSensitive, ariaName, byIdText, inViewport } = P;
+  // clicks: non-semantic controls, hover menus, scrollables, popups (js/clickables.js).
+  const CLICK = globalThis.__cdpagentClickables || null;
   const DECLARED = '[data-agent-region],[data-agent-action],[data-agent-record],[data-agent-state]';
   // Candidates are found by tag or by the presence of a role, then filtered by role
   // in JS: a list of [role=…] selectors costs one attribute match per selector per
@@ -107,8 +109,8 @@
   // collections (cheap), by role from the pass's one [role] scan, and contenteditable.
   // A selector list costs one match per selector per element, and one per record
   // row cost more than the rest of a pass on large tables.
-  function allControls(roled) {
-    const out = [];
+  function allControls(roled, clickables) {
+    const out = clickables.slice(); // clicks
     for (const tag of CONTROL_TAGS) for (const el of document.getElementsByTagName(tag)) if (isControl(el)) out.push(el);
     for (const el of roled) if (!CONTROL_TAG.test(el.tagName) && isControl(el)) out.push(el);
     for (const el of document.querySelectorAll('[contenteditable]')) {
@@ -149,6 +151,7 @@
   const NOT_RECORDS = 'nav,[role=navigation],[role=menu],[role=menubar],[role=tablist],[role=listbox],[role=tree],[role=radiogroup],[role=toolbar]';
   const FEEDBACK_ROLES = new Set(['alert', 'status', 'log']);
   const FEEDBACK = '[role=alert],[role=status],[role=log],[aria-live=polite],[aria-live=assertive],[aria-invalid=true]';
+  const ERRORISH = /\b(error|invalid|failed|fail|required|wrong|cannot|can't|must|denied|expired|incorrect)\b/i; // clicks
   const COUNT = /\b\d[\d,.]*\s+(results?|items?|matches|entries|rows?|records?|hits)\b(\s+left)?/i;
   const now = () => performance.now();
 
@@ -174,7 +177,7 @@
   }
 
   // The accessible name (ARIA, labels, content, alt, then placeholder and title).
-  const nameOf = (el, max) => P.accessibleName(el, max, labels);
+  const nameOf = (el, max) => (CLICK && CLICK.nameOf(el, max)) || P.accessibleName(el, max, labels); // clicks
   // Text as a screen reader would read it: aria-hidden parts left out, sensitive parts masked.
   const textOf = (el, max) => P.textOf(el, max, true);
   const slugs = new Map();
@@ -209,6 +212,8 @@
   }
 
   function kindOf(el, role) {
+    const own = CLICK && CLICK.kindOf(el); // clicks
+    if (own) return own;
     const tag = el.tagName;
     if (tag === 'SELECT') return 'select';
     if (tag === 'TEXTAREA' || el.isContentEditable) return 'type';
@@ -242,6 +247,7 @@
   }
 
   function effectOf(el, role, kind, name) {
+    if (kind === 'scroll' || (kind === 'hover' && !CLICK.hoverPath(el).length)) return 'read'; // clicks
     if (role === 'link') return samePage(el) ? 'read' : 'navigate';
     if (role === 'tab' || el.tagName === 'SUMMARY' || el.hasAttribute('aria-expanded') ||
         el.hasAttribute('aria-haspopup')) return 'read';
@@ -259,6 +265,7 @@
   // Python, the same masking: a sensitive select lists no options), with what
   // inference adds: a slider's bounds and step, a date field's format.
   function inputSpec(el, kind, opts) {
+    if (kind === 'hover' || kind === 'scroll') return null; // clicks: they take no input
     if (kind === 'set' && el.tagName !== 'INPUT') return sliderSpec(el, opts);
     const spec = globalThis.__cdpagentObserve.inputSpec(el, kind === 'set' ? 'type' : kind, opts, true);
     if (!spec) return spec;
@@ -308,7 +315,10 @@
   const FIELD_KINDS = /^(type|select|check|set)$/;
   const CELL_TAGS = /^(TD|TH)$/;
   const BLOCK_STOP = /^(FORM|FIELDSET|MAIN|NAV|SECTION|ARTICLE|ASIDE|HEADER|FOOTER|BODY|DIALOG|TABLE|UL|OL|TR)$/;
-  const CAPTION_CHARS = 120;
+  // A caption is a few words ("Username", "5 x 5 =", "Date:"); a longer text next to a
+  // field is content of the page (the page text shows it), not the field's name.
+  const CAPTION_CHARS = 48;
+  const SENTENCE = /[.!?]\s*$/;
   // The caption next to el at one level: the first content of node's siblings in
   // direction dir. Returns its text, null when another control comes first (the
   // caption is that control's), undefined when the level holds no content there.
@@ -317,7 +327,7 @@
       if (s.nodeType === Node.TEXT_NODE) {
         const t = squash(s.data);
         if (!t) continue;
-        if (t.length > CAPTION_CHARS) return null;
+        if (t.length > CAPTION_CHARS || (SENTENCE.test(t) && t.split(' ').length > 4)) return null;
         used.push(s);
         return t;
       }
@@ -328,7 +338,7 @@
       if (!s.checkVisibility(VIS) || s.getAttribute('aria-hidden') === 'true') continue;
       const t = squash(P.pageText(s, true));
       if (!t) continue;
-      if (t.length > CAPTION_CHARS) return null;
+      if (t.length > CAPTION_CHARS || (SENTENCE.test(t) && t.split(' ').length > 4)) return null;
       used.push(s);
       return t;
     }
@@ -375,6 +385,8 @@
   // A control's name and, when weak, where it came from (its name_source).
   // In a record row (inRow) the text next to a control is the row's, not the control's name.
   function controlName(el, role, kind, max, used, inRow) {
+    const mine = CLICK && CLICK.named(el, max); // clicks: [name, name_source]
+    if (mine) return mine;
     const own = P.ownName(el, max, labels);
     if (own) return [own, null];
     if (!inRow && (FIELD_KINDS.test(kind) || el.isContentEditable)) {
@@ -443,6 +455,12 @@
     return document.querySelector(DECLARED) ? 'off' : 'all';
   }
 
+  // A read-only field that opens a picker (a date picker, a popup list) is filled
+  // through the picker (the executor opens it): it stays available.
+  const PICKER = /date|time|picker|calendar/i;
+  const opensPicker = (el) => el.hasAttribute('aria-haspopup') || el.getAttribute('role') === 'combobox' ||
+    PICKER.test(`${el.id} ${el.className} ${el.getAttribute('name') || ''}`);
+
   // --- phase: page context -----------------------------------------------------------------
 
   function pageContext(opts, mode) {
@@ -472,9 +490,9 @@
       if (el.disabled === true || el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true' ||
           (ctx.hasAriaDisabled && el.closest('[aria-disabled="true"]'))) return 'disabled';
       if (ctx.hasInert && el.closest('[inert]')) return 'inert';
-      if (!shown) return 'hidden';
+      if (!shown && !(CLICK && CLICK.hoverPath(el).length)) return 'hidden'; // clicks: hover-then-click
       if (ctx.covered(el)) return `behind the open dialog "${ctx.modalLabel}"`;
-      if (kind === 'type' && el.readOnly) return 'read-only';
+      if (kind === 'type' && el.readOnly && !opensPicker(el)) return 'read-only';
       return null;
     };
     return ctx;
@@ -557,6 +575,7 @@
     for (const c of cardContainers(containers, ctx.regionInfo, ctx.roled)) {
       if (!skip(c.el)) containers.push(c);
     }
+    if (CLICK) for (const c of CLICK.containers(containers)) if (!ctx.declared(c.el) && !ctx.hidden(c.el)) containers.push(c); // clicks
     return containers;
   }
 
@@ -682,7 +701,7 @@
         for (const [el, role, kind, label] of controls) {
           // A name that differs on every row names the row, not the action (and is
           // never slugged: 10,000 unique names cost more than the rest of the row).
-          const s = label && (rowsOf === 1 || counts.get(label) > 1) ? slug(label) : '';
+          const s = label && (rowsOf === 1 || counts.get(label) > 1 || (CLICK && CLICK.ownName(el))) ? slug(label) : ''; // clicks: popup and menu items keep their names
           let name = s || genericName(el, role, kind, label);
           if (!name) continue;
           const n = (taken.get(name) || 0) + 1;
@@ -824,11 +843,12 @@
     const inGroup = new Set();
     for (const radios of radioGroups.values()) for (const r of radios) inGroup.add(r);
     for (const el of pageControls) {
-      if (ctx.declared(el) || ctx.hidden(el)) continue;
+      const hovers = CLICK && CLICK.hoverPath(el).length; // clicks: items of closed hover menus
+      if (ctx.declared(el) || (ctx.hidden(el) && !hovers)) continue;
       if (inGroup.has(el) && !groupAt.has(el)) continue;
       let role = roleOf(el);
       const shown = el.checkVisibility(VIS);
-      if (POPUP_ITEM.test(role) && !shown) continue;
+      if (POPUP_ITEM.test(role) && !shown && !hovers) continue; // clicks
       if (twinOf(el, controlSet)) continue;
       let kind = kindOf(el, role);
       let label;
@@ -974,12 +994,10 @@
       return v;
     };
     const lines = [];
-    let prev = '';
     for (const b of blocks) {
       if (!b.own) continue;
       const text = squash(b.parts.join(''));
-      if (!text || text === prev) continue;
-      prev = text;
+      if (!text) continue;
       lines.push({ text: b.heading ? `# ${text}` : text, view: inView(b.el) });
     }
     const ordered = lines.filter((l) => l.view).concat(lines.filter((l) => !l.view));
@@ -1049,19 +1067,22 @@
     const t0 = now();
     labels = labelMap();
     const ctx = pageContext(opts, mode);
+    // clicks: before the containers, which add the repeated clickable blocks this pass finds.
+    const clickables = CLICK ? CLICK.pass(opts) : [];
     const regions = inferRegions(ctx);
     const containers = findContainers(ctx);
     const recs = indexRecords(ctx, containers);
     const rowControls = new Map();
     const pageControls = [];
-    for (const el of allControls(ctx.roled)) {
-      const row = ctx.rowAbove(el);
+    for (const el of allControls(ctx.roled, clickables)) {
+      const row = CLICK && CLICK.floating(el) ? null : ctx.recordOf.has(el) ? el : ctx.rowAbove(el); // clicks: a clickable row is its own row's action; a popup's items are the page's
       if (!row) pageControls.push(el);
       else if (rowControls.has(row)) rowControls.get(row).push(el);
       else rowControls.set(row, [el]);
     }
     const groupList = foldRowActions(ctx, containers, rowControls);
     const page = inferPageActions(ctx, pageControls);
+    if (CLICK) for (const [el, a] of CLICK.extra(ctx.regionOf, ctx.vw, ctx.vh)) { page.total++; page.els.push(el); page.actions.push(a); } // clicks: scroll a text area
     orderActions(page.actions, page.els, groupList);
     registry = ctx.registry;
     revealers = ctx.revealers;
@@ -1077,7 +1098,7 @@
       state: state.items.slice(0, opts.max_state), state_total: state.items.length,
       feedback: feedback.items, feedback_total: feedback.total,
       page_text: text,
-      modal: ctx.modalLabel, warnings: [], collect_ms: now() - t0,
+      modal: ctx.modalLabel, warnings: CLICK ? CLICK.warnings() : [], collect_ms: now() - t0, // clicks: what the clickables pass left out
     });
   }
 
@@ -1238,6 +1259,8 @@
   }
 
   function genericName(el, role, kind, label) {
+    const own = CLICK && CLICK.verb(el); // clicks
+    if (own) return own;
     if (kind === 'check') return 'toggle';
     if (kind === 'type') return 'edit';
     if (kind === 'select') return 'choose';
@@ -1247,6 +1270,8 @@
   }
 
   function rowDescription(el, role, kind, name, opts) {
+    const own = CLICK && CLICK.describe(el, nameOf(el, 160)); // clicks
+    if (own) return own;
     if (role === IN_PLACE) return 'Replace the row\'s text (double-clicks it to open the row\'s editor, types, presses Enter)';
     if (kind === 'check') return 'Check or uncheck the row';
     if (el.hasAttribute('aria-expanded')) return 'Expand or collapse the row';
@@ -1255,6 +1280,8 @@
   }
 
   function describe(el, role, label) {
+    const own = CLICK && CLICK.describe(el, label); // clicks
+    if (own) return own;
     if (role === 'tab') return `${label} (tab)`;
     if (el.hasAttribute('aria-expanded') && role !== 'combobox') return `${label} (expands or collapses)`;
     if (role === 'combobox' && el.tagName !== 'SELECT' && el.tagName !== 'INPUT') return `${label} (opens a list of options)`;
@@ -1387,7 +1414,9 @@
       if (skipDeclared && (role === 'alert' || role === 'status')) continue;
       const message = isSensitive(el) ? MASK : textOf(el, opts.max_string);
       const source = role === 'alert' ? 'alert' : role === 'status' ? 'status' : 'live';
-      push(role === 'alert' || el.getAttribute('aria-live') === 'assertive' ? 'error' : 'info', message, null, el, source);
+      // clicks: an assertive live region (an autocomplete's "5 results are available") is not an error by itself.
+      const error = role === 'alert' || (el.getAttribute('aria-live') === 'assertive' && ERRORISH.test(message));
+      push(error ? 'error' : 'info', message, null, el, source);
     }
     for (const el of document.querySelectorAll(':user-invalid')) {
       if (!el.checkVisibility(VIS)) continue;
@@ -1397,6 +1426,8 @@
   }
 
   function find(locator) {
+    const mine = CLICK && CLICK.find(locator); // clicks: second actions (js/clickables.js extra)
+    if (mine) return mine;
     const key = keyOf(String(locator.name), locator.record, locator.region_path || [], locator.ordinal);
     const look = () => {
       const ref = registry.get(key);
