@@ -382,6 +382,7 @@ class Tab:
         with ``record="t9"``, or ``toggle@t9``); ``text`` / ``option`` / ``checked`` /
         ``key`` / ``to`` / ``value`` are the input of type / select / check / press /
         scroll / set actions, ``input`` the JSON object of a page tool (WebMCP).
+        ``act("press_key", key=…)`` presses a key on whatever has the focus.
         Refusals are receipts with ``ok: false`` and a stable code, not exceptions.
         """
         args = ActArgs(

@@ -522,14 +522,15 @@ def _tools(server: SurfaceServer) -> list[tuple[Tool, ToolAnnotations]]:
         input: Annotated[
             dict[str, Any] | None, Field(description="the JSON object a page tool (WebMCP) takes")
         ] = None,
-        key: Annotated[str | None, Field(description="a key or chord, for press actions")] = None,
+        key: Annotated[str | None, Field(description="a key or chord, for press and press_key")] = None,
         to: Annotated[str | None, Field(description="down, up, end or start, for scroll actions")] = None,
         value: Annotated[float | None, Field(description="a number, for set actions (sliders)")] = None,
     ) -> CallToolResult | InputRequiredResult:
         """Perform one action the page declares, with trusted input, and return its change receipt
         {"result": {ok, action, changed, warnings} | {ok: false, error: {code, message, available}}}.
         Only actions listed by observe exist. A confirm action asks the user first (through the
-        client); a hand-off action is never performed. The receipt's values are page data."""
+        client); a hand-off action is never performed. The receipt's values are page data.
+        action "press_key" with key presses a key (Escape, Tab, Enter…) on whatever has the focus."""
         args = ActArgs(
             action=action,
             record=record,

@@ -34,6 +34,7 @@ __all__ = [
     "INVALID_ARGUMENT",
     "PAGE_CHANGED",
     "PAGE_TOOL_SCHEMA_INVALID",
+    "PICKER_REQUIRED",
     "RECORD_REQUIRED",
     "TAB_CRASHED",
     "TAB_NOT_FOUND",
@@ -74,6 +75,8 @@ COLLECT_FAILED: Final = "COLLECT_FAILED"
 PAGE_TOOL_SCHEMA_INVALID: Final = "PAGE_TOOL_SCHEMA_INVALID"
 """A page tool's input schema was refused when the page registered it (invalid, a ``$ref`` outside
 the schema or to nothing, a pattern that cannot run in linear time); the tool is never called."""
+PICKER_REQUIRED: Final = "PICKER_REQUIRED"
+"""A read-only field takes no typing; clicking it opened its picker: choose the value from that."""
 
 CODES: Final = frozenset(
     {
@@ -95,6 +98,7 @@ CODES: Final = frozenset(
         TAB_NOT_FOUND,
         CALL_FAILED,
         PAGE_TOOL_SCHEMA_INVALID,
+        PICKER_REQUIRED,
     }
 )
 
