@@ -36,6 +36,7 @@ from .errors import (
     ProtocolError,
     SessionClosed,
 )
+from .http1 import HttpFailure, request
 from .launcher import BrowserProcess
 from .runtime.invoke import invoke as _invoke
 from .runtime.pageapi import PageApi
@@ -710,7 +711,8 @@ async def connect(
         with trio.move_on_after(timeout):
             url = endpoint
             if urlsplit(endpoint).scheme in ("http", "https"):
-                url = await _resolve_http(endpoint)
+                # This block's deadline comes first and says what took too long.
+                url = await _resolve_http(endpoint, timeout)
             return await WebSocketTransport.open(url, nursery)
         raise ConnectionClosed(f"{endpoint} did not accept a DevTools connection within {timeout} s")
 
@@ -729,34 +731,34 @@ def standard_extensions(allow_origins: Sequence[str] = (), *, webmcp: bool = Fal
     return extensions
 
 
-async def _resolve_http(endpoint: str) -> str:
-    """GET ``/json/version`` of ``endpoint`` and return its ``webSocketDebuggerUrl``."""
+#: Largest ``/json/version`` answer read; Chromium's is under 1 KiB.
+_VERSION_MAX = 64 * 1024
+
+
+async def _resolve_http(endpoint: str, timeout: float) -> str:
+    """GET ``/json/version`` of ``endpoint`` and return its ``webSocketDebuggerUrl``.
+
+    Raises :class:`ConnectionClosed` naming the endpoint and the cause: not an
+    ``http://host:port`` url, nothing answers within ``timeout`` seconds, the answer
+    is not HTTP, not 200, or not a JSON object with a ``ws://`` debugger url.
+    """
     parts = urlsplit(endpoint)
     if parts.scheme != "http" or not parts.hostname:
         raise ConnectionClosed(f"{endpoint}: only http://host:port endpoints are supported")
-    host, port = parts.hostname, parts.port or 80
+    url = f"http://{parts.netloc}/json/version"
     try:
-        stream = await trio.open_tcp_stream(host, port)
-    except OSError as exc:
-        raise ConnectionClosed(f"cannot reach {endpoint}: {exc}") from exc
-    async with stream:
-        request = f"GET /json/version HTTP/1.0\r\nHost: {host}:{port}\r\n\r\n"
-        await stream.send_all(request.encode())
-        chunks = []
-        while chunk := await stream.receive_some(65536):
-            chunks.append(chunk)
-            if sum(map(len, chunks)) > 1 << 20:
-                break
-    head, _, body = b"".join(chunks).partition(b"\r\n\r\n")
-    status = head.split(b"\r\n", 1)[0].decode(errors="replace")
+        answer = await request(
+            url, headers=[("Accept", "application/json")], timeout=timeout, max_size=_VERSION_MAX
+        )
+    except HttpFailure as failure:
+        raise ConnectionClosed(f"cannot resolve {endpoint} (GET /json/version): {failure.message}") from None
+    failed = f"{endpoint} is not a CDP endpoint: GET /json/version"
+    if answer.status != 200:
+        raise ConnectionClosed(f"{failed} answered HTTP {answer.status}")
     try:
-        if b" 200 " not in head.split(b"\r\n", 1)[0] + b" ":
-            raise ValueError(status)
-        url = json.loads(body)["webSocketDebuggerUrl"]
-        if not isinstance(url, str):
-            raise ValueError("webSocketDebuggerUrl is not a string")
-    except (ValueError, KeyError, TypeError) as exc:
-        raise ConnectionClosed(
-            f"{endpoint} is not a CDP endpoint: /json/version did not give webSocketDebuggerUrl ({exc})"
-        ) from exc
-    return url
+        found = json.loads(answer.body).get("webSocketDebuggerUrl")
+    except (ValueError, AttributeError):
+        raise ConnectionClosed(f"{failed} did not answer a JSON object") from None
+    if not isinstance(found, str) or urlsplit(found).scheme not in ("ws", "wss"):
+        raise ConnectionClosed(f"{failed} gave no ws:// webSocketDebuggerUrl ({found!r})")
+    return found

@@ -17,6 +17,7 @@ import trio
 from .browser_flags import add_browser_flags, browser_from_flags
 from .chat import add_chat_command
 from .mcp_server.command import add_command as add_mcp_command
+from .version import VERSION
 
 if TYPE_CHECKING:
     pass
@@ -173,6 +174,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
         prog="cdpagent",
         description="Operate web pages for LLM agents through what the page declares.",
     )
+    parser.add_argument("--version", action="version", version=f"cdpagent {VERSION}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     commands: dict[str, Command] = {}
     sub.add_parser("demo", help="launch a browser and walk through the bundled examples")

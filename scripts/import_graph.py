@@ -26,8 +26,8 @@ from pathlib import Path
 __all__ = ["LAYERS", "Graph", "build_graph", "violations"]
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "surrogates"),
-    ("protocol", "documents", "dialogs", "concurrency", "pagescripts", "bundled", "wsframes"),
+    ("errors", "surrogates", "version"),
+    ("protocol", "documents", "dialogs", "concurrency", "pagescripts", "bundled", "wsframes", "http1"),
     ("transport",),
     ("connection",),
     ("launcher",),

@@ -22,6 +22,7 @@ from typing import Any, Final
 import msgspec
 import openai
 
+from ..version import USER_AGENT
 from . import codes
 from .codes import ModelError
 
@@ -122,7 +123,11 @@ class Model:
         self.name = name
         self.base_url = url
         self._client = openai.AsyncOpenAI(
-            api_key=key or _NO_KEY, base_url=url, timeout=timeout, max_retries=max_retries
+            api_key=key or _NO_KEY,
+            base_url=url,
+            timeout=timeout,
+            max_retries=max_retries,
+            default_headers={"User-Agent": USER_AGENT, "X-Title": "cdpagent"},
         )
 
     async def complete(self, body: dict[str, Any]) -> Reply:

@@ -61,6 +61,7 @@ from ..snapshot.actions import act
 from ..snapshot.observe import ObserveResult, observe_page
 from ..snapshot.options import ObserveOptions
 from ..snapshot.receipts import Receipt
+from ..version import VERSION
 from . import codes
 from .bounds import MAX_RESULT_CHARS, cut_middle, fence
 from .confirm import Confirmation
@@ -617,7 +618,9 @@ async def open_server(config: SurfaceConfig | None = None) -> AsyncIterator[Surf
     """
     async with trio.open_nursery() as nursery:
         surface = Surface(config or SurfaceConfig(), nursery)
-        server = SurfaceServer(surface, name="cdpagent", instructions=INSTRUCTIONS, log_level="WARNING")
+        server = SurfaceServer(
+            surface, name="cdpagent", version=VERSION, instructions=INSTRUCTIONS, log_level="WARNING"
+        )
         for fn, annotations in _tools(server):
             name = "act" if fn.__name__ == "act_tool" else fn.__name__
             description = inspect.cleandoc(fn.__doc__ or "")
