@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 
 import trio
 
+from .bundled import example_url
 from .concurrency import collapse
 from .connection import Connection, Session
 from .dialogs import LEAVE_NOTICE, JavaScriptDialog, opened
@@ -76,8 +77,12 @@ def to_url(url_or_path: str | os.PathLike[str]) -> str:
     A path may carry a query and a fragment as written
     (``examples/inventory/index.html?rows=100#top``) unless a file of that whole
     name exists; they are kept on the URL, not encoded into the file name.
+    ``example:NAME`` names a bundled example (:mod:`cdpagent.bundled`); an unknown one
+    raises :class:`FileNotFoundError` listing those there are.
     """
     text = os.fspath(url_or_path)
+    if (example := example_url(text)) is not None:
+        return example
     scheme = urlsplit(text).scheme
     if len(scheme) > 1:
         return text

@@ -16,8 +16,8 @@ import trio
 
 from .browser_flags import add_browser_flags, browser_from_flags
 from .chat import add_chat_command
+from .commandline import add_common_flags, add_examples_command
 from .mcp_server.command import add_command as add_mcp_command
-from .version import VERSION
 
 if TYPE_CHECKING:
     pass
@@ -174,7 +174,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
         prog="cdpagent",
         description="Operate web pages for LLM agents through what the page declares.",
     )
-    parser.add_argument("--version", action="version", version=f"cdpagent {VERSION}")
+    add_common_flags(parser)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     commands: dict[str, Command] = {}
     sub.add_parser("demo", help="launch a browser and walk through the bundled examples")
@@ -183,6 +183,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     _add_observe_command(sub, commands)
     add_chat_command(sub, commands)
     add_mcp_command(sub, commands)
+    add_examples_command(sub, commands)
     return parser, commands
 
 

@@ -46,7 +46,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # surfaces, each above what it uses
     ("harness", "terminal", "browser_flags"),
     ("script", "chat", "mcp_server"),
-    ("demo",),
+    ("demo", "commandline"),
     ("cli", "__main__"),
 )
 
