@@ -8,10 +8,12 @@ Every command that opens a browser (``call``, ``observe``, ``script``, ``chat``,
 from __future__ import annotations
 
 import argparse
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 
 from .browser import Browser
 from .errors import StepError
+from .progress import slow_step
 
 __all__ = ["add_browser_flags", "browser_from_flags"]
 
@@ -40,5 +42,14 @@ def browser_from_flags(args: argparse.Namespace) -> AbstractAsyncContextManager[
     if args.grid:
         if args.webmcp:
             raise StepError("--webmcp needs a local browser; a grid's browsers run without WebMCP")
-        return connect_grid(args.grid, allow_origins=origins)
-    return launch(allow_origins=origins, webmcp=args.webmcp)
+        return _announced(connect_grid(args.grid, allow_origins=origins), f"opening a session at {args.grid}")
+    return _announced(launch(allow_origins=origins, webmcp=args.webmcp), "launching the browser")
+
+
+@asynccontextmanager
+async def _announced(opening: AbstractAsyncContextManager[Browser], what: str) -> AsyncIterator[Browser]:
+    """``opening``'s browser, with progress on a terminal while it takes over a second to open."""
+    async with AsyncExitStack() as stack:
+        async with slow_step(what):
+            browser = await stack.enter_async_context(opening)
+        yield browser

@@ -16,8 +16,9 @@ import trio
 
 from .browser_flags import add_browser_flags, browser_from_flags
 from .chat import add_chat_command
-from .commandline import add_common_flags, add_examples_command
+from .commandline import add_common_flags, add_examples_command, finish, report_failure, start_logging
 from .mcp_server.command import add_command as add_mcp_command
+from .progress import slow_step
 
 if TYPE_CHECKING:
     pass
@@ -132,7 +133,8 @@ async def _observe(args: argparse.Namespace) -> int:
     options = ObserveOptions(include=tuple(args.include), infer=args.infer, **overrides)
     async with browser_from_flags(args) as browser:
         tab = await browser.open(args.page)
-        result = await observe_page(tab, options, timeout=args.timeout)
+        async with slow_step(f"observing {args.page}"):
+            result = await observe_page(tab, options, timeout=args.timeout)
     if args.json:
         _print_json(result)
     else:
@@ -184,6 +186,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     add_chat_command(sub, commands)
     add_mcp_command(sub, commands)
     add_examples_command(sub, commands)
+    add_common_flags(parser, sub)
     return parser, commands
 
 
@@ -192,18 +195,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser, commands = _parser()
     args = parser.parse_args(argv)
     command = commands[args.command]
+    if (bad := start_logging(args)) is not None:
+        return bad
     try:
         result: Any = trio.run(command, args)
     except KeyboardInterrupt:
         print("cdpagent: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:
-        # Every failure is one line with its reason; a traceback helps nobody at the terminal.
-        from .script import describe_failure
-
-        print(f"cdpagent: {describe_failure(exc)}", file=sys.stderr)
-        return 1
-    return int(result)
+        # One line with its reason (and with --debug the traceback); a closed stdout is no failure.
+        return report_failure(exc, args)
+    return finish(int(result))
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from pathlib import Path
 import trio
 
 from .errors import BrowserNotFound, LaunchError
+from .logs import LAUNCH
 
 __all__ = ["BrowserProcess", "default_flags", "devtools_url", "find_browser"]
 
@@ -163,6 +164,7 @@ class BrowserProcess:
             raise LaunchError(f"cannot start {exe}: {exc}") from exc
         for fd in theirs:
             os.close(fd)
+        LAUNCH.info("started %s (pid %d, %s)", exe, process.pid, "pipe" if pipe else "websocket port")
         if pipe:
             return cls(process, workdir, ours)
         browser = cls(process, workdir, None)
@@ -220,6 +222,7 @@ class BrowserProcess:
         Always reaps the process and removes the temporary profile; safe under cancellation.
         """
         with trio.CancelScope(shield=True):
+            LAUNCH.debug("stopping the browser (pid %d)", self.process.pid)
             self._close_lifeline()
             with trio.move_on_after(grace):
                 await self.process.wait()

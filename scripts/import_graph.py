@@ -26,8 +26,9 @@ from pathlib import Path
 __all__ = ["LAYERS", "Graph", "build_graph", "violations"]
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "surrogates", "version"),
+    ("errors", "surrogates", "version", "logs"),
     ("protocol", "documents", "dialogs", "concurrency", "pagescripts", "bundled", "wsframes", "http1"),
+    ("progress",),
     ("transport",),
     ("connection",),
     ("launcher",),

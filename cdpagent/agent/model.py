@@ -17,11 +17,13 @@ Configuration comes from the arguments, then the environment:
 from __future__ import annotations
 
 import os
+import time
 from typing import Any, Final
 
 import msgspec
 import openai
 
+from ..logs import AGENT as _LOG
 from ..version import USER_AGENT
 from . import codes
 from .codes import ModelError
@@ -138,6 +140,7 @@ class Model:
         ``MODEL_RATE_LIMITED`` / ``MODEL_SERVER_ERROR`` / ``MODEL_TIMEOUT`` /
         ``MODEL_UNREACHABLE`` once the retries are spent, ``MODEL_BAD_REPLY``.
         """
+        started = time.perf_counter()
         try:
             completion = await self._client.chat.completions.create(**{**body, "model": self.name})
         except openai.APIStatusError as error:
@@ -167,6 +170,11 @@ class Model:
                 ToolCall(call.id or f"call_{len(calls) + 1}", function.name, function.arguments or "")
             )
         usage = getattr(completion, "usage", None)
+        _LOG.info(
+            "%s answered in %.0f ms: %s prompt tokens, %d tool calls, finish %s",
+            self.name, (time.perf_counter() - started) * 1000,
+            usage.prompt_tokens if usage is not None else "?", len(calls), choice.finish_reason,
+        )
         return Reply(
             content=message.content,
             tool_calls=calls,

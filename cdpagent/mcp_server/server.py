@@ -64,6 +64,7 @@ from ..snapshot.receipts import Receipt
 from ..version import VERSION
 from . import codes
 from .bounds import MAX_RESULT_CHARS, cut_middle, fence
+from .calllog import logged_call
 from .confirm import Confirmation
 from .http import is_loopback
 
@@ -357,6 +358,12 @@ class SurfaceServer(MCPServer[Any]):
         return [*await super().list_tools(), *self.surface.page_tools]
 
     async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        with logged_call(name) as log:
+            return log(await self._call_tool(name, arguments, context))
+
+    async def _call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
         page_tool = self.surface.page_tool(name) if name not in self.static_names else None
