@@ -67,6 +67,7 @@ from .bounds import MAX_RESULT_CHARS, cut_middle, fence
 from .calllog import logged_call
 from .confirm import Confirmation
 from .http import is_loopback
+from .schemas import announce_tool_list_changes, declared, without_nulls
 
 __all__ = ["ObserveBudget", "SurfaceConfig", "SurfaceServer", "error_result", "open_server"]
 
@@ -355,7 +356,8 @@ class SurfaceServer(MCPServer[Any]):
         self.static_names: set[str] = set()
 
     async def list_tools(self) -> list[MCPTool]:
-        return [*await super().list_tools(), *self.surface.page_tools]
+        page_tools = {t.name for t in self.surface.page_tools}
+        return declared([*await super().list_tools(), *self.surface.page_tools], page_tools)
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
@@ -366,6 +368,10 @@ class SurfaceServer(MCPServer[Any]):
     async def _call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
+        cleaned = without_nulls(arguments)  # strict clients send null for "the default"
+        if isinstance(cleaned, str):
+            return error_result(codes.INVALID_ARGUMENT, f"{name}: {cleaned}")
+        arguments = cleaned
         page_tool = self.surface.page_tool(name) if name not in self.static_names else None
         if page_tool is not None:
             assert context is not None
@@ -635,6 +641,7 @@ async def open_server(config: SurfaceConfig | None = None) -> AsyncIterator[Surf
                 description += "\n\n" + PAGE_DATA_NOTE
             server.add_tool(fn, name=name, description=description, annotations=annotations)
             server.static_names.add(name)
+        announce_tool_list_changes(server, surface.config.page_tools)
         try:
             yield server
         finally:
