@@ -110,7 +110,7 @@ async def test_sf3_structured_content_meets_the_output_schema_and_text_keeps_the
 ) -> None:
     async with open_server(SurfaceConfig(connect=chrome_endpoint)) as server, Client(server) as client:
         with trio.fail_after(30):
-            schemas = {t.name: t.output_schema for t in (await client.list_tools()).tools}
+            schemas = {t.name: t.output_schema or {} for t in (await client.list_tools()).tools}
             opened = await call_ok(client, "open_page", {"url": "example:editor", "timeout": None})
             tab = opened["tabId"]
             result = await client.call_tool(
