@@ -23,7 +23,7 @@ _WEBMCP_HELP = "turn on WebMCP: tools the page registers become actions"
 def add_browser_flags(parser: argparse.ArgumentParser) -> None:
     """Add the flags that choose the browser a command runs in (read by :func:`browser_from_flags`)."""
     parser.add_argument(
-        "--grid", metavar="URL", default=None, help="take the browser from a Selenium Grid 4 hub (SC-1)"
+        "--grid", metavar="URL", default=None, help="take the browser from a Selenium Grid 4 hub"
     )
     parser.add_argument("--webmcp", action="store_true", help=_WEBMCP_HELP)
 

@@ -144,7 +144,7 @@ async def _observe(args: argparse.Namespace) -> int:
 
 
 def _add_observe_command(sub: Any, commands: dict[str, Command]) -> None:
-    observe = sub.add_parser("observe", help="print the bounded observation of a page (OB-9)")
+    observe = sub.add_parser("observe", help="print the bounded observation of a page")
     observe.add_argument("page", help="file path or URL of the page")
     observe.add_argument("--json", action="store_true", help='print {"observation", "text", "tools"}')
     for flag, meaning in (

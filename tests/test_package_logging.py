@@ -99,6 +99,10 @@ def test_sf2_verbose_and_debug_on_every_command() -> None:
     for name in commands:
         shown = _subparser(parser, name).format_help()
         assert "-v, --verbose" in shown and "--debug" in shown, name
+        command = _subparser(parser, name)
+        assert command.description and len(command.description) > 40, name
+        assert command.epilog and command.epilog.startswith("examples:\n  "), name
+        assert f"cdpagent {name}" in command.epilog, name
     # A failure before any browser starts: the steps file does not exist.
     failed = _cli("script", "example:todos", "/nonexistent/steps.jsonl", "--debug")
     assert failed.returncode == 1
