@@ -1,5 +1,5 @@
 # The two commands of the README: `make demo` and `make test`. Both set up what they need.
-.PHONY: setup demo test lint bench
+.PHONY: setup demo test lint bench docs
 
 setup:
 	@bash scripts/setup.sh
@@ -26,3 +26,9 @@ bench: setup
 	.venv/bin/python bench/agent.py
 	.venv/bin/python bench/grid.py
 	.venv/bin/python bench/mcp.py
+
+# The API reference from the docstrings (pdoc, the docs extra) into docs/api/, which git ignores;
+# fails on any pdoc warning and on a docstring reference (:class:`…`) that names nothing.
+docs: setup
+	.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,docs]'
+	.venv/bin/python scripts/check_docs.py docs/api

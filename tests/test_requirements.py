@@ -3,6 +3,7 @@ resolves inside the repository; and the user-facing help and README cite none.""
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import subprocess
 from pathlib import Path
@@ -52,3 +53,19 @@ def test_sf2_help_and_readme_cite_no_requirement_ids() -> None:
     cited = {where: CITED.findall(text) for where, text in texts.items() if CITED.search(text)}
     assert not cited, cited
     assert "SPEC" not in texts["README.md"]
+
+
+def test_sf1_the_docs_reference_check_tells_a_broken_reference() -> None:
+    """``make docs`` (scripts/check_docs.py) fails on a docstring reference that names nothing.
+
+    The full scan imports every module (seconds) and is left to ``make docs``.
+    """
+    spec = importlib.util.spec_from_file_location("check_docs", ROOT / "scripts" / "check_docs.py")
+    assert spec is not None and spec.loader is not None
+    check_docs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(check_docs)
+    import cdpagent.errors
+
+    assert check_docs.resolves("~cdpagent.errors.PageApiError", cdpagent.errors)
+    assert not check_docs.resolves("cdpagent.errors.NoSuchError", cdpagent.errors)
+    assert not check_docs.resolves("NoSuchName", cdpagent.errors)

@@ -22,7 +22,7 @@ changes); calling one is ``act`` on that page.
 The browser is launched (or attached with ``connect``) on the first tool call
 that needs it and closed when the ``open_server`` block ends. Every tool
 result is bounded: observations by their budgets (per-call budgets are clamped
-to :data:`LIMITS`), everything else by :func:`.bounds.cut_middle`; page data in
+to the maxima of :class:`ObserveBudget`), everything else by :func:`.bounds.cut_middle`; page data in
 text content sits in ``<page_data>`` fences. A failure is a tool error
 (``isError: true``) with ``{"ok": false, "error": {"code", "message"}}`` as
 structured content, and the server keeps serving.
