@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
@@ -38,7 +39,7 @@ from .errors import (
     SessionClosed,
 )
 from .http1 import HttpFailure, request
-from .launcher import BrowserProcess
+from .launcher import BrowserProcess, process_plan
 from .runtime.invoke import invoke as _invoke
 from .runtime.pageapi import PageApi
 from .snapshot.actions import ConfirmCallback
@@ -667,7 +668,8 @@ async def launch(
         extensions = standard_extensions(allow_origins, webmcp=webmcp)
     if webmcp:
         args = [*args, WEBMCP_FLAG]
-    pipe = transport == "pipe"
+    # Windows: always the websocket, whatever was asked (launcher.process_plan).
+    pipe = process_plan(sys.platform, transport).transport == "pipe"
     process = await BrowserProcess.start(executable, headless=headless, pipe=pipe, extra_args=args)
     try:
         with collapse():

@@ -31,6 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("progress",),
     ("transport",),
     ("connection",),
+    ("winjob",),
     ("launcher",),
     # the seam the cores are written against
     ("target", "input"),
