@@ -14,6 +14,7 @@ import signal
 import subprocess
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
@@ -40,11 +41,17 @@ def http_endpoint() -> Iterator[str]:
     )
     assert proc.stderr is not None
     try:
-        # The browser writes DevToolsActivePort before it prints its "DevTools listening" line.
         if not any(devtools_url(line) for line in proc.stderr):
             pytest.fail("the browser did not start its DevTools server")
         threading.Thread(target=proc.stderr.read, daemon=True).start()
-        port = int((profile / "DevToolsActivePort").read_text().splitlines()[0])
+        # The "DevTools listening" line says the server is up; Chromium writes the file
+        # from another thread, so it may appear (or be complete) a moment later.
+        active = profile / "DevToolsActivePort"
+        deadline = time.monotonic() + 10
+        while len(lines := (active.read_text() if active.exists() else "").splitlines()) < 2:
+            assert time.monotonic() < deadline, "DevToolsActivePort was not written within 10 s"
+            time.sleep(0.01)
+        port = int(lines[0])
         yield f"http://127.0.0.1:{port}"
     finally:
         with contextlib.suppress(ProcessLookupError):
