@@ -81,6 +81,12 @@ COMMAND_HELP: dict[str, tuple[str, str]] = {
         "cdpagent mcp --page-tools --eager\ncdpagent mcp --http 127.0.0.1:8765 --token T\n"
         "cdpagent mcp --connect http://127.0.0.1:9222",
     ),
+    "eval": (
+        "Run every task of a JSONL task suite with the agent and score it by the page; "
+        "'eval compare RUN_A RUN_B' prints the per-task difference of two runs.",
+        "cdpagent eval tasks.jsonl --model qwen --base-url http://127.0.0.1:8080/v1 --repeat 3\n"
+        "cdpagent eval compare eval-runs/A eval-runs/B",
+    ),
     "examples": (
         "List the example pages shipped with cdpagent. Every command that takes a PAGE, script "
         "steps, role files and the MCP open_page tool accept example:NAME.",
