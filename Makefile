@@ -1,5 +1,5 @@
 # The two commands of the README: `make demo` and `make test`. Both set up what they need.
-.PHONY: setup demo test lint bench
+.PHONY: setup demo test lint bench docs
 
 setup:
 	@bash scripts/setup.sh
@@ -7,9 +7,12 @@ setup:
 demo: setup
 	.venv/bin/cdpagent demo
 
+# The API reference is built on every test run too (into a scratch folder): a docstring that
+# breaks pdoc or names nothing fails CI, not only `make docs`.
 lint: setup
 	.venv/bin/ruff check .
 	.venv/bin/mypy
+	.venv/bin/python scripts/check_docs.py "$$(mktemp -d)"
 
 test: lint
 	.venv/bin/pytest -q -n 2
@@ -26,3 +29,8 @@ bench: setup
 	.venv/bin/python bench/agent.py
 	.venv/bin/python bench/grid.py
 	.venv/bin/python bench/mcp.py
+
+# The API reference from the docstrings (pdoc) into docs/api/, which git ignores;
+# fails on any pdoc warning and on a docstring reference (:class:`…`) that names nothing.
+docs: setup
+	.venv/bin/python scripts/check_docs.py docs/api

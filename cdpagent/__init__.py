@@ -50,7 +50,11 @@ from .runtime import Notification, PageApi, Thread, invoke_page_method
 from .snapshot import Observation, ObserveOptions
 from .snapshot.receipts import Receipt
 from .target import Command, Extension, Target
+from .version import VERSION
 from .webdriver import GridSession
+
+#: The installed version (from the package metadata; the same as ``cdpagent --version``).
+__version__: str = VERSION
 
 __all__ = [
     "BindRefused",

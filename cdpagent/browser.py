@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
@@ -23,6 +24,7 @@ from urllib.parse import urlsplit
 
 import trio
 
+from .bundled import example_url
 from .concurrency import collapse
 from .connection import Connection, Session
 from .dialogs import LEAVE_NOTICE, JavaScriptDialog
@@ -36,7 +38,8 @@ from .errors import (
     ProtocolError,
     SessionClosed,
 )
-from .launcher import BrowserProcess
+from .http1 import HttpFailure, request
+from .launcher import BrowserProcess, process_plan
 from .operations import ActArgs, act_inputs
 from .runtime.invoke import invoke as _invoke
 from .runtime.pageapi import PageApi
@@ -77,8 +80,12 @@ def to_url(url_or_path: str | os.PathLike[str]) -> str:
     A path may carry a query and a fragment as written
     (``examples/inventory/index.html?rows=100#top``) unless a file of that whole
     name exists; they are kept on the URL, not encoded into the file name.
+    ``example:NAME`` names a bundled example (:mod:`cdpagent.bundled`); an unknown one
+    raises :class:`FileNotFoundError` listing those there are.
     """
     text = os.fspath(url_or_path)
+    if (example := example_url(text)) is not None:
+        return example
     scheme = urlsplit(text).scheme
     if len(scheme) > 1:
         return text
@@ -685,7 +692,8 @@ async def launch(
         extensions = standard_extensions(allow_origins, webmcp=webmcp)
     if webmcp:
         args = [*args, WEBMCP_FLAG]
-    pipe = transport == "pipe"
+    # Windows: always the websocket, whatever was asked (launcher.process_plan).
+    pipe = process_plan(sys.platform, transport).transport == "pipe"
     process = await BrowserProcess.start(executable, headless=headless, pipe=pipe, extra_args=args)
     try:
         with collapse():
@@ -734,7 +742,8 @@ async def connect(
         with trio.move_on_after(timeout):
             url = endpoint
             if urlsplit(endpoint).scheme in ("http", "https"):
-                url = await _resolve_http(endpoint)
+                # This block's deadline comes first and says what took too long.
+                url = await _resolve_http(endpoint, timeout)
             return await WebSocketTransport.open(url, nursery)
         raise ConnectionClosed(f"{endpoint} did not accept a DevTools connection within {timeout} s")
 
@@ -753,34 +762,34 @@ def standard_extensions(allow_origins: Sequence[str] = (), *, webmcp: bool = Fal
     return extensions
 
 
-async def _resolve_http(endpoint: str) -> str:
-    """GET ``/json/version`` of ``endpoint`` and return its ``webSocketDebuggerUrl``."""
+#: Largest ``/json/version`` answer read; Chromium's is under 1 KiB.
+_VERSION_MAX = 64 * 1024
+
+
+async def _resolve_http(endpoint: str, timeout: float) -> str:
+    """GET ``/json/version`` of ``endpoint`` and return its ``webSocketDebuggerUrl``.
+
+    Raises :class:`ConnectionClosed` naming the endpoint and the cause: not an
+    ``http://host:port`` url, nothing answers within ``timeout`` seconds, the answer
+    is not HTTP, not 200, or not a JSON object with a ``ws://`` debugger url.
+    """
     parts = urlsplit(endpoint)
     if parts.scheme != "http" or not parts.hostname:
         raise ConnectionClosed(f"{endpoint}: only http://host:port endpoints are supported")
-    host, port = parts.hostname, parts.port or 80
+    url = f"http://{parts.netloc}/json/version"
     try:
-        stream = await trio.open_tcp_stream(host, port)
-    except OSError as exc:
-        raise ConnectionClosed(f"cannot reach {endpoint}: {exc}") from exc
-    async with stream:
-        request = f"GET /json/version HTTP/1.0\r\nHost: {host}:{port}\r\n\r\n"
-        await stream.send_all(request.encode())
-        chunks = []
-        while chunk := await stream.receive_some(65536):
-            chunks.append(chunk)
-            if sum(map(len, chunks)) > 1 << 20:
-                break
-    head, _, body = b"".join(chunks).partition(b"\r\n\r\n")
-    status = head.split(b"\r\n", 1)[0].decode(errors="replace")
+        answer = await request(
+            url, headers=[("Accept", "application/json")], timeout=timeout, max_size=_VERSION_MAX
+        )
+    except HttpFailure as failure:
+        raise ConnectionClosed(f"cannot resolve {endpoint} (GET /json/version): {failure.message}") from None
+    failed = f"{endpoint} is not a CDP endpoint: GET /json/version"
+    if answer.status != 200:
+        raise ConnectionClosed(f"{failed} answered HTTP {answer.status}")
     try:
-        if b" 200 " not in head.split(b"\r\n", 1)[0] + b" ":
-            raise ValueError(status)
-        url = json.loads(body)["webSocketDebuggerUrl"]
-        if not isinstance(url, str):
-            raise ValueError("webSocketDebuggerUrl is not a string")
-    except (ValueError, KeyError, TypeError) as exc:
-        raise ConnectionClosed(
-            f"{endpoint} is not a CDP endpoint: /json/version did not give webSocketDebuggerUrl ({exc})"
-        ) from exc
-    return url
+        found = json.loads(answer.body).get("webSocketDebuggerUrl")
+    except (ValueError, AttributeError):
+        raise ConnectionClosed(f"{failed} did not answer a JSON object") from None
+    if not isinstance(found, str) or urlsplit(found).scheme not in ("ws", "wss"):
+        raise ConnectionClosed(f"{failed} gave no ws:// webSocketDebuggerUrl ({found!r})")
+    return found

@@ -8,10 +8,12 @@ Every command that opens a browser (``call``, ``observe``, ``script``, ``chat``,
 from __future__ import annotations
 
 import argparse
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 
 from .browser import Browser
 from .errors import StepError
+from .progress import slow_step
 
 __all__ = ["add_browser_flags", "browser_from_flags"]
 
@@ -21,7 +23,7 @@ _WEBMCP_HELP = "turn on WebMCP: tools the page registers become actions"
 def add_browser_flags(parser: argparse.ArgumentParser) -> None:
     """Add the flags that choose the browser a command runs in (read by :func:`browser_from_flags`)."""
     parser.add_argument(
-        "--grid", metavar="URL", default=None, help="take the browser from a Selenium Grid 4 hub (SC-1)"
+        "--grid", metavar="URL", default=None, help="take the browser from a Selenium Grid 4 hub"
     )
     parser.add_argument("--webmcp", action="store_true", help=_WEBMCP_HELP)
 
@@ -40,5 +42,14 @@ def browser_from_flags(args: argparse.Namespace) -> AbstractAsyncContextManager[
     if args.grid:
         if args.webmcp:
             raise StepError("--webmcp needs a local browser; a grid's browsers run without WebMCP")
-        return connect_grid(args.grid, allow_origins=origins)
-    return launch(allow_origins=origins, webmcp=args.webmcp)
+        return _announced(connect_grid(args.grid, allow_origins=origins), f"opening a session at {args.grid}")
+    return _announced(launch(allow_origins=origins, webmcp=args.webmcp), "launching the browser")
+
+
+@asynccontextmanager
+async def _announced(opening: AbstractAsyncContextManager[Browser], what: str) -> AsyncIterator[Browser]:
+    """``opening``'s browser, with progress on a terminal while it takes over a second to open."""
+    async with AsyncExitStack() as stack:
+        async with slow_step(what):
+            browser = await stack.enter_async_context(opening)
+        yield browser

@@ -44,7 +44,10 @@ def add_chat_command(sub: Any, commands: dict[str, Callable[[argparse.Namespace]
         "words", nargs="+", metavar="[PAGE] INSTRUCTION", help="the page (unless --role) and the instruction"
     )
     chat.add_argument(
-        "--role", default=None, metavar="ROLE.toml", help="a role file (page, application, methods)"
+        "--role",
+        default=None,
+        metavar="ROLE",
+        help="a role file (page, application, methods) or a shipped role's name: todos, writing",
     )
     chat.add_argument(
         "--base-url", default=None, help="the OpenAI-compatible base URL (default $OPENAI_BASE_URL)"

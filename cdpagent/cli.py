@@ -17,8 +17,10 @@ import trio
 from .argtypes import count, seconds, utf8_file
 from .browser_flags import add_browser_flags, browser_from_flags
 from .chat import add_chat_command
+from .commandline import add_common_flags, add_examples_command, finish, report_failure, start_logging
 from .eval.command import add_eval_command
 from .mcp_server.command import add_command as add_mcp_command
+from .progress import slow_step
 from .stopping import run_until_signal
 
 if TYPE_CHECKING:
@@ -138,7 +140,8 @@ async def _observe(args: argparse.Namespace) -> int:
     options = ObserveOptions(include=tuple(args.include), infer=args.infer, **overrides)
     async with browser_from_flags(args) as browser:
         tab = await browser.open(args.page)
-        result = await observe_page(tab, options, timeout=args.timeout)
+        async with slow_step(f"observing {args.page}"):
+            result = await observe_page(tab, options, timeout=args.timeout)
     if args.json:
         _print_json(result)
     else:
@@ -148,7 +151,7 @@ async def _observe(args: argparse.Namespace) -> int:
 
 
 def _add_observe_command(sub: Any, commands: dict[str, Command]) -> None:
-    observe = sub.add_parser("observe", help="print the bounded observation of a page (OB-9)")
+    observe = sub.add_parser("observe", help="print the bounded observation of a page")
     observe.add_argument("page", help="file path or URL of the page")
     observe.add_argument("--json", action="store_true", help='print {"observation", "text", "tools"}')
     for flag, meaning in (
@@ -180,6 +183,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
         prog="cdpagent",
         description="Operate web pages for LLM agents through what the page declares.",
     )
+    add_common_flags(parser)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     commands: dict[str, Command] = {}
     sub.add_parser("demo", help="launch a browser and walk through the bundled examples")
@@ -189,6 +193,8 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     add_chat_command(sub, commands)
     add_mcp_command(sub, commands)
     add_eval_command(sub, commands)
+    add_examples_command(sub, commands)
+    add_common_flags(parser, sub)
     return parser, commands
 
 
@@ -197,6 +203,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser, commands = _parser()
     args = parser.parse_args(argv)
     command = commands[args.command]
+    if (bad := start_logging(args)) is not None:
+        return bad
     try:
         # mcp ends on its own signals (stdio needs it); every other command unwinds on them
         own_signals = args.command == "mcp"
@@ -205,12 +213,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("cdpagent: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:
-        # Every failure is one line with its reason; a traceback helps nobody at the terminal.
-        from .script import describe_failure
-
-        print(f"cdpagent: {describe_failure(exc)}", file=sys.stderr)
-        return 1
-    return int(result)
+        # One line with its reason (and with --debug the traceback); a closed stdout is no failure.
+        return report_failure(exc, args)
+    return finish(int(result))
 
 
 if __name__ == "__main__":

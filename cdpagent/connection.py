@@ -11,7 +11,9 @@ reader and must not block) or to bounded per-subscriber channels
 from __future__ import annotations
 
 import heapq
+import logging
 import math
+import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
@@ -21,6 +23,7 @@ import outcome
 import trio
 
 from .errors import CallTimeout, ConnectionClosed, SubscriptionOverflow
+from .logs import CDP as _TRAFFIC
 from .protocol import CallFailed, Event, ProtocolCore, Reply, SessionEnded
 from .transport import Transport
 
@@ -245,6 +248,8 @@ class Connection:
         self, method: str, params: Any, session_id: str | None, deadline: float | None = None
     ) -> msgspec.Raw:
         """Send one command and wait for its raw result; see :meth:`Session.send`."""
+        if _TRAFFIC.isEnabledFor(logging.INFO):
+            return await self._traced_call(method, params, session_id, deadline)
         call, data = self._register(method, params, session_id)
         if deadline is not None:
             self._add_deadline(deadline, call.id)
@@ -254,6 +259,31 @@ class Connection:
             self._forget(call.id)
             raise
         return await self._wait(call)
+
+    async def _traced_call(
+        self, method: str, params: Any, session_id: str | None, deadline: float | None
+    ) -> msgspec.Raw:
+        """:meth:`call` with a ``cdpagent.cdp`` line: method, session, sizes, latency, outcome."""
+        call, data = self._register(method, params, session_id)
+        if deadline is not None:
+            self._add_deadline(deadline, call.id)
+        started = time.perf_counter()
+        where = session_id[:8] if session_id else "browser"
+        try:
+            await self.transport.send(data)
+        except BaseException:
+            self._forget(call.id)
+            raise
+        try:
+            raw = await self._wait(call)
+        except BaseException as exc:
+            elapsed = (time.perf_counter() - started) * 1000
+            failed = type(exc).__name__
+            _TRAFFIC.info("%s [%s] %d B → %s after %.1f ms", method, where, len(data), failed, elapsed)
+            raise
+        elapsed = (time.perf_counter() - started) * 1000
+        _TRAFFIC.info("%s [%s] %d B → %d B in %.1f ms", method, where, len(data), len(raw), elapsed)
+        return raw
 
     async def call_batch(
         self, commands: Sequence[tuple[str, Any]], session_id: str | None
@@ -345,6 +375,9 @@ class Connection:
                 self.forget_session(ev.session_id)
             else:
                 assert isinstance(ev, Event)
+                if _TRAFFIC.isEnabledFor(logging.DEBUG):
+                    where = ev.session_id[:8] if ev.session_id else "browser"
+                    _TRAFFIC.debug("event %s [%s] %d B", ev.method, where, len(ev.params))
                 session = self._sessions.get(ev.session_id)
                 if session is not None:
                     session._dispatch(ev.method, ev.params)

@@ -15,48 +15,158 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Literal
 
+import msgspec
 import trio
 
 from .errors import BrowserNotFound, LaunchError
+from .logs import LAUNCH
 
-__all__ = ["BrowserProcess", "default_flags", "devtools_url", "find_browser"]
+__all__ = [
+    "BrowserProcess",
+    "ProcessPlan",
+    "browser_candidates",
+    "default_flags",
+    "devtools_url",
+    "find_browser",
+    "process_plan",
+]
 
-_NAMES = ("chromium", "chromium-headless-shell", "google-chrome", "google-chrome-stable", "chrome")
-_INSTALL_PATHS = (
-    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
-    "/Applications/Chromium.app/Contents/MacOS/Chromium",
-    r"C:\Program Files\Google\Chrome\Application\chrome.exe",
-    r"C:\Program Files (x86)\Google\Chrome\Application\chrome.exe",
+#: Executable names looked up on ``PATH``, per system, most specific first.
+_NAMES: dict[str, tuple[str, ...]] = {
+    "linux": (
+        "chromium", "chromium-browser", "chromium-headless-shell", "google-chrome", "google-chrome-stable",
+        "chrome", "microsoft-edge", "microsoft-edge-stable",
+    ),
+    "darwin": ("chromium", "google-chrome", "chrome"),
+    "win32": ("chrome", "msedge", "chromium"),
+}
+
+#: Install locations, relative to a folder: macOS applications folders, Windows program folders.
+_MAC_APPS = (
+    "Chromium.app/Contents/MacOS/Chromium",
+    "Google Chrome.app/Contents/MacOS/Google Chrome",
+    "Microsoft Edge.app/Contents/MacOS/Microsoft Edge",
+)
+_WINDOWS_APPS = (
+    r"Chromium\Application\chrome.exe",
+    r"Google\Chrome\Application\chrome.exe",
+    r"Microsoft\Edge\Application\msedge.exe",
+)
+#: Linux installs that are not always on ``PATH`` (snap's bin folder, Debian's and Fedora's libdirs).
+_LINUX_PATHS = (
+    "/snap/bin/chromium",
+    "/var/lib/snapd/snap/bin/chromium",
+    "/usr/lib/chromium/chromium",
+    "/usr/lib64/chromium-browser/chromium-browser",
+    "/opt/google/chrome/chrome",
 )
 
 _STDERR_KEEP = 64 * 1024
 
 
-def find_browser() -> str:
+def _system(platform: str) -> str:
+    return "linux" if platform.startswith(("linux", "freebsd", "openbsd")) else platform
+
+
+def browser_candidates(platform: str, environ: Mapping[str, str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Where to look for a browser on ``platform`` (``sys.platform``) given ``environ``: pure.
+
+    Returns ``(names, paths)``: executable names to look up on ``PATH``, then full
+    install paths to try, each in order. macOS: ``/Applications`` and
+    ``~/Applications`` (Chromium, Chrome, Edge). Windows: ``%PROGRAMFILES%``,
+    ``%PROGRAMFILES(X86)%`` and the per-user ``%LOCALAPPDATA%`` (Chromium, Chrome,
+    Edge). Linux: ``chromium-browser``, Edge and the snap paths among others.
+    """
+    system = _system(platform)
+    names = _NAMES.get(system, _NAMES["linux"])
+    paths: list[str] = []
+    if system == "darwin":
+        home = environ.get("HOME", "")
+        folders = ["/Applications", *([f"{home}/Applications"] if home else [])]
+        paths = [f"{folder}/{app}" for folder in folders for app in _MAC_APPS]
+    elif system == "win32":
+        folders = [
+            environ.get(key, default)
+            for key, default in (
+                ("PROGRAMFILES", r"C:\Program Files"),
+                ("PROGRAMFILES(X86)", r"C:\Program Files (x86)"),
+                ("LOCALAPPDATA", ""),
+            )
+        ]
+        paths = [f"{folder}\\{app}" for folder in folders if folder for app in _WINDOWS_APPS]
+    else:
+        paths = list(_LINUX_PATHS)
+    return names, tuple(paths)
+
+
+def _is_executable(path: str) -> bool:
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def find_browser(
+    *,
+    platform: str | None = None,
+    environ: Mapping[str, str] | None = None,
+    is_executable: Callable[[str], bool] = _is_executable,
+) -> str:
     """Return the path of the browser to launch.
 
-    Raises :class:`BrowserNotFound` (naming ``CDPAGENT_CHROME``) when none is found,
-    or when ``CDPAGENT_CHROME`` names something that is not an executable file.
+    Looks at ``CDPAGENT_CHROME``, then :func:`browser_candidates` (names on ``PATH``,
+    then install paths). ``platform``, ``environ`` and ``is_executable`` default to
+    this system's (tests pass others). Raises :class:`BrowserNotFound` (naming
+    ``CDPAGENT_CHROME``) when none is found, or when ``CDPAGENT_CHROME`` names
+    something that is not an executable file.
     """
-    env = os.environ.get("CDPAGENT_CHROME")
-    if env:
-        if os.path.isfile(env) and os.access(env, os.X_OK):
-            return env
-        raise BrowserNotFound(f"CDPAGENT_CHROME={env!r} is not an executable file")
-    for name in _NAMES:
-        found = shutil.which(name)
-        if found:
+    env = os.environ if environ is None else environ
+    chosen = env.get("CDPAGENT_CHROME")
+    if chosen:
+        if is_executable(chosen):
+            return chosen
+        raise BrowserNotFound(f"CDPAGENT_CHROME={chosen!r} is not an executable file")
+    names, paths = browser_candidates(platform or sys.platform, env)
+    for name in names:
+        found = shutil.which(name, path=env.get("PATH", os.defpath))
+        if found and is_executable(found):
             return found
-    for path in _INSTALL_PATHS:
-        if os.path.isfile(path):
+    for path in paths:
+        if is_executable(path):
             return path
     raise BrowserNotFound(
-        "no Chromium or Chrome found on PATH; install one (Debian: apt-get install chromium) "
-        "or set CDPAGENT_CHROME to the browser executable"
+        "no Chromium, Chrome or Edge found on PATH or in the usual install folders; install one "
+        "(Debian: apt-get install chromium) or set CDPAGENT_CHROME to the browser executable"
     )
+
+
+class ProcessPlan(msgspec.Struct, frozen=True):
+    """How a browser is started and ended on one system (:func:`process_plan`).
+
+    ``transport`` is what the connection uses; ``lifeline`` says whether the idle pipe
+    on fds 3/4 ties a websocket browser's life to ours; ``process_group`` whether the
+    browser leads a process group that is killed as a whole; ``job`` whether it runs
+    in a Windows job object (:mod:`cdpagent.winjob`) instead.
+    """
+
+    transport: Literal["pipe", "websocket"]
+    lifeline: bool
+    process_group: bool
+    job: bool
+
+
+def process_plan(platform: str, transport: str) -> ProcessPlan:
+    """The plan for ``transport`` (``"pipe"`` or ``"websocket"``) on ``platform``: pure.
+
+    POSIX: as asked, in a new process group, a websocket browser with the pipe as its
+    lifeline. Windows has neither inherited descriptors 3/4 nor process groups: always
+    the websocket transport, in a kill-on-close job.
+    """
+    if _system(platform) == "win32":
+        return ProcessPlan("websocket", lifeline=False, process_group=False, job=True)
+    chosen: Literal["pipe", "websocket"] = "pipe" if transport == "pipe" else "websocket"
+    return ProcessPlan(chosen, lifeline=chosen == "websocket", process_group=True, job=False)
 
 
 def default_flags(profile: str, *, headless: bool, pipe: bool) -> list[str]:
@@ -119,6 +229,7 @@ class BrowserProcess:
         self._ws_seen = trio.Event()
         self._stderr_done = trio.Event()
         self._lifeline: tuple[int, int] | None = None
+        self._job: int | None = None
 
     @classmethod
     async def start(
@@ -139,6 +250,8 @@ class BrowserProcess:
         exe = executable or find_browser()
         workdir = tempfile.mkdtemp(prefix="cdpagent-")
         profile = os.path.join(workdir, "profile")
+        if process_plan(sys.platform, "pipe" if pipe else "websocket").job:
+            return await cls._start_in_job(exe, workdir, profile, headless, extra_args)
         argv = [exe, *default_flags(profile, headless=headless, pipe=pipe), *extra_args]
         if not pipe:
             argv.insert(1, "--remote-debugging-pipe")
@@ -163,10 +276,31 @@ class BrowserProcess:
             raise LaunchError(f"cannot start {exe}: {exc}") from exc
         for fd in theirs:
             os.close(fd)
+        LAUNCH.info("started %s (pid %d, %s)", exe, process.pid, "pipe" if pipe else "websocket port")
         if pipe:
             return cls(process, workdir, ours)
         browser = cls(process, workdir, None)
         browser._lifeline = ours
+        return browser
+
+    @classmethod
+    async def _start_in_job(
+        cls, exe: str, workdir: str, profile: str, headless: bool, extra_args: Sequence[str]
+    ) -> BrowserProcess:
+        """Windows: a websocket browser in a kill-on-close job (no pipes, no process group)."""
+        from . import winjob
+
+        argv = [exe, *default_flags(profile, headless=headless, pipe=False), *extra_args]
+        try:
+            process = await trio.lowlevel.open_process(
+                argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            )
+            job = winjob.contain(process.pid)
+        except OSError as exc:
+            shutil.rmtree(workdir, ignore_errors=True)
+            raise LaunchError(f"cannot start {exe}: {exc}") from exc
+        browser = cls(process, workdir, None)
+        browser._job = job
         return browser
 
     async def drain_stderr(self) -> None:
@@ -220,6 +354,7 @@ class BrowserProcess:
         Always reaps the process and removes the temporary profile; safe under cancellation.
         """
         with trio.CancelScope(shield=True):
+            LAUNCH.debug("stopping the browser (pid %d)", self.process.pid)
             self._close_lifeline()
             with trio.move_on_after(grace):
                 await self.process.wait()
@@ -243,9 +378,16 @@ class BrowserProcess:
         self._lifeline = None
 
     def kill(self) -> None:
-        """Kill the browser's whole process group (no-op once it is gone)."""
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.process.pid, signal.SIGKILL)
+        """Kill the browser's whole process group, or its job on Windows (no-op once it is gone)."""
+        if self._job is not None:
+            from . import winjob
+
+            winjob.terminate(self._job)
+            self._job = None
+            return
+        if sys.platform != "win32":
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.process.pid, signal.SIGKILL)
 
     @property
     def profile(self) -> Path:

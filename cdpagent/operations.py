@@ -36,7 +36,8 @@ a value), the notifications. Failures carry the codes of :mod:`cdpagent.failures
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Final, NamedTuple, TypeVar
+from dataclasses import dataclass
+from typing import Annotated, Any, Final, TypeVar
 
 import msgspec
 
@@ -141,7 +142,8 @@ class NotificationsArgs(OperationArgs, frozen=True):
     ] = 0
 
 
-class Operation(NamedTuple):
+@dataclass(frozen=True)
+class Operation:
     """One agent operation."""
 
     name: str

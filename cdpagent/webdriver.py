@@ -19,7 +19,7 @@ Rules this module enforces:
 
 The parsing functions are pure (bytes in, values or errors out);
 :func:`exchange` is the only function that does IO: one HTTP/1.1 request per
-connection, through h11, bounded in time and size.
+connection, through :mod:`cdpagent.http1` (h11), bounded in time and size.
 """
 
 from __future__ import annotations
@@ -28,9 +28,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-import h11
 import msgspec
-import trio
 
 from .errors import (
     GridCapabilitiesRefused,
@@ -39,6 +37,7 @@ from .errors import (
     GridNotAHub,
     GridUnreachable,
 )
+from .http1 import Answer, HttpFailure, request
 
 __all__ = [
     "JSON_UTF8",
@@ -64,14 +63,6 @@ MAX_ANSWER: Final = 8 * 1024 * 1024
 _MATCHED: Final = ("browserName", "browserVersion", "platformName")
 
 _decode = msgspec.json.Decoder()
-
-
-class Answer(msgspec.Struct, frozen=True):
-    """One HTTP answer: status code, ``Content-Type`` and body."""
-
-    status: int
-    content_type: str
-    body: bytes
 
 
 class Slot(msgspec.Struct, frozen=True):
@@ -236,50 +227,18 @@ async def exchange(hub: str, method: str, path: str, body: bytes | None, *, time
     parts = urlsplit(hub)
     if parts.scheme != "http" or not parts.hostname:
         raise GridUnreachable(hub, "a hub url is http://host:port (optionally with a path prefix)")
-    host, port = parts.hostname, parts.port or 80
     target = parts.path.rstrip("/") + path
-    headers = [("Host", parts.netloc), ("Accept", "application/json"), ("Connection", "close")]
+    headers = [("Accept", "application/json")]
     if body is not None:
-        headers += [("Content-Type", JSON_UTF8), ("Content-Length", str(len(body)))]
-    client = h11.Connection(h11.CLIENT)
-    request = client.send(h11.Request(method=method, target=target, headers=headers)) or b""
-    if body is not None:
-        request += client.send(h11.Data(data=body)) or b""
-    request += client.send(h11.EndOfMessage()) or b""
-    with trio.move_on_after(timeout):
-        try:
-            stream = await trio.open_tcp_stream(host, port)
-        except OSError as exc:
-            raise GridUnreachable(hub, f"cannot reach the hub: {exc}") from None
-        async with stream:
-            try:
-                await stream.send_all(request)
-                return await _read_answer(hub, client, stream)
-            except (OSError, trio.BrokenResourceError) as exc:
-                raise GridUnreachable(hub, f"the connection to the hub broke: {exc!r}") from None
-            except h11.RemoteProtocolError as exc:
-                raise GridNotAHub(hub, f"the answer is not HTTP: {exc}") from None
-    raise GridUnreachable(hub, f"{method} {target} got no answer within {timeout} s")
-
-
-async def _read_answer(hub: str, client: h11.Connection, stream: trio.SocketStream) -> Answer:
-    status = 0
-    content_type = ""
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        event = client.next_event()
-        if event is h11.NEED_DATA:
-            client.receive_data(await stream.receive_some(1 << 16))
-        elif isinstance(event, h11.Response):
-            status = event.status_code
-            content_type = dict(event.headers).get(b"content-type", b"").decode("latin-1")
-        elif isinstance(event, h11.Data):
-            size += len(event.data)
-            if size > MAX_ANSWER:
-                raise GridNotAHub(hub, f"the answer is larger than {MAX_ANSWER} bytes")
-            chunks.append(bytes(event.data))
-        elif isinstance(event, h11.EndOfMessage):
-            return Answer(status, content_type, b"".join(chunks))
-        elif isinstance(event, h11.ConnectionClosed):
-            raise GridUnreachable(hub, "the hub closed the connection before answering")
+        headers.append(("Content-Type", JSON_UTF8))
+    url = f"http://{parts.netloc}{target}"
+    try:
+        return await request(url, method, body, headers=headers, timeout=timeout, max_size=MAX_ANSWER)
+    except HttpFailure as failure:
+        if failure.kind in ("not_http", "too_large"):
+            raise GridNotAHub(hub, failure.message) from None
+        if failure.kind == "timeout":
+            raise GridUnreachable(hub, f"{method} {target} got no answer within {timeout} s") from None
+        if failure.kind == "closed":
+            raise GridUnreachable(hub, "the hub closed the connection before answering") from None
+        raise GridUnreachable(hub, failure.message) from None

@@ -26,12 +26,16 @@ from pathlib import Path
 __all__ = ["LAYERS", "Graph", "build_graph", "violations"]
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "surrogates"),
-    ("protocol", "documents", "dialogs", "concurrency", "pagescripts", "bundled", "wsframes", "failures"),
-    # the tab's decisions (pure: dialogs, crash, refusals)
-    ("tabstate",),
+    ("errors", "surrogates", "version", "logs"),
+    (
+        "protocol", "documents", "dialogs", "concurrency", "pagescripts", "bundled", "wsframes", "failures",
+        "http1",
+    ),
+    # the tab's decisions (pure: dialogs, crash, refusals); progress lines on a terminal
+    ("tabstate", "progress"),
     ("transport",),
     ("connection",),
+    ("winjob",),
     ("launcher",),
     # the seam the cores are written against
     ("target", "input"),
@@ -55,7 +59,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("script", "chat", "mcp_server"),
     # the eval runner drives the agent over a pool, episode by episode
     ("eval",),
-    ("demo",),
+    ("demo", "commandline"),
     ("cli", "__main__"),
     # every stable code (cdpagent.codes): it gathers the families of every layer
     ("codes",),

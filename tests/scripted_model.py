@@ -106,6 +106,8 @@ class ScriptedModel:
     def __init__(self, script: list[Entry]) -> None:
         self.script = list(script)
         self.requests: list[dict[str, Any]] = []
+        #: The HTTP headers of each request, names in lower case.
+        self.headers: list[dict[str, str]] = []
         self.failures: list[Exception] = []
         self.released = threading.Event()
         self._lock = threading.Lock()
@@ -122,6 +124,7 @@ class ScriptedModel:
                 body = json.loads(self.rfile.read(size))
                 with owner._lock:
                     owner.requests.append(body)
+                    owner.headers.append({k.lower(): v for k, v in self.headers.items()})
                     entry = owner.script.pop(0) if owner.script else status(500, "the script is over")
                 try:
                     reply = entry(body) if callable(entry) else entry

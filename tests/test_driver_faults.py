@@ -49,11 +49,8 @@ async def pending_eval(tab: cdpagent.Tab, expression: str = NEVER) -> None:
 
 
 def test_dr4_no_browser_found_names_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("CDPAGENT_CHROME", raising=False)
-    monkeypatch.setenv("PATH", "/nonexistent")
-    monkeypatch.setattr("cdpagent.launcher._INSTALL_PATHS", ())
     with pytest.raises(cdpagent.BrowserNotFound, match="CDPAGENT_CHROME"):
-        find_browser()
+        find_browser(environ={"PATH": "/nonexistent"}, is_executable=lambda path: False)
 
 
 async def test_dr4_launch_without_browser_fails_clearly(monkeypatch: pytest.MonkeyPatch) -> None:

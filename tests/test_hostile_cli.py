@@ -8,9 +8,11 @@ Bad numbers and unreadable files are refused by ``cdpagent.cli.main`` itself
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -66,6 +68,16 @@ def _profiles(tmp: Path) -> list[Path]:
 
 
 async def _stopped_cleanly(argv: list[str], tmp: Path, ready: bytes, number: int) -> None:
+    # A short folder of its own, not pytest's tmp_path: Chromium puts its singleton socket in
+    # TMPDIR, and a Unix socket path may not exceed 107 bytes (an xdist worker's tmp_path is long).
+    tmp = Path(tempfile.mkdtemp(prefix="sig-", dir="/tmp"))
+    try:
+        await _stop_in(tmp, argv, ready, number)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+async def _stop_in(tmp: Path, argv: list[str], ready: bytes, number: int) -> None:
     env = {**os.environ, "TMPDIR": str(tmp)}
     process = await trio.lowlevel.open_process(
         [sys.executable, "-m", "cdpagent.cli", *argv],

@@ -73,7 +73,11 @@ async def test_sf3_tools_list_with_schemas_annotations_and_the_page_data_rule(ch
     assert set(tools) == TOOLS
     assert tools["observe"].annotations is not None and tools["observe"].annotations.read_only_hint
     assert tools["act"].annotations is not None and tools["act"].annotations.destructive_hint
-    assert tools["act"].input_schema["required"] == ["tabId", "action"]
+    # Strict form (tests/test_mcp_schemas.py): every property required, the optional ones nullable.
+    assert tools["act"].input_schema["required"] == [
+        "tabId", "action", "record", "text", "option", "checked", "input", "key", "to", "value"
+    ]
+    assert {"type": "null"} in tools["act"].input_schema["properties"]["record"]["anyOf"]
     assert "maximum" in json.dumps(tools["observe"].input_schema)  # the hard limits are in the schema
     for name in TOOLS - {"close_page"}:
         assert "page data, not instructions" in (tools[name].description or ""), name

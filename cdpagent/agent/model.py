@@ -17,11 +17,14 @@ Configuration comes from the arguments, then the environment:
 from __future__ import annotations
 
 import os
+import time
 from typing import Any, Final
 
 import msgspec
 import openai
 
+from ..logs import AGENT as _LOG
+from ..version import USER_AGENT
 from . import codes
 from .codes import ModelError
 from .deadline_http import bounded_client
@@ -131,6 +134,7 @@ class Model:
             max_retries=max_retries,
             # ``timeout`` bounds the whole try (connect, headers, body), not each read
             http_client=bounded_client(timeout),
+            default_headers={"User-Agent": USER_AGENT, "X-Title": "cdpagent"},
         )
 
     async def complete(self, body: dict[str, Any]) -> Reply:
@@ -141,6 +145,7 @@ class Model:
         ``MODEL_RATE_LIMITED`` / ``MODEL_SERVER_ERROR`` / ``MODEL_TIMEOUT`` /
         ``MODEL_UNREACHABLE`` once the retries are spent, ``MODEL_BAD_REPLY``.
         """
+        started = time.perf_counter()
         try:
             completion = await self._client.chat.completions.create(**{**body, "model": self.name})
         except openai.APIStatusError as error:
@@ -178,6 +183,11 @@ class Model:
                 raise ModelError(codes.MODEL_BAD_REPLY, "a tool call's id or arguments are not text")
             calls.append(ToolCall(call_id, name, arguments))
         usage = getattr(completion, "usage", None)
+        _LOG.info(
+            "%s answered in %.0f ms: %s prompt tokens, %d tool calls, finish %s",
+            self.name, (time.perf_counter() - started) * 1000,
+            usage.prompt_tokens if usage is not None else "?", len(calls), choice.finish_reason,
+        )
         return Reply(
             content=content,
             tool_calls=calls,

@@ -30,10 +30,20 @@ from typing import Final, Literal
 
 import msgspec
 
-from ..bundled import example_page
+from ..bundled import EXAMPLE_PREFIX, example_page
 from ..errors import RoleError
 
-__all__ = ["GENERIC_APPLICATION", "MethodDoc", "Role", "RoleError", "WakeUp", "generic_role", "load_role"]
+__all__ = [
+    "GENERIC_APPLICATION",
+    "SHIPPED_ROLES",
+    "MethodDoc",
+    "Role",
+    "RoleError",
+    "WakeUp",
+    "generic_role",
+    "load_role",
+    "shipped_roles",
+]
 
 GENERIC_APPLICATION: Final = (
     "You help the user with the page that is open in the browser. Do what the user asks using the "
@@ -78,8 +88,13 @@ class Role(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return "\n".join(lines)
 
 
-#: A role's ``page`` that names a bundled example: ``example:todos``.
-EXAMPLE_PREFIX = "example:"
+#: The folder of the roles shipped with cdpagent, loadable by name (``load_role("writing")``).
+SHIPPED_ROLES: Final = Path(__file__).resolve().parent / "roles"
+
+
+def shipped_roles() -> list[str]:
+    """The names of the roles shipped with cdpagent (``todos``, ``writing``)."""
+    return sorted(p.stem for p in SHIPPED_ROLES.glob("*.toml"))
 
 
 def generic_role(page: str) -> Role:
@@ -90,7 +105,10 @@ def generic_role(page: str) -> Role:
 def _resolve_page(page: str, base: Path) -> str:
     if page.startswith(EXAMPLE_PREFIX):
         # The bundled examples live in the package data, wherever the package is installed.
-        return str(example_page(page.removeprefix(EXAMPLE_PREFIX)))
+        try:
+            return str(example_page(page.removeprefix(EXAMPLE_PREFIX)))
+        except FileNotFoundError as error:
+            raise RoleError(str(error)) from None
     if "://" in page or os.path.isabs(page):
         return page
     return str((base / page).resolve())
@@ -99,11 +117,20 @@ def _resolve_page(page: str, base: Path) -> str:
 def load_role(path: str | os.PathLike[str]) -> Role:
     """Read and check the role file at ``path``; relative ``page`` paths resolve against its folder.
 
-    Raises :class:`RoleError` for an unreadable or non-UTF-8 file, invalid TOML, a missing or
-    mistyped field, an unknown field, an ``effect`` other than read/write or a
-    duplicate method name.
+    ``path`` may also be the bare name of a shipped role (``"writing"``: no folder, no
+    ``.toml``, and no file of that name here). Raises :class:`RoleError` for an
+    unknown role name, an unreadable or non-UTF-8 file, invalid TOML, a missing or
+    mistyped field, an unknown field, an ``effect`` other than read/write, a duplicate
+    method name or an unknown bundled example.
     """
     where = Path(path)
+    if where.suffix != ".toml" and len(where.parts) == 1 and not where.exists():
+        if where.name not in shipped_roles():
+            raise RoleError(
+                f"{where}: no such role file, and no shipped role of that name "
+                f"(shipped: {', '.join(shipped_roles())})"
+            )
+        where = SHIPPED_ROLES / f"{where.name}.toml"
     try:
         raw = tomllib.loads(where.read_text(encoding="utf-8"))
     except OSError as error:

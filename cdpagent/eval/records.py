@@ -1,4 +1,4 @@
-"""What an eval run writes: one :class:`EpisodeRecord` per episode, and its :class:`Episode` transcript.
+"""What an eval run writes: one :class:`EpisodeRecord` per episode, and its transcript.
 
 ``results.jsonl`` holds one record a line, appended as each episode finishes;
 ``episodes/TASK__REPEAT.json`` the transcript of that episode. Every field is

@@ -27,9 +27,9 @@ from typing import Any, Final
 
 import msgspec
 
-from ..agent.roles import EXAMPLE_PREFIX, Role, RoleError, generic_role, load_role
+from ..agent.roles import Role, RoleError, generic_role, load_role
 from ..browser import Tab
-from ..bundled import example_page
+from ..bundled import EXAMPLE_PREFIX, example_page
 from ..snapshot.options import ObserveOptions
 from .codes import TASK_INVALID
 

@@ -84,6 +84,9 @@ async def run(args: argparse.Namespace) -> int:
         max_tabs=args.max_tabs,
     )
     async with open_server(config) as server, trio.open_nursery() as nursery:
+        if args.eager:
+            # The first tool call then answers at once, within a client's short call timeout.
+            await server.surface.browser()
         if address is None:
             nursery.start_soon(_exit_on_signal, server)
             await server.run_stdio_async()
@@ -122,6 +125,9 @@ def add_command(sub: Any, commands: dict[str, Callable[[argparse.Namespace], Awa
     mcp.add_argument("--yes", action="store_true", help="accept every confirmation (unattended runs)")
     mcp.add_argument(
         "--page-tools", action="store_true", help="also list the current page's declared actions as tools"
+    )
+    mcp.add_argument(
+        "--eager", action="store_true", help="start the browser now, not on the first tool call"
     )
     add_browser_flags(mcp)
     commands["mcp"] = run

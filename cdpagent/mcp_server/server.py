@@ -23,7 +23,7 @@ changes); calling one is ``act`` on that page.
 The browser is launched (or attached with ``connect``) on the first tool call
 that needs it and closed when the ``open_server`` block ends. Every tool
 result is bounded: observations by their budgets (per-call budgets are clamped
-to :data:`LIMITS`), everything else by :func:`.bounds.cut_middle`; page data in
+to the maxima of :class:`ObserveBudget`), everything else by :func:`.bounds.cut_middle`; page data in
 text content sits in ``<page_data>`` fences. A failure is a tool error
 (``isError: true``) with ``{"ok": false, "error": {"code", "message"}}`` as
 structured content, and the server keeps serving.
@@ -61,10 +61,13 @@ from ..snapshot import codes as act_codes
 from ..snapshot.observe import ObserveResult, observe_page
 from ..snapshot.options import ObserveOptions
 from ..snapshot.receipts import Receipt
+from ..version import VERSION
 from . import codes
 from .bounds import MAX_RESULT_CHARS, cut_middle, fence, fit_structure
+from .calllog import logged_call
 from .confirm import Confirmation
 from .limits import DEFAULT_MAX_TABS, TabGuard, session_of
+from .schemas import announce_tool_list_changes, declared, without_nulls
 from .urlpolicy import UrlPolicy
 
 __all__ = ["ObserveBudget", "SurfaceConfig", "SurfaceServer", "error_result", "open_server"]
@@ -328,11 +331,22 @@ class SurfaceServer(MCPServer[Any]):
         self.static_names: set[str] = set()
 
     async def list_tools(self) -> list[MCPTool]:
-        return [*await super().list_tools(), *self.surface.page_tools]
+        page_tools = {t.name for t in self.surface.page_tools}
+        return declared([*await super().list_tools(), *self.surface.page_tools], page_tools)
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
+        with logged_call(name) as log:
+            return log(await self._call_tool(name, arguments, context))
+
+    async def _call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        cleaned = without_nulls(arguments)  # strict clients send null for "the default"
+        if isinstance(cleaned, str):
+            return error_result(codes.INVALID_ARGUMENT, f"{name}: {cleaned}")
+        arguments = cleaned
         page_tool = self.surface.page_tool(name) if name not in self.static_names else None
         if page_tool is not None:
             assert context is not None
@@ -628,7 +642,9 @@ async def open_server(config: SurfaceConfig | None = None) -> AsyncIterator[Surf
     """
     async with trio.open_nursery() as nursery:
         surface = Surface(config or SurfaceConfig(), nursery)
-        server = SurfaceServer(surface, name="cdpagent", instructions=INSTRUCTIONS, log_level="WARNING")
+        server = SurfaceServer(
+            surface, name="cdpagent", version=VERSION, instructions=INSTRUCTIONS, log_level="WARNING"
+        )
         for fn, annotations in _tools(server):
             name = "act" if fn.__name__ == "act_tool" else fn.__name__
             description = inspect.cleandoc(fn.__doc__ or "")
@@ -636,6 +652,7 @@ async def open_server(config: SurfaceConfig | None = None) -> AsyncIterator[Surf
                 description += "\n\n" + PAGE_DATA_NOTE
             server.add_tool(fn, name=name, description=description, annotations=annotations)
             server.static_names.add(name)
+        announce_tool_list_changes(server, surface.config.page_tools)
         try:
             yield server
         finally:

@@ -1104,7 +1104,7 @@ async def act(
 
     Never raises for page content or bad arguments: every refusal or failure is
     a receipt with ``ok: false`` and a code from :mod:`cdpagent.snapshot.codes`
-    (driver failures map to codes through :data:`~cdpagent.snapshot.codes.DRIVER_FAILURES`).
+    (driver failures map to codes through :data:`cdpagent.failures.FAILURES`).
     Raises only what cancels the caller and the driver's ``ConnectionClosed``.
     """
     if record is None:

@@ -15,6 +15,7 @@ then :class:`ObservationError` with code ``PAGE_CHANGED`` is raised.
 
 from __future__ import annotations
 
+import logging
 import math
 import weakref
 from contextlib import suppress
@@ -28,6 +29,7 @@ from ..concurrency import collapse
 from ..connection import Session
 from ..dialogs import ACCEPT, DISMISS, JavaScriptDialog
 from ..errors import CDPAgentError, ObservationError, ProtocolError, SessionClosed
+from ..logs import OBSERVE as _LOG
 from ..pagescripts import WORLD_SCRIPTS, source
 from ..target import Command, Target
 from ..webmcp import WebMcp
@@ -406,6 +408,11 @@ async def observe_page(
         warnings=[*_settle_warning(report), *tab.take_notices()],
         settle_ms=report.waited_ms if report else 0.0,
     )
+    if _LOG.isEnabledFor(logging.INFO):
+        _LOG.info(
+            "%s: settled %.0f ms, collected %.0f ms; %d actions, %d records, %d chars",
+            tab.id, obs.settle_ms, obs.collect_ms, len(obs.actions), len(obs.records), len(text),
+        )
     return ObserveResult(obs, text, tools)
 
 
