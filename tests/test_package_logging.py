@@ -110,7 +110,8 @@ def test_sf2_verbose_and_debug_on_every_command() -> None:
     failed = _cli("observe", "example:todos", "--debug", env=env)
     assert failed.returncode == 1
     assert "Traceback (most recent call last)" in failed.stderr
-    assert failed.stderr.splitlines()[-1] == "cdpagent: CDPAGENT_CHROME='/nonexistent/chrome' is not an executable file"
+    last = failed.stderr.splitlines()[-1]
+    assert last == "cdpagent: CDPAGENT_CHROME='/nonexistent/chrome' is not an executable file"
     quiet = _cli("observe", "example:todos", env=env)
     assert quiet.returncode == 1 and "Traceback" not in quiet.stderr
     assert quiet.stderr.startswith("cdpagent: CDPAGENT_CHROME=")
