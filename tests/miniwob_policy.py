@@ -47,6 +47,7 @@ class Unseen(AssertionError):
 
 _KIND = re.compile(r"^(?P<head>.*) \((?P<kind>[a-z]+) / (?P<effect>[a-z]+) / region:", re.S)
 _FENCE = re.compile(r"</?page_data>")
+_ROLE_NOTE = re.compile(r" \([a-z]+\)$")
 _RECORD = re.compile(r"^- \d+\. (?P<id>\S+) \((?P<label>[^)]*)\): (?P<body>.*)$", re.M)
 
 
@@ -124,38 +125,77 @@ class Look:
     def has(self, pattern: str, flags: int = 0) -> bool:
         return re.search(pattern, self.text, flags) is not None
 
+    def options(self, tool: Tool) -> list[str]:
+        """The options a select or choose tool offers: its parameter's enum, else the
+        list its description or its line in the text gives ("options: a, b, c")."""
+        listed = tool.enum("option")
+        if listed:
+            return listed
+        line = re.search(rf"^- {re.escape(tool.name)}\b.*$", _FENCE.sub("", self.raw), re.M)
+        for where in (tool.description, line[0] if line else ""):
+            m = re.search(r"options: (.*?)(?: \||$)", where)
+            if m:
+                return [o.strip() for o in m[1].split(", ")]
+        return []
+
     def of_kind(self, *kinds: str) -> list[Tool]:
         """The tools of these kinds, in the order the observation lists them."""
         return [t for t in self.tools if t.kind in kinds]
 
-    def find(self, label: str, *kinds: str) -> Tool | None:
-        """The tool a reader would take for ``label``: its name says it, else its
-        description's text is it, else that text contains it as a word; ``kinds``
-        (when given) narrow the choice."""
-        pool = [t for t in self.tools if not kinds or t.kind in kinds]
+    def find(self, label: str, *kinds: str, exact: bool = False) -> Tool | None:
+        """The page-level tool a reader would take for ``label``: its description's text
+        is ``label`` (a trailing role note such as ``(tab)`` aside), else (unless
+        ``exact``: a link's text must match as written) the same text in another case,
+        its name says it, or its text contains it as a word. ``kinds`` narrow the choice."""
+        pool = [t for t in self.tools if (not kinds or t.kind in kinds) and not t.folded]
         want = ident(label)
         fold = label.casefold().strip()
         tiers: list[Callable[[Tool], bool]] = [
-            lambda t: t.head.casefold() == fold,
-            lambda t: bool(want) and t.name == want,
-            lambda t: (
-                bool(want) and re.fullmatch(rf"(?:\w+_)?{re.escape(want)}(?:_\d+)?", t.name) is not None
-            ),
-            lambda t: re.search(rf"(?<!\w){re.escape(fold)}(?!\w)", t.head.casefold()) is not None,
+            lambda t: t.head == label,
+            lambda t: _ROLE_NOTE.sub("", t.head) == label,
         ]
+        if not exact:
+            tiers += [
+                lambda t: _ROLE_NOTE.sub("", t.head).casefold() == fold,
+                lambda t: bool(want) and t.name == want,
+                lambda t: (
+                    bool(want) and re.fullmatch(rf"(?:\w+_)?{re.escape(want)}(?:_\d+)?", t.name) is not None
+                ),
+                lambda t: re.search(rf"(?<!\w){re.escape(fold)}(?!\w)", t.head.casefold()) is not None,
+            ]
         for tier in tiers:
             hits = [t for t in pool if tier(t)]
             if hits:
                 return hits[0]
         return None
 
-    def tool(self, label: str, *kinds: str) -> Tool:
+    def tool(self, label: str, *kinds: str, exact: bool = False) -> Tool:
         """:meth:`find`, or :class:`Unseen` naming what was looked for."""
-        found = self.find(label, *kinds)
+        found = self.find(label, *kinds, exact=exact)
         if found is None:
             listed = ", ".join(f"{t.name}[{t.kind}]" for t in self.tools) or "none"
             raise Unseen(f"no tool for {label!r} ({'/'.join(kinds) or 'any kind'}); tools: {listed}")
         return found
+
+    def folded_tool(self, label: str, *kinds: str) -> Tool | None:
+        """The row action (folded tool) whose text or name is ``label``."""
+        want, fold = ident(label), label.casefold()
+        for t in self.tools:
+            named = _ROLE_NOTE.sub("", t.head).casefold() == fold or t.name == want
+            if t.folded and (not kinds or t.kind in kinds) and named:
+                return t
+        return None
+
+    def row_tool(self, label: str, *kinds: str, exact: bool = False) -> tuple[Tool, str] | None:
+        """A row action of ``kinds`` on the record labelled ``label``: (tool, record id)."""
+        for record in self.records():
+            shown = record.label == label or (not exact and record.label.casefold() == label.casefold())
+            if not shown:
+                continue
+            for t in self.tools:
+                if t.folded and (not kinds or t.kind in kinds) and record.id in t.enum("record"):
+                    return t, record.id
+        return None
 
     def only(self, *kinds: str) -> Tool:
         """The one tool of these kinds; :class:`Unseen` when there is none or several."""
@@ -220,6 +260,30 @@ def task(*names: str) -> Callable[[Policy], Policy]:
 async def submit(ep: Episode, label: str = "Submit") -> None:
     look = await ep.look()
     await ep.act(look.tool(label, "click"))
+
+
+def shows(look: Look, label: str, *kinds: str, exact: bool = False) -> bool:
+    """Whether ``label`` has a tool or a row action of one of ``kinds``."""
+    return (
+        look.find(label, *kinds, exact=exact) is not None
+        or look.row_tool(label, *kinds, exact=exact) is not None
+    )
+
+
+async def act_on(ep: Episode, look: Look, label: str, *kinds: str, exact: bool = False) -> None:
+    """Act on what shows ``label``: its own tool, else a row action of its record; the
+    kinds are tried in the order given."""
+    for kind in kinds:
+        tool = look.find(label, kind, exact=exact)
+        if tool is not None:
+            await ep.act(tool)
+            return
+        row = look.row_tool(label, kind, exact=exact)
+        if row is not None:
+            await ep.act(row[0], record=row[1])
+            return
+    listed = ", ".join(f"{t.name}[{t.kind}]" for t in look.tools) or "none"
+    raise Unseen(f"no tool or row action for {label!r} ({'/'.join(kinds)}); tools: {listed}")
 
 
 # -- forms and text fields ---------------------------------------------------------------
@@ -341,9 +405,11 @@ async def simple_algebra(ep: Episode) -> None:
 async def read_table(ep: Episode) -> None:
     look = await ep.look()
     key = look.need(r"Enter the value of (.+?) into the text field", "instruction")[1]
-    rows = [r for r in look.records() if r.label == key or r.body.startswith(f"{key} ")]
+    rows = [r for r in look.records() if r.label == key]
     if rows:
-        value = rows[0].body.split(key, 1)[1].strip(" :|")
+        # The row's other cell: its last field, without the column's name.
+        cells = rows[0].body.split("; ")
+        value = re.sub(r"^column \d+ ", "", cells[-1]).strip()
     else:
         value = look.need(rf"\b{re.escape(key)}\s*[:|]?\s*(\S+)", f"the value of {key}")[1]
     await ep.act(look.only("type"), text=value)
@@ -422,7 +488,7 @@ async def click_test_2(ep: Episode) -> None:
 async def click_link(ep: Episode) -> None:
     look = await ep.look()
     m = look.need(r'Click on the link "(.+?)"\.', "instruction")
-    await ep.act(look.tool(m[1], "click"))
+    await ep.act(look.tool(m[1], "click", exact=True))
 
 
 @task("click-checkboxes", "click-checkboxes-large")
@@ -444,7 +510,7 @@ async def click_checkboxes(ep: Episode) -> None:
 async def _choose(ep: Episode, look: Look, label: str) -> None:
     """Pick the radio button ``label``: its group's ``choose`` tool, else its own check tool."""
     for group in look.of_kind("choose"):
-        if label in group.enum("option"):
+        if label in look.options(group):
             await ep.act(group, option=label)
             return
     await ep.act(look.tool(label, "check"), checked=True)
@@ -481,7 +547,12 @@ async def odd_or_even(ep: Episode) -> None:
     else:
         # One Odd and one Even button per row, listed in reading order like the rows:
         # the n-th pair belongs to the n-th number shown between "Odd" and "Even".
-        numbers = [int(n) for n in re.findall(r"\bOdd (-?\d+) Even\b", look.text)]
+        shown = look.need(r"press submit when done\.((?: -? ?-?\d+)+)", "the numbers below the instruction")[
+            1
+        ]
+        numbers = [int(n) for n in re.findall(r"(?:^|\s)- (-?\d+)", shown)] or [
+            int(n) for n in re.findall(r"-?\d+", shown)
+        ]
         odds = [t for t in look.of_kind("click") if t.head == "Odd"]
         evens = [t for t in look.of_kind("click") if t.head == "Even"]
         if not (len(numbers) == len(odds) == len(evens) == 3):
@@ -522,14 +593,18 @@ async def _link_behind(ep: Episode, link: str, openers: str) -> None:
     look = await ep.look()
     tried: set[str] = set()
     while True:
-        target = look.find(link, "click")
-        if target is not None and not re.fullmatch(openers, target.head):
+        target = look.find(link, "click", exact=True)
+        if target is not None:
             await ep.act(target)
             return
-        fresh = [t for t in look.of_kind("click") if re.fullmatch(openers, t.head) and t.head not in tried]
+        fresh = [
+            t
+            for t in look.of_kind("click")
+            if re.fullmatch(openers, _ROLE_NOTE.sub("", t.head)) and _ROLE_NOTE.sub("", t.head) not in tried
+        ]
         if not fresh:
             raise Unseen(f"the link {link!r} is in none of the sections shown")
-        tried.add(fresh[0].head)
+        tried.add(_ROLE_NOTE.sub("", fresh[0].head))
         await ep.act(fresh[0])
         look = await ep.look()
 
@@ -563,13 +638,13 @@ async def click_menu(ep: Episode) -> None:
     path = look.need(r"Select ([A-Za-z' -]+(?:>[A-Za-z' -]+)*)", "instruction")[1].split(">")
     leaf = path[-1].strip()
     for parent in path[:-1]:
-        if look.find(leaf) is not None:
+        if shows(look, leaf, "click", "hover"):
             break
         # Open the submenu the way a person does: hover its parent item (clicking a
         # parent item selects it, which ends the task wrongly).
-        await ep.act(look.tool(parent.strip(), "hover"))
+        await act_on(ep, look, parent.strip(), "hover")
         look = await ep.look()
-    await ep.act(look.tool(leaf, "click", "hover"))
+    await act_on(ep, look, leaf, "click", "hover")
 
 
 # -- widgets: date picker, autocomplete, slider, spinner, scrolling -------------------------
@@ -623,7 +698,7 @@ async def use_autocomplete(ep: Episode) -> None:
     options = [
         o
         for t in look.of_kind("type", "select")
-        for o in t.enum("option")
+        for o in look.options(t)
         if o.startswith(start) and o.endswith(end)
     ]
     if heads:
@@ -764,8 +839,8 @@ async def email_inbox(ep: Episode) -> None:
     sender, reply, forward, icon = m[1], m[2], m[3], m[4]
     if icon:
         rows = look.record(sender)
-        row_icon = look.find(icon, "click")
-        if rows and row_icon is not None and row_icon.folded:
+        row_icon = look.folded_tool(icon, "click")
+        if rows and row_icon is not None and rows[0].id in row_icon.enum("record"):
             await ep.act(row_icon, record=rows[0].id)
             return
         look = await _open_email(ep, look, sender)
@@ -801,15 +876,15 @@ SOCIAL = {"Reply": "reply", "Retweet": "retweet", "Like": "like", "Share": "shar
 
 async def _post_action(ep: Episode, look: Look, user: str, action: str, row: Record) -> None:
     """Click ``action`` on ``row``: a row action, else an item of the row's "more" menu."""
-    direct = look.find(action, "click")
-    if direct is not None and direct.folded and row.id in direct.enum("record"):
+    direct = look.folded_tool(action, "click")
+    if direct is not None and row.id in direct.enum("record"):
         await ep.act(direct, record=row.id)
         return
-    more = look.tool("more", "click")
-    if more.folded:
+    more = look.folded_tool("more", "click")
+    if more is not None and row.id in more.enum("record"):
         await ep.act(more, record=row.id)
     else:
-        await ep.act(more)
+        await ep.act(look.tool("more", "click"))
     look = await ep.look()
     items = [t for t in look.of_kind("click") if t.head.startswith(action)]
     if not items:
@@ -848,17 +923,31 @@ async def navigate_tree(ep: Episode) -> None:
     name = look.need(r'Find and click on the folder or file named "(.+?)"\.', "instruction")[1]
     opened: set[str] = set()
     for _ in range(10):
-        target = look.find(name, "click")
-        if target is not None:
-            await ep.act(target)
+        if shows(look, name, "click", exact=True):
+            await act_on(ep, look, name, "click", exact=True)
             return
-        # Open a closed folder (its expand control); files are never clicked blindly.
+        # Open a closed folder: a tree item the observation marks "expanded false", or
+        # an "expand" control; files are never clicked blindly (a wrong file ends the task).
         closed = [
-            t for t in look.of_kind("click") if re.search(r"expand", t.head, re.I) and t.name not in opened
+            r for r in look.records() if re.search(r"\bexpanded false\b", r.body) and r.id not in opened
         ]
-        if not closed:
-            raise Unseen(f"{name!r} is not shown and no folder is left to open")
-        opened.add(closed[0].name)
-        await ep.act(closed[0], **({"record": closed[0].enum("record")[0]} if closed[0].folded else {}))
+        if closed:
+            opener = next(
+                (t for t in look.of_kind("click") if t.folded and closed[0].id in t.enum("record")), None
+            )
+            if opener is None:
+                raise Unseen(f"no action opens the closed folder {closed[0].label!r}")
+            opened.add(closed[0].id)
+            await ep.act(opener, record=closed[0].id)
+        else:
+            expanders = [
+                t
+                for t in look.of_kind("click")
+                if re.search(r"\bexpand", t.head, re.I) and t.name not in opened
+            ]
+            if not expanders:
+                raise Unseen(f"{name!r} is not shown and no closed folder is left to open")
+            opened.add(expanders[0].name)
+            await ep.act(expanders[0])
         look = await ep.look()
     raise Unseen(f"{name!r} not found after opening ten folders")
