@@ -424,7 +424,7 @@ async def find_word(ep: Episode) -> None:
         r' and press "Submit"\. (.+?)(?= Submit\b|$)',
         "instruction and paragraph",
     )
-    words = m[2].split()
+    words = [w for w in m[2].split() if re.search(r"\w", w)]  # list bullets are not words
     if len(words) < int(m[1]):
         raise Unseen(f"the paragraph shown has {len(words)} words")
     word = re.sub(r"[^a-zA-Z0-9]", "", words[int(m[1]) - 1])
@@ -666,6 +666,22 @@ MONTHS = [
 ]
 
 
+async def _pick_day(ep: Episode, look: Look, day: int) -> None:
+    """Click ``day`` in an open month grid: its own tool, else the row action of its
+    column (the grid's header, e.g. ``Th``) on the week row that shows it."""
+    own = look.find(str(day), "click", exact=True)
+    if own is not None:
+        await ep.act(own)
+        return
+    for row in look.records():
+        cell = re.search(rf"(?:^|; )(\w+) {day}(?:;|$)", row.body)
+        column = look.folded_tool(cell[1], "click") if cell else None
+        if column is not None and row.id in column.enum("record"):
+            await ep.act(column, record=row.id)
+            return
+    raise Unseen(f"no action picks day {day} in the month shown")
+
+
 @task("choose-date-easy", "choose-date-nodelay")
 async def choose_date(ep: Episode) -> None:
     look = await ep.look()
@@ -680,7 +696,7 @@ async def choose_date(ep: Episode) -> None:
             break  # no picker shown: the field took the text itself
         at = (int(shown[2]), MONTHS.index(shown[1]) + 1)
         if at == (year, month):
-            await ep.act(look.tool(str(day), "click"))
+            await _pick_day(ep, look, day)
             break
         await ep.act(look.tool("Prev" if at > (year, month) else "Next", "click"))
         look = await ep.look()
