@@ -47,7 +47,9 @@ class Unseen(AssertionError):
 
 _KIND = re.compile(r"^(?P<head>.*) \((?P<kind>[a-z]+) / (?P<effect>[a-z]+) / region:", re.S)
 _FENCE = re.compile(r"</?page_data>")
-_ROLE_NOTE = re.compile(r" \([a-z]+\)$")
+# What an inferred description adds after the name: a role ("(tab)") or a note
+# ("(appeared after the last action; click to choose it)").
+_ROLE_NOTE = re.compile(r" \([^()]*\)$")
 _RECORD = re.compile(r"^- \d+\. (?P<id>\S+) \((?P<label>[^)]*)\): (?P<body>.*)$", re.M)
 
 
@@ -635,12 +637,11 @@ async def click_collapsible_2(ep: Episode) -> None:
 @task("click-menu")
 async def click_menu(ep: Episode) -> None:
     look = await ep.look()
-    path = look.need(r"Select ([A-Za-z' -]+(?:>[A-Za-z' -]+)*)", "instruction")[1].split(">")
+    item = r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*"
+    path = look.need(rf"Select ({item}(?:>{item})*)", "instruction")[1].split(">")
     leaf = path[-1].strip()
     for parent in path[:-1]:
-        if shows(look, leaf, "click", "hover"):
-            break
-        # Open the submenu the way a person does: hover its parent item (clicking a
+        # Open each submenu the way a person does: hover its parent item (clicking a
         # parent item selects it, which ends the task wrongly).
         await act_on(ep, look, parent.strip(), "hover")
         look = await ep.look()
@@ -710,7 +711,11 @@ async def use_autocomplete(ep: Episode) -> None:
     start, end = m[1], m[2] or ""
     await ep.act(look.only("type"), text=start)
     look = await ep.look()
-    heads = [t for t in look.of_kind("click") if t.head.startswith(start) and t.head.endswith(end)]
+    heads = [
+        t
+        for t in look.of_kind("click")
+        if (n := _ROLE_NOTE.sub("", t.head)).startswith(start) and n.endswith(end)
+    ]
     options = [
         o
         for t in look.of_kind("type", "select")
