@@ -259,8 +259,9 @@ def task(*names: str) -> Callable[[Policy], Policy]:
     return register
 
 
-async def submit(ep: Episode, label: str = "Submit") -> None:
-    look = await ep.look()
+async def submit(ep: Episode, seen: Look | None = None, label: str = "Submit") -> None:
+    """Click ``label``, found in ``seen`` (an observation still valid) or a new one."""
+    look = seen or await ep.look()
     await ep.act(look.tool(label, "click"))
 
 
@@ -323,7 +324,7 @@ async def enter_text(ep: Episode) -> None:
     look = await ep.look()
     m = look.need(r'Enter "([^"]*)" into the text field', "instruction")
     await ep.act(look.only("type"), text=m[1])
-    await submit(ep)
+    await submit(ep, look)
 
 
 @task("enter-text-2")
@@ -331,7 +332,7 @@ async def enter_text_2(ep: Episode) -> None:
     look = await ep.look()
     m = look.need(r'Type "([^"]*)" in all (upper|lower) case letters', "instruction")
     await ep.act(look.only("type"), text=m[1].upper() if m[2] == "upper" else m[1].lower())
-    await submit(ep)
+    await submit(ep, look)
 
 
 @task("enter-password")
@@ -340,7 +341,7 @@ async def enter_password(ep: Episode) -> None:
     m = look.need(r'Enter the password "([^"]*)" into both text fields', "instruction")
     await ep.act(look.tool("Password", "type"), text=m[1])
     await ep.act(look.tool("Verify password", "type"), text=m[1])
-    await submit(ep)
+    await submit(ep, look)
 
 
 @task("enter-date")
@@ -348,7 +349,7 @@ async def enter_date(ep: Episode) -> None:
     look = await ep.look()
     m = look.need(r"Enter (\d\d)/(\d\d)/(\d{4}) as the date", "instruction")
     await ep.act(look.only("type"), text=f"{m[3]}-{m[1]}-{m[2]}")
-    await submit(ep)
+    await submit(ep, look)
 
 
 @task("enter-time")
@@ -357,7 +358,7 @@ async def enter_time(ep: Episode) -> None:
     m = look.need(r"Enter (\d{1,2}):(\d\d) ?([AP]M) as the time", "instruction")
     hour = int(m[1]) % 12 + (12 if m[3] == "PM" else 0)
     await ep.act(look.only("type"), text=f"{hour:02d}:{m[2]}")
-    await submit(ep)
+    await submit(ep, look)
 
 
 @task("focus-text")
@@ -385,7 +386,7 @@ async def simple_arithmetic(ep: Episode) -> None:
     a, op, b = int(m[1]), m[2], int(m[3])
     answer = a + b if op == "+" else a - b if op == "-" else a * b
     await ep.act(look.only("type"), text=str(answer))
-    await submit(ep)
+    await submit(ep, look)
 
 
 @task("simple-algebra")
@@ -400,7 +401,7 @@ async def simple_algebra(ep: Episode) -> None:
         d, r = int(m[1]), int(m[3])
         answer = r - d if m[2] == "+" else d - r
     await ep.act(look.only("type"), text=str(answer))
-    await submit(ep)
+    await submit(ep, look)
 
 
 @task("read-table")
@@ -415,7 +416,7 @@ async def read_table(ep: Episode) -> None:
     else:
         value = look.need(rf"\b{re.escape(key)}\s*[:|]?\s*(\S+)", f"the value of {key}")[1]
     await ep.act(look.only("type"), text=value)
-    await submit(ep)
+    await submit(ep, look)
 
 
 @task("find-word")
@@ -431,7 +432,7 @@ async def find_word(ep: Episode) -> None:
         raise Unseen(f"the paragraph shown has {len(words)} words")
     word = re.sub(r"[^a-zA-Z0-9]", "", words[int(m[1]) - 1])
     await ep.act(look.only("type"), text=word)
-    await submit(ep)
+    await submit(ep, look)
 
 
 @task("guess-number")
@@ -506,7 +507,7 @@ async def click_checkboxes(ep: Episode) -> None:
     for box in boxes:
         if box.head in wanted:
             await ep.act(box, checked=True)
-    await submit(ep)
+    await submit(ep, look)
 
 
 async def _choose(ep: Episode, look: Look, label: str) -> None:
@@ -523,7 +524,7 @@ async def click_option(ep: Episode) -> None:
     look = await ep.look()
     m = look.need(r"Select (\S+) and click Submit\.", "instruction")
     await _choose(ep, look, m[1])
-    await submit(ep)
+    await submit(ep, look)
 
 
 @task("choose-list")
@@ -531,7 +532,7 @@ async def choose_list(ep: Episode) -> None:
     look = await ep.look()
     m = look.need(r"Select (.+?) from the list and click Submit\.", "instruction")
     await ep.act(look.only("select"), option=m[1])
-    await submit(ep)
+    await submit(ep, look)
 
 
 @task("odd-or-even")
@@ -561,7 +562,7 @@ async def odd_or_even(ep: Episode) -> None:
             raise Unseen(f"expected 3 rows of Odd/number/Even, saw {numbers}, {len(odds)}, {len(evens)}")
         for number, o, e in zip(numbers, odds, evens, strict=True):
             await ep.act(o if number % 2 else e)
-    await submit(ep)
+    await submit(ep, look)
 
 
 # -- dialogs, tabs, collapsibles, menus ----------------------------------------------------
@@ -768,7 +769,7 @@ async def use_spinner(ep: Episode) -> None:
         await ep.act(spinner, value=float(m[1]))
     else:
         await ep.act(spinner, text=m[1])
-    await submit(ep)
+    await submit(ep, look)
 
 
 @task("scroll-text-2")
