@@ -14,10 +14,15 @@ from typing import Any, Final
 
 import msgspec
 
-__all__ = ["CONFIG_TOKEN", "configured", "source"]
+__all__ = ["CONFIG_TOKEN", "WORLD_SCRIPTS", "configured", "source"]
 
 #: Where :func:`configured` puts a script's configuration object.
 CONFIG_TOKEN: Final = "__AGOTALK_CONFIG__"
+
+#: The scripts of the observation's isolated world, in install order: the shared
+#: prelude (strings, masking, naming, geometry) first, then the collectors that use it,
+#: then the acting helper.
+WORLD_SCRIPTS: Final = ("prelude.js", "collect.js", "infer.js", "act.js")
 
 _encoder = msgspec.json.Encoder()
 

@@ -25,7 +25,11 @@
   'use strict';
   if (globalThis.__cdpagentObserve) return;
 
-  const MASK = '[masked]';
+  const P = globalThis.__cdpagentPrelude;
+  const {
+    MASK, VIS, squash, clip, cutLong, textOf, byIdText, ariaName, accessibleName, isSensitive, inViewport,
+    closestAcross, containsAcross,
+  } = P;
   const ACTION = '[data-agent-action]';
   const RECORD = '[data-agent-record]';
   const REGION = '[data-agent-region]';
@@ -34,62 +38,11 @@
   const STATE = '[data-agent-state]';
   const SEP = '\u0000';
   const now = () => performance.now();
-  // visibility:hidden controls cannot be used either, so they count as hidden.
-  const VIS = { visibilityProperty: true };
   // A row nobody can see is hidden, also when only its opacity says so; a control
   // may be transparent itself (a styled checkbox behind its label) and still work.
   const ROW_VIS = { visibilityProperty: true, opacityProperty: true };
-  // OB-2: values of these are masked wherever they are read, and so is the text
-  // of every such element inside something whose text is read.
-  const SENSITIVE = ['input[type="password"]', 'input[type="hidden"]', '[data-agent-sensitive]']
-    .concat(['cc-number', 'cc-csc', 'one-time-code', 'current-password', 'new-password']
-      .map((t) => `[autocomplete~="${t}" i]`)).join(',');
 
-  // --- strings --------------------------------------------------------------------
-
-  // Lone surrogates become U+FFFD here, so no string leaves the page half a character.
-  const squash = (s) => String(s == null ? '' : s).replace(/\s+/g, ' ').trim().toWellFormed();
-  // Cut by code point: never between the two halves of a surrogate pair.
-  function clip(s, max) {
-    s = squash(s);
-    if (s.length <= max) return s;
-    const high = s.charCodeAt(max - 1);
-    const end = high >= 0xd800 && high <= 0xdbff ? max - 1 : max;
-    return s.slice(0, end) + `… (cut, ${s.length} chars)`;
-  }
-
-  // s as it is when it fits max, else clip()'s cut (a short value keeps its spacing).
-  const cutLong = (s, max) => (s.length > max ? clip(s, max) : s);
-
-  // el's text with the text of each sensitive element inside it masked (OB-2).
-  function pageText(el) {
-    if (!el.querySelector(SENSITIVE)) return el.textContent;
-    let out = '';
-    const walk = (node) => {
-      for (let c = node.firstChild; c; c = c.nextSibling) {
-        if (c.nodeType === Node.TEXT_NODE) out += c.data;
-        else if (c.nodeType !== Node.ELEMENT_NODE) continue;
-        else if (isSensitive(c)) out += squash(c.textContent) ? ` ${MASK} ` : '';
-        else walk(c);
-      }
-    };
-    walk(el);
-    return out;
-  }
-
-  function textOf(el, max) {
-    return clip(pageText(el), max);
-  }
-
-  // The text of the elements ids names, looked up in tree (el's document or shadow root).
-  function byIdText(ids, max, tree) {
-    const parts = [];
-    for (const id of String(ids || '').split(/\s+/)) {
-      const ref = id && tree.getElementById(id);
-      if (ref) parts.push(squash(isSensitive(ref) ? MASK : pageText(ref)));
-    }
-    return clip(parts.join(' '), max);
-  }
+  // --- strings (squash, clip, masking and names come from js/prelude.js) --------------
 
   function parseJson(text) {
     try {
@@ -119,33 +72,6 @@
   }
 
   // --- names, kinds and masking of one element ---------------------------------------
-
-  // aria-label, then aria-labelledby: the start of every name and label below.
-  function ariaName(el, max) {
-    const aria = el.getAttribute('aria-label');
-    if (aria) return clip(aria, max);
-    const by = el.getAttribute('aria-labelledby');
-    return by ? byIdText(by, max, el.getRootNode()) : '';
-  }
-
-  function accessibleName(el, max) {
-    const named = ariaName(el, max);
-    if (named) return named;
-    if (el.labels && el.labels.length) {
-      const t = clip(Array.from(el.labels, pageText).join(' '), max);
-      if (t) return t;
-    }
-    if (el.placeholder) return clip(el.placeholder, max);
-    if (el.title) return clip(el.title, max);
-    if (el.tagName === 'INPUT' && /^(button|submit|reset)$/.test(el.type)) return clip(el.value, max);
-    return textOf(el, max);
-  }
-
-  // The masking rule (OB-2): every phase that reads a value asks this first.
-  function isSensitive(el) {
-    return (el.tagName === 'INPUT' && (el.type === 'password' || el.type === 'hidden')) ||
-      el.matches(SENSITIVE) || !!up(el, '[data-agent-sensitive]');
-  }
 
   // Whether a record's row can be seen at all: rendered, not transparent, with
   // an area, its content not skipped (content-visibility: hidden). act.js asks
@@ -265,55 +191,6 @@
     };
   }
 
-  // --- geometry ----------------------------------------------------------------------
-
-  function inViewport(r, vw, vh) {
-    return (r.width > 0 || r.height > 0) && r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
-  }
-
-  // Viewport membership of records in document order (sets each .visible); returns
-  // those in view. Lists are laid out top to bottom almost always, so a binary search
-  // finds the window with O(log n) layout reads; 33 probes check that order first,
-  // else every record is read.
-  function markViewport(list, vw, vh) {
-    const n = list.length;
-    const shown = [];
-    const rectOf = (i) => list[i].el.getBoundingClientRect();
-    let ordered = n > 64;
-    if (ordered) {
-      let prev = -Infinity;
-      for (let k = 0; k <= 32; k++) {
-        const top = rectOf(Math.floor((k * (n - 1)) / 32)).top;
-        if (top < prev - 0.5) {
-          ordered = false;
-          break;
-        }
-        prev = top;
-      }
-    }
-    const mark = (i, r) => {
-      list[i].visible = inViewport(r, vw, vh);
-      if (list[i].visible) shown.push(list[i]);
-    };
-    if (!ordered) {
-      for (let i = 0; i < n; i++) mark(i, rectOf(i));
-      return shown;
-    }
-    let lo = 0;
-    let hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (rectOf(mid).bottom > 0) hi = mid;
-      else lo = mid + 1;
-    }
-    for (let i = lo; i < n; i++) {
-      const r = rectOf(i);
-      if (r.top >= vh) break;
-      mark(i, r);
-    }
-    return shown;
-  }
-
   // --- shadow roots (OB-11) ------------------------------------------------------------
   //
   // Declarations inside open shadow roots are collected like those of the light
@@ -385,16 +262,6 @@
     return out;
   }
 
-  // el.closest(selector), continued through the hosts of the shadow trees el is in.
-  function closestAcross(el, selector) {
-    for (let node = el; node;) {
-      const hit = node.closest(selector);
-      if (hit) return hit;
-      node = node.getRootNode().host || null;
-    }
-    return null;
-  }
-
   // closest() across shadow boundaries when the page has open shadow roots.
   const up = (el, selector) => (hostsIn ? closestAcross(el, selector) : el.closest(selector));
 
@@ -408,14 +275,6 @@
       out.unshift(String(r.getAttribute('data-agent-region')));
     }
     return out;
-  }
-
-  // outer.contains(el), across shadow boundaries.
-  function containsAcross(outer, el) {
-    for (let node = el; node; node = node.getRootNode().host || null) {
-      if (outer.contains(node)) return true;
-    }
-    return false;
   }
 
   // el and the hosts of the shadow trees it is in, outermost first.
@@ -1096,7 +955,7 @@
       rec.visible = false;
       rec.full = null;
     }
-    const shown = markViewport(S.active, ctx.vw, ctx.vh);
+    const shown = P.markViewport(S.active, ctx.vw, ctx.vh, (r) => r.el);
     viewed = shown.slice();
     const all = S.active.length <= ctx.opts.row_box_checks;
     const demoted = new Set();

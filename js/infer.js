@@ -1,7 +1,9 @@
 // cdpagent inference: the observation of a page that declares nothing (SPEC OB-12).
 //
 // Installed with Page.addScriptToEvaluateOnNewDocument into the isolated world
-// "cdpagent-observe", beside collect.js. It defines globalThis.__cdpagentInfer:
+// "cdpagent-observe", after js/prelude.js (whose strings, masking, naming and
+// geometry it uses, so a page is cut and masked as its declared twin would be)
+// and collect.js. It defines globalThis.__cdpagentInfer:
 //
 //   plan(mode) -> "off" | "undeclared" | "all"
 //       what to infer: mode null means "all" when the page declares nothing
@@ -15,15 +17,28 @@
 //       (for an in-place edit, the text field it revealed once there is one).
 //   reveals(el) -> boolean   el is an in-place edit label: typing into it means
 //       double-clicking it first, which reveals the row's text field.
+//   choices(el) -> Element[]   the radios of the group whose choose action el is,
+//       in the order of the action's options.
+//   text(optionsJson) -> string   the page text alone (JSON PageText), for a
+//       declared page that opts in (ObserveOptions.page_text).
+//
+// infer() runs in phases, one function each (context, regions, records, row
+// actions, page actions, state, feedback, page text); every bound comes from
+// optionsJson (ObserveOptions.collector_args()).
 //
 // Theory of operation:
 //   regions   landmarks (main, nav, header, footer, aside, form, search, named
 //             section/article, dialogs, named tab panels), labelled by their
 //             accessible name or first heading;
-//   actions   named interactive elements: buttons and links (links navigate;
+//   actions   every interactive element: buttons and links (links navigate;
 //             same-page anchors, tabs, disclosures and search fields read), text
-//             fields (type; a lone field submits with Enter), selects (select),
-//             checkboxes, radios, switches (check), visible options and menu items;
+//             fields, date and time fields, editors (type; a lone field submits
+//             with Enter), selects (select), checkboxes and switches (check), a
+//             radio group (one choose action, its options named by their labels),
+//             ranges and sliders (set), visible options and menu items; named as
+//             a person reads the page (see NAMING), a weak name marked with its
+//             name_source; one element is one action (a control inside another
+//             of the same name, like a tab's link, is the outer one);
 //             a row's in-place edit (type: a double-click on the row's text opens
 //             its editor, see IN_PLACE);
 //   records   table and grid rows (fields named by column headers), items of
@@ -35,7 +50,11 @@
 //   state     aria-current, aria-selected tabs, aria-pressed, aria-checked,
 //             aria-sort, aria-expanded, <output>, counts next to record lists;
 //   feedback  role=alert/status/log, aria-live, aria-invalid controls, and the
-//             browser's own constraint validation of fields the user touched.
+//             browser's own constraint validation of fields the user touched;
+//   text      the visible text in reading order, block by block (headings,
+//             paragraphs, list items, captions, plain values, text around
+//             controls), viewport first, without what records, fields and labels
+//             already show, within opts.text_chars, the rest counted.
 //
 // Nothing is written to the page's DOM (pages can see attributes): every
 // inferred action's element is kept in a registry of WeakRefs keyed by its
@@ -46,8 +65,10 @@
   'use strict';
   if (globalThis.__cdpagentInfer) return;
 
-  const MASK = '[masked]';
-  const VIS = { visibilityProperty: true };
+  const P = globalThis.__cdpagentPrelude;
+  const { MASK, VIS, squash, clip, isSensitive, ariaName, byIdText, inViewport } = P;
+  // clicks: non-semantic controls, hover menus, scrollables, popups (js/clickables.js).
+  const CLICK = globalThis.__cdpagentClickables || null;
   const DECLARED = '[data-agent-region],[data-agent-action],[data-agent-record],[data-agent-state]';
   // Candidates are found by tag or by the presence of a role, then filtered by role
   // in JS: a list of [role=…] selectors costs one attribute match per selector per
@@ -59,7 +80,7 @@
   const NAMED_ONLY = /^(region|article|tabpanel)$/;
   const CONTROL = 'a,button,input,select,textarea,summary,[role],[contenteditable]';
   const CONTROL_ROLES = new Set(['button', 'link', 'checkbox', 'switch', 'radio', 'tab', 'menuitem',
-    'menuitemcheckbox', 'menuitemradio', 'option', 'combobox', 'searchbox', 'textbox']);
+    'menuitemcheckbox', 'menuitemradio', 'option', 'combobox', 'searchbox', 'textbox', 'slider', 'spinbutton']);
   const firstRole = (el) => {
     const role = el.getAttribute('role');
     return role ? role.trim().split(/\s+/)[0] : null;
@@ -77,10 +98,16 @@
       case 'BUTTON': case 'SELECT': case 'TEXTAREA': case 'SUMMARY': return true;
       default: {
         const editable = el.getAttribute('contenteditable');
-        return editable === '' || editable === 'true';
+        return editable === '' || editable === 'true' || editable === 'plaintext-only';
       }
     }
   }
+  // An ARIA-less slider's handle (jQuery UI, many imitations): a focusable, empty
+  // element in or of a "slider" class, without a role. Its kind is set.
+  const SLIDER_CLASS = /slider/i;
+  const isSliderHandle = (el) => el.hasAttribute('tabindex') && !el.hasAttribute('role') && !el.firstElementChild &&
+    SLIDER_CLASS.test(`${el.className} ${el.parentElement ? el.parentElement.className : ''}`) && !squash(el.textContent);
+  const SLIDER_HANDLES = '[class*="slider" i][tabindex]:not([role]),[class*="slider" i] > [tabindex]:not([role])';
   const controlsIn = (root) => Array.prototype.filter.call(root.querySelectorAll(CONTROL), isControl);
   const CONTROL_TAGS = ['a', 'button', 'input', 'select', 'textarea', 'summary'];
   const CONTROL_TAG = /^(A|BUTTON|INPUT|SELECT|TEXTAREA|SUMMARY)$/;
@@ -88,13 +115,14 @@
   // collections (cheap), by role from the pass's one [role] scan, and contenteditable.
   // A selector list costs one match per selector per element, and one per record
   // row cost more than the rest of a pass on large tables.
-  function allControls(roled) {
-    const out = [];
+  function allControls(roled, clickables) {
+    const out = clickables.slice(); // clicks
     for (const tag of CONTROL_TAGS) for (const el of document.getElementsByTagName(tag)) if (isControl(el)) out.push(el);
     for (const el of roled) if (!CONTROL_TAG.test(el.tagName) && isControl(el)) out.push(el);
     for (const el of document.querySelectorAll('[contenteditable]')) {
       if (!CONTROL_TAG.test(el.tagName) && !el.hasAttribute('role') && isControl(el)) out.push(el);
     }
+    for (const el of document.querySelectorAll(SLIDER_HANDLES)) if (!CONTROL_TAG.test(el.tagName) && isSliderHandle(el) && !out.includes(el)) out.push(el);
     return out;
   }
   // Elements by tag (live collections) and by role (from the pass's one [role] scan),
@@ -130,29 +158,16 @@
   const NOT_RECORDS = 'nav,[role=navigation],[role=menu],[role=menubar],[role=tablist],[role=listbox],[role=tree],[role=radiogroup],[role=toolbar]';
   const FEEDBACK_ROLES = new Set(['alert', 'status', 'log']);
   const FEEDBACK = '[role=alert],[role=status],[role=log],[aria-live=polite],[aria-live=assertive],[aria-invalid=true]';
+  const ERRORISH = /\b(error|invalid|failed|fail|required|wrong|cannot|can't|must|denied|expired|incorrect)\b/i; // clicks
   const COUNT = /\b\d[\d,.]*\s+(results?|items?|matches|entries|rows?|records?|hits)\b(\s+left)?/i;
   const now = () => performance.now();
 
-  const squash = (s) => String(s == null ? '' : s).replace(/\s+/g, ' ').trim();
-  function clip(s, max) {
-    s = squash(s);
-    return s.length <= max ? s : s.slice(0, max) + `… (cut, ${s.length} chars)`;
-  }
-  function byIdText(ids, max) {
-    const parts = [];
-    for (const id of String(ids || '').split(/\s+/)) {
-      const ref = id && document.getElementById(id);
-      if (ref) parts.push(squash(ref.textContent));
-    }
-    return clip(parts.join(' '), max);
-  }
-
-  // Control -> texts of its <label>s, built once per pass: Element.labels walks the
+  // Control -> its <label> elements, built once per pass: Element.labels walks the
   // whole document on every call, which made large tables quadratic.
   let labels = null;
-  // Labels that label no control (candidates for in-place edits, see IN_PLACE).
+  // Labels that label no control (captions before fields, in-place edits, see IN_PLACE).
   let orphans = [];
-  function labelTexts() {
+  function labelMap() {
     const map = new Map();
     orphans = [];
     for (const l of document.getElementsByTagName('label')) {
@@ -162,81 +177,31 @@
         continue;
       }
       const list = map.get(c);
-      if (list) list.push(l.textContent);
-      else map.set(c, [l.textContent]);
+      if (list) list.push(l);
+      else map.set(c, [l]);
     }
     return map;
   }
 
-  // A name given by aria-labelledby or aria-label (containers take no name from their content).
-  function ariaName(el, max) {
-    const by = el.getAttribute('aria-labelledby');
-    const t = by ? byIdText(by, max) : '';
-    if (t) return t;
-    const aria = el.getAttribute('aria-label');
-    return aria ? clip(aria, max) : '';
-  }
-
-  // The accessible name, close to accname-1.2 for the cases that matter here.
-  function nameOf(el, max) {
-    const named = ariaName(el, max);
-    if (named) return named;
-    const labelled = labels && labels.get(el);
-    if (labelled) {
-      const t = clip(labelled.join(' '), max);
-      if (t) return t;
-    }
-    const tag = el.tagName;
-    if (tag === 'INPUT' && /^(button|submit|reset)$/.test(el.type)) return clip(el.value || el.type, max);
-    if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') {
-      return clip(el.title || el.placeholder || '', max);
-    }
-    const text = textOf(el, max);
-    if (text) return text;
-    const img = el.querySelector('img[alt]');
-    if (img && img.alt) return clip(img.alt, max);
-    return clip(el.title || '', max);
-  }
-  // Text as a screen reader would read it: aria-hidden parts left out.
-  // Whether the document had an aria-hidden="true" element at the start of this pass:
-  // without one, no element needs its own look inside (one query per control).
-  let ariaHiddenAnywhere = true;
-  function textOf(el, max) {
-    if (!ariaHiddenAnywhere || !el.querySelector('[aria-hidden="true"]')) return clip(el.textContent, max);
-    let out = '';
-    const walk = (n) => {
-      for (const c of n.childNodes) {
-        if (c.nodeType === 3) out += c.data;
-        else if (c.nodeType === 1 && c.getAttribute('aria-hidden') !== 'true') walk(c);
-      }
-    };
-    walk(el);
-    return clip(out, max);
-  }
+  // The accessible name (ARIA, labels, content, alt, then placeholder and title).
+  const nameOf = (el, max) => (CLICK && CLICK.nameOf(el, max)) || P.accessibleName(el, max, labels); // clicks
+  // Text as a screen reader would read it: aria-hidden parts left out, sensitive parts masked.
+  const textOf = (el, max) => P.textOf(el, max, true);
   const slugs = new Map();
   function slug(text) {
     let out = slugs.get(text);
     if (out === undefined) {
-      out = slugOf(text);
+      out = P.slug(text);
       if (slugs.size > 5000) slugs.clear();
       slugs.set(text, out);
     }
     return out;
   }
-  function slugOf(text) {
-    return squash(text).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '_').replace(/^_+|_+$/g, '').slice(0, 40).replace(/_+$/, '');
-  }
-
-  function isSensitive(el) {
-    if (el.tagName === 'INPUT' && (el.type === 'password' || el.type === 'hidden')) return true;
-    const auto = String(el.getAttribute('autocomplete') || '');
-    return /\b(one-time-code|cc-[a-z-]+|current-password|new-password)\b/.test(auto) ||
-      !!el.closest('[data-agent-sensitive]');
-  }
 
   function roleOf(el) {
-    const role = el.getAttribute('role');
-    if (role) return role.split(/\s+/)[0];
+    const role = firstRole(el);
+    if (role) return role;
+    if (isSliderHandle(el)) return 'slider';
     const tag = el.tagName;
     if (tag === 'A') return 'link';
     if (tag === 'BUTTON' || tag === 'SUMMARY') return 'button';
@@ -247,23 +212,29 @@
       if (t === 'checkbox') return 'checkbox';
       if (t === 'radio') return 'radio';
       if (t === 'search') return 'searchbox';
-      if (/^(button|submit|reset|image|file|color|range)$/.test(t)) return 'button';
+      if (t === 'range') return 'slider';
+      if (/^(button|submit|reset|image|file|color)$/.test(t)) return 'button';
       return 'textbox';
     }
     return el.isContentEditable ? 'textbox' : 'generic';
   }
 
   function kindOf(el, role) {
+    if (isSliderHandle(el)) return 'set';
+    const own = CLICK && CLICK.kindOf(el); // clicks
+    if (own) return own;
     const tag = el.tagName;
     if (tag === 'SELECT') return 'select';
     if (tag === 'TEXTAREA' || el.isContentEditable) return 'type';
     if (tag === 'INPUT') {
       if (/^(checkbox|radio)$/.test(el.type)) return 'check';
-      if (/^(button|submit|reset|image|file|color|range)$/.test(el.type)) return 'click';
+      if (el.type === 'range') return 'set';
+      if (/^(button|submit|reset|image|file|color)$/.test(el.type)) return 'click';
       return 'type';
     }
     if (role === 'checkbox' || role === 'switch' || role === 'radio') return 'check';
-    if (role === 'textbox' || role === 'searchbox') return 'type';
+    if (role === 'slider') return 'set';
+    if (role === 'textbox' || role === 'searchbox' || role === 'spinbutton') return 'type';
     return 'click';
   }
 
@@ -285,6 +256,7 @@
   }
 
   function effectOf(el, role, kind, name) {
+    if (kind === 'scroll' || (kind === 'hover' && !CLICK.hoverPath(el).length)) return 'read'; // clicks
     if (role === 'link') return samePage(el) ? 'read' : 'navigate';
     if (role === 'tab' || el.tagName === 'SUMMARY' || el.hasAttribute('aria-expanded') ||
         el.hasAttribute('aria-haspopup')) return 'read';
@@ -292,10 +264,39 @@
     return 'write';
   }
 
-  // A control's input spec exactly as the declared collector builds it: the same
-  // bounds from Python, the same masking (a sensitive select lists no options).
+  // How a date or time field's text is written (the executor fills it as a person would).
+  const ISO = {
+    date: 'ISO date, e.g. 2026-12-01', time: '24-hour time, e.g. 13:45', 'datetime-local': 'ISO date and time, e.g. 2026-12-01T13:45',
+    month: 'ISO month, e.g. 2026-12', week: 'ISO week, e.g. 2026-W49',
+  };
+
+  // A control's input spec as the declared collector builds it (the same bounds from
+  // Python, the same masking: a sensitive select lists no options), with what
+  // inference adds: a slider's bounds and step, a date field's format.
   function inputSpec(el, kind, opts) {
-    return globalThis.__cdpagentObserve.inputSpec(el, kind, opts, true);
+    if (kind === 'hover' || kind === 'scroll') return null; // clicks: they take no input
+    if (kind === 'set' && el.tagName !== 'INPUT') return sliderSpec(el, opts);
+    const spec = globalThis.__cdpagentObserve.inputSpec(el, kind === 'set' ? 'type' : kind, opts, true);
+    if (!spec) return spec;
+    if (kind === 'set') {
+      const step = el.getAttribute('step');
+      if (step) spec.step = clip(step, opts.bound_chars);
+      if (!spec.min) spec.min = '0';
+      if (!spec.max) spec.max = '100';
+    }
+    if (el.tagName === 'INPUT' && ISO[el.type] && !spec.doc) spec.doc = ISO[el.type];
+    if (el.isContentEditable && spec.value !== undefined && !isSensitive(el)) spec.value = textOf(el, opts.max_string);
+    return spec;
+  }
+  function sliderSpec(el, opts) {
+    const spec = { input_type: 'slider' };
+    for (const [k, a] of [['min', 'aria-valuemin'], ['max', 'aria-valuemax']]) {
+      const v = el.getAttribute(a);
+      if (v) spec[k] = clip(v, opts.bound_chars);
+    }
+    const value = el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow');
+    if (value) spec.value = isSensitive(el) ? MASK : clip(value, opts.bound_chars);
+    return spec;
   }
 
   // A cell's value: a control (or anything sensitive) is read exactly as the declared
@@ -311,8 +312,120 @@
     return '';
   }
 
-  function inViewport(r, vw, vh) {
-    return (r.width > 0 || r.height > 0) && r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
+  // --- naming (NAMING) -------------------------------------------------------------------
+  //
+  // Every control gets a name, the way a person reads the page: its accessible name
+  // (ARIA, tied labels, its content for buttons and links); else an untied <label>
+  // or caption just before it in the same block (after it, for a checkbox or
+  // radio); its placeholder; its title; its column header or the caption of its
+  // row; its humanised name or id ("user_name" -> "user name"); finally its
+  // position ("text field 2 in Login"). Each weak source is said in name_source.
+
+  const FIELD_KINDS = /^(type|select|check|set)$/;
+  const CELL_TAGS = /^(TD|TH)$/;
+  const BLOCK_STOP = /^(FORM|FIELDSET|MAIN|NAV|SECTION|ARTICLE|ASIDE|HEADER|FOOTER|BODY|DIALOG|TABLE|UL|OL|TR)$/;
+  // A caption is a few words ("Username", "5 x 5 =", "Date:"); a longer text next to a
+  // field is content of the page (the page text shows it), not the field's name.
+  const CAPTION_CHARS = 48;
+  const SENTENCE = /[.!?]\s*$/;
+  // The caption next to el at one level: the first content of node's siblings in
+  // direction dir. Returns its text, null when another control comes first (the
+  // caption is that control's), undefined when the level holds no content there.
+  function captionAt(el, node, dir, used) {
+    for (let s = node[dir]; s; s = s[dir]) {
+      if (s.nodeType === Node.TEXT_NODE) {
+        const t = squash(s.data);
+        if (!t) continue;
+        if (t.length > CAPTION_CHARS || (SENTENCE.test(t) && t.split(' ').length > 4)) return null;
+        used.push(s);
+        return t;
+      }
+      if (s.nodeType !== Node.ELEMENT_NODE || /^(SCRIPT|STYLE|TEMPLATE|BR)$/.test(s.tagName)) continue;
+      if (s.tagName === 'LABEL' && s.control && s.control !== el) return null;
+      if (HEADING.test(s.tagName) || firstRole(s) === 'heading') return null; // a heading titles a section, not a field
+      if ((s.matches(CONTROL) && isControl(s)) || controlsIn(s).length) return null;
+      if (!s.checkVisibility(VIS) || s.getAttribute('aria-hidden') === 'true') continue;
+      const t = squash(P.pageText(s, true));
+      if (!t) continue;
+      if (t.length > CAPTION_CHARS || (SENTENCE.test(t) && t.split(' ').length > 4)) return null;
+      used.push(s);
+      return t;
+    }
+    return undefined;
+  }
+  function captionOf(el, kind, max, used) {
+    const dirs = kind === 'check' ? ['nextSibling', 'previousSibling'] : ['previousSibling'];
+    for (const dir of dirs) {
+      let node = el;
+      for (let depth = 0; depth < 3 && node; depth++) {
+        const t = captionAt(el, node, dir, used);
+        if (t) return clip(t, max);
+        if (t === null) break;
+        const parent = node.parentElement;
+        if (!parent || BLOCK_STOP.test(parent.tagName) || CELL_TAGS.test(parent.tagName) || isLandmarkEl(parent)) break;
+        node = parent;
+      }
+    }
+    return '';
+  }
+  const isLandmarkEl = (el) => { const r = firstRole(el); return !!r && (LANDMARK_ROLES.has(r) || r === 'row' || r === 'gridcell' || r === 'cell'); };
+
+  // The column header of el's table cell, or the caption of its row (a first cell
+  // without controls, or a row header).
+  function headerOf(el, max) {
+    const cell = el.closest('td,th,[role=gridcell],[role=cell]');
+    if (!cell) return '';
+    const row = cell.parentElement;
+    const table = cell.closest('table,[role=grid],[role=table],[role=treegrid]');
+    if (table && cell.tagName === 'TD') {
+      const head = table.tHead && table.tHead.rows[0];
+      const th = head && head.cells[cell.cellIndex];
+      const t = th ? textOf(th, max) : '';
+      if (t) return t;
+    }
+    const first = row && row.firstElementChild;
+    if (first && first !== cell && !controlsIn(first).length) return textOf(first, max);
+    return '';
+  }
+
+  const GENERATED_ID = /\d{3,}|^[a-z]{0,2}[-_:]|^:|[0-9a-f]{8,}/i;
+  // A humanised name or id names a control only when it holds a word ("tt1" does not).
+  const WORDY = /\p{L}{3,}/u;
+  // A control's name and, when weak, where it came from (its name_source).
+  // In a record row (inRow) the text next to a control is the row's, not the control's name.
+  function controlName(el, role, kind, max, used, inRow) {
+    const mine = CLICK && CLICK.named(el, max); // clicks: [name, name_source]
+    if (mine) return mine;
+    const own = P.ownName(el, max, labels);
+    if (own) return [own, null];
+    if (!inRow && (FIELD_KINDS.test(kind) || el.isContentEditable)) {
+      const caption = captionOf(el, kind, max, used);
+      if (caption) return [caption, 'label'];
+    }
+    const placeholder = el.getAttribute('placeholder') || el.getAttribute('aria-placeholder') || el.getAttribute('data-placeholder');
+    if (placeholder && squash(placeholder)) return [clip(placeholder, max), 'placeholder'];
+    const title = el.getAttribute('title');
+    if (title && squash(title)) return [clip(title, max), 'title'];
+    const header = headerOf(el, max);
+    if (header) return [header, 'header'];
+    for (const attr of ['name', 'id']) {
+      const raw = el.getAttribute(attr);
+      const words = raw && !GENERATED_ID.test(raw) ? P.humanise(raw) : '';
+      if (WORDY.test(words)) return [clip(words, max), 'attribute'];
+    }
+    return ['', 'position'];
+  }
+
+  // What a positional name calls a control.
+  function controlWord(el, role, kind) {
+    if (kind === 'type') return el.isContentEditable ? 'editor' : 'text field';
+    if (kind === 'select') return 'list box';
+    if (kind === 'set') return 'slider';
+    if (kind === 'choose') return 'choice';
+    if (role === 'checkbox' || role === 'switch') return 'checkbox';
+    if (role === 'radio') return 'radio button';
+    if (role === 'link') return 'link';
+    return 'button';
   }
 
   // 53-bit FNV-style hash of a row's text: the same text gives the same id after a re-render.
@@ -340,6 +453,8 @@
   let registry = new Map();
   // In-place edit labels of the rows the agent can name -> their row (see IN_PLACE).
   let revealers = new WeakMap();
+  // The first radio of each offered group -> the group's radios, in option order.
+  let groups = new WeakMap();
   let lastOptions = null;
   let lastMode = 'all';
   const keyOf = (name, record, path, ordinal) => JSON.stringify([name, record == null ? null : record, path, ordinal || 0]);
@@ -349,39 +464,59 @@
     return document.querySelector(DECLARED) ? 'off' : 'all';
   }
 
-  function infer(optionsJson, mode) {
-    const t0 = now();
-    const opts = Object.assign({
-      full_records: 20, include: [], sample: 3, enum_limit: 10, max_string: 2000,
-      max_regions: 100, max_page_actions: 200, max_feedback: 32, max_state: 64,
-    }, optionsJson ? JSON.parse(optionsJson) : {});
-    labels = labelTexts();
-    // Elements with a role, found once: landmarks, widgets and controls are picked from them.
-    const roled = Array.from(document.querySelectorAll('[role]'));
-    lastOptions = optionsJson;
-    lastMode = mode;
-    const skipDeclared = mode === 'undeclared';
-    const declared = (el) => skipDeclared && !!el.closest('[data-agent-action],[data-agent-record]');
-    const holdsDeclared = (el) => skipDeclared && !!el.querySelector('[data-agent-record]');
-    const vw = window.innerWidth;
-    const vh = window.innerHeight;
-    const anyAriaHidden = !!document.querySelector('[aria-hidden="true"]');
-    ariaHiddenAnywhere = anyAriaHidden;
-    const modal = openModal();
-    const modalLabel = modal ? (ariaName(modal, 80) || headingOf(modal) || 'dialog') : null;
-    const covered = (el) => !!modal && !modal.contains(el) && !el.contains(modal);
-    const hasInert = !!document.querySelector('[inert]');
-    const hidden = (el) => anyAriaHidden && !!el.closest('[aria-hidden="true"]');
-    const nextRegistry = new Map();
-    const nextRevealers = new WeakMap();
+  // A read-only field that opens a picker (a date picker, a popup list) is filled
+  // through the picker (the executor opens it): it stays available.
+  const PICKER = /date|time|picker|calendar/i;
+  const opensPicker = (el) => el.hasAttribute('aria-haspopup') || el.getAttribute('role') === 'combobox' ||
+    PICKER.test(`${el.id} ${el.className} ${el.getAttribute('name') || ''}`);
 
-    // Regions.
+  // --- phase: page context -----------------------------------------------------------------
+
+  function pageContext(opts, mode) {
+    const skipDeclared = mode === 'undeclared';
+    const anyAriaHidden = !!document.querySelector('[aria-hidden="true"]');
+    const modal = openModal();
+    const ctx = {
+      opts, mode, skipDeclared,
+      // Elements with a role, found once: landmarks, widgets and controls are picked from them.
+      roled: Array.from(document.querySelectorAll('[role]')),
+      vw: window.innerWidth, vh: window.innerHeight,
+      modal, modalLabel: modal ? (ariaName(modal, 80) || headingOf(modal) || 'dialog') : null,
+      hasInert: !!document.querySelector('[inert]'),
+      hasAriaDisabled: !!document.querySelector('[aria-disabled="true"]'),
+      anyAriaHidden,
+      registry: new Map(), revealers: new WeakMap(), groups: new WeakMap(),
+      // Elements whose text the observation shows already (labels used as names).
+      named: [],
+    };
+    ctx.declared = (el) => skipDeclared && !!el.closest('[data-agent-action],[data-agent-record]');
+    ctx.holdsDeclared = (el) => skipDeclared && !!el.querySelector('[data-agent-record]');
+    ctx.covered = (el) => !!modal && !modal.contains(el) && !el.contains(modal);
+    ctx.hidden = (el) => anyAriaHidden && !!el.closest('[aria-hidden="true"]');
+    // Unavailability: disabled (also through an aria-disabled container), inert, hidden,
+    // behind the open dialog, read-only.
+    ctx.reasonOf = (el, shown, kind) => {
+      if (el.disabled === true || el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true' ||
+          (ctx.hasAriaDisabled && el.closest('[aria-disabled="true"]'))) return 'disabled';
+      if (ctx.hasInert && el.closest('[inert]')) return 'inert';
+      if (!shown && !(CLICK && CLICK.hoverPath(el).length)) return 'hidden'; // clicks: hover-then-click
+      if (ctx.covered(el)) return `behind the open dialog "${ctx.modalLabel}"`;
+      if (kind === 'type' && el.readOnly && !opensPicker(el)) return 'read-only';
+      return null;
+    };
+    return ctx;
+  }
+
+  // --- phase: regions -------------------------------------------------------------------------
+
+  function inferRegions(ctx) {
+    const { opts, skipDeclared } = ctx;
     const regionInfo = new Map();
     const regions = [];
     const usedIds = new Map();
     // Inferred region ids never take a declared one: paths key labels and locators.
     if (skipDeclared) for (const el of document.querySelectorAll('[data-agent-region]')) usedIds.set(el.getAttribute('data-agent-region'), 1);
-    let regionsTotal = 0;
+    let total = 0;
     const ancestorRegion = (el) => {
       for (let p = el.parentElement && el.parentElement.closest(LANDMARK); p; p = p.parentElement && p.parentElement.closest(LANDMARK)) {
         const info = regionInfo.get(p);
@@ -389,12 +524,12 @@
       }
       return null;
     };
-    for (const el of byTagAndRole(LANDMARK_TAGS, LANDMARK_ROLES, roled)) {
+    for (const el of byTagAndRole(LANDMARK_TAGS, LANDMARK_ROLES, ctx.roled)) {
       if (!isLandmark(el)) continue;
       if (skipDeclared && el.hasAttribute('data-agent-region')) continue;
       const role = landmarkRole(el);
-      const named = ariaName(el, 80);
-      if (!role || (NAMED_ONLY.test(role) && !named) || hidden(el)) continue;
+      const named = ariaName(el, opts.name_chars);
+      if (!role || (NAMED_ONLY.test(role) && !named) || ctx.hidden(el)) continue;
       const label = named || headingOf(el) || role;
       let id = slug(label) || role;
       const n = (usedIds.get(id) || 0) + 1;
@@ -403,46 +538,51 @@
       const parent = ancestorRegion(el);
       let state = 'active';
       if (!el.checkVisibility(VIS)) state = 'hidden';
-      else if (hasInert && el.closest('[inert]')) state = 'inert';
-      else if (covered(el)) state = 'covered';
+      else if (ctx.hasInert && el.closest('[inert]')) state = 'inert';
+      else if (ctx.covered(el)) state = 'covered';
       if (parent && (parent.state === 'hidden' || parent.state === 'inert')) state = parent.state;
-      const info = { id, state, path: parent ? parent.path.concat([id]) : [id], out: null };
+      const info = { id, label, state, path: parent ? parent.path.concat([id]) : [id], out: null, counts: new Map() };
       regionInfo.set(el, info);
-      regionsTotal++;
+      total++;
       if (regions.length < opts.max_regions) {
         info.out = {
           id, label, role, purpose: '', parent: parent ? parent.id : null, path: info.path, state,
-          covered_by: state === 'covered' ? modalLabel : null,
-          in_viewport: state !== 'hidden' && inViewport(el.getBoundingClientRect(), vw, vh),
-          modal: el === modal, source: 'inferred',
+          covered_by: state === 'covered' ? ctx.modalLabel : null,
+          in_viewport: state !== 'hidden' && inViewport(el.getBoundingClientRect(), ctx.vw, ctx.vh),
+          modal: el === ctx.modal, source: 'inferred',
           actions_total: 0, actions_visible: 0, records_total: 0, records_visible: 0,
         };
         regions.push(info.out);
       }
     }
-    const regionOf = (el) => {
+    ctx.regionInfo = regionInfo;
+    // The region above an element, memoised per parent: thousands of links share a few parents.
+    const above = new Map();
+    ctx.regionOf = (el) => {
       const own = regionInfo.get(el);
-      return own || ancestorRegion(el);
+      if (own) return own;
+      const parent = el.parentElement;
+      let r = above.get(parent);
+      if (r === undefined) { r = ancestorRegion(el); above.set(parent, r); }
+      return r;
     };
+    return { regions, total };
+  }
 
-    const reasonOf = (el, shown, kind) => {
-      if (el.disabled === true || el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true') return 'disabled';
-      if (hasInert && el.closest('[inert]')) return 'inert';
-      if (!shown) return 'hidden';
-      if (covered(el)) return `behind the open dialog "${modalLabel}"`;
-      if (kind === 'type' && el.readOnly) return 'read-only';
-      return null;
-    };
+  // --- phase: records -------------------------------------------------------------------------
+  //
+  // Table rows, then items of lists whose items hold controls, then cards.
 
-    // Records: table rows, then items of lists whose items hold controls.
+  function findContainers(ctx) {
     const containers = [];
-    for (const table of byTagAndRole(['table'], TABLE_ROLES, roled)) {
-      if (declared(table) || holdsDeclared(table) || hidden(table)) continue;
+    const skip = (el) => ctx.declared(el) || ctx.holdsDeclared(el) || ctx.hidden(el);
+    for (const table of byTagAndRole(['table'], TABLE_ROLES, ctx.roled)) {
+      if (skip(table)) continue;
       const rows = tableRows(table);
-      if (rows.body.length) containers.push({ el: table, rows: rows.body, headers: rows.headers, table: true });
+      if (rows.body.length) containers.push({ el: table, rows: rows.body, headers: rows.headers, table: true, heads: rows.heads });
     }
-    for (const list of byTagAndRole(['ul', 'ol'], LIST_ROLES, roled)) {
-      if (declared(list) || holdsDeclared(list) || hidden(list) || list.closest(NOT_RECORDS)) continue;
+    for (const list of byTagAndRole(['ul', 'ol'], LIST_ROLES, ctx.roled)) {
+      if (skip(list) || list.closest(NOT_RECORDS)) continue;
       const items = [];
       for (const li of list.children) {
         if (/^(LI|ARTICLE)$/.test(li.tagName) || li.getAttribute('role') === 'listitem' || li.getAttribute('role') === 'article') items.push(li);
@@ -450,16 +590,22 @@
       if (!items.length || !items.some(hasOwnControls)) continue;
       containers.push({ el: list, rows: items, headers: null, table: false });
     }
-    for (const c of cardContainers(containers, regionInfo, roled)) {
-      if (!declared(c.el) && !holdsDeclared(c.el) && !hidden(c.el)) containers.push(c);
+    for (const c of cardContainers(containers, ctx.regionInfo, ctx.roled)) {
+      if (!skip(c.el)) containers.push(c);
     }
+    if (CLICK) for (const c of CLICK.containers(containers)) if (!ctx.declared(c.el) && !ctx.hidden(c.el)) containers.push(c); // clicks
+    return containers;
+  }
+
+  function indexRecords(ctx, containers) {
+    const { opts } = ctx;
     const recordOf = new Map();
     const seenIds = new Map();
     const ids = [];
-    const activeRecords = [];
+    const active = [];
     let inactive = 0;
     for (const c of containers) {
-      const region = regionOf(c.el);
+      const region = ctx.regionOf(c.el);
       c.region = region;
       const regionActive = !region || region.state === 'active' || region.state === 'covered';
       for (const row of c.rows) {
@@ -469,37 +615,37 @@
           const link = row.querySelector('a[href]');
           id = link ? link.getAttribute('href') : hashId(keyText(row, c.table));
         }
-        id = clip(id, 200);
+        id = clip(id, opts.record_id_chars);
         const n = (seenIds.get(id) || 0) + 1;
         seenIds.set(id, n);
         if (n > 1) id = `${id}~${n}`; // identical rows: told apart by their order among equals only
-        const active = regionActive && row.checkVisibility(VIS) && !(hasInert && row.closest('[inert]'));
-        const rec = { id, row, container: c, region, active, visible: false, full: null };
+        const on = regionActive && row.checkVisibility(VIS) && !(ctx.hasInert && row.closest('[inert]'));
+        const rec = { id, row, container: c, region, active: on, visible: false, full: null };
         recordOf.set(row, rec);
-        if (!active) {
+        if (!on) {
           inactive++;
           continue;
         }
         ids.push(id);
-        activeRecords.push(rec);
+        active.push(rec);
         if (region && region.out) region.out.records_total++;
       }
     }
-    markViewport(activeRecords, vw, vh);
+    P.markViewport(active, ctx.vw, ctx.vh, (r) => r.row);
     const viewport = [];
-    for (const rec of activeRecords) {
+    for (const rec of active) {
       if (!rec.visible) continue;
       viewport.push(rec.id);
       if (rec.region && rec.region.out) rec.region.out.records_visible++;
     }
-    const byId = new Map(activeRecords.map((r) => [r.id, r]));
+    const byId = new Map(active.map((r) => [r.id, r]));
     const chosen = [];
     for (const id of opts.include) {
       const rec = byId.get(id);
       if (rec && !rec.full) { rec.full = true; chosen.push(rec); }
     }
     let picked = 0;
-    for (const rec of activeRecords) {
+    for (const rec of active) {
       if (picked >= opts.full_records) break;
       if (rec.visible && !rec.full) { rec.full = true; picked++; chosen.push(rec); }
     }
@@ -509,13 +655,10 @@
       readRecord(rec, opts);
       records.push(rec.full);
     }
-
-    // Row actions, folded per (name, region).
-    const groups = new Map();
-    const groupList = [];
+    ctx.recordOf = recordOf;
     // Each control goes to its nearest record row (walks memoised), or to the page.
     const rowMemo = new Map();
-    const rowAbove = (el) => {
+    ctx.rowAbove = (el) => {
       const path = [];
       let row = null;
       for (let p = el.parentElement; p; p = p.parentElement) {
@@ -527,41 +670,42 @@
       for (const p of path) rowMemo.set(p, row);
       return row;
     };
-    const rowControls = new Map();
-    const pageControls = [];
-    for (const el of allControls(roled)) {
-      const row = rowAbove(el);
-      if (!row) pageControls.push(el);
-      else if (rowControls.has(row)) rowControls.get(row).push(el);
-      else rowControls.set(row, [el]);
-    }
+    return { records, index: { ids, viewport, inactive, duplicates: [] } };
+  }
+
+  // --- phase: row actions, folded per (name, region) --------------------------------------------
+
+  function foldRowActions(ctx, containers, rowControls) {
+    const { opts } = ctx;
+    const groups = new Map();
+    const groupList = [];
     const inPlace = new Map();
     for (const l of orphans) {
-      const row = rowAbove(l);
+      const row = ctx.rowAbove(l);
       if (row && !inPlace.has(row) && squash(l.textContent)) inPlace.set(row, l);
     }
     for (const c of containers) {
       const named = [];
       const counts = new Map();
       for (const row of c.rows) {
-        const rec = recordOf.get(row);
+        const rec = ctx.recordOf.get(row);
         if (!rec || rec.container !== c) continue;
         const controls = [];
         let typed = false;
         const own = rowControls.get(row) || [];
         if (own.length > 1) own.sort(docOrder);
         for (const el of own) {
-          if (hidden(el)) continue;
+          if (ctx.hidden(el)) continue;
           const role = roleOf(el);
           if (POPUP_ITEM.test(role)) continue;
           const kind = kindOf(el, role);
           if (kind === 'type') typed = true;
-          controls.push([el, role, kind, nameOf(el, 120)]);
+          controls.push([el, role, kind, controlName(el, role, kind, opts.action_name_chars, ctx.named, true)[0]]);
         }
         const label = typed ? null : inPlace.get(row);
         if (label) {
           controls.push([label, IN_PLACE, 'type', '']);
-          if (rec.visible || rec.full) nextRevealers.set(label, row);
+          if (rec.visible || rec.full) ctx.revealers.set(label, row);
         }
         for (const [, , , s] of controls) if (s) counts.set(s, (counts.get(s) || 0) + 1);
         named.push([rec, controls]);
@@ -575,7 +719,7 @@
         for (const [el, role, kind, label] of controls) {
           // A name that differs on every row names the row, not the action (and is
           // never slugged: 10,000 unique names cost more than the rest of the row).
-          const s = label && (rowsOf === 1 || counts.get(label) > 1) ? slug(label) : '';
+          const s = label && (rowsOf === 1 || counts.get(label) > 1 || (CLICK && CLICK.ownName(el))) ? slug(label) : ''; // clicks: popup and menu items keep their names
           let name = s || genericName(el, role, kind, label);
           if (!name) continue;
           const n = (taken.get(name) || 0) + 1;
@@ -597,7 +741,7 @@
           }
           if (!rec.active) continue;
           // Only rows the agent can name now are registered; find() re-infers for any other.
-          if (rec.visible || rec.full) nextRegistry.set(keyOf(name, rec.id, path, 0), new WeakRef(el));
+          if (rec.visible || rec.full) ctx.registry.set(keyOf(name, rec.id, path, 0), new WeakRef(el));
           g.rows++;
           if (rec.visible) g.visible++;
           else g.offscreen++;
@@ -608,7 +752,7 @@
           const exact = rec.visible || rec.full;
           let reason = null;
           if (el.disabled === true || el.getAttribute('aria-disabled') === 'true') reason = 'disabled';
-          else if (exact) reason = reasonOf(el, el.checkVisibility(VIS), kind);
+          else if (exact) reason = ctx.reasonOf(el, el.checkVisibility(VIS), kind);
           if (reason) {
             g.reasons[reason] = (g.reasons[reason] || 0) + 1;
           } else {
@@ -623,62 +767,382 @@
     for (const g of groupList) {
       if (g.available_ids && (g.available > opts.enum_limit || g.available_ids.length > opts.enum_limit)) g.available_ids = null;
     }
+    return groupList;
+  }
 
-    // Page actions: named controls outside records.
-    const pageActions = [];
-    const pageEls = [];
+  // --- phase: page actions (controls outside records) ---------------------------------------
+
+  // A control inside another control of the same name is that control seen twice
+  // (a tab's <li role=tab> and its <a>, a menu item and its link): one action, the outer.
+  function twinOf(el, controlSet) {
+    let p = el.parentElement;
+    for (let depth = 0; p && depth < 4; p = p.parentElement, depth++) {
+      if (!controlSet.has(p)) continue;
+      const a = P.ownName(p, 200, labels);
+      return a !== '' && a === P.ownName(el, 200, labels);
+    }
+    return false;
+  }
+
+  // The radio group of a radio: its form and name for native radios, its radiogroup
+  // (else its parent) for ARIA radios.
+  function radioKey(el) {
+    if (el.tagName === 'INPUT') return el.name ? `${el.form ? 'f' : 'd'}\u0000${el.name}` : el;
+    return el.closest('[role=radiogroup]') || el.parentElement || el;
+  }
+  const radioContainer = (radio, key) => (typeof key === 'string'
+    ? radio.closest('fieldset,[role=radiogroup]') : radio.closest('[role=radiogroup]') || radio.closest('fieldset'));
+
+  // The name of a radio group: its radiogroup's or fieldset's name or legend, else the
+  // caption before its first radio, else its humanised name; else positional.
+  function groupName(first, key, max, used) {
+    const box = radioContainer(first, key);
+    if (box) {
+      const t = ariaName(box, max) || (box.tagName === 'FIELDSET' && box.querySelector('legend') ? textOf(box.querySelector('legend'), max) : '');
+      if (t) return [t, null];
+    }
+    let node = box || first;
+    for (let depth = 0; depth < 3 && node; depth++) {
+      const t = captionAt(first, node, 'previousSibling', used);
+      if (t) return [clip(t, max), 'label'];
+      if (t === null) break;
+      if (!node.parentElement || BLOCK_STOP.test(node.parentElement.tagName)) break;
+      node = node.parentElement;
+    }
+    const words = first.tagName === 'INPUT' && first.name && !GENERATED_ID.test(first.name) ? P.humanise(first.name) : '';
+    if (WORDY.test(words)) return [clip(words, max), 'attribute'];
+    return ['', 'position'];
+  }
+
+  // One choose action per radio group: options named by the radios' labels.
+  function radioChoice(ctx, radios, key) {
+    const { opts } = ctx;
+    const first = radios[0];
+    const [name, source] = groupName(first, key, opts.action_name_chars, ctx.named);
+    const options = [];
+    let value = '';
+    const members = [];
+    for (const r of radios) {
+      let label = controlName(r, 'radio', 'check', opts.name_chars, ctx.named)[0] || clip(r.getAttribute('value') || '', opts.name_chars);
+      if (!label) label = `option ${options.length + 1}`;
+      if (options.length >= opts.list_items) break;
+      if (r.disabled || r.getAttribute('aria-disabled') === 'true') continue;
+      options.push(label);
+      members.push(r);
+      if (r.checked === true || r.getAttribute('aria-checked') === 'true') value = label;
+    }
+    const spec = { input_type: 'radio', options };
+    if (isSensitive(first)) { spec.sensitive = true; spec.options = []; if (value) spec.value = MASK; }
+    else if (value) spec.value = value;
+    if (radios.some((r) => r.required || r.getAttribute('aria-required') === 'true')) spec.required = true;
+    return { name, source, spec, members };
+  }
+
+  function inferPageActions(ctx, pageControls) {
+    const { opts } = ctx;
+    const out = [];
+    const els = [];
     const ordinals = new Map();
-    let pageTotal = 0;
+    const positions = new Map();
+    let total = 0;
     pageControls.sort(docOrder);
+    const controlSet = new Set(pageControls);
+    // Radio groups, each offered once, at its first radio.
+    const radioGroups = new Map();
     for (const el of pageControls) {
-      if (declared(el) || hidden(el)) continue;
-      const role = roleOf(el);
+      if (roleOf(el) !== 'radio' || ctx.declared(el) || ctx.hidden(el) || !el.checkVisibility(VIS)) continue;
+      const key = radioKey(el);
+      const list = radioGroups.get(key);
+      if (list) list.push(el);
+      else radioGroups.set(key, [el]);
+    }
+    const groupAt = new Map();
+    for (const [key, radios] of radioGroups) groupAt.set(radios[0], [key, radios]);
+    const inGroup = new Set();
+    for (const radios of radioGroups.values()) for (const r of radios) inGroup.add(r);
+    for (const el of pageControls) {
+      const hovers = CLICK && CLICK.hoverPath(el).length; // clicks: items of closed hover menus
+      if (ctx.declared(el) || (ctx.hidden(el) && !hovers)) continue;
+      if (inGroup.has(el) && !groupAt.has(el)) continue;
+      if (out.length >= opts.max_page_actions) {
+        // Past what any budget can show: counted, never named (the work stays bounded on
+        // a page of 50,000 links; their region's visible count leaves them out).
+        total++;
+        const region = ctx.regionOf(el);
+        if (region && region.out) region.out.actions_total++;
+        continue;
+      }
+      let role = roleOf(el);
       const shown = el.checkVisibility(VIS);
-      if (POPUP_ITEM.test(role) && !shown) continue;
-      const label = nameOf(el, 200);
-      if (!label) continue;
-      const kind = kindOf(el, role);
-      const name = slug(label) || kind;
-      const region = regionOf(el);
+      if (POPUP_ITEM.test(role) && !shown && !hovers) continue; // clicks
+      if (twinOf(el, controlSet)) continue;
+      let kind = kindOf(el, role);
+      let label;
+      let source;
+      let spec = null;
+      let group = null;
+      if (groupAt.has(el)) {
+        const [key, radios] = groupAt.get(el);
+        group = radioChoice(ctx, radios, key);
+        kind = 'choose';
+        role = 'radiogroup';
+        label = group.name;
+        source = group.source;
+        spec = group.spec;
+      } else {
+        [label, source] = controlName(el, role, kind, opts.action_name_chars, ctx.named);
+      }
+      const region = ctx.regionOf(el);
       const path = region ? region.path : [];
+      if (!label && !shown) continue; // nothing to call it by, and nobody sees it
+      if (!label) {
+        // Positional: "text field 2 in Login", counted per kind of control and region.
+        const word = controlWord(el, role, kind);
+        const counts = region ? region.counts : positions;
+        const n = (counts.get(word) || 0) + 1;
+        counts.set(word, n);
+        label = `${word} ${n}` + (region ? ` in ${region.label}` : '');
+        source = 'position';
+      }
+      const name = slug(label) || kind;
       const okey = name + '\u0000' + path.join('\u0000');
       const ordinal = ordinals.get(okey) || 0;
       ordinals.set(okey, ordinal + 1);
-      nextRegistry.set(keyOf(name, null, path, ordinal), new WeakRef(el));
-      const visible = shown && inViewport(el.getBoundingClientRect(), vw, vh);
-      pageTotal++;
+      ctx.registry.set(keyOf(name, null, path, ordinal), new WeakRef(el));
+      if (group) ctx.groups.set(el, group.members);
+      const visible = shown && inViewport(el.getBoundingClientRect(), ctx.vw, ctx.vh);
+      total++;
       if (region && region.out) {
         region.out.actions_total++;
         if (visible) region.out.actions_visible++;
       }
-      if (pageActions.length >= opts.max_page_actions) continue;
-      const reason = reasonOf(el, shown, kind);
-      pageEls.push(el);
-      pageActions.push({
+      if (out.length >= opts.max_page_actions) continue;
+      let reason = ctx.reasonOf(el, shown, kind === 'choose' ? 'check' : kind);
+      if (group && reason === 'disabled' && group.members.length) reason = null;
+      if (group && !group.members.length) reason = 'disabled';
+      els.push(el);
+      const action = {
         name, kind, effect: effectOf(el, role, kind, label), description: describe(el, role, label),
         region: region ? region.id : null, region_path: path, ordinal,
         available: !reason, reason, confirm: null, handoff: null,
-        submit: kind === 'type' && lone(el), input: inputSpec(el, kind, opts),
+        submit: kind === 'type' && lone(el), input: spec || inputSpec(el, kind, opts),
         in_viewport: visible, order: 0, source: 'inferred',
-      });
+      };
+      if (source) action.name_source = source;
+      out.push(action);
     }
+    return { actions: out, els, total };
+  }
+
+  function orderActions(pageActions, pageEls, groupList) {
     const entries = pageActions.map((a, i) => [pageEls[i], a]).concat(groupList.map((g) => [g.first, g]));
     entries.sort((x, y) => (x[0].compareDocumentPosition(y[0]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
     entries.forEach((e, i) => { e[1].order = i; });
     for (const g of groupList) delete g.first;
-    registry = nextRegistry;
-    revealers = nextRevealers;
+  }
 
-    const state = inferState(containers, opts, roled);
-    const feedback = inferFeedback(opts, skipDeclared, regionOf, roled);
+  // --- phase: page text -------------------------------------------------------------------------
+  //
+  // The visible text of the page, block by block in document (reading) order:
+  // headings, paragraphs, list items, cells, captions, the words around controls.
+  // Left out: what the observation shows elsewhere (record rows, the labels that
+  // name controls, field values, a block that is only a button's or link's name),
+  // scripts and styles, aria-hidden and invisible parts; sensitive elements read
+  // as MASK. Blocks in the viewport come first; at most opts.text_chars characters
+  // are sent (cut by code point), at most opts.text_scan nodes are read, and what
+  // is left out is counted.
+
+  const BLOCK_TAGS = new Set(['ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BODY', 'CAPTION', 'CENTER', 'DD', 'DETAILS',
+    'DIALOG', 'DIV', 'DL', 'DT', 'FIELDSET', 'FIGCAPTION', 'FIGURE', 'FOOTER', 'FORM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6',
+    'HEADER', 'HR', 'LABEL', 'LEGEND', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'SUMMARY', 'TABLE', 'TBODY',
+    'TD', 'TFOOT', 'TH', 'THEAD', 'TR', 'UL', 'OUTPUT']);
+  const TEXT_SKIP = /^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE|SVG|svg|CANVAS|SELECT|TEXTAREA|INPUT|OPTION|DATALIST|IFRAME|FRAME|OBJECT|EMBED|VIDEO|AUDIO|HEAD|MAP)$/;
+  const INLINE_CONTROL = 'a[href],button,summary,[role=button],[role=link],[role=tab],[role=menuitem],[role=option],[role=checkbox],[role=switch],[role=radio]';
+  const HEADING = /^H[1-6]$/;
+
+  function readPageText(ctx, skipped) {
+    const { opts } = ctx;
+    const budget = opts.text_chars;
+    const scanMax = opts.text_scan;
+    const sensitive = !!document.querySelector(P.SENSITIVE);
+    const blocks = [];
+    let scanned = 0;
+    let complete = true;
+    const shownMemo = new Map();
+    const shown = (el) => {
+      let v = shownMemo.get(el);
+      if (v === undefined) { v = el.checkVisibility(VIS); shownMemo.set(el, v); }
+      return v;
+    };
+    // Reading stops once four budgets' worth of text is read and the walk is below the
+    // viewport: the rest could not be shown anyway (it is then not counted, and said so).
+    const enough = budget * 4;
+    let read = 0;
+    const open = (el) => {
+      const b = { el, parts: [], own: false, heading: HEADING.test(el.tagName) || firstRole(el) === 'heading' };
+      if (read > enough && el.getBoundingClientRect().top > ctx.vh) complete = false;
+      blocks.push(b);
+      return b;
+    };
+    const walk = (node, cursor, inControl) => {
+      for (let c = node.firstChild; c; c = c.nextSibling) {
+        if (++scanned > scanMax) { complete = false; return; }
+        if (c.nodeType === Node.TEXT_NODE) {
+          if (!/\S/.test(c.data) || skipped.has(c)) { if (cursor.block) cursor.block.parts.push(' '); continue; }
+          if (!shown(node)) continue;
+          if (!cursor.block) cursor.block = open(cursor.el);
+          if (!complete) return;
+          cursor.block.parts.push(c.data);
+          read += c.data.length;
+          if (!inControl) cursor.block.own = true;
+          continue;
+        }
+        if (c.nodeType !== Node.ELEMENT_NODE || TEXT_SKIP.test(c.tagName) || skipped.has(c) || c.isContentEditable) continue;
+        if (ctx.anyAriaHidden && c.getAttribute('aria-hidden') === 'true') continue;
+        if (sensitive && c.matches(P.SENSITIVE)) {
+          if (squash(c.textContent) && shown(c)) {
+            if (!cursor.block) cursor.block = open(cursor.el);
+            cursor.block.parts.push(` ${MASK} `);
+            cursor.block.own = true;
+          }
+          continue;
+        }
+        if (c.tagName === 'BR') { if (cursor.block) cursor.block.parts.push(' '); continue; }
+        const ctl = inControl || c.matches(INLINE_CONTROL);
+        if (BLOCK_TAGS.has(c.tagName) || firstRole(c) === 'heading') {
+          walk(c, { el: c, block: null }, ctl);
+          cursor.block = null; // the parent's text after a block is a block of its own
+        } else {
+          walk(c, cursor, ctl);
+        }
+        if (!complete) return;
+      }
+    };
+    if (document.body) walk(document.body, { el: document.body, block: null }, false);
+    // Viewport first, each part in reading order.
+    const rects = new Map();
+    const inView = (el) => {
+      let v = rects.get(el);
+      if (v === undefined) { v = inViewport(el.getBoundingClientRect(), ctx.vw, ctx.vh); rects.set(el, v); }
+      return v;
+    };
+    const lines = [];
+    for (const b of blocks) {
+      if (!b.own) continue;
+      const text = squash(b.parts.join(''));
+      if (!text) continue;
+      lines.push({ text: b.heading ? `# ${text}` : text, view: inView(b.el) });
+    }
+    const ordered = lines.filter((l) => l.view).concat(lines.filter((l) => !l.view));
+    const out = [];
+    let used = 0;
+    let chars = 0;
+    let viewportLeft = 0;
+    let viewportBlocks = 0;
+    for (const l of ordered) {
+      chars += l.text.length;
+      if (used >= budget) {
+        if (l.view) viewportLeft++;
+        continue;
+      }
+      const room = budget - used;
+      const text = l.text.length <= room ? l.text : P.head(l.text, room) + '…';
+      out.push(text);
+      if (l.view) viewportBlocks++;
+      used += text.length;
+      if (text.length < l.text.length && l.view) viewportLeft++;
+    }
+    return {
+      blocks: out, blocks_total: ordered.length, chars_total: chars, viewport_blocks: viewportBlocks, viewport_left: viewportLeft,
+      scanned_all: complete,
+    };
+  }
+
+  // The parts of record containers the records show (their rows and header rows): a
+  // table body or list whose children are all records is left out whole, so the page
+  // text does not visit every row of a long list.
+  function shownParts(containers) {
+    const out = [];
+    for (const c of containers) {
+      if (c.heads) out.push(...c.heads);
+      const parents = new Map();
+      for (const row of c.rows) {
+        const p = row.parentElement;
+        parents.set(p, (parents.get(p) || 0) + 1);
+      }
+      for (const [p, n] of parents) {
+        if (p && n === p.childElementCount && p !== document.body) out.push(p);
+        else for (const row of c.rows) if (row.parentElement === p) out.push(row);
+      }
+    }
+    return out;
+  }
+
+  // Elements whose text the page text leaves out (shown elsewhere): record rows, the
+  // labels tied to controls, the captions and labels used as names.
+  function textSkips(ctx, rows) {
+    const skipped = new Set(rows);
+    for (const list of labels.values()) for (const l of list) skipped.add(l);
+    for (const el of ctx.named) skipped.add(el);
+    return skipped;
+  }
+
+  // --- the pass ---------------------------------------------------------------------------------
+
+  function infer(optionsJson, mode) {
+    const opts = JSON.parse(optionsJson);
+    lastOptions = optionsJson;
+    lastMode = mode;
+    return P.pass(() => inferPass(opts, mode));
+  }
+
+  function inferPass(opts, mode) {
+    const t0 = now();
+    labels = labelMap();
+    const ctx = pageContext(opts, mode);
+    // clicks: before the containers, which add the repeated clickable blocks this pass finds.
+    const clickables = CLICK ? CLICK.pass(opts) : [];
+    const regions = inferRegions(ctx);
+    const containers = findContainers(ctx);
+    const recs = indexRecords(ctx, containers);
+    const rowControls = new Map();
+    const pageControls = [];
+    for (const el of allControls(ctx.roled, clickables)) {
+      const row = CLICK && CLICK.floating(el) ? null : ctx.recordOf.has(el) ? el : ctx.rowAbove(el); // clicks: a clickable row is its own row's action; a popup's items are the page's
+      if (!row) pageControls.push(el);
+      else if (rowControls.has(row)) rowControls.get(row).push(el);
+      else rowControls.set(row, [el]);
+    }
+    const groupList = foldRowActions(ctx, containers, rowControls);
+    const page = inferPageActions(ctx, pageControls);
+    if (CLICK) for (const [el, a] of CLICK.extra(ctx.regionOf, ctx.vw, ctx.vh)) { page.total++; page.els.push(el); page.actions.push(a); } // clicks: scroll a text area
+    orderActions(page.actions, page.els, groupList);
+    registry = ctx.registry;
+    revealers = ctx.revealers;
+    groups = ctx.groups;
+    const state = inferState(containers, opts, ctx.roled);
+    const feedback = inferFeedback(opts, ctx.skipDeclared, ctx.regionOf, ctx.roled);
+    const text = opts.page_text === false ? null : readPageText(ctx, textSkips(ctx, shownParts(containers)));
     return JSON.stringify({
-      identity: { title: clip(document.title, 300), path: clip(location.pathname, 300), route: null, route_params: {}, query: {} },
-      regions, regions_total: regionsTotal,
-      actions: pageActions, actions_total: pageTotal, row_actions: groupList.filter((g) => g.rows > 0),
-      records, record_index: { ids, viewport, inactive, duplicates: [] },
+      identity: { title: clip(document.title, opts.note_chars), path: clip(location.pathname, opts.note_chars), route: null, route_params: {}, query: {} },
+      regions: regions.regions, regions_total: regions.total,
+      actions: page.actions, actions_total: page.total, row_actions: groupList.filter((g) => g.rows > 0),
+      records: recs.records, record_index: recs.index,
       state: state.items.slice(0, opts.max_state), state_total: state.items.length,
       feedback: feedback.items, feedback_total: feedback.total,
-      modal: modalLabel, warnings: [], collect_ms: now() - t0,
+      page_text: text,
+      modal: ctx.modalLabel, warnings: CLICK ? CLICK.warnings() : [], collect_ms: now() - t0, // clicks: what the clickables pass left out
+    });
+  }
+
+  // The page text of a declared page (ObserveOptions.page_text): declared records are
+  // the rows left out.
+  function text(optionsJson) {
+    const opts = JSON.parse(optionsJson);
+    return P.pass(() => {
+      labels = labelMap();
+      const ctx = { opts, vw: window.innerWidth, vh: window.innerHeight, named: [], anyAriaHidden: !!document.querySelector('[aria-hidden="true"]') };
+      return JSON.stringify(readPageText(ctx, textSkips(ctx, document.querySelectorAll('[data-agent-record]'))));
     });
   }
 
@@ -704,6 +1168,7 @@
 
   function tableRows(table) {
     const body = [];
+    const heads = [];
     let headers = [];
     const rows = table.tagName === 'TABLE' ? table.rows : table.querySelectorAll('[role=row]');
     for (let r = 0, n = rows.length; r < n; r++) {
@@ -712,11 +1177,12 @@
       if (tr ? !row.firstElementChild : !row.querySelector(CELL)) continue;
       if (!isHeaderRow(row, tr)) body.push(row);
       else if (!body.length) {
+        heads.push(row);
         const cells = tr ? row.cells : row.querySelectorAll(CELL);
         headers = Array.from(cells, (c, i) => slugless(textOf(c, 40)) || `column ${i + 1}`);
       }
     }
-    return { body, headers };
+    return { body, headers, heads };
   }
   const CELL = '[role=cell],[role=gridcell],[role=columnheader],[role=rowheader]';
   // A header row: in <thead>, or only header cells. Walks the children and stops at
@@ -826,6 +1292,8 @@
   }
 
   function genericName(el, role, kind, label) {
+    const own = CLICK && CLICK.verb(el); // clicks
+    if (own) return own;
     if (kind === 'check') return 'toggle';
     if (kind === 'type') return 'edit';
     if (kind === 'select') return 'choose';
@@ -835,6 +1303,8 @@
   }
 
   function rowDescription(el, role, kind, name, opts) {
+    const own = CLICK && CLICK.describe(el, nameOf(el, 160)); // clicks
+    if (own) return own;
     if (role === IN_PLACE) return 'Replace the row\'s text (double-clicks it to open the row\'s editor, types, presses Enter)';
     if (kind === 'check') return 'Check or uncheck the row';
     if (el.hasAttribute('aria-expanded')) return 'Expand or collapse the row';
@@ -843,6 +1313,8 @@
   }
 
   function describe(el, role, label) {
+    const own = CLICK && CLICK.describe(el, label); // clicks
+    if (own) return own;
     if (role === 'tab') return `${label} (tab)`;
     if (el.hasAttribute('aria-expanded') && role !== 'combobox') return `${label} (expands or collapses)`;
     if (role === 'combobox' && el.tagName !== 'SELECT' && el.tagName !== 'INPUT') return `${label} (opens a list of options)`;
@@ -856,7 +1328,7 @@
   const TEXT_FIELD = 'textarea,input:not([type=hidden],[type=button],[type=submit],[type=reset],[type=image],[type=checkbox],[type=radio])';
   function lone(el) {
     if (el.tagName === 'TEXTAREA' || el.isContentEditable) return false;
-    const scope = el.form || (isLandmark(el) ? el : landmarkAbove(el)) || document.body;
+    const scope = el.form || landmarkAbove(el) || document.body;
     return scope.querySelectorAll(TEXT_FIELD).length <= 1;
   }
 
@@ -873,7 +1345,7 @@
       rec.full.label = cells.length ? clip(fieldValue(cells[0], opts), 200) : '';
     } else {
       // innerText: what is shown, so opening a disclosure changes the record.
-      const text = clip(row.innerText, opts.max_string);
+      const text = clip(row.querySelector(P.SENSITIVE) ? P.pageText(row, true) : row.innerText, opts.max_string);
       fields.text = text;
       const title = rec.container.card && row.querySelector(CARD_TITLE);
       rec.full.label = clip(title ? textOf(title, 80) : text, 80);
@@ -884,23 +1356,6 @@
     if (expander) fields.expanded = expander.getAttribute('aria-expanded') === 'true';
     const mark = row.getAttribute('aria-selected') || row.getAttribute('aria-current');
     if (mark && mark !== 'false') fields.selected = true;
-  }
-
-  // Viewport membership of rows in document order: rows are laid out top to
-  // bottom, so a binary search finds the window with O(log n) layout reads.
-  function markViewport(list, vw, vh) {
-    let lo = 0;
-    let hi = list.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (list[mid].row.getBoundingClientRect().bottom > 0) hi = mid;
-      else lo = mid + 1;
-    }
-    for (let i = lo; i < list.length; i++) {
-      const r = list[i].row.getBoundingClientRect();
-      if (r.top >= vh) break;
-      list[i].visible = inViewport(r, vw, vh);
-    }
   }
 
   function inferState(containers, opts, roled) {
@@ -992,7 +1447,9 @@
       if (skipDeclared && (role === 'alert' || role === 'status')) continue;
       const message = isSensitive(el) ? MASK : textOf(el, opts.max_string);
       const source = role === 'alert' ? 'alert' : role === 'status' ? 'status' : 'live';
-      push(role === 'alert' || el.getAttribute('aria-live') === 'assertive' ? 'error' : 'info', message, null, el, source);
+      // clicks: an assertive live region (an autocomplete's "5 results are available") is not an error by itself.
+      const error = role === 'alert' || (el.getAttribute('aria-live') === 'assertive' && ERRORISH.test(message));
+      push(error ? 'error' : 'info', message, null, el, source);
     }
     for (const el of document.querySelectorAll(':user-invalid')) {
       if (!el.checkVisibility(VIS)) continue;
@@ -1002,6 +1459,8 @@
   }
 
   function find(locator) {
+    const mine = CLICK && CLICK.find(locator); // clicks: second actions (js/clickables.js extra)
+    if (mine) return mine;
     const key = keyOf(String(locator.name), locator.record, locator.region_path || [], locator.ordinal);
     const look = () => {
       const ref = registry.get(key);
@@ -1009,8 +1468,8 @@
       return el && el.isConnected ? el : null;
     };
     let el = look();
-    if (!el) {
-      const opts = lastOptions ? JSON.parse(lastOptions) : {};
+    if (!el && lastOptions) {
+      const opts = JSON.parse(lastOptions);
       if (locator.record != null) opts.include = [String(locator.record)];
       infer(JSON.stringify(opts), lastMode);
       el = look();
@@ -1020,9 +1479,11 @@
 
   // Whether el is an in-place edit label: typing into it means double-clicking it first.
   const reveals = (el) => revealers.has(el);
+  // The radios of the group whose choose action el is (in option order), or [].
+  const choices = (el) => (groups.get(el) || []).slice();
 
   Object.defineProperty(globalThis, '__cdpagentInfer', {
-    value: Object.freeze({ plan, infer, find, reveals }),
+    value: Object.freeze({ plan, infer, find, reveals, choices, text }),
     writable: false, configurable: false, enumerable: false,
   });
 })();

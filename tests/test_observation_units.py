@@ -18,6 +18,7 @@ from cdpagent.snapshot.model import (
     Identity,
     InputSpec,
     PageAction,
+    PageText,
     Record,
     RecordIndex,
     Region,
@@ -217,9 +218,15 @@ def test_ob3_budgets_count_every_omission() -> None:
         regions=regions, regions_total=300, actions=actions, actions_total=400,
         records=records, record_index=RecordIndex(ids=ids, viewport=ids[:60]),
         state=state, state_total=30, feedback=feedback, feedback_total=20,
+        page_text=PageText(blocks=["w" * 900] * 40, blocks_total=400, chars_total=360_000,
+                           viewport_blocks=40),
     )
     obs, text, tools = build(snap)
     assert len(text) + len(tools_json(tools)) <= 12_000
+    assert obs.page_text is not None and 0 < len(obs.page_text.blocks) < 40
+    assert obs.omitted.text_blocks_not_shown == 400 - len(obs.page_text.blocks)
+    assert f"({obs.omitted.text_blocks_not_shown} more text blocks not shown" in text
+    assert "(All currently visible content is shown)" not in text
     om = obs.omitted
     assert om.records_total == rows and om.records_shown <= 20
     assert om.regions_not_listed >= 276
@@ -297,8 +304,11 @@ def test_ob10_property_fences_hold_for_any_page_text(
         state=[StateItem(name="s", value={"v": value})],
         feedback=[Feedback(level="error", message=message, field=value)],
         feedback_total=1,
+        page_text=PageText(blocks=[*labels, value, f"# {message}"], blocks_total=len(labels) + 5,
+                           chars_total=999, viewport_blocks=1),
     )
     _, text, tools = build(snap)
+    assert "## Page text" in text
     for s in _strings(tools):
         assert "\n" not in s and "\r" not in s and "page_data" not in s.lower()
     opened = [m.start() for m in re.finditer("<page_data>", text)]

@@ -21,6 +21,7 @@ from .model import (
     Identity,
     Observation,
     Omitted,
+    PageText,
     Record,
     Region,
     Snapshot,
@@ -37,6 +38,7 @@ from .render import (
     region_line,
     render_text,
     state_json,
+    text_line,
 )
 from .tools import tool_declaration
 
@@ -204,6 +206,28 @@ def _summary(value: Any) -> str:
     return f"… {len(str(value))} characters, too large to show"
 
 
+def _page_text(text: PageText | None, max_chars: int) -> tuple[PageText | None, int]:
+    """The page text within ``max_chars`` rendered characters (the last block cut by code
+    point), and how many viewport blocks the page and this budget left out or cut."""
+    if text is None:
+        return None, 0
+    blocks: list[str] = []
+    used = 0
+    for block in text.blocks:
+        line = len(text_line(block)) + 1
+        if used + line > max_chars:
+            room = max_chars - used - 3
+            if room > 20:
+                blocks.append(block[: room - 1] + "…")
+            break
+        blocks.append(block)
+        used += line
+    whole = len(blocks) - (1 if blocks and blocks[-1] != text.blocks[len(blocks) - 1] else 0)
+    lost = max(text.viewport_blocks - whole, 0) + text.viewport_left
+    bounded = msgspec.structs.replace(text, blocks=blocks, viewport_blocks=min(text.viewport_blocks, whole))
+    return bounded, lost
+
+
 def _feedback(items: list[Feedback], regions: list[Region], opts: ObserveOptions) -> list[Feedback]:
     tags = region_labels(regions)
     out: list[Feedback] = []
@@ -247,7 +271,12 @@ def assemble(
     record_ids = _record_ids(index.ids, opts.max_index_chars)
     state = _state(snapshot.state, opts)
     feedback = _feedback(snapshot.feedback, snapshot.regions, opts)
+    page_text, text_visible_lost = _page_text(snapshot.page_text, opts.max_text_chars)
     declared = snapshot.actions_total + sum(g.rows for g in snapshot.row_actions)
+    shown_ids = {id(e) for e in actions}
+    visible_lost = sum(1 for e in entries if e.visible and id(e) not in shown_ids)
+    visible_lost += max(len(index.viewport) - sum(1 for r in records if r.in_viewport), 0)
+    visible_lost += text_visible_lost
     omitted = Omitted(
         actions_declared=declared,
         action_entries=len(entries) + max(snapshot.actions_total - len(snapshot.actions), 0),
@@ -265,6 +294,10 @@ def assemble(
         feedback_total=snapshot.feedback_total,
         feedback_not_listed=snapshot.feedback_total - len(feedback),
         fields_cut=fields_cut,
+        text_blocks_not_shown=(
+            page_text.blocks_total - len(page_text.blocks) if page_text is not None else 0
+        ),
+        visible_not_shown=visible_lost,
     )
     return Observation(
         identity=_identity(snapshot.identity, opts.max_page_chars),
@@ -280,6 +313,7 @@ def assemble(
         settle_ms=settle_ms,
         collect_ms=snapshot.collect_ms,
         unseen=snapshot.unseen,
+        page_text=page_text,
     )
 
 
@@ -347,4 +381,5 @@ def _shrink(o: ObserveOptions) -> ObserveOptions:
         max_tool_chars=f(o.max_tool_chars),
         max_field_chars=max(f(o.max_field_chars), 20),
         max_description_chars=max(f(o.max_description_chars), 20),
+        max_text_chars=f(o.max_text_chars),
     )

@@ -43,6 +43,7 @@ def _page_entry(action: PageAction, labels: dict[tuple[str, ...], str]) -> Actio
         input=action.input,
         visible=1 if action.in_viewport else 0,
         source=action.source,
+        name_source=action.name_source,
     )
 
 

@@ -60,5 +60,6 @@ def combine(declared: Snapshot | None, inferred: Snapshot | None) -> Snapshot:
         feedback=[*declared.feedback, *inferred.feedback],
         feedback_total=declared.feedback_total + inferred.feedback_total,
         modal=declared.modal or inferred.modal,
+        page_text=inferred.page_text or declared.page_text,
         collect_ms=declared.collect_ms + inferred.collect_ms,
     )

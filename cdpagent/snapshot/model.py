@@ -49,9 +49,11 @@ __all__ = [
     "FrameRef",
     "Identity",
     "InputSpec",
+    "NameSource",
     "Observation",
     "Omitted",
     "PageAction",
+    "PageText",
     "Record",
     "RecordIndex",
     "Region",
@@ -87,8 +89,14 @@ def split_action_id(text: str) -> tuple[str, str | None]:
     return (name, record) if at else (text, None)
 
 
-Kind = Literal["click", "type", "select", "check", "tool"]
-"""``tool``: a tool the page registered with WebMCP; its input is a JSON object (:mod:`.pagetools`)."""
+Kind = Literal["click", "type", "select", "check", "tool", "hover", "press", "scroll", "set", "choose"]
+"""``tool``: a tool the page registered with WebMCP; its input is a JSON object (:mod:`.pagetools`).
+``set``: a range or slider (a number within the input's min/max/step); ``choose``: one radio
+group (an option label); ``hover``, ``press`` (a key), ``scroll`` (a direction)."""
+NameSource = Literal["label", "placeholder", "title", "header", "attribute", "position"]
+"""Where an inferred action's weak name came from (OB-12): an untied label or caption next to
+the control, its placeholder, its title, its column header or row caption, its humanised
+``name``/``id`` attribute, or its position ("text field 2 in Login"). Absent: its accessible name."""
 Effect = Literal["read", "write", "navigate"]
 Source = Literal["declared", "inferred"]
 """``inferred``: read from the page's semantic HTML and ARIA, not declared by its author (OB-12)."""
@@ -137,6 +145,8 @@ class InputSpec(msgspec.Struct, frozen=True, omit_defaults=True):
     pattern: str | None = None
     min: str | None = None
     max: str | None = None
+    step: str | None = None
+    """A range's or slider's step (``set`` actions)."""
     minlength: int | None = None
     maxlength: int | None = None
     options: list[str] = []
@@ -190,6 +200,8 @@ class PageAction(msgspec.Struct, frozen=True):
     order: int = 0
     """Position among declared actions and row-action groups (document order)."""
     source: Source = "declared"
+    name_source: NameSource | None = None
+    """Where an inferred name came from when it is not the accessible name."""
 
     @property
     def locator(self) -> ActionLocator:
@@ -268,6 +280,28 @@ class StateItem(msgspec.Struct, frozen=True):
     region: str | None = None
 
 
+class PageText(msgspec.Struct, frozen=True):
+    """The visible text of the page in reading order, viewport first, already bounded (OB-12).
+
+    One string per block (heading, paragraph, list item, cell, caption…; a heading
+    starts with ``# ``); text the observation shows elsewhere (records, labels that
+    name controls, field values) is left out. Everything cut is counted.
+    """
+
+    blocks: list[str] = []
+    blocks_total: int = 0
+    """Blocks of visible text found (those in ``blocks`` included)."""
+    chars_total: int = 0
+    """Characters of all those blocks."""
+    viewport_blocks: int = 0
+    """How many of ``blocks`` (the first ones) are in the viewport."""
+    viewport_left: int = 0
+    """Blocks in the viewport left out or cut by the budget."""
+    scanned_all: bool = True
+    """False when reading stopped before the end of the page: past ``text_scan`` nodes, or once
+    four budgets of text were read and the walk was below the viewport."""
+
+
 class Feedback(msgspec.Struct, frozen=True):
     """A validation error, warning or status message, with its field and region path."""
 
@@ -333,6 +367,8 @@ class Snapshot(msgspec.Struct, frozen=True):
     this token, which the caller holds (:mod:`.observe` puts them back)."""
     frames: list[FrameRef] = []
     """Frames merged into this snapshot (:mod:`cdpagent.snapshot.frames`), outermost first."""
+    page_text: PageText | None = None
+    """The page's visible text (inferred observations, or declared ones that opt in)."""
 
 
 SNAPSHOT_DECODER = msgspec.json.Decoder(Snapshot)
@@ -390,6 +426,8 @@ class ActionEntry(msgspec.Struct, frozen=True, omit_defaults=True):
     covers: int = 1
     """How many declared actions this entry stands for."""
     source: Source = "declared"
+    name_source: NameSource | None = None
+    """Where an inferred name came from when it is not the accessible name."""
 
     def locator(self, record: str | None = None) -> ActionLocator:
         """The locator of this entry's element (for a folded entry, of ``record``'s row)."""
@@ -416,6 +454,11 @@ class Omitted(msgspec.Struct, frozen=True):
     feedback_not_listed: int = 0
     fields_cut: int = 0
     strings_cut: int = 0
+    text_blocks_not_shown: int = 0
+    """Blocks of page text left out (over the page text budget, or not read)."""
+    visible_not_shown: int = 0
+    """Things in the viewport the budgets left out (action entries, records, page text
+    blocks): "all currently visible content is shown" is said only when this is 0."""
 
 
 class Observation(msgspec.Struct, frozen=True):
@@ -435,3 +478,5 @@ class Observation(msgspec.Struct, frozen=True):
     collect_ms: float = 0.0
     unseen: Unseen = Unseen()
     """Frames and shadow roots whose content is not in this observation."""
+    page_text: PageText | None = None
+    """The page text within its budget (:attr:`ObserveOptions.max_text_chars`)."""

@@ -28,13 +28,22 @@ from ..concurrency import collapse
 from ..connection import Session
 from ..dialogs import ACCEPT, DISMISS, JavaScriptDialog
 from ..errors import CDPAgentError, ObservationError, ProtocolError, SessionClosed
-from ..pagescripts import source
+from ..pagescripts import WORLD_SCRIPTS, source
 from ..target import Command, Target
 from ..webmcp import WebMcp
 from .budget import build
 from .frames import collect_frames
 from .inference import combine
-from .model import Feedback, Identity, InputSpec, Observation, PageAction, Snapshot, decode_snapshot
+from .model import (
+    Feedback,
+    Identity,
+    InputSpec,
+    Observation,
+    PageAction,
+    PageText,
+    Snapshot,
+    decode_snapshot,
+)
 from .options import COLLECTOR_BOUNDS, ObserveOptions
 from .pagetools import with_page_tools
 from .shadow import with_closed_roots
@@ -54,14 +63,15 @@ __all__ = [
 ]
 
 WORLD: Final = "cdpagent-observe"
-#: The page scripts of the isolated world, in install order.
-WORLD_SCRIPTS: Final = ("collect.js", "infer.js", "act.js")
-# One round trip: the declared snapshot, the inferred one, or both (OB-12, see .inference).
+# One round trip: the declared snapshot, the inferred one, or both (OB-12, see .inference),
+# and the page text of a declared page that opts in (ObserveOptions.page_text).
 _CALL_COLLECT = (
-    "function (o, m, h) { const p = globalThis.__cdpagentInfer.plan(m); return ["
+    "function (o, m, h, t) { const p = globalThis.__cdpagentInfer.plan(m); return ["
     "p === 'all' ? null : globalThis.__cdpagentObserve.collect(o, false, h), "
-    "p === 'off' ? null : globalThis.__cdpagentInfer.infer(o, p)]; }"
+    "p === 'off' ? null : globalThis.__cdpagentInfer.infer(o, p), "
+    "p === 'off' && t ? globalThis.__cdpagentInfer.text(o) : null]; }"
 )
+_PAGE_TEXT_DECODER = msgspec.json.Decoder(PageText)
 _CALL_SETTLE = "function (q, t, f) { return globalThis.__cdpagentObserve.settle(q, t, f); }"
 
 
@@ -193,15 +203,18 @@ async def _collect_in(
                     {"value": msgspec.json.encode(opts.collector_args()).decode()},
                     {"value": opts.infer},
                     {"value": mine.token if mine is not None else 0},
+                    {"value": opts.page_text is True},
                 ],
                 "returnByValue": True,
             },
             deadline=deadline,
         )
     )
-    if not isinstance(texts, list) or len(texts) != 2 or not any(isinstance(t, str) for t in texts):
+    if not isinstance(texts, list) or len(texts) != 3 or not any(isinstance(t, str) for t in texts):
         raise ObservationError("COLLECT_FAILED", "the collector returned no snapshot")
     declared = _declared(texts[0], session, context)
+    if declared is not None and isinstance(texts[2], str):
+        declared = msgspec.structs.replace(declared, page_text=_PAGE_TEXT_DECODER.decode(texts[2]))
     inferred = decode_snapshot(texts[1]) if isinstance(texts[1], str) else None
     return combine(declared, inferred)
 

@@ -56,6 +56,8 @@ class CollectorBounds(msgspec.Struct, frozen=True, kw_only=True):
     """Lists up to this long have every row checked for a box (zero area,
     ``content-visibility: hidden``); longer ones only the rows in view (act
     re-checks any row before acting)."""
+    text_scan: int = 50_000
+    """DOM nodes the page text reads at most (``js/infer.js``); past this it stops and says so."""
 
 
 COLLECTOR_BOUNDS = CollectorBounds()
@@ -101,6 +103,13 @@ class ObserveOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     include: tuple[str, ...] = ()
     """Record ids that must be collected in full (receipts, OB-8)."""
 
+    max_text_chars: int = 2500
+    """Characters of the page text section (the visible text in reading order)."""
+    page_text: bool | None = None
+    """Whether the observation has a page text section: ``None`` for inferred
+    observations only (a declared page says what matters itself), ``True`` also on
+    declared pages, ``False`` never."""
+
     # OB-12 inference
     infer: Literal["off", "undeclared", "all"] | None = None
     """What to infer from semantic HTML and ARIA: ``off`` (declarations only),
@@ -129,5 +138,7 @@ class ObserveOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
             "max_feedback": max(self.max_feedback * 4, 32),
             "max_state": 64,
             "refused_record_id": REFUSED_RECORD_ID,
+            "text_chars": self.max_text_chars,
+            "page_text": self.page_text,
             **msgspec.structs.asdict(COLLECTOR_BOUNDS),
         }

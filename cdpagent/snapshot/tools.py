@@ -118,7 +118,7 @@ def constraint_words(spec: InputSpec) -> list[str]:
     return words
 
 
-INFERRED_NOTE: Final = "Inferred from the page's HTML, not declared: the name may be imprecise."
+INFERRED_NOTE: Final = "Inferred from HTML: name may be imprecise."
 
 
 def fold_note(entry: ActionEntry) -> str:
