@@ -42,6 +42,7 @@
     }
     const el = inferred ? globalThis.__cdpagentInfer.find(locator) : globalThis.__cdpagentObserve.find(locator);
     last = el ? { key, ref: new WeakRef(el) } : null;
+    if (el && globalThis.__cdpagentClickables) globalThis.__cdpagentClickables.acted(el); // clicks: popup memory
     return el;
   }
   const squash = (s) => String(s == null ? '' : s).replace(/\s+/g, ' ').trim();

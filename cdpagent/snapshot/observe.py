@@ -32,6 +32,7 @@ from ..pagescripts import WORLD_SCRIPTS, source
 from ..target import Command, Target
 from ..webmcp import WebMcp
 from .budget import build
+from .clickables import probe_listeners
 from .frames import collect_frames
 from .inference import combine
 from .model import (
@@ -229,6 +230,8 @@ async def _attempt(
     try:
         if opts.settle:
             report = await _settle(tab, ctx, opts, after_input)
+        bounds = COLLECTOR_BOUNDS
+        await probe_listeners(tab.session, ctx, bounds.listener_probe, opts.infer, bounds.click_scan)  # clicks
         snapshot = await _collect_in(tab.session, opts, ctx, None)
     except ProtocolError as exc:
         # The world died under the call: its document was replaced.

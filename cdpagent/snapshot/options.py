@@ -56,6 +56,16 @@ class CollectorBounds(msgspec.Struct, frozen=True, kw_only=True):
     """Lists up to this long have every row checked for a box (zero area,
     ``content-visibility: hidden``); longer ones only the rows in view (act
     re-checks any row before acting)."""
+    click_scan: int = 3_000
+    """Inferred pages: elements whose computed style is read to find clickable areas and
+    scrollable boxes (``js/clickables.js``); siblings of one shape past the first few
+    are judged by those few. What is not reached is counted."""
+    max_clickables: int = 500
+    """Inferred pages: non-semantic controls (clickables, hover menus, scrollables, popup
+    items) offered per pass; more are counted."""
+    listener_probe: int = 120
+    """Inferred pages: elements whose event listeners are read per observation
+    (``DOMDebugger.getEventListeners``); each element is read once."""
     text_scan: int = 50_000
     """DOM nodes the page text reads at most (``js/infer.js``); past this it stops and says so."""
 
