@@ -362,13 +362,18 @@ class Tab:
         option: str | None = None,
         checked: bool | None = None,
         input: dict[str, Any] | None = None,
+        key: str | None = None,
+        to: str | None = None,
+        value: float | None = None,
         confirm: ConfirmCallback | None = None,
         timeout: float = 30.0,
     ) -> Receipt:
         """Perform a declared action with trusted input and return its change receipt (OB-7, OB-8).
 
         ``action`` is a tool name or action id (``toggle`` with ``record="t9"``, or
-        ``toggle@t9``); ``input`` is the JSON object of a page tool (WebMCP).
+        ``toggle@t9``); ``input`` is the JSON object of a page tool (WebMCP); ``key``
+        (press), ``to`` (scroll) and ``value`` (set) are the new kinds' arguments, and
+        ``act("press_key", key=…)`` presses a key on whatever has the focus.
         Refusals are receipts with ``ok: false`` and a stable code, not exceptions;
         see :func:`cdpagent.snapshot.actions.act`.
         """
@@ -380,6 +385,9 @@ class Tab:
             option=option,
             checked=checked,
             input=input,
+            key=key,
+            to=to,
+            value=value,
             confirm=confirm,
             timeout=timeout,
         )

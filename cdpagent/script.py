@@ -165,13 +165,24 @@ async def observe_step(tab: Tab, step: dict[str, Any]) -> dict[str, Any]:
     return {"op": "observe", **msgspec.to_builtins(result)}
 
 
-_ACT_FIELDS = {"action": str, "record": str, "text": str, "option": str, "checked": bool, "input": dict}
+_ACT_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "action": str,
+    "record": str,
+    "text": str,
+    "option": str,
+    "checked": bool,
+    "input": dict,
+    "key": str,
+    "to": str,
+    "value": (int, float),
+}
 
 
 async def act_step(
     tab: Tab, step: dict[str, Any], *, confirm: ConfirmCallback | None = None
 ) -> dict[str, Any]:
-    """The ``{"op": "act", "action", "record"?, "text"?, "option"?, "checked"?, "input"?}`` step.
+    """The ``{"op": "act", "action", "record"?, "text"?, "option"?, "checked"?, "input"?, "key"?,
+    "to"?, "value"?}`` step.
 
     Returns ``{"op": "act", "receipt": {"result": …}}``. A malformed step (no
     ``action``, a field of the wrong type, an unknown field) is a receipt with
@@ -179,9 +190,10 @@ async def act_step(
     """
     action = step.get("action")
     problems = [
-        f"{key!r} must be a {kind.__name__}"
+        f"{key!r} must be a {'number' if isinstance(kind, tuple) else kind.__name__}"
         for key, kind in _ACT_FIELDS.items()
-        if step.get(key) is not None and not isinstance(step[key], kind)
+        if step.get(key) is not None
+        and (not isinstance(step[key], kind) or (key == "value" and isinstance(step[key], bool)))
     ]
     problems += [f"unknown field {key!r}" for key in step if key not in _ACT_FIELDS and key != "op"]
     if not isinstance(action, str) or not action:
@@ -198,6 +210,9 @@ async def act_step(
         option=step.get("option"),
         checked=step.get("checked"),
         input=step.get("input"),
+        key=step.get("key"),
+        to=step.get("to"),
+        value=step.get("value"),
         confirm=confirm,
     )
     return {"op": "act", "receipt": receipt.to_builtins()}

@@ -5,12 +5,14 @@
 // globalThis.__cdpagentObserve.find(locator), or __cdpagentInfer.find for an
 // inferred locator (source "inferred", js/infer.js). Defines globalThis.__cdpagentAct:
 //
-//   prepare(locator, kind) -> {found, reason, x, y, checked, reveal}
+//   prepare(locator, kind) -> {found, reason, cover, hover, x, y, checked, reveal}
 //       re-checks availability now (connected, enabled, not inert, not hidden,
 //       not behind an open modal, editable for type), scrolls the element into
 //       view and hit-tests its visible centre; x/y are viewport CSS pixels for
 //       Input.dispatchMouseEvent. reveal: an inferred in-place edit whose field
-//       appears on a double-click at x/y (js/infer.js reveals).
+//       appears on a double-click at x/y (js/infer.js reveals). cover: the name
+//       of what covers the element (page data). hover: where to move the mouse so
+//       that a hidden element appears (its nearest shown ancestor, a hover menu).
 //   focusForTyping(locator) -> {ok, reason, empty, picked}   focus and select the
 //       whole value; picked: a date/colour/range control that takes no typing
 //   pick(locator, text) -> {found, ok, length}   set a picked control's value
@@ -19,6 +21,20 @@
 //       select the option whose label, text or value is `option`, then fire
 //       input and change like a person's choice would
 //   state(locator) -> {found, checked}   post-condition of check
+//   hovered(locator) -> {found, ok}   post-condition of hover (:hover holds)
+//   watch() / changed() -> {ok}   whether the page changed in between (a picker opened)
+//   focusFor(locator) -> {ok, reason}   focus a control before a key press
+//   scrollState(locator, wait) -> {found, top, max, client}   where the scroller
+//       of a scroll action is; wait: a promise that resolves once the position
+//       has stopped moving (a wheel scroll may be animated)
+//   slider(locator) -> {found, native, value, min, max, step, thumb, track}
+//   radio(locator, option) -> {found, ok, reason, cover, options, x, y, checked}
+//       the radio of a choose group whose label (or value) is `option`,
+//       scrolled into view and hit-tested
+//   groupOptions(el, max, items) -> {options, value}   the labels of a choose
+//       group's radios (collect.js lists them as the action's options)
+//   dateKeys(locator, iso) -> {ok, keys, reason}   the keys a person types into a
+//       date/time/month/week input, in the segment order of the browser's locale
 //   ownerPoint(owner, x, y) -> {x, y, reason}   owner: a frame's owner element
 //       (iframe); (x, y) of the frame in the owner's viewport, and why the frame
 //       cannot be clicked there (hidden, inert, covered)
@@ -27,6 +43,11 @@
 (() => {
   'use strict';
   if (globalThis.__cdpagentAct) return;
+
+  // The kinds this script performs ("tool", WebMCP, needs no element);
+  // cdpagent.snapshot.actions.PERFORMERS, tools.py and collect.js's
+  // data-agent-kind agree with this list (tests/test_actions_kinds.py).
+  const KINDS = ['click', 'type', 'select', 'check', 'hover', 'press', 'scroll', 'set', 'choose'];
 
   // prepare() always finds the element afresh; the calls after it within the
   // same action reuse that element while it is still connected and still
@@ -81,8 +102,10 @@
     if (!el.isConnected) return 'no longer on the page';
     const declared = el.getAttribute('data-agent-unavailable');
     if (declared) return squash(declared).slice(0, 200);
-    if (el.disabled === true || el.matches(':disabled')) return 'disabled';
-    if (el.getAttribute('aria-disabled') === 'true') return 'disabled';
+    // A disabled text area still scrolls (an agreement to read to its end).
+    const disabledOk = kind === 'scroll';
+    if (!disabledOk && (el.disabled === true || el.matches(':disabled'))) return 'disabled';
+    if (!disabledOk && el.getAttribute('aria-disabled') === 'true') return 'disabled';
     if (observer.closest(el, '[inert]')) return 'inert';
     if (!el.checkVisibility(VIS)) return 'hidden';
     const row = observer.closest(el, '[data-agent-record]');
@@ -94,7 +117,49 @@
       if (el.readOnly) return 'read-only';
     }
     if (kind === 'select' && el.tagName !== 'SELECT') return 'not a select control';
+    // A declared or inferred slider may have no role at all (jQuery UI's have none).
+    if (kind === 'set' && el.tagName === 'INPUT' && !isSlider(el)) return 'not a slider';
+    if (kind === 'choose' && !radiosOf(el).length) return 'not a radio group';
+    if (kind === 'scroll' && !scrollerOf(el)) return 'not scrollable';
     return null;
+  }
+
+  const isSlider = (el) => (el.tagName === 'INPUT' && el.type === 'range') || el.getAttribute('role') === 'slider';
+
+  // What a hit element is to a person: the named popup, menu or dialog it is part
+  // of, else its own name or text (page data: the caller fences it).
+  const COVERS = '[role=listbox],[role=menu],[role=dialog],[role=alertdialog],[role=tooltip],dialog,ul,ol,[aria-label]';
+  function coverName(hit) {
+    if (!hit) return '';
+    if (observer.isSensitive(hit)) return '[masked]';
+    const box = hit.closest(COVERS) || hit;
+    const name = box.getAttribute('aria-label') || box.getAttribute('title') || box.innerText || box.textContent;
+    return squash(name).slice(0, 120);
+  }
+
+  // A hidden element's nearest shown ancestor (a hover menu's parent item), if
+  // it is smaller than the viewport: hovering it may show the element.
+  function hoverParent(el) {
+    for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+      if (!up.checkVisibility(VIS)) continue;
+      const r = up.getBoundingClientRect();
+      if (r.width * r.height >= window.innerWidth * window.innerHeight / 2) return null;
+      return up;
+    }
+    return null;
+  }
+
+  // The centre of the part of el inside the viewport, scrolled into view first;
+  // null when none of it is.
+  function visibleCentre(el) {
+    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    const r = el.getBoundingClientRect();
+    const left = Math.max(r.left, 0);
+    const top = Math.max(r.top, 0);
+    const right = Math.min(r.right, window.innerWidth);
+    const bottom = Math.min(r.bottom, window.innerHeight);
+    if (right <= left || bottom <= top) return null;
+    return { x: (left + right) / 2, y: (top + bottom) / 2 };
   }
 
   // The element at (x, y) counts as the target when it is the target, inside
@@ -112,24 +177,280 @@
     // An inferred in-place edit: the caller double-clicks here, then prepares again.
     const reveal = kind === 'type' && locator.source === 'inferred' && !editable(el) && globalThis.__cdpagentInfer.reveals(el);
     const reason = reasonOf(el, kind, reveal);
-    if (reason) return { found: true, reason };
-    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-    const r = el.getBoundingClientRect();
-    // Centre of the part of the element inside the viewport (large elements).
-    const left = Math.max(r.left, 0);
-    const top = Math.max(r.top, 0);
-    const right = Math.min(r.right, window.innerWidth);
-    const bottom = Math.min(r.bottom, window.innerHeight);
-    if (right <= left || bottom <= top) return { found: true, reason: 'not visible after scrolling into view' };
-    const x = (left + right) / 2;
-    const y = (top + bottom) / 2;
+    if (reason === 'hidden' && (kind === 'click' || kind === 'hover')) {
+      const parent = hoverParent(el);
+      const at = parent && visibleCentre(parent);
+      if (at && hits(parent, parent.getRootNode().elementFromPoint(at.x, at.y))) return { found: true, reason, hover: at };
+    }
+    // A read-only field may open a picker when clicked: the caller does that.
+    if (reason && !(reason === 'read-only' && kind === 'type')) return { found: true, reason };
+    if (kind === 'scroll') {
+      const scroller = scrollerOf(el);
+      if (scroller === document.scrollingElement) {
+        return { found: true, reason: null, x: window.innerWidth / 2, y: window.innerHeight / 2 };
+      }
+      const at = visibleCentre(scroller);
+      return at ? { found: true, reason: null, x: at.x, y: at.y } : { found: true, reason: 'not visible after scrolling into view' };
+    }
+    const at = visibleCentre(el);
+    if (!at) return { found: true, reason: 'not visible after scrolling into view' };
     // Inside a shadow tree, ask that tree: the document would answer with its host.
-    const hit = el.getRootNode().elementFromPoint(x, y);
-    if (!hits(el, hit)) return { found: true, reason: 'covered by another element' };
+    const hit = el.getRootNode().elementFromPoint(at.x, at.y);
+    if (!hits(el, hit)) return { found: true, reason: 'covered by another element', cover: coverName(hit) };
     const checked = 'checked' in el ? !!el.checked : el.getAttribute('aria-checked') === 'true';
-    return { found: true, reason: null, x, y, checked, reveal };
+    return { found: true, reason, x: at.x, y: at.y, checked, reveal };
   }
 
+  // Whether the page changed between watch() and changed(): a click on a read-only
+  // field that opens its picker adds or shows elements.
+  let watcher = null;
+  let mutated = false;
+  function watch() {
+    if (watcher) watcher.disconnect();
+    mutated = false;
+    watcher = new MutationObserver(() => { mutated = true; });
+    watcher.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['hidden', 'style', 'class', 'open', 'aria-expanded'] });
+    return { found: true, ok: true };
+  }
+  function changed() {
+    if (watcher) {
+      if (watcher.takeRecords().length) mutated = true;
+      watcher.disconnect();
+      watcher = null;
+    }
+    return { found: true, ok: mutated };
+  }
+
+  function hovered(locator) {
+    const el = find(locator);
+    return el ? { found: true, ok: el.matches(':hover') } : { found: false, ok: false };
+  }
+
+  // A slider track that takes no focus itself: its focusable handle (jQuery UI style).
+  function handleOf(el) {
+    if (el.tabIndex >= 0 || el.tagName === 'INPUT') return null;
+    return el.querySelector('[role=slider],[tabindex]:not([tabindex="-1"])');
+  }
+
+  function focusFor(locator) {
+    const found = find(locator);
+    if (!found) return { ok: false, reason: 'no longer on the page' };
+    const el = handleOf(found) || found;
+    el.focus({ preventScroll: true });
+    const active = el.getRootNode().activeElement;
+    if (active !== el && !(active && el.contains(active))) return { ok: false, reason: 'it does not take the focus' };
+    return { ok: true, reason: null };
+  }
+
+  // --- scroll ------------------------------------------------------------------------
+
+  function scrolls(el) {
+    if (el.scrollHeight <= el.clientHeight + 1) return false;
+    if (el === document.scrollingElement) return true;
+    return /^(auto|scroll|overlay)$/.test(getComputedStyle(el).overflowY);
+  }
+
+  // The element a scroll action moves: el, else its first scrollable descendant
+  // (a region around a list), else its nearest scrollable ancestor, else the page.
+  function scrollerOf(el) {
+    if (scrolls(el)) return el;
+    let n = 0;
+    for (const d of el.querySelectorAll('*')) {
+      if (++n > 500) break;
+      if (d.clientHeight > 0 && scrolls(d)) return d;
+    }
+    for (let up = el.parentElement; up; up = up.parentElement) if (scrolls(up)) return up;
+    const page = document.scrollingElement;
+    return page && scrolls(page) ? page : null;
+  }
+
+  function scrollPosition(scroller) {
+    const page = scroller === document.scrollingElement;
+    const client = page ? window.innerHeight : scroller.clientHeight;
+    return { found: true, top: Math.round(scroller.scrollTop), max: Math.max(Math.round(scroller.scrollHeight - client), 0), client };
+  }
+
+  // Resolves once the scroll position has held still for three frames (or after 1.5 s).
+  function scrollState(locator, wait) {
+    const el = find(locator);
+    const scroller = el && scrollerOf(el);
+    if (!scroller) return { found: false };
+    if (!wait) return scrollPosition(scroller);
+    return new Promise((resolve) => {
+      const until = performance.now() + 1500;
+      let last = scroller.scrollTop;
+      let still = 0;
+      const tick = () => {
+        const now = scroller.scrollTop;
+        still = now === last ? still + 1 : 0;
+        last = now;
+        if (still >= 3 || performance.now() > until) resolve(scrollPosition(scroller));
+        else requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+  }
+
+  // --- set (sliders) -----------------------------------------------------------------
+
+  const num = (v, d) => { const n = parseFloat(v); return Number.isFinite(n) ? n : d; };
+
+  function slider(locator) {
+    const el = find(locator);
+    if (!el) return { found: false };
+    const native = el.tagName === 'INPUT';
+    const handle = native ? null : handleOf(el);
+    const knob = handle || el;
+    const aria = (k) => knob.getAttribute(k) || el.getAttribute(k);
+    const min = native ? num(el.min, 0) : num(aria('aria-valuemin'), 0);
+    const max = native ? num(el.max, 100) : num(aria('aria-valuemax'), 100);
+    const step = native ? (el.step === 'any' ? null : num(el.step, 1)) : null;
+    const r = knob.getBoundingClientRect();
+    // An ARIA slider is often only its thumb: its track is the element (when the
+    // thumb is its handle) or the nearest wider ancestor.
+    let track = handle ? el.getBoundingClientRect() : r;
+    if (!native && !handle && r.width < 40) {
+      for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+        const u = up.getBoundingClientRect();
+        if (u.width >= 3 * r.width) { track = u; break; }
+      }
+    }
+    const vertical = (aria('aria-orientation') || '') === 'vertical';
+    const centre = { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+    const now = native ? num(el.value, min) : num(aria('aria-valuenow'), NaN);
+    // No aria-valuenow (an ARIA-less slider): its value is where its thumb is, to a pixel.
+    const positional = !native && Number.isNaN(now);
+    const span = vertical ? track.height : track.width;
+    const at = vertical ? (track.top + track.height - centre.y) / span : (centre.x - track.left) / span;
+    const value = positional ? min + Math.max(0, Math.min(1, at)) * (max - min) : now;
+    const frac = max > min ? (value - min) / (max - min) : 0;
+    const thumb = native ? { x: r.left + frac * r.width, y: centre.y } : centre;
+    return {
+      found: true, native, value, min, max, step, vertical, thumb,
+      tolerance: positional && span > 0 ? (max - min) / span : 0,
+      track: { left: track.left, top: track.top, width: track.width, height: track.height },
+    };
+  }
+
+  // --- choose (radio groups) ---------------------------------------------------------
+
+  function radiosOf(el) {
+    if (el.tagName === 'INPUT' && el.type === 'radio') {
+      if (!el.name) return [el];
+      const scope = el.form || el.getRootNode();
+      return Array.from(scope.querySelectorAll('input[type=radio]')).filter((r) => r.name === el.name);
+    }
+    if (el.getAttribute('role') === 'radio') {
+      const group = el.closest('[role=radiogroup]');
+      return group ? radiosOf(group) : [el];
+    }
+    return Array.from(el.querySelectorAll('input[type=radio],[role=radio]'));
+  }
+
+  function radioLabel(r) {
+    let t = r.getAttribute('aria-label');
+    const by = r.getAttribute('aria-labelledby');
+    if (!t && by) t = by.split(/\s+/).map((id) => (r.getRootNode().getElementById(id) || {}).textContent || '').join(' ');
+    if (!t && r.labels && r.labels.length) t = Array.from(r.labels, (l) => l.textContent).join(' ');
+    if (!t && r.tagName !== 'INPUT') t = r.textContent;
+    return squash(t || r.value || '').slice(0, 80);
+  }
+
+  const radioChecked = (r) => ('checked' in r && r.tagName === 'INPUT' ? r.checked : r.getAttribute('aria-checked') === 'true');
+  const radioDisabled = (r) => r.disabled === true || r.getAttribute('aria-disabled') === 'true';
+
+  function groupOptions(el, max, items) {
+    const radios = radiosOf(el);
+    if (observer.isSensitive(el)) return { options: [], value: null };
+    const options = [];
+    let value = null;
+    for (const r of radios) {
+      const label = radioLabel(r).slice(0, max);
+      if (radioChecked(r)) value = label;
+      if (!radioDisabled(r) && options.length < items) options.push(label);
+    }
+    return { options, value };
+  }
+
+  function radio(locator, option) {
+    const el = find(locator);
+    if (!el) return { found: false, ok: false };
+    const radios = radiosOf(el);
+    const want = squash(option);
+    const pick = radios.find((r) => radioLabel(r) === want) || radios.find((r) => r.value === option);
+    const options = observer.isSensitive(el) ? [] : radios.map(radioLabel).slice(0, 50);
+    if (!pick) return { found: true, ok: false, reason: 'no such option', options };
+    if (radioDisabled(pick)) return { found: true, ok: false, reason: 'the option is disabled', options };
+    if (radioChecked(pick)) return { found: true, ok: true, checked: true, options };
+    // A styled radio hides its input: a person clicks its label.
+    const r = pick.getBoundingClientRect();
+    const target = (r.width < 4 || r.height < 4 || !pick.checkVisibility(VIS)) && pick.labels && pick.labels.length
+      ? pick.labels[0] : pick;
+    const at = visibleCentre(target);
+    if (!at) return { found: true, ok: false, reason: 'the option is not visible', options };
+    const hit = target.getRootNode().elementFromPoint(at.x, at.y);
+    if (!hits(target, hit) && !hits(pick, hit)) {
+      return { found: true, ok: false, reason: 'covered by another element', cover: coverName(hit), options };
+    }
+    return { found: true, ok: true, checked: false, x: at.x, y: at.y, options };
+  }
+
+  function radioIs(locator, option) {
+    const el = find(locator);
+    if (!el) return { found: false, checked: null };
+    const want = squash(option);
+    const pick = radiosOf(el).find((r) => radioLabel(r) === want || r.value === option);
+    return { found: true, checked: !!pick && radioChecked(pick) };
+  }
+
+  // --- dates and times, typed ----------------------------------------------------------
+
+  // The segment order of the browser's locale, as the date/time input shows it.
+  function order(options) {
+    return new Intl.DateTimeFormat(undefined, options).formatToParts(new Date(2026, 11, 24, 13, 45))
+      .map((p) => p.type).filter((t) => t !== 'literal');
+  }
+
+  function timeKeys(h, m) {
+    const cycle = new Intl.DateTimeFormat(undefined, { hour: 'numeric' }).resolvedOptions().hourCycle;
+    const twelve = cycle === 'h12' || cycle === 'h11';
+    const hour = twelve ? ((Number(h) + 11) % 12) + 1 : Number(h);
+    const parts = { hour: String(hour).padStart(2, '0'), minute: m, dayPeriod: Number(h) < 12 ? 'A' : 'P' };
+    return order({ hour: 'numeric', minute: '2-digit', hour12: twelve }).map((t) => parts[t] || '');
+  }
+
+  function dateKeys(locator, iso) {
+    const el = find(locator);
+    if (!el) return { ok: false, reason: 'no longer on the page' };
+    const type = el.type;
+    let m;
+    let groups = null;
+    if (type === 'date' && (m = /^(\d{4,6})-(\d{2})-(\d{2})$/.exec(iso))) {
+      const parts = { year: m[1], month: m[2], day: m[3] };
+      groups = order({ year: 'numeric', month: '2-digit', day: '2-digit' }).map((t) => parts[t]);
+    } else if (type === 'time' && (m = /^(\d{2}):(\d{2})$/.exec(iso))) {
+      groups = timeKeys(m[1], m[2]);
+    } else if (type === 'datetime-local' && (m = /^(\d{4,6})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(iso))) {
+      const parts = { year: m[1], month: m[2], day: m[3] };
+      groups = order({ year: 'numeric', month: '2-digit', day: '2-digit' }).map((t) => parts[t]).concat(timeKeys(m[4], m[5]));
+    } else if (type === 'month' && (m = /^(\d{4,6})-(\d{2})$/.exec(iso))) {
+      const parts = { year: m[1], month: m[2] };
+      groups = order({ year: 'numeric', month: '2-digit' }).map((t) => parts[t]);
+    } else if (type === 'week' && (m = /^(\d{4,6})-W(\d{2})$/.exec(iso))) {
+      groups = [m[2], m[1]];
+    }
+    if (!groups) return { ok: false, reason: `${iso.slice(0, 40)} is not an ISO ${type} value` };
+    // The browser moves on by itself once a segment cannot take another digit (a
+    // month, a day, an hour); a year can, and a month shown by name takes no digit
+    // count: after those a person presses ArrowRight.
+    const keys = [];
+    groups.forEach((g, i) => {
+      keys.push(g);
+      const more = i < groups.length - 1;
+      if (more && (g.length >= 4 || type === 'month')) keys.push('ArrowRight');
+    });
+    return { ok: true, keys };
+  }
   // OB-11: a point (x, y) of the frame whose owner element (iframe) is el, in the
   // owner's document's viewport, and whether the frame is what is drawn there.
   function ownerPoint(el, x, y) {
@@ -213,7 +534,10 @@
   }
 
   Object.defineProperty(globalThis, '__cdpagentAct', {
-    value: Object.freeze({ prepare, ownerPoint, focusForTyping, valueIs, pick, choose, state }),
+    value: Object.freeze({
+      kinds: KINDS, prepare, ownerPoint, focusForTyping, valueIs, pick, choose, state,
+      hovered, focusFor, scrollState, watch, changed, slider, radio, radioIs, groupOptions, dateKeys,
+    }),
     writable: false, configurable: false, enumerable: false,
   });
 })();

@@ -93,20 +93,32 @@
 
   function kindOf(el) {
     const declared = el.getAttribute('data-agent-kind');
-    if (declared && /^(click|type|select|check)$/.test(declared)) return declared;
+    if (declared && /^(click|type|select|check|hover|press|scroll|set|choose)$/.test(declared)) return declared;
     const tag = el.tagName;
     if (tag === 'SELECT') return 'select';
     if (tag === 'TEXTAREA') return 'type';
     if (tag === 'INPUT') {
       if (/^(checkbox|radio)$/.test(el.type)) return 'check';
-      if (/^(button|submit|reset|image|file|color|range)$/.test(el.type)) return 'click';
+      if (el.type === 'range') return 'set';
+      if (/^(button|submit|reset|image|file|color)$/.test(el.type)) return 'click';
       return 'type';
     }
     if (el.isContentEditable) return 'type';
     const role = el.getAttribute('role');
     if (role === 'checkbox' || role === 'switch' || role === 'radio') return 'check';
+    if (role === 'slider') return 'set';
+    if (role === 'radiogroup') return 'choose';
     if (role === 'textbox' || role === 'searchbox' || role === 'combobox') return 'type';
     return 'click';
+  }
+
+  // A choose group's spec: its radios' labels as options, the chosen one as value (js/act.js).
+  function groupSpec(el, opts, withValue) {
+    const group = globalThis.__cdpagentAct.groupOptions(el, opts.name_chars, opts.list_items);
+    const spec = { input_type: 'radio', options: group.options };
+    if (isSensitive(el)) spec.sensitive = true;
+    if (withValue) spec.value = isSensitive(el) ? MASK : (group.value || '');
+    return spec;
   }
 
   function effectOf(el) {
@@ -126,6 +138,7 @@
 
   function currentValue(el, kind, sensitive, opts) {
     if (kind === 'check') return ['checked', !!el.checked];
+    if (kind === 'set' && el.tagName !== 'INPUT') return ['value', clip(el.getAttribute('aria-valuenow') || '', opts.bound_chars)];
     if (el.tagName === 'SELECT') {
       const o = el.selectedOptions && el.selectedOptions[0];
       return ['value', sensitive ? MASK : (o ? clip(o.label || o.text, opts.name_chars) : '')];
@@ -136,7 +149,8 @@
   }
 
   function inputSpec(el, kind, opts, withValue) {
-    if (kind === 'click') return null;
+    if (kind === 'click' || kind === 'hover' || kind === 'press' || kind === 'scroll') return null;
+    if (kind === 'choose') return groupSpec(el, opts, withValue);
     const spec = {};
     const doc = el.getAttribute('data-agent-input');
     if (doc) spec.doc = clip(doc, opts.max_string);
@@ -150,7 +164,7 @@
     const pattern = el.getAttribute('pattern');
     if (pattern) spec.pattern = clip(pattern, opts.label_chars);
     for (const k of ['min', 'max']) {
-      const v = el.getAttribute(k);
+      const v = el.getAttribute(kind === 'set' && el.tagName !== 'INPUT' ? `aria-value${k}` : k);
       if (v) spec[k] = clip(v, opts.bound_chars);
     }
     if (el.maxLength > 0) spec.maxlength = el.maxLength;

@@ -81,7 +81,7 @@ async def test_cx1_cx5_seed_walkthrough_in_three_requests(browser: cdpagent.Brow
     assert system.startswith(RULES)
     assert system.index(RULES) < system.index("## This application") < system.index("## Current location")
     assert "You help the user manage a personal task list." in system
-    assert [t["function"]["name"] for t in first["tools"]] == ["add_todo", "toggle", "search"]
+    assert [t["function"]["name"] for t in first["tools"]] == ["add_todo", "toggle", "search", "press_key"]
     assert first["messages"][1:] == [{"role": "user", "content": "把周报标记为完成"}]
     assert "(周报)" not in system  # observation A: t9 is only an id
 
@@ -199,7 +199,8 @@ async def test_cx5_bad_tool_calls_are_answered_as_tool_results(browser: cdpagent
         action_codes.INVALID_ARGUMENT,
     ]
     for i in range(3):
-        assert tool_result(second, i)["result"]["error"]["available"] == ["add_todo", "toggle", "search"]
+        offered = ["add_todo", "toggle", "search", "press_key"]
+        assert tool_result(second, i)["result"]["error"]["available"] == offered
     assert "not JSON" in tool_result(second, 0)["result"]["error"]["message"]
     assert result.answer == "I could not do it." and not any(r.ok for r in result.receipts)
 

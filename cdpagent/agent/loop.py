@@ -61,7 +61,15 @@ STEP_LIMIT: Final = "STEP_LIMIT"
 Progress = Callable[[str], None]
 """Receives one line per request and per tool call (the CLI prints them on stderr)."""
 
-_ACT_ARGUMENTS: Final = {"record": str, "text": str, "option": str, "checked": bool}
+_ACT_ARGUMENTS: Final[dict[str, type | tuple[type, ...]]] = {
+    "record": str,
+    "text": str,
+    "option": str,
+    "checked": bool,
+    "key": str,
+    "to": str,
+    "value": (int, float),
+}
 _INVOKE_KEYS: Final = frozenset({"tabId", "method", "args"})
 
 
@@ -303,9 +311,9 @@ class Agent:
             return await self._invoke(args, record)
         problems = [f"unknown argument {k!r}" for k in args if k not in _ACT_ARGUMENTS]
         problems += [
-            f"{k!r} must be a {kind.__name__}"
+            f"{k!r} must be a {'number' if isinstance(kind, tuple) else kind.__name__}"
             for k, kind in _ACT_ARGUMENTS.items()
-            if k in args and not isinstance(args[k], kind)
+            if k in args and (not isinstance(args[k], kind) or (k == "value" and isinstance(args[k], bool)))
         ]
         if problems:
             message = f"{call.name}: " + "; ".join(problems)
@@ -316,6 +324,9 @@ class Agent:
             text=args.get("text"),
             option=args.get("option"),
             checked=args.get("checked"),
+            key=args.get("key"),
+            to=args.get("to"),
+            value=args.get("value"),
             confirm=self.confirm,
         )
         return record(receipt.to_builtins(), receipt.ok)

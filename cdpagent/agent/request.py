@@ -21,6 +21,7 @@ import msgspec
 
 from ..snapshot.observe import ObserveResult
 from ..snapshot.options import ObserveOptions
+from ..snapshot.tools import press_focused_tool
 from .history import Message
 from .roles import Role
 from .tokens import TokenCounter, estimate_tokens, messages_tokens
@@ -139,6 +140,8 @@ def assemble_request(
     tabs = tab_ids or [tab_id]
     parts = [RULES, role.section()]
     tools = list(page.tools)
+    if tools:
+        tools.append(press_focused_tool())  # press Escape/Tab/Enter wherever the focus is
     if role.methods:
         parts.append(_tabs_section(tabs, tab_id))
         tools.append(page_method_tool(role, tabs))

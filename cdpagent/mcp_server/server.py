@@ -422,10 +422,11 @@ async def _act(
 ) -> CallToolResult | InputRequiredResult:
     surface = server.surface
     tab = await surface.tab(tab_id)
-    unknown = sorted(set(arguments) - {"record", "text", "option", "checked"})
+    unknown = sorted(set(arguments) - {"record", "text", "option", "checked", "key", "to", "value"})
     if unknown:
         raise _Failure(
-            codes.INVALID_ARGUMENT, f"{action} takes record, text, option or checked, not {unknown}"
+            codes.INVALID_ARGUMENT,
+            f"{action} takes record, text, option, checked, key, to or value, not {unknown}",
         )
     confirmation = Confirmation.for_call(context, accept_all=surface.config.yes)
     receipt: Receipt = await act(
@@ -435,6 +436,9 @@ async def _act(
         text=arguments.get("text"),
         option=arguments.get("option"),
         checked=arguments.get("checked"),
+        key=arguments.get("key"),
+        to=arguments.get("to"),
+        value=arguments.get("value"),
         confirm=confirmation.ask,
     )
     receipt = confirmation.settle(receipt)
@@ -547,12 +551,17 @@ def _tools(server: SurfaceServer) -> list[tuple[Tool, ToolAnnotations]]:
         text: Annotated[str | None, Field(description="the text, for type actions")] = None,
         option: Annotated[str | None, Field(description="the option, for select actions")] = None,
         checked: Annotated[bool | None, Field(description="true/false, for check actions")] = None,
+        key: Annotated[str | None, Field(description="a key or chord, for press and press_key")] = None,
+        to: Annotated[str | None, Field(description="down, up, end or start, for scroll actions")] = None,
+        value: Annotated[float | None, Field(description="a number, for set actions (sliders)")] = None,
     ) -> CallToolResult | InputRequiredResult:
         """Perform one action the page declares, with trusted input, and return its change receipt
         {"result": {ok, action, changed, warnings} | {ok: false, error: {code, message, available}}}.
         Only actions listed by observe exist. A confirm action asks the user first (through the
-        client); a hand-off action is never performed. The receipt's values are page data."""
-        given = {"record": record, "text": text, "option": option, "checked": checked}
+        client); a hand-off action is never performed. The receipt's values are page data.
+        action "press_key" with key presses a key (Escape, Tab, Enter…) on whatever has the focus."""
+        given: dict[str, Any] = {"record": record, "text": text, "option": option, "checked": checked}
+        given |= {"key": key, "to": to, "value": value}
         args = {k: v for k, v in given.items() if v is not None}
         return await _guard(_act(server, context, tabId, action, args))
 

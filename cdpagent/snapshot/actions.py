@@ -10,12 +10,16 @@
 4. in the isolated world, find the element again and re-check it *now*
    (connected, enabled, not inert or hidden, not behind a modal, hit-testable at
    its centre once scrolled into view — ``js/act.js``);
-5. perform it with trusted input through CDP (``Input.dispatchMouseEvent`` at
-   the centre for click and check; focus, select-all, ``Input.insertText`` and
-   Enter for type (an inferred in-place edit is double-clicked first, which
-   opens its text field) — date, colour and range controls take no typing, so their
-   value is set natively with ``input``/``change``; the option's native selection
-   plus ``input``/``change`` for select) and verify the post-condition;
+5. perform it with trusted input through CDP, by the performer of its kind
+   (:data:`PERFORMERS`, one small function per kind): mouse press/release at the
+   centre for click, check and choose (a radio of the group); the mouse moved
+   there for hover (a hidden item of a hover menu is shown by hovering its parent
+   first); focus, select-all, ``Input.insertText`` and Enter for type (an
+   inferred in-place edit is double-clicked first; date/time/month/week inputs
+   are typed segment by segment from ISO text; a read-only field is clicked, which
+   may open its picker); the key or chord for press; wheel turns for scroll;
+   Home/End/PageUp/arrows or a drag for set; the option's native selection plus
+   ``input``/``change`` for select — and verify the post-condition;
 6. settle and snapshot again and diff the two (:mod:`.receipts`).
 
 Every outcome is a :class:`~cdpagent.snapshot.receipts.Receipt`; refusals and
@@ -28,7 +32,7 @@ from __future__ import annotations
 import inspect
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, Final, NoReturn, TypeVar
 
 import msgspec
 import trio
@@ -36,7 +40,18 @@ import trio
 from ..connection import Session
 from ..dialogs import ACCEPT, DISMISS, JavaScriptDialog
 from ..errors import CDPAgentError, ProtocolError
-from ..input import insert_text, mouse_click, press_key
+from ..input import (
+    Chord,
+    insert_text,
+    mouse_click,
+    mouse_drag,
+    mouse_move,
+    mouse_wheel,
+    parse_chord,
+    press_chord,
+    press_key,
+    type_keys,
+)
 from ..target import Target
 from ..webmcp import WebMcp
 from . import codes
@@ -47,9 +62,12 @@ from .observe import WORLD, SettleReport, collect_snapshot, install, install_com
 from .options import ObserveOptions
 from .pagetools import output_text, schema_problem
 from .receipts import ActionRef, Changes, Receipt, ValueChange, diff, error_receipt, ok_receipt
-from .tools import ToolCallError, resolve_tool_call
+from .render import clean, fenced
+from .tools import PRESS_FOCUSED, PRESS_FOCUSED_DESCRIPTION, ToolCallError, resolve_tool_call
 
 __all__ = [
+    "PERFORMERS",
+    "PRESS_FOCUSED",
     "ActInput",
     "ActTimings",
     "ConfirmCallback",
@@ -95,16 +113,32 @@ class ActTimings(msgspec.Struct):
 
 
 class ActInput(msgspec.Struct, frozen=True, omit_defaults=True):
-    """The input of one act call: ``text`` (type), ``option`` (select), ``checked`` (check),
-    ``input`` (a WebMCP tool's JSON object)."""
+    """The input of one act call: ``text`` (type), ``option`` (select, choose), ``checked`` (check),
+    ``input`` (a WebMCP tool's JSON object), ``key`` (press: a key or chord), ``to`` (scroll:
+    down, up, end or start) and ``value`` (set: a number)."""
 
     text: str | None = None
     option: str | None = None
     checked: bool | None = None
     input: dict[str, Any] | None = None
+    key: str | None = None
+    to: str | None = None
+    value: float | None = None
 
 
 # -- replies of js/act.js, decoded into Structs -------------------------------------
+
+
+class _Point(msgspec.Struct, frozen=True):
+    x: float = 0.0
+    y: float = 0.0
+
+
+class _Rect(msgspec.Struct, frozen=True):
+    left: float = 0.0
+    top: float = 0.0
+    width: float = 0.0
+    height: float = 0.0
 
 
 class _Prepared(msgspec.Struct, frozen=True):
@@ -112,6 +146,8 @@ class _Prepared(msgspec.Struct, frozen=True):
 
     found: bool = False
     reason: str | None = None
+    cover: str = ""  # what covers it (page data)
+    hover: _Point | None = None  # where hovering may show a hidden element (its parent)
     x: float = 0.0
     y: float = 0.0
     checked: bool | None = None
@@ -145,10 +181,64 @@ class _Chosen(msgspec.Struct, frozen=True):
 
 
 class _Checked(msgspec.Struct, frozen=True):
-    """``state``: whether a check control is checked now."""
+    """``state`` / ``radioIs``: whether a check control (a group's radio) is checked now."""
 
     found: bool = False
     checked: bool | None = None
+
+
+class _Done(msgspec.Struct, frozen=True):
+    """``hovered``: whether the element shows the state the input should give it."""
+
+    found: bool = False
+    ok: bool = False
+
+
+class _ScrollAt(msgspec.Struct, frozen=True):
+    """``scrollState``: the scroller's position, its furthest position and its height (CSS px)."""
+
+    found: bool = False
+    top: int = 0
+    max: int = 0
+    client: int = 0
+
+
+class _Slider(msgspec.Struct, frozen=True):
+    """``slider``: a range input's or ARIA slider's value and geometry now."""
+
+    found: bool = False
+    native: bool = False
+    value: float = 0.0
+    min: float = 0.0
+    max: float = 100.0
+    step: float | None = None
+    vertical: bool = False
+    thumb: _Point = _Point()
+    track: _Rect = _Rect()
+    tolerance: float = 0.0
+    """How close counts as reached: one pixel of the track for a slider read from its thumb's position."""
+
+
+class _Radio(msgspec.Struct, frozen=True):
+    """``radio``: where to click the option of a choose group, or why it cannot be."""
+
+    found: bool = False
+    ok: bool = False
+    reason: str | None = None
+    cover: str = ""
+    options: list[str] = []
+    x: float = 0.0
+    y: float = 0.0
+    checked: bool = False
+
+
+class _Keys(msgspec.Struct, frozen=True):
+    """``dateKeys``: what to type into a date/time input's segments: digit groups, and
+    ``ArrowRight`` where the browser does not move to the next segment by itself."""
+
+    ok: bool = False
+    reason: str | None = None
+    keys: list[str] = []
 
 
 _Reply = TypeVar("_Reply", bound=msgspec.Struct)
@@ -168,8 +258,11 @@ class _WorldGone(Exception):
     pass
 
 
-async def _call(world: tuple[Session, int], reply: type[_Reply], function: str, *args: Any) -> _Reply:
-    """``function`` of ``js/act.js`` in ``world`` (a session and its isolated world's context)."""
+async def _call(
+    world: tuple[Session, int], reply: type[_Reply], function: str, *args: Any, await_promise: bool = False
+) -> _Reply:
+    """``function`` of ``js/act.js`` in ``world`` (a session and its isolated world's context);
+    ``await_promise``: the function answers with a promise, and its value is awaited."""
     session, ctx = world
     params = ", ".join(f"a{i}" for i in range(len(args)))
     try:
@@ -182,6 +275,7 @@ async def _call(world: tuple[Session, int], reply: type[_Reply], function: str, 
                 "executionContextId": ctx,
                 "arguments": [{"value": a} for a in args],
                 "returnByValue": True,
+                "awaitPromise": await_promise,
             },
         )
     except ProtocolError as exc:
@@ -212,6 +306,8 @@ class _Run:
         self.dialogs: list[str] = []
         #: A page tool's output, fenced (WebMCP).
         self.output: str | None = None
+        #: Where a scroll or set action left its control.
+        self.state: str | None = None
 
     async def snapshot(self, include: tuple[str, ...], *, after_input: bool = False) -> Snapshot:
         t0 = time.perf_counter()
@@ -250,25 +346,29 @@ def _available(entries: list[ActionEntry]) -> list[str]:
 
 
 def _check_arguments(entry: ActionEntry, args: ActInput) -> None:
-    given = {"text": args.text, "option": args.option, "checked": args.checked, "input": args.input}
-    wanted = {"type": "text", "select": "option", "check": "checked", "tool": "input"}.get(entry.kind)
+    """Refuse (``INVALID_ARGUMENT``) an argument that is not the entry's kind's, or its own
+    argument missing or of the wrong type (:data:`PERFORMERS`)."""
+    given = {f: getattr(args, f) for f in args.__struct_fields__}
+    kind = PERFORMERS.get(entry.kind)
+    wanted = kind.argument if kind else None
     extra = [k for k, v in given.items() if v is not None and k != wanted]
     if extra:
         raise _Refused(
             codes.INVALID_ARGUMENT,
             f"{entry.tool} is a {entry.kind} action and takes no {', '.join(extra)}",
         )
-    if wanted is None:
+    if kind is None or wanted is None:
         return
     value = given[wanted]
-    if wanted == "input":
-        if value is not None and not isinstance(value, dict):
-            raise _Refused(codes.INVALID_ARGUMENT, f"{entry.tool} needs input (a JSON object)")
+    if value is None and kind.optional:
         return
-    expected = bool if wanted == "checked" else str
-    if value is None or not isinstance(value, expected):
-        kind = "a boolean" if expected is bool else "a string"
-        raise _Refused(codes.INVALID_ARGUMENT, f"{entry.tool} needs {wanted} ({kind})")
+    expected = kind.argument_type
+    fits = isinstance(value, expected) and not (expected is float and isinstance(value, bool))
+    if expected is float:
+        fits = isinstance(value, int | float) and not isinstance(value, bool)
+    if not fits:
+        what = {bool: "a boolean", float: "a number", dict: "a JSON object"}.get(expected, "a string")
+        raise _Refused(codes.INVALID_ARGUMENT, f"{entry.tool} needs {wanted} ({what})")
 
 
 def _resolve(entries: list[ActionEntry], name: str, record: str | None) -> tuple[ActionEntry, ActionLocator]:
@@ -279,12 +379,21 @@ def _resolve(entries: list[ActionEntry], name: str, record: str | None) -> tuple
         raise _Refused(exc.code, exc.message) from None
 
 
+#: Unavailability a performer may still overcome: a hidden item of a hover menu shows
+#: when its parent is hovered; a read-only field may open a picker when clicked; a disabled
+#: text area still scrolls.
+_TRIED_ANYWAY: Final = frozenset(
+    {("click", "hidden"), ("hover", "hidden"), ("type", "read-only"), ("scroll", "disabled")}
+)
+
+
 def _check_available(snap: Snapshot, entry: ActionEntry, record: str | None) -> None:
-    """Refuse (:class:`_Refused`) unless ``snap`` shows the action, on ``record``, available."""
+    """Refuse (:class:`_Refused`) unless ``snap`` shows the action, on ``record``, available
+    (or unavailable for a reason in :data:`_TRIED_ANYWAY`)."""
     if not entry.folded:
         if record is not None:
             raise _Refused(codes.INVALID_ARGUMENT, f"{entry.tool} is not a row action: pass no record")
-        if not entry.available:
+        if not entry.available and (entry.kind, entry.reason) not in _TRIED_ANYWAY:
             raise _Refused(
                 codes.ACTION_UNAVAILABLE, f"{entry.tool} is not available now: {entry.reason}", entry.reason
             )
@@ -303,7 +412,7 @@ def _check_available(snap: Snapshot, entry: ActionEntry, record: str | None) -> 
     state = full.actions.get(entry.name)
     if state is None:
         raise _Refused(codes.UNKNOWN_RECORD, f"record {record!r} has no {entry.tool} action")
-    if not state.available:
+    if not state.available and (entry.kind, state.reason) not in _TRIED_ANYWAY:
         raise _Refused(
             codes.ACTION_UNAVAILABLE,
             f"{entry.tool} is not available on {record!r} now: {state.reason}",
@@ -350,88 +459,461 @@ async def _page_point(
     return point
 
 
-async def _perform(
-    run: _Run,
-    world: tuple[Session, int],
-    serial: int,
-    entry: ActionEntry,
-    locator: ActionLocator,
-    args: ActInput,
-    frame_id: str | None = None,
-) -> str | None:
-    """Re-check, scroll, deliver the input; returns a failed expectation, if any.
+# -- performers: one per action kind ------------------------------------------------
 
-    ``locator`` is relative to the document of ``world``: frame ``frame_id``'s, or the main one.
-    """
-    tab = run.tab
-    text, option, checked = args.text, args.option, args.checked
-    if entry.kind == "tool":
-        await _call_page_tool(run, serial, entry, locator, args.input or {})
-        return None
-    where = msgspec.to_builtins(locator)
-    prep = await _call(world, _Prepared, "prepare", where, entry.kind)
-    if not prep.found:
-        raise _Refused(codes.ACTION_UNAVAILABLE, f"{locator.id} is no longer on the page", "gone")
+
+class _Step:
+    """One action being performed: where its element is and what it was given."""
+
+    __slots__ = ("args", "entry", "frame_id", "locator", "run", "serial", "where", "world")
+
+    def __init__(
+        self,
+        run: _Run,
+        world: tuple[Session, int],
+        serial: int,
+        entry: ActionEntry,
+        locator: ActionLocator,
+        args: ActInput,
+        frame_id: str | None,
+    ) -> None:
+        self.run = run
+        self.world = world
+        self.serial = serial
+        self.entry = entry
+        self.locator = locator
+        self.args = args
+        self.frame_id = frame_id
+        self.where = msgspec.to_builtins(locator)
+
+    @property
+    def session(self) -> Session:
+        return self.run.tab.session
+
+    @property
+    def id(self) -> str:
+        return self.locator.id
+
+    async def call(
+        self, reply: type[_Reply], function: str, *args: Any, await_promise: bool = False
+    ) -> _Reply:
+        return await _call(self.world, reply, function, self.where, *args, await_promise=await_promise)
+
+    async def prepare(self, kind: str | None = None) -> _Prepared:
+        """``prepare`` of act.js; raises :class:`_Refused` when the element is gone."""
+        prep = await self.call(_Prepared, "prepare", kind or self.entry.kind)
+        if not prep.found:
+            raise _Refused(codes.ACTION_UNAVAILABLE, f"{self.id} is no longer on the page", "gone")
+        return prep
+
+    def refuse(self, reason: str, cover: str = "") -> NoReturn:
+        """Raise the refusal for ``reason``; a covering element is named (page data) with the way out."""
+        if reason == _COVERED:
+            what = fenced(clean(cover, 120)) if cover else "another element"
+            message = (
+                f"{self.id} cannot be used now: it is covered by {what}. Choose from what covers it "
+                f'(observe the page to see its options) or close it: act {PRESS_FOCUSED} with key "Escape"'
+            )
+            raise _Refused(codes.ACTION_UNAVAILABLE, message, reason)
+        raise _Refused(codes.ACTION_UNAVAILABLE, f"{self.id} cannot be used now: {reason}", reason)
+
+    async def point(self, x: float, y: float) -> FramePoint:
+        """(x, y) of the element's document on the page, once the document is known unchanged."""
+        at = await _page_point(self.run, self.frame_id, self.locator, x, y)
+        doc = self.run.tab.document
+        if doc is None or doc.serial != self.serial:
+            raise _Refused(codes.PAGE_CHANGED, "the page was replaced before the action could run")
+        return at
+
+    async def ready(self, kind: str | None = None) -> tuple[_Prepared, FramePoint]:
+        """Re-checked, scrolled into view and hit-tested: the element and where to point at it."""
+        prep = await self.prepare(kind)
+        if prep.reason:
+            self.refuse(prep.reason, prep.cover)
+        return prep, await self.point(prep.x, prep.y)
+
+    async def focus(self) -> None:
+        """Give the element the focus (a key press goes there); refuses when it does not take it."""
+        focus = await self.call(_Focused, "focusFor")
+        if not focus.ok:
+            raise _Refused(codes.ACTION_UNAVAILABLE, f"{self.id}: {focus.reason}", focus.reason)
+
+
+_COVERED: Final = "covered by another element"
+_Performer = Callable[[_Step], Awaitable[str | None]]
+"""Re-checks, delivers the input and returns a failed expectation (or None); raises :class:`_Refused`."""
+
+
+_HOVER_LEVELS: Final = 4
+"""How deep a hover menu is opened level by level to show a hidden item."""
+
+
+async def _shown(step: _Step) -> FramePoint:
+    """Where to point at the element; a hidden item of a hover menu is shown first by
+    hovering its parent, as a person does. Raises :class:`_Refused` when it cannot be used."""
+    prep = await step.prepare()
+    # A submenu of a submenu: each hover shows the next level, the nearest shown ancestor.
+    for _ in range(_HOVER_LEVELS):
+        if prep.reason != "hidden" or prep.hover is None:
+            break
+        parent = await step.point(prep.hover.x, prep.hover.y)
+        step.run.performed = True
+        await mouse_move(step.session, parent.x, parent.y)
+        prep = await step.prepare()
     if prep.reason:
+        step.refuse(prep.reason, prep.cover)
+    return await step.point(prep.x, prep.y)
+
+
+async def _click(step: _Step) -> str | None:
+    at = await _shown(step)
+    step.run.performed = True
+    await mouse_click(step.session, at.x, at.y)
+    return None
+
+
+async def _hover(step: _Step) -> str | None:
+    at = await _shown(step)
+    step.run.performed = True
+    await mouse_move(step.session, at.x, at.y)
+    now = await step.call(_Done, "hovered")
+    if now.found and not now.ok:
+        return f"the mouse is over {step.id} but the page does not show it hovered"
+    return None
+
+
+async def _check(step: _Step) -> str | None:
+    checked = step.args.checked
+    prep, at = await step.ready()
+    if bool(prep.checked) == checked:
+        step.run.warnings.append(f"{step.id} was already {'checked' if checked else 'unchecked'}")
+        return None
+    step.run.performed = True
+    await mouse_click(step.session, at.x, at.y)
+    now = await step.call(_Checked, "state")
+    if now.found and now.checked != checked:
+        return f"{step.id} is still {'checked' if now.checked else 'unchecked'} after the click"
+    return None
+
+
+def _option_refusal(step: _Step, option: str, found: bool, reason: str | None, options: list[str]) -> None:
+    """Raise the refusal of a select or choose whose element is gone or whose option is not
+    offered (``UNKNOWN_OPTION`` with the options; act.js lists none of a sensitive control, OB-2)."""
+    if not found:
+        raise _Refused(codes.ACTION_UNAVAILABLE, f"{step.id} is no longer on the page", "gone")
+    if reason:
+        offered = " / ".join(options) or "(not listed)"
+        raise _Refused(codes.UNKNOWN_OPTION, f"{reason}: {option!r}; the options are: {offered}")
+
+
+async def _select(step: _Step) -> str | None:
+    option = step.args.option
+    assert option is not None
+    await step.ready()
+    chosen = await step.call(_Chosen, "choose", option)
+    _option_refusal(step, option, chosen.found, chosen.reason, chosen.options)
+    step.run.performed = True
+    if not chosen.ok:
+        return f"{option!r} is not the selected option after choosing it"
+    return None
+
+
+async def _choose(step: _Step) -> str | None:
+    option = step.args.option
+    assert option is not None
+    await step.ready()
+    target = await step.call(_Radio, "radio", option)
+    if target.reason == _COVERED:
+        step.refuse(target.reason, target.cover)
+    _option_refusal(step, option, target.found, target.reason, target.options)
+    if target.checked:
+        step.run.warnings.append(f"{option!r} was already chosen in {step.id}")
+        return None
+    at = await step.point(target.x, target.y)
+    step.run.performed = True
+    await mouse_click(step.session, at.x, at.y)
+    now = await step.call(_Checked, "radioIs", option)
+    if now.found and not now.checked:
+        return f"{option!r} is not the chosen option of {step.id} after clicking it"
+    return None
+
+
+async def _press(step: _Step) -> str | None:
+    chord = _chord(step.entry, step.args.key)
+    await step.ready()
+    await step.focus()
+    step.run.performed = True
+    await press_chord(step.session, chord)
+    return None
+
+
+def _chord(entry: ActionEntry, key: str | None) -> Chord:
+    try:
+        return parse_chord(key or "")
+    except ValueError as exc:
+        raise _Refused(codes.INVALID_ARGUMENT, f"{entry.tool}: {exc}") from None
+
+
+_SCROLL_TO: Final = ("down", "up", "end", "start")
+_PAGE: Final = 0.875
+"""A page of scrolling: most of the scroller's height, keeping a line of context (as browsers do)."""
+
+
+async def _scroll(step: _Step) -> str | None:
+    to = step.args.to or "down"
+    if to not in _SCROLL_TO:
         raise _Refused(
-            codes.ACTION_UNAVAILABLE, f"{locator.id} cannot be used now: {prep.reason}", prep.reason
+            codes.INVALID_ARGUMENT, f"{step.entry.tool}: to must be one of {', '.join(_SCROLL_TO)}"
         )
-    at = await _page_point(run, frame_id, locator, prep.x, prep.y)
-    doc = tab.document
-    if doc is None or doc.serial != serial:
-        raise _Refused(codes.PAGE_CHANGED, "the page was replaced before the action could run")
-    if entry.kind == "click":
-        run.performed = True
-        await mouse_click(tab.session, at.x, at.y)
+    _prep, at = await step.ready()
+    start = await step.call(_ScrollAt, "scrollState", False)
+    if not start.found:
+        raise _Refused(codes.ACTION_UNAVAILABLE, f"{step.id} is no longer on the page", "gone")
+    forward = to in ("down", "end")
+    if (forward and start.top >= start.max) or (not forward and start.top <= 0):
+        step.run.warnings.append(f"{step.id} was already at the {'end' if forward else 'start'}")
+        step.run.state = _scroll_state(start)
         return None
-    if entry.kind == "check":
-        if bool(prep.checked) == checked:
-            run.warnings.append(f"{locator.id} was already {'checked' if checked else 'unchecked'}")
-            return None
-        run.performed = True
-        await mouse_click(tab.session, at.x, at.y)
-        now = await _call(world, _Checked, "state", where)
-        if now.found and now.checked != checked:
-            return f"{locator.id} is still {'checked' if now.checked else 'unchecked'} after the click"
+    now = start
+    step.run.performed = True
+    # "end"/"start": a wheel turn the size of the rest; content loaded on the way may
+    # extend it, so turn again while it moves (a few times at most).
+    for _ in range(1 if to in ("down", "up") else 4):
+        if to in ("down", "up"):
+            delta = max(now.client * _PAGE, 40.0)
+        else:
+            delta = float(now.max - now.top if forward else now.top) + now.client
+        await mouse_wheel(step.session, at.x, at.y, delta if forward else -delta)
+        was, now = now, await step.call(_ScrollAt, "scrollState", True, await_promise=True)
+        if not now.found or now.top == was.top or (now.top >= now.max if forward else now.top <= 0):
+            break
+    step.run.state = _scroll_state(now)
+    if now.found and now.top == start.top:
+        return f"the wheel did not scroll {step.id} (the page may prevent scrolling there)"
+    return None
+
+
+def _scroll_state(at: _ScrollAt) -> str:
+    if at.top >= at.max:
+        return f"at the end ({at.max} px scrolled)"
+    if at.top <= 0:
+        return f"at the start ({at.max} px to the end)"
+    share = round(100 * at.top / at.max) if at.max else 100
+    return f"{at.top} of {at.max} px scrolled ({share} %); {at.max - at.top} px to the end"
+
+
+async def _set(step: _Step) -> str | None:
+    target = step.args.value
+    assert target is not None
+    await step.ready()
+    now = await step.call(_Slider, "slider")
+    if not now.found:
+        raise _Refused(codes.ACTION_UNAVAILABLE, f"{step.id} is no longer on the page", "gone")
+    problem = _value_problem(now, target)
+    if problem:
+        raise _Refused(codes.INVALID_ARGUMENT, f"{step.entry.tool}: {problem}")
+    if _same(now.value, target, now):
+        step.run.warnings.append(f"{step.id} was already at {_number(target)}")
+        step.run.state = _slider_state(now)
         return None
-    if entry.kind == "select":
-        assert option is not None
-        chosen = await _call(world, _Chosen, "choose", where, option)
-        if not chosen.found:
-            raise _Refused(codes.ACTION_UNAVAILABLE, f"{locator.id} is no longer on the page", "gone")
-        if chosen.reason:
-            # act.js lists no options of a sensitive select (OB-2).
-            offered = " / ".join(chosen.options) or "(not listed)"
-            raise _Refused(codes.UNKNOWN_OPTION, f"{chosen.reason}: {option!r}; the options are: {offered}")
-        run.performed = True
-        if not chosen.ok:
-            return f"{option!r} is not the selected option after choosing it"
-        return None
+    focus = await step.call(_Focused, "focusFor")
+    step.run.performed = True
+    if focus.ok:
+        now = await _set_by_keys(step, now, target)
+    if not _same(now.value, target, now):
+        # The page ignores keys: drag its thumb there, as a person with a mouse does.
+        now = await _set_by_drag(step, now, target)
+    step.run.state = _slider_state(now)
+    if not _same(now.value, target, now):
+        return f"{step.id} stopped at {_number(now.value)}, not {_number(target)}"
+    return None
+
+
+_MAX_KEYS: Final = 200
+"""Key presses one set action may spend (a slider of 1,000 steps is reached by PageUp first)."""
+
+
+async def _set_by_keys(step: _Step, now: _Slider, target: float) -> _Slider:
+    """Home/End for the ends; else arrows, with PageUp/PageDown while far (> 10 steps) and
+    a page does not overshoot. Stops when a key does not move the slider."""
+    if target in (now.min, now.max):
+        await press_chord(step.session, _KEYS["Home" if target == now.min else "End"])
+        return await step.call(_Slider, "slider")
+    unit = now.step  # how far an arrow moves: the native step, else measured
+    page: float | None = None  # how far a page key moves, once measured; 0: do not use
+    for _ in range(_MAX_KEYS):
+        gap = target - now.value
+        if _same(now.value, target, now):
+            break
+        far = unit is not None and unit > 0 and abs(gap) / unit > 10
+        by_page = far and page != 0 and (page is None or abs(gap) >= page)
+        up = gap > 0
+        name = ("PageUp" if up else "PageDown") if by_page else ("ArrowRight" if up else "ArrowLeft")
+        await press_chord(step.session, _KEYS[name])
+        was, now = now, await step.call(_Slider, "slider")
+        moved = abs(now.value - was.value)
+        crossed = (now.value - target) * (was.value - target) < 0
+        if by_page:
+            page = 0.0 if crossed else moved
+            continue
+        if unit is None or not now.step:
+            unit = moved
+        if moved == 0 or crossed:
+            break
+    return now
+
+
+async def _set_by_drag(step: _Step, now: _Slider, target: float) -> _Slider:
+    track = now.track
+    share = (target - now.min) / (now.max - now.min) if now.max > now.min else 0.0
+    if now.vertical:
+        end = (track.left + track.width / 2, track.top + track.height * (1 - share))
+    else:
+        end = (track.left + track.width * share, track.top + track.height / 2)
+    start = await step.point(now.thumb.x, now.thumb.y)
+    finish = await step.point(*end)
+    await mouse_drag(step.session, (start.x, start.y), (finish.x, finish.y))
+    return await step.call(_Slider, "slider")
+
+
+def _value_problem(at: _Slider, value: float) -> str | None:
+    if value < at.min or value > at.max:
+        return f"value {_number(value)} is outside {_number(at.min)}…{_number(at.max)}"
+    if at.step:
+        steps = (value - at.min) / at.step
+        if abs(steps - round(steps)) > 1e-6:
+            return f"value {_number(value)} is not a step of {_number(at.step)} from {_number(at.min)}"
+    return None
+
+
+def _same(a: float, b: float, at: _Slider) -> bool:
+    return abs(a - b) <= max(1e-9 * max(abs(at.max - at.min), 1.0), at.tolerance)
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def _slider_state(at: _Slider) -> str:
+    return f"at {_number(at.value)} ({_number(at.min)}…{_number(at.max)})"
+
+
+_KEYS: Final = {
+    name: parse_chord(name) for name in ("Home", "End", "PageUp", "PageDown", "ArrowRight", "ArrowLeft")
+}
+_TYPED_DATES: Final = frozenset({"date", "time", "datetime-local", "month", "week"})
+
+
+async def _type(step: _Step) -> str | None:
+    text = step.args.text
     assert text is not None
+    run, tab = step.run, step.run.tab
+    prep, at = await _type_target(step)
     if prep.reveal:
         run.performed = True
         await mouse_click(tab.session, at.x, at.y, clicks=2)
-        opened = await _call(world, _Prepared, "prepare", where, entry.kind)
+        opened = await step.prepare()
         if not opened.found or opened.reason or opened.reveal:
-            return f"double-clicking {locator.id} opened no text field to type into"
-    focus = await _call(world, _Focused, "focusForTyping", where)
+            return f"double-clicking {step.id} opened no text field to type into"
+    focus = await step.call(_Focused, "focusForTyping")
     if not focus.ok:
-        raise _Refused(codes.ACTION_UNAVAILABLE, f"{locator.id}: {focus.reason}", focus.reason)
-    run.performed = True
-    if focus.picked:
-        value = await _call(world, _Value, "pick", where, text)
+        raise _Refused(codes.ACTION_UNAVAILABLE, f"{step.id}: {focus.reason}", focus.reason)
+    kind = step.entry.input.input_type if step.entry.input else ""
+    if focus.picked and kind in _TYPED_DATES:
+        value = await _type_date(step, text)
+    elif focus.picked:
+        run.performed = True
+        value = await step.call(_Value, "pick", text)
     else:
+        run.performed = True
         if text:
             await insert_text(tab.session, text)
         elif not focus.empty:
             await press_key(tab.session, "Delete", "Delete", 46)
-        value = await _call(world, _Value, "valueIs", where, text)
+        value = await step.call(_Value, "valueIs", text)
     if value.found and not value.ok:
         # Never echo the value: the field may be sensitive.
-        return f"{locator.id} holds {value.length} characters instead of the {len(text)} typed"
-    if entry.submit:
+        return f"{step.id} holds {value.length} characters instead of the {len(text)} typed"
+    if step.entry.submit:
         await press_key(tab.session, "Enter", "Enter", 13, "\r")
     return None
+
+
+async def _type_target(step: _Step) -> tuple[_Prepared, FramePoint]:
+    """The field to type into; a read-only one is clicked, which opens its picker if it has one.
+
+    Raises :class:`_Refused`: ``PICKER_REQUIRED`` when the click changed the page (a picker
+    opened) and the field is still read-only, ``ACTION_UNAVAILABLE`` (read-only) when it did not.
+    """
+    prep = await step.prepare()
+    if prep.reason != "read-only":
+        if prep.reason:
+            step.refuse(prep.reason, prep.cover)
+        return prep, await step.point(prep.x, prep.y)
+    at = await step.point(prep.x, prep.y)
+    await _call(step.world, _Done, "watch")
+    step.run.performed = True
+    await mouse_click(step.session, at.x, at.y)
+    opened = await _call(step.world, _Done, "changed")
+    prep = await step.prepare()
+    if prep.reason and not opened.ok:
+        step.refuse(prep.reason)
+    if prep.reason:
+        raise _Refused(
+            codes.PICKER_REQUIRED,
+            f"{step.id} is read-only and takes no typing; clicking it opened what it offers: "
+            "observe the page and choose the value from the picker that opened",
+            prep.reason,
+        )
+    return prep, await step.point(prep.x, prep.y)
+
+
+async def _type_date(step: _Step, text: str) -> _Value:
+    """Type an ISO date/time into its segments in the locale's order, as a person does."""
+    keys = await step.call(_Keys, "dateKeys", text)
+    if not keys.ok:
+        raise _Refused(codes.INVALID_ARGUMENT, f"{step.entry.tool}: {keys.reason}")
+    step.run.performed = True
+    for group in keys.keys:
+        if group in _KEYS:
+            await press_chord(step.session, _KEYS[group])
+        else:
+            await type_keys(step.session, group)
+    value = await step.call(_Value, "valueIs", text)
+    if value.found and not value.ok:
+        step.run.warnings.append(f"typing into {step.id} did not give {text!r}; its value was set directly")
+        value = await step.call(_Value, "pick", text)
+    return value
+
+
+async def _tool(step: _Step) -> str | None:
+    await _call_page_tool(step.run, step.serial, step.entry, step.locator, step.args.input or {})
+    return None
+
+
+class _Kind(msgspec.Struct, frozen=True):
+    """How one kind of action is performed and which act argument it takes."""
+
+    perform: _Performer
+    argument: str | None = None
+    argument_type: type = str
+    optional: bool = False
+
+
+PERFORMERS: Final[dict[str, _Kind]] = {
+    "click": _Kind(_click),
+    "hover": _Kind(_hover),
+    "type": _Kind(_type, "text"),
+    "select": _Kind(_select, "option"),
+    "choose": _Kind(_choose, "option"),
+    "check": _Kind(_check, "checked", bool),
+    "press": _Kind(_press, "key"),
+    "scroll": _Kind(_scroll, "to", optional=True),
+    "set": _Kind(_set, "value", float),
+    "tool": _Kind(_tool, "input", dict, optional=True),
+}
+"""Every action kind, its performer and its argument; ``tools.py`` declares the same kinds'
+parameters and ``js/act.js`` the same kinds (a test checks the agreement)."""
 
 
 async def _act(
@@ -445,40 +927,100 @@ async def _act(
     serial = doc.serial if doc else -1
     before_entries = fold_actions(before)
     available = _available(before_entries)
+    expectation: str | None = None
     try:
-        entry, locator = _resolve(before_entries, name, record)
-        ref = ActionRef(locator.id, entry.description)
-        _check_available(before, entry, record)
-        if entry.handoff:
-            raise _Refused(
-                codes.HANDOFF_REQUIRED,
-                f"a person must do this: {entry.handoff}. Ask the user to do it; it was not performed.",
-                entry.handoff,
-            )
-        _check_arguments(entry, args)
-        if entry.confirm:
-            request = ConfirmRequest(tab.id, locator.id, entry.description, entry.confirm)
-            if not await _confirmed(confirm, request):
-                raise _Refused(
-                    codes.CONFIRMATION_DENIED,
-                    f"the user did not confirm {locator.id!r} ({entry.confirm}); it was not performed",
-                )
-        frame_id, where = frame_of(before, locator)
-        world = await _world(run, frame_id)
-        t0 = time.perf_counter()
-        expectation = await _perform(run, world, serial, entry, where, args, frame_id)
-        run.timings.action_ms = (time.perf_counter() - t0) * 1000
+        if name == PRESS_FOCUSED and not any(e.tool == name for e in before_entries):
+            ref = ActionRef(PRESS_FOCUSED, PRESS_FOCUSED_DESCRIPTION)
+            await _press_focused(run, serial, record, args)
+        else:
+            entry, locator = _resolve(before_entries, name, record)
+            ref = ActionRef(locator.id, entry.description)
+            expectation = await _perform_entry(run, before, serial, entry, locator, record, args, confirm)
     except _Refused as exc:
         return error_receipt(ref, exc.code, exc.message, available, reason=exc.reason)
     except _WorldGone:
-        if run.performed:
-            expectation = None
-            run.warnings.append("the page was replaced while the action was verified")
-        else:
+        if not run.performed:
             return error_receipt(
                 ref, codes.PAGE_CHANGED, "the page was replaced before the action could run", available
             )
+        run.warnings.append("the page was replaced while the action was verified")
+    return await _after(run, before, before_entries, serial, include, ref, expectation)
 
+
+async def _perform_entry(
+    run: _Run,
+    before: Snapshot,
+    serial: int,
+    entry: ActionEntry,
+    locator: ActionLocator,
+    record: str | None,
+    args: ActInput,
+    confirm: ConfirmCallback | None,
+) -> str | None:
+    """Check ``entry`` and perform it by its kind's performer (:data:`PERFORMERS`): re-check,
+    scroll, deliver the input; returns a failed expectation (None: none); raises :class:`_Refused`."""
+    tab = run.tab
+    _check_available(before, entry, record)
+    if entry.handoff:
+        raise _Refused(
+            codes.HANDOFF_REQUIRED,
+            f"a person must do this: {entry.handoff}. Ask the user to do it; it was not performed.",
+            entry.handoff,
+        )
+    _check_arguments(entry, args)
+    if entry.confirm:
+        request = ConfirmRequest(tab.id, locator.id, entry.description, entry.confirm)
+        if not await _confirmed(confirm, request):
+            raise _Refused(
+                codes.CONFIRMATION_DENIED,
+                f"the user did not confirm {locator.id!r} ({entry.confirm}); it was not performed",
+            )
+    frame_id, where = frame_of(before, locator)
+    world = await _world(run, frame_id)
+    t0 = time.perf_counter()
+    kind = PERFORMERS.get(entry.kind)
+    if kind is None:
+        raise _Refused(
+            codes.ACTION_FAILED, f"{entry.tool} is a {entry.kind!r} action, which cannot be performed"
+        )
+    # ``where`` is relative to the document of ``world``: frame ``frame_id``'s, or the main one.
+    expectation = await kind.perform(_Step(run, world, serial, entry, where, args, frame_id))
+    run.timings.action_ms = (time.perf_counter() - t0) * 1000
+    return expectation
+
+
+async def _press_focused(run: _Run, serial: int, record: str | None, args: ActInput) -> None:
+    """The built-in :data:`PRESS_FOCUSED`: ``args.key`` pressed wherever the focus is (the page's
+    body when nothing has it). Raises :class:`_Refused` for other arguments or a bad key."""
+    given = [f for f in args.__struct_fields__ if f != "key" and getattr(args, f) is not None]
+    if record is not None:
+        given.insert(0, "record")
+    if given:
+        raise _Refused(codes.INVALID_ARGUMENT, f"{PRESS_FOCUSED} takes only key, not {', '.join(given)}")
+    try:
+        chord = parse_chord(args.key or "")
+    except ValueError as exc:
+        raise _Refused(codes.INVALID_ARGUMENT, f"{PRESS_FOCUSED}: {exc}") from None
+    doc = run.tab.document
+    if doc is None or doc.serial != serial:
+        raise _Refused(codes.PAGE_CHANGED, "the page was replaced before the action could run")
+    run.performed = True
+    t0 = time.perf_counter()
+    await press_chord(run.tab.session, chord)
+    run.timings.action_ms = (time.perf_counter() - t0) * 1000
+
+
+async def _after(
+    run: _Run,
+    before: Snapshot,
+    before_entries: list[ActionEntry],
+    serial: int,
+    include: tuple[str, ...],
+    ref: ActionRef,
+    expectation: str | None,
+) -> Receipt:
+    """The second snapshot and the receipt of what the input changed."""
+    tab = run.tab
     if run.navigation_started and tab.document is not None and tab.document.serial == serial:
         # The input started a navigation whose new document is not committed yet.
         with trio.move_on_after(5):
@@ -521,7 +1063,7 @@ def _finish(
                 warnings=warnings,
             )
         warnings += [f"the page reported an error during the action: {e}" for e in run.page_errors]
-    return ok_receipt(ref, changes, warnings, output=run.output)
+    return ok_receipt(ref, changes, warnings, output=run.output, state=run.state)
 
 
 async def act(
@@ -533,6 +1075,9 @@ async def act(
     option: str | None = None,
     checked: bool | None = None,
     input: dict[str, Any] | None = None,
+    key: str | None = None,
+    to: str | None = None,
+    value: float | None = None,
     confirm: ConfirmCallback | None = None,
     options: ObserveOptions | None = None,
     timeout: float = 30.0,
@@ -542,9 +1087,14 @@ async def act(
 
     ``name`` is a tool name from the observation (``toggle``) or an original
     action id (``toggle@t9``); ``record`` picks the row of a folded action;
-    ``text`` / ``option`` / ``checked`` are the input of type / select / check
-    actions, ``input`` the JSON object of a page tool (WebMCP), checked against
-    the tool's schema before the page sees it. ``confirm`` is asked before a ``data-agent-confirm`` action (no
+    ``text`` / ``option`` / ``checked`` are the input of type / select and choose /
+    check actions, ``key`` of press (a key or chord: ``Enter``, ``Shift+Tab``,
+    ``Control+A``), ``to`` of scroll (``down``, ``up``, ``end``, ``start``),
+    ``value`` of set (a number within the slider's range and step), ``input``
+    the JSON object of a page tool (WebMCP), checked against
+    the tool's schema before the page sees it. ``name`` :data:`PRESS_FOCUSED`
+    (``press_key``), when the page has no action of that name, presses ``key``
+    on whatever has the focus. ``confirm`` is asked before a ``data-agent-confirm`` action (no
     callback = denied). ``timings``, when given, is filled with where the time
     went. Calls on one tab are serialised.
 
@@ -581,7 +1131,7 @@ async def act(
                 unsubscribe.append(tab.session.on("Page.javascriptDialogOpening", on_dialog))
                 with trio.move_on_after(timeout):
                     try:
-                        given = ActInput(text, option, checked, input)
+                        given = ActInput(text, option, checked, input, key, to, value)
                         receipt = await _act(run, name, record, given, confirm)
                     except CDPAgentError as exc:
                         code, message = codes.driver_failure(exc)

@@ -23,6 +23,7 @@ __all__ = [
     "HANDOFF_REQUIRED",
     "INVALID_ARGUMENT",
     "PAGE_CHANGED",
+    "PICKER_REQUIRED",
     "RECORD_REQUIRED",
     "TIMEOUT",
     "UNKNOWN_ACTION",
@@ -58,6 +59,8 @@ PAGE_CHANGED: Final = "PAGE_CHANGED"
 """The document was replaced before the input could be delivered; nothing was performed."""
 TIMEOUT: Final = "TIMEOUT"
 """The action, or one of its snapshots, did not finish before the deadline."""
+PICKER_REQUIRED: Final = "PICKER_REQUIRED"
+"""A read-only field takes no typing; clicking it opened its picker: choose the value from that."""
 DIALOG_OPEN: Final = "DIALOG_OPEN"
 """A JavaScript dialog blocks the page; only ``accept_dialog`` / ``dismiss_dialog`` can run."""
 
@@ -77,6 +80,7 @@ CODES: Final = frozenset(
         PAGE_CHANGED,
         TIMEOUT,
         DIALOG_OPEN,
+        PICKER_REQUIRED,
     }
 )
 

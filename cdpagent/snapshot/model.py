@@ -92,7 +92,8 @@ def split_action_id(text: str) -> tuple[str, str | None]:
 Kind = Literal["click", "type", "select", "check", "tool", "hover", "press", "scroll", "set", "choose"]
 """``tool``: a tool the page registered with WebMCP; its input is a JSON object (:mod:`.pagetools`).
 ``set``: a range or slider (a number within the input's min/max/step); ``choose``: one radio
-group (an option label); ``hover``, ``press`` (a key), ``scroll`` (a direction)."""
+group (an option label); ``hover``, ``press`` (a key), ``scroll`` (a direction); each is
+performed by :data:`cdpagent.snapshot.actions.PERFORMERS`."""
 NameSource = Literal["label", "placeholder", "title", "header", "attribute", "position"]
 """Where an inferred action's weak name came from (OB-12): an untied label or caption next to
 the control, its placeholder, its title, its column header or row caption, its humanised

@@ -173,6 +173,8 @@ class Result(msgspec.Struct, frozen=True, omit_defaults=True):
     action: ActionRef | None = None
     output: str | None = None
     """What a page tool (WebMCP) returned: page data, bounded and inside a ``<page_data>`` fence."""
+    state: str | None = None
+    """Where a scroll or set action left its control ("at the end", "at 40 (0…100)")."""
     changed: Changes | None = None
     warnings: list[str] | None = None
     error: ErrorInfo | None = None
@@ -214,12 +216,24 @@ def _warnings(warnings: list[str]) -> list[str]:
 
 
 def ok_receipt(
-    action: ActionRef, changed: Changes, warnings: list[str] | None = None, *, output: str | None = None
+    action: ActionRef,
+    changed: Changes,
+    warnings: list[str] | None = None,
+    *,
+    output: str | None = None,
+    state: str | None = None,
 ) -> Receipt:
     """A successful receipt; ``warnings`` is always present (possibly empty); ``output`` is a
-    page tool's fenced output."""
+    page tool's fenced output, ``state`` where a scroll or set action left its control."""
     return Receipt(
-        Result(ok=True, action=action, output=output, changed=changed, warnings=_warnings(warnings or []))
+        Result(
+            ok=True,
+            action=action,
+            output=output,
+            state=state,
+            changed=changed,
+            warnings=_warnings(warnings or []),
+        )
     )
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import zlib
+from collections.abc import Callable
 from typing import Any, Final
 
 import msgspec
@@ -24,10 +25,15 @@ from . import codes
 from .model import ActionEntry, ActionLocator, InputSpec
 
 __all__ = [
+    "INPUT_PROPERTIES",
+    "PRESS_FOCUSED",
+    "PRESS_FOCUSED_DESCRIPTION",
+    "SCROLL_TO",
     "TOOL_NAME",
     "ToolCallError",
     "assign_tool_names",
     "legal_name",
+    "press_focused_tool",
     "resolve_tool_call",
     "tool_declaration",
     "tool_description",
@@ -162,34 +168,112 @@ def _html_pattern(pattern: str) -> str:
     return f"^(?:{pattern})$"
 
 
+def _text_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
+    words = constraint_words(spec)
+    prop: dict[str, Any] = {"type": "string"}
+    desc = doc or "The text to type (replaces the current value)."
+    if spec.input_type in _ISO_FORMATS and "ISO" not in desc:
+        desc += f" As ISO text: {_ISO_FORMATS[spec.input_type]}."
+    if words:
+        desc += " (" + "; ".join(words) + ")"
+    prop["description"] = desc.replace("<", "\\u003c")
+    if spec.maxlength is not None:
+        prop["maxLength"] = spec.maxlength
+    if spec.minlength is not None:
+        prop["minLength"] = spec.minlength
+    elif spec.required:
+        prop["minLength"] = 1
+    if spec.pattern is not None:
+        prop["pattern"] = _html_pattern(spec.pattern)
+    return {"text": prop}
+
+
+_ISO_FORMATS: Final = {
+    "date": "2026-12-01",
+    "time": "13:45",
+    "datetime-local": "2026-12-01T13:45",
+    "month": "2026-12",
+    "week": "2026-W49",
+}
+
+
+def _option_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
+    prop: dict[str, Any] = {"type": "string", "description": (doc or "The option to choose, by its label.")}
+    if spec.options:
+        prop["enum"] = list(spec.options)
+    return {"option": prop}
+
+
+def _check_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
+    desc = doc or "true to check, false to uncheck."
+    return {"checked": {"type": "boolean", "description": desc.replace("<", "\\u003c")}}
+
+
+_KEY_DOC: Final = "The key or chord to press: Enter, Escape, Tab, Shift+Tab, ArrowDown, PageDown, Control+A…"
+
+
+def _key_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
+    desc = doc or _KEY_DOC
+    return {"key": {"type": "string", "description": desc.replace("<", "\\u003c")}}
+
+
+def _scroll_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
+    desc = "down or up by one page, or to the end or the start."
+    return {"to": {"type": "string", "enum": list(SCROLL_TO), "description": desc}}
+
+
+def _number_or_none(text: str | None) -> float | None:
+    try:
+        return float(text) if text is not None else None
+    except ValueError:
+        return None
+
+
+def _value_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
+    prop: dict[str, Any] = {"type": "number"}
+    words = []
+    for bound, key, word in ((spec.min, "minimum", "min"), (spec.max, "maximum", "max")):
+        number = _number_or_none(bound)
+        if number is not None:
+            prop[key] = number
+            words.append(f"{word} {bound}")
+    desc = doc or "The value to set the slider to."
+    if words:
+        desc += " (" + "; ".join(words) + ")"
+    prop["description"] = desc.replace("<", "\\u003c")
+    return {"value": prop}
+
+
+def _no_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
+    return {}
+
+
+SCROLL_TO: Final = ("down", "up", "end", "start")
+"""The ``to`` argument of a scroll action; the first is its default."""
+
+_Properties = Callable[[ActionEntry, InputSpec, str], dict[str, Any]]
+
+INPUT_PROPERTIES: Final[dict[str, _Properties]] = {
+    "click": _no_properties,
+    "hover": _no_properties,
+    "type": _text_properties,
+    "select": _option_properties,
+    "choose": _option_properties,
+    "check": _check_properties,
+    "press": _key_properties,
+    "scroll": _scroll_properties,
+    "set": _value_properties,
+    "tool": _no_properties,  # a page tool's parameters are its own schema (_tool_parameters)
+}
+"""The parameters each action kind declares besides ``record``, by kind; agrees with
+:data:`cdpagent.snapshot.actions.PERFORMERS` (a test checks it)."""
+
+
 def _input_properties(entry: ActionEntry, max_chars: int) -> dict[str, Any]:
     spec = entry.input or InputSpec()
-    words = constraint_words(spec)
     doc = _cut(spec.doc, max_chars) if spec.doc else ""
-    if entry.kind == "type":
-        prop: dict[str, Any] = {"type": "string"}
-        desc = doc or "The text to type (replaces the current value)."
-        if words:
-            desc += " (" + "; ".join(words) + ")"
-        prop["description"] = desc.replace("<", "\\u003c")
-        if spec.maxlength is not None:
-            prop["maxLength"] = spec.maxlength
-        if spec.minlength is not None:
-            prop["minLength"] = spec.minlength
-        elif spec.required:
-            prop["minLength"] = 1
-        if spec.pattern is not None:
-            prop["pattern"] = _html_pattern(spec.pattern)
-        return {"text": prop}
-    if entry.kind == "select":
-        prop = {"type": "string", "description": (doc or "The option to choose, by its label.")}
-        if spec.options:
-            prop["enum"] = list(spec.options)
-        return {"option": prop}
-    if entry.kind == "check":
-        desc = doc or "true to check, false to uncheck."
-        return {"checked": {"type": "boolean", "description": desc.replace("<", "\\u003c")}}
-    return {}
+    properties = INPUT_PROPERTIES.get(entry.kind, _no_properties)
+    return properties(entry, spec, doc)
 
 
 def _page_schema(value: Any) -> Any:
@@ -258,6 +342,33 @@ def tool_declaration(entry: ActionEntry, max_chars: int = 160) -> dict[str, Any]
                 "type": "object",
                 "properties": properties,
                 "required": list(properties),
+                "additionalProperties": False,
+            },
+            "strict": True,
+        },
+    }
+
+
+PRESS_FOCUSED: Final = "press_key"
+"""The built-in action that presses ``key`` on whatever has the focus (no page element named);
+``act`` performs it when the page has no action of that name."""
+PRESS_FOCUSED_DESCRIPTION: Final = (
+    "Press a key or chord on whatever has the focus now (Escape closes a popup or menu, "
+    "Tab moves the focus, Enter submits)"
+)
+
+
+def press_focused_tool() -> dict[str, Any]:
+    """The function declaration of :data:`PRESS_FOCUSED` (the agent offers it beside the page's)."""
+    return {
+        "type": "function",
+        "function": {
+            "name": PRESS_FOCUSED,
+            "description": f"{PRESS_FOCUSED_DESCRIPTION} (built in).",
+            "parameters": {
+                "type": "object",
+                "properties": {"key": {"type": "string", "description": _KEY_DOC}},
+                "required": ["key"],
                 "additionalProperties": False,
             },
             "strict": True,

@@ -1,0 +1,335 @@
+"""Issue 20's action kinds against real Chromium: each proven by the page's own handler.
+
+hover, press (and the built-in press_key), scroll, set, choose, dates typed by
+segment, a read-only field that opens a picker, and a covered target that names
+what covers it. Plus the agreement of the kind table across Python and the page
+scripts (issue 21).
+"""
+
+from __future__ import annotations
+
+import re
+import typing
+from pathlib import Path
+from typing import Any
+
+import trio
+from conftest import PAGES, evaluate
+from mcp.client.client import Client
+from mcp_support import call_ok, receipt_of
+from scripted_model import ScriptedModel, answer, calls
+
+import cdpagent
+from cdpagent.agent import Agent, Model, generic_role
+from cdpagent.input import parse_chord
+from cdpagent.mcp_server.server import SurfaceConfig, open_server
+from cdpagent.script import act_step
+from cdpagent.snapshot import codes
+from cdpagent.snapshot.actions import PERFORMERS, act
+from cdpagent.snapshot.model import Kind
+from cdpagent.snapshot.observe import observe_page
+from cdpagent.snapshot.tools import INPUT_PROPERTIES, PRESS_FOCUSED
+
+KINDS = PAGES / "kinds"
+DECLARED = KINDS / "declared.html"
+WIDGETS = KINDS / "widgets.html"
+JS = Path(__file__).resolve().parent.parent / "js"
+
+
+async def log(tab: cdpagent.Tab) -> list[str]:
+    """The page's handler log since the last call (and empties it)."""
+    entries: list[str] = await evaluate(tab, "window.log.splice(0)")
+    return entries
+
+
+def fails(receipt: cdpagent.Receipt, code: str) -> str:
+    assert not receipt.ok and receipt.code == code, receipt.to_json()
+    assert receipt.result.error is not None
+    return receipt.result.error.message
+
+
+# -- the kind table (no browser) -------------------------------------------------------
+
+
+def test_every_kind_is_performed_declared_and_accepted_by_the_page_scripts() -> None:
+    performed = set(PERFORMERS)
+    assert performed == set(typing.get_args(Kind))
+    assert performed == set(INPUT_PROPERTIES)
+    act_js = re.search(r"const KINDS = \[([^\]]*)\]", (JS / "act.js").read_text())
+    assert act_js is not None
+    assert {*re.findall(r"'(\w+)'", act_js.group(1)), "tool"} == performed
+    collect_js = (JS / "collect.js").read_text()
+    declared = re.search(r"data-agent-kind'\);\n\s*if \(declared && /\^\(([\w|]+)\)\$/", collect_js)
+    assert declared is not None
+    assert {*declared.group(1).split("|"), "tool"} == performed
+
+
+def test_chords_parse_with_their_modifiers_and_refuse_unknown_keys() -> None:
+    assert parse_chord("Shift+Tab").mask == 8 and parse_chord("Shift+Tab").key.key == "Tab"
+    chord = parse_chord("Ctrl+a")
+    assert chord.modifiers == ("Control",) and chord.key.code == "KeyA"
+    assert parse_chord("Enter").key.text == "\r"
+    for bad in ("", "Hyper+a", "Enterr", "Shift+Shift+a", "a+"):
+        try:
+            parse_chord(bad)
+        except ValueError:
+            continue
+        raise AssertionError(f"{bad!r} parsed")
+
+
+# -- hover -------------------------------------------------------------------------------
+
+
+async def test_hover_runs_mouseenter_and_a_hidden_menu_item_is_clicked_after_its_parent(
+    browser: cdpagent.Browser,
+) -> None:
+    tab = await browser.open(DECLARED)
+    # The item is hidden until its menu is hovered: one act hovers the parent, then clicks it.
+    receipt = await act(tab, "export")
+    assert receipt.ok, receipt.to_json()
+    assert await log(tab) == ["file:enter", "export:click:true"]
+    # Two levels down: File, then Share, then the item.
+    await tab.session.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 600, "y": 590})
+    receipt = await act(tab, "mail")
+    assert receipt.ok, receipt.to_json()
+    assert await log(tab) == ["file:enter", "share:enter", "mail:click:true"]
+    await tab.session.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 600, "y": 590})
+    receipt = await act(tab, "file_menu")
+    assert receipt.ok and receipt.result.action is not None, receipt.to_json()
+    assert await log(tab) == ["file:enter"]
+    assert await evaluate(tab, "document.getElementById('file').matches(':hover')")
+
+
+# -- press -------------------------------------------------------------------------------
+
+
+async def test_press_delivers_keys_and_chords_to_the_control_and_press_key_to_the_focus(
+    browser: cdpagent.Browser,
+) -> None:
+    tab = await browser.open(DECLARED)
+    await evaluate(tab, "document.getElementById('search').value = 'abc'")
+    assert (await act(tab, "search_keys", key="Control+A")).ok
+    assert await log(tab) == ["search:keydown:Control+Control", "search:keydown:Control+a"]
+    # Control+A selected the text instead of typing an "a".
+    assert await evaluate(tab, "[search.value, search.selectionStart, search.selectionEnd]") == ["abc", 0, 3]
+    assert (await act(tab, "search_keys", key="Shift+Tab")).ok
+    assert await log(tab) == ["search:keydown:Shift+Shift", "search:keydown:Shift+Tab"]
+    await evaluate(tab, "document.activeElement.blur()")
+    receipt = await act(tab, PRESS_FOCUSED, key="PageDown")
+    assert receipt.ok and receipt.result.action is not None, receipt.to_json()
+    assert receipt.result.action.id == PRESS_FOCUSED
+    assert await log(tab) == ["body:keydown:PageDown"]
+    bad_key = await act(tab, "search_keys", key="Enterr")
+    assert "unknown key 'Enterr'" in fails(bad_key, codes.INVALID_ARGUMENT)
+    assert "takes only key" in fails(await act(tab, PRESS_FOCUSED, key="a", text="x"), codes.INVALID_ARGUMENT)
+    assert "needs key" in fails(await act(tab, "search_keys"), codes.INVALID_ARGUMENT)
+    assert await log(tab) == []
+
+
+# -- scroll ------------------------------------------------------------------------------
+
+
+async def test_scroll_turns_the_wheel_inside_the_element_and_says_where_it_got_to(
+    browser: cdpagent.Browser,
+) -> None:
+    tab = await browser.open(DECLARED)
+    receipt = await act(tab, "terms")
+    assert receipt.ok, receipt.to_json()
+    assert receipt.result.state is not None and "px to the end" in receipt.result.state
+    events = await log(tab)
+    assert events[0] == "terms:wheel:true" and "terms:scroll" in events
+    top = await evaluate(tab, "terms.scrollTop")
+    assert 0 < top < 400
+    receipt = await act(tab, "terms", to="end")
+    assert receipt.ok and receipt.result.state == "at the end (400 px scrolled)", receipt.to_json()
+    assert await evaluate(tab, "terms.scrollTop") == 400
+    assert "terms:scroll" in await log(tab)
+    receipt = await act(tab, "terms", to="end")
+    assert receipt.ok and receipt.result.warnings == ["terms was already at the end"], receipt.to_json()
+    receipt = await act(tab, "terms", to="start")
+    assert receipt.ok and receipt.result.state is not None and receipt.result.state.startswith("at the start")
+    assert "down, up, end, start" in fails(await act(tab, "terms", to="left"), codes.INVALID_ARGUMENT)
+
+
+async def test_scroll_reaches_the_end_of_a_disabled_agreement_which_enables_sign(
+    browser: cdpagent.Browser,
+) -> None:
+    tab = await browser.open(WIDGETS)
+    assert fails(await act(tab, "sign"), codes.ACTION_UNAVAILABLE)
+    receipt = await act(tab, "agreement", to="end")
+    assert receipt.ok, receipt.to_json()
+    assert "agreement:scroll" in await log(tab)
+    assert (await act(tab, "sign")).ok
+
+
+# -- set ---------------------------------------------------------------------------------
+
+
+async def test_set_moves_range_and_aria_sliders_by_keys_and_verifies_the_value(
+    browser: cdpagent.Browser,
+) -> None:
+    tab = await browser.open(DECLARED)
+    receipt = await act(tab, "volume", value=35)
+    assert receipt.ok and receipt.result.state == "at 35 (0…50)", receipt.to_json()
+    assert await log(tab) == [f"volume:input:{v}:true" for v in (15, 20, 25, 30, 35)]
+    assert (await act(tab, "volume", value=50)).ok
+    assert await log(tab) == ["volume:input:50:true"]
+    assert "not a step of 5" in fails(await act(tab, "volume", value=3), codes.INVALID_ARGUMENT)
+    assert "outside 0…50" in fails(await act(tab, "volume", value=60), codes.INVALID_ARGUMENT)
+    assert "takes no text" in fails(await act(tab, "volume", text="9"), codes.INVALID_ARGUMENT)
+    assert "needs value (a number)" in fails(await act(tab, "volume"), codes.INVALID_ARGUMENT)
+    receipt = await act(tab, "brightness", value=7)
+    assert receipt.ok, receipt.to_json()
+    assert await log(tab) == [f"brightness:{v}" for v in (3, 4, 5, 6, 7)]
+    assert await evaluate(tab, "thumb.getAttribute('aria-valuenow')") == "7"
+
+
+async def test_set_reads_an_aria_less_slider_from_its_handle_and_drags_one_that_ignores_keys(
+    browser: cdpagent.Browser,
+) -> None:
+    tab = await browser.open(WIDGETS)
+    receipt = await act(tab, "amount", value=42)
+    assert receipt.ok, receipt.to_json()
+    # PageUp while far (20 a press), then arrows: the page's own key handler moved it.
+    assert await log(tab) == ["amount:1", "amount:21", "amount:41", "amount:42"]
+    assert await evaluate(tab, "document.getElementById('amount-shown').textContent") == "42"
+    receipt = await act(tab, "zoom", value=60)
+    assert receipt.ok and receipt.result.state == "at 60 (0…100)", receipt.to_json()
+    assert await log(tab) == ["zoom:down:true", "zoom:60"]
+
+
+# -- choose ------------------------------------------------------------------------------
+
+
+async def test_choose_clicks_the_radio_of_a_native_and_an_aria_group_by_its_label(
+    browser: cdpagent.Browser,
+) -> None:
+    tab = await browser.open(DECLARED)
+    page = await observe_page(tab)
+    size = next(t for t in page.tools if t["function"]["name"] == "size")
+    assert size["function"]["parameters"]["properties"]["option"]["enum"] == ["Small", "Medium", "Large"]
+    assert (await act(tab, "size", option="Large")).ok
+    assert await log(tab) == ["size:change:l:true"]
+    message = fails(await act(tab, "size", option="Huge"), codes.UNKNOWN_OPTION)
+    assert "Small / Medium / Large" in message
+    tab = await browser.open(WIDGETS)
+    assert (await act(tab, "colour", option="Green")).ok
+    assert await log(tab) == ["colour:Green:true"]
+    assert "disabled" in fails(await act(tab, "colour", option="Blue"), codes.UNKNOWN_OPTION)
+
+
+# -- dates, pickers, covers ----------------------------------------------------------------
+
+
+async def test_date_and_time_inputs_are_typed_segment_by_segment_from_iso_text(
+    browser: cdpagent.Browser,
+) -> None:
+    tab = await browser.open(DECLARED)
+    cases = {
+        "due": "2026-12-01",
+        "at": "13:45",
+        "when": "2026-12-01T13:45",
+        "month": "2026-12",
+        "week": "2026-W49",
+    }
+    for name, iso in cases.items():
+        receipt = await act(tab, name, text=iso)
+        assert receipt.ok and receipt.result.warnings == [], receipt.to_json()
+        assert await evaluate(tab, f"document.getElementById({name!r}).value") == iso
+        # Typed, not set: once the other segments hold a value, each digit of the year
+        # is an input event of its own.
+        events = await log(tab)
+        assert events[-1] == f"{name}:input:{iso}"
+        if name in ("due", "month", "week"):
+            assert events[0] == f"{name}:input:0002{iso[4:]}", events
+
+
+async def test_a_read_only_field_opens_its_picker_and_the_refusal_says_to_choose_from_it(
+    browser: cdpagent.Browser,
+) -> None:
+    tab = await browser.open(DECLARED)
+    message = fails(await act(tab, "picked_date", text="2026-12-01"), codes.PICKER_REQUIRED)
+    assert "choose the value from the picker" in message
+    assert await log(tab) == ["picker:open"]
+    assert await evaluate(tab, "picked.value") == ""
+
+
+async def test_a_covered_target_names_its_cover_and_offers_escape(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(DECLARED)
+    await evaluate(tab, "document.getElementById('cover').style.display = 'block'")
+    message = fails(await act(tab, "save"), codes.ACTION_UNAVAILABLE)
+    assert "covered by <page_data>Apple Banana</page_data>" in message
+    assert f'{PRESS_FOCUSED} with key "Escape"' in message
+    assert (await act(tab, PRESS_FOCUSED, key="Escape")).ok
+    assert (await act(tab, "save")).ok
+    assert await log(tab) == ["body:keydown:Escape", "escape", "save:click"]
+
+
+# -- surfaces ----------------------------------------------------------------------------
+
+
+async def test_the_script_act_step_passes_key_to_and_value(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(DECLARED)
+    steps: list[dict[str, Any]] = [
+        {"op": "act", "action": "volume", "value": 20},
+        {"op": "act", "action": "terms", "to": "end"},
+        {"op": "act", "action": "press_key", "key": "Escape"},
+    ]
+    for step in steps:
+        out = await act_step(tab, step)
+        assert out["receipt"]["result"]["ok"], out
+    assert await evaluate(tab, "[volume.value, terms.scrollTop]") == ["20", 400]
+    bad = await act_step(tab, {"op": "act", "action": "volume", "value": True})
+    assert "'value' must be a number" in bad["receipt"]["result"]["error"]["message"]
+
+
+async def test_inferred_native_range_radio_group_and_date_are_set_chosen_and_typed(
+    browser: cdpagent.Browser,
+) -> None:
+    # A page that declares nothing: infer.js offers these as set, choose and type.
+    tab = await browser.open(KINDS / "undeclared.html")
+    page = await observe_page(tab)
+    kinds = {e.tool: e.kind for e in page.observation.actions}
+    assert kinds == {"volume": "set", "size": "choose", "due": "type"}, kinds
+    assert (await act(tab, "volume", value=10)).ok
+    assert (await act(tab, "size", option="Large")).ok
+    assert (await act(tab, "due", text="2026-12-01")).ok
+    events = await log(tab)
+    assert events[:4] == ["vol:6:true", "vol:8:true", "vol:10:true", "size:l:true"]
+    assert events[-1] == "due:2026-12-01" and len(events) > 5
+
+
+async def test_the_mcp_act_tool_passes_key_to_and_value(chrome_endpoint: str) -> None:
+    async with open_server(SurfaceConfig(connect=chrome_endpoint)) as server, Client(server) as client:
+        tab = (await call_ok(client, "open_page", {"url": str(DECLARED)}))["tabId"]
+        steps: list[tuple[dict[str, Any], str | None]] = [
+            ({"action": "volume", "value": 25}, "at 25 (0…50)"),
+            ({"action": "terms", "to": "end"}, "at the end (400 px scrolled)"),
+            ({"action": "press_key", "key": "Escape"}, None),
+        ]
+        for args, state in steps:
+            receipt = receipt_of(await call_ok(client, "act", {"tabId": tab, **args}))
+            assert receipt["ok"] and receipt.get("state") == state, receipt
+        await call_ok(client, "close_page", {"tabId": tab})
+
+
+async def test_the_agent_offers_press_key_and_passes_key_to_and_value(browser: cdpagent.Browser) -> None:
+    server = ScriptedModel(
+        [
+            calls(
+                ("volume", '{"value": 15}'), ("terms", '{"to": "end"}'), ("press_key", '{"key": "Escape"}')
+            ),
+            answer("Done."),
+        ]
+    )
+    with server.running():
+        async with Model("scripted", base_url=server.url, api_key="k") as model:
+            agent = Agent(browser, model, generic_role(str(DECLARED)))
+            with trio.fail_after(60):
+                result = await agent.run("set the volume to 15, read the terms, close popups")
+    first = server.checked_requests()[0]
+    press = next(t for t in first["tools"] if t["function"]["name"] == PRESS_FOCUSED)
+    assert press["function"]["parameters"]["required"] == ["key"]
+    assert [r.ok for r in result.receipts] == [True, True, True], result.receipts
+    states = [r.result["result"].get("state") for r in result.receipts]
+    assert states == ["at 15 (0…50)", "at the end (400 px scrolled)", None]
