@@ -15,9 +15,25 @@ from miniwob_policy import POLICIES, REWARD, Episode, Unseen, task_url
 
 import cdpagent
 
-# Vendored pages that are in the corpus but not in this test yet, and why (each is a
-# failure of the observation or of an action kind, never of the page):
-NOT_YET: dict[str, str] = {}
+# Tasks of the corpus this test leaves out for now, and why: each is a gap of the
+# observation or of an action kind (issue 20), not of the page or the policy.
+# bench/realworld.py still runs them (the policy success rate counts them as failures).
+NOT_YET: dict[str, str] = {
+    "choose-date-easy": (
+        "the jQuery UI datepicker's day links are folded into seven column row actions all "
+        "named 'open' … 'open_7' (\"Open the row's link\"): nothing says which column is 'Th'"
+    ),
+    "choose-date-nodelay": "as choose-date-easy (Prev works; the day cannot be picked)",
+    "click-menu": (
+        "act on a nested hover-menu item answers 'hidden': jQuery UI opens a submenu 300 ms "
+        "after the hover, and the hover path does not wait for it"
+    ),
+    "use-slider": (
+        "an ARIA-less jQuery UI slider declares no range: 'set' works on a 0…100 scale, not "
+        "the page's (10…60 here), so no value the task names can be set"
+    ),
+    "form-sequence": "as use-slider (the page's range is -10…10)",
+}
 
 TASKS = sorted(t for t in POLICIES if t not in NOT_YET)
 
