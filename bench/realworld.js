@@ -3,12 +3,12 @@
 // in cdpagent's isolated world, so the observation's own finders (infer.js, collect.js)
 // resolve the observation's action locators to elements here.
 //
-//   (locators, rootSelector) -> {controls: [{category, offered}], words: [string]}
+//   (locators, rootSelector) -> {controls: [{category, offered, what}], words: [string]}
 //
 // controls: every visible, enabled form control or ARIA widget of the document, with the
 // category the bench reports it under and whether an action of the observation targets
 // it (the element itself, an element inside it, or, for a radio group or a label, the
-// group or label holding it). words: the visible words under rootSelector (the page's
+// group or label holding it); what (tag#id.class) names a control not offered. words: the visible words under rootSelector (the page's
 // main content), in document order; the text of form controls is their value, not page
 // text, and is left out.
 function (locators, rootSelector) {
@@ -30,14 +30,27 @@ function (locators, rootSelector) {
     el.getClientRects().length > 0;
   const enabled = (el) => !el.matches(':disabled') && !el.closest('[aria-disabled=true], [inert]');
 
+  const ALL = CATEGORIES.map(([, selector]) => selector).join(', ');
   const targets = [];
+  const grouped = new Set();
   for (const loc of locators) {
-    const finder = loc.source === 'inferred' ? globalThis.__cdpagentInfer : globalThis.__cdpagentObserve;
+    const inferred = loc.source === 'inferred';
+    const finder = inferred ? globalThis.__cdpagentInfer : globalThis.__cdpagentObserve;
     const el = finder && finder.find(loc);
-    if (el) targets.push({ el, kind: loc.kind });
+    if (!el) continue;
+    targets.push({ el, kind: loc.kind });
+    // A radio group's one choose action offers every radio of the group.
+    if (loc.kind === 'choose' && inferred && finder.choices) for (const r of finder.choices(el)) grouped.add(r);
   }
-  const offered = (c) => targets.some(({ el, kind }) =>
-    el === c || c.contains(el) || (el.contains(c) && (kind === 'choose' || kind === 'select' || el.tagName === 'LABEL')));
+  // An action offers the control it targets, the control around it (a span inside a
+  // button), or the one control inside it (a tab's link, a label's box, a group's radios).
+  const offered = (c) => grouped.has(c) || targets.some(({ el, kind }) =>
+    el === c || c.contains(el) ||
+    (el.contains(c) && (kind === 'choose' || kind === 'select' || el.tagName === 'LABEL' ||
+      el.querySelectorAll(ALL).length === 1)));
+  const what = (c) => c.tagName.toLowerCase() + (c.id ? '#' + c.id : '') +
+    (c.getAttribute('role') ? `[role=${c.getAttribute('role')}]` : '') +
+    (c.className && typeof c.className === 'string' ? '.' + c.className.trim().split(/\s+/).slice(0, 2).join('.') : '');
 
   const seen = new Set();
   const controls = [];
@@ -46,7 +59,8 @@ function (locators, rootSelector) {
       if (seen.has(c)) continue;
       seen.add(c);
       if (!visible(c) || !enabled(c)) continue;
-      controls.push({ category, offered: offered(c) });
+      const on = offered(c);
+      controls.push(on ? { category, offered: on } : { category, offered: on, what: what(c) });
     }
   }
 

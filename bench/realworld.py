@@ -31,15 +31,17 @@ import msgspec
 import trio
 
 import cdpagent
-from cdpagent.launcher import find_browser
 from cdpagent.snapshot import tools_json
 from cdpagent.snapshot.model import ActionEntry, Observation
 from cdpagent.snapshot.observe import WORLD, observe_page
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import observe  # noqa: E402
 from miniwob_policy import POLICIES, REWARD, Episode, Unseen, task_url  # noqa: E402
+from observe import Figures  # noqa: E402
 
 COUNT_CONTROLS = (Path(__file__).resolve().parent / "realworld.js").read_text()
 MAIN_CONTENT = "#wrap"
@@ -49,6 +51,7 @@ _WORD = re.compile(r"[^\W_]+")
 class Control(msgspec.Struct):
     category: str
     offered: bool
+    what: str = ""
 
 
 class Seen(msgspec.Struct):
@@ -166,21 +169,13 @@ async def measure_ours(tasks: list[str]) -> list[PageFigures]:
 
 
 def measure_playwright(figures: list[PageFigures]) -> bool:
-    """Playwright's ``ai`` snapshot size of the same pages; False when Playwright is missing."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
+    """Playwright's ``ai`` snapshot size of the same pages (bench/observe.py's driver, one
+    sample each); False when Playwright is missing."""
+    pages = {fig.task: Figures(size=fig.task, url=fig.url) for fig in figures}
+    if not observe.measure_playwright(pages, 1):
         return False
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=find_browser(), headless=True)
-        try:
-            for fig in figures:
-                page = browser.new_page(viewport={"width": 1280, "height": 800})
-                page.goto(fig.url)
-                fig.pw_chars = len(page.aria_snapshot(mode="ai"))
-                page.close()
-        finally:
-            browser.close()
+    for fig in figures:
+        fig.pw_chars = pages[fig.task].pw_chars
     return True
 
 
@@ -210,6 +205,10 @@ def report(figures: list[PageFigures], have_pw: bool, seconds: float) -> None:
             f"{'':>26} offered {100 * total[1] / total[0]:.0f} %, offered or counted "
             f"{100 * (total[1] + total[2]) / total[0]:.0f} % (targets: >= 95 %, 100 %)"
         )
+    for fig in figures:
+        missed = [c for c in fig.controls if not c.offered]
+        if missed:
+            print(f"    not offered on {fig.task}: " + ", ".join(f"{c.category} {c.what}" for c in missed))
     solved = [f for f in figures if f.solved]
     rate = 100 * len(solved) / pages
     print(f"scripted policy: {len(solved)}/{pages} tasks solved ({rate:.0f} %; target >= 90 %)")

@@ -319,20 +319,26 @@ async def login_user(ep: Episode) -> None:
     await ep.act(look.tool("Login", "click") if look.find("Login", "click") else look.tool("OK", "click"))
 
 
+async def fill_one(ep: Episode, instruction: str, answer: Callable[[re.Match[str]], str]) -> None:
+    """The one text field of the page gets ``answer`` of the instruction's match; then Submit."""
+    look = await ep.look()
+    m = look.need(instruction, "instruction")
+    await ep.act(look.only("type"), text=answer(m))
+    await submit(ep, look)
+
+
 @task("enter-text", "enter-text-dynamic")
 async def enter_text(ep: Episode) -> None:
-    look = await ep.look()
-    m = look.need(r'Enter "([^"]*)" into the text field', "instruction")
-    await ep.act(look.only("type"), text=m[1])
-    await submit(ep, look)
+    await fill_one(ep, r'Enter "([^"]*)" into the text field', lambda m: m[1])
 
 
 @task("enter-text-2")
 async def enter_text_2(ep: Episode) -> None:
-    look = await ep.look()
-    m = look.need(r'Type "([^"]*)" in all (upper|lower) case letters', "instruction")
-    await ep.act(look.only("type"), text=m[1].upper() if m[2] == "upper" else m[1].lower())
-    await submit(ep, look)
+    await fill_one(
+        ep,
+        r'Type "([^"]*)" in all (upper|lower) case letters',
+        lambda m: m[1].upper() if m[2] == "upper" else m[1].lower(),
+    )
 
 
 @task("enter-password")
@@ -346,19 +352,17 @@ async def enter_password(ep: Episode) -> None:
 
 @task("enter-date")
 async def enter_date(ep: Episode) -> None:
-    look = await ep.look()
-    m = look.need(r"Enter (\d\d)/(\d\d)/(\d{4}) as the date", "instruction")
-    await ep.act(look.only("type"), text=f"{m[3]}-{m[1]}-{m[2]}")
-    await submit(ep, look)
+    # A date input takes ISO text; the instruction writes the date the US way.
+    await fill_one(ep, r"Enter (\d\d)/(\d\d)/(\d{4}) as the date", lambda m: f"{m[3]}-{m[1]}-{m[2]}")
+
+
+def _24h(m: re.Match[str]) -> str:
+    return f"{int(m[1]) % 12 + (12 if m[3] == 'PM' else 0):02d}:{m[2]}"
 
 
 @task("enter-time")
 async def enter_time(ep: Episode) -> None:
-    look = await ep.look()
-    m = look.need(r"Enter (\d{1,2}):(\d\d) ?([AP]M) as the time", "instruction")
-    hour = int(m[1]) % 12 + (12 if m[3] == "PM" else 0)
-    await ep.act(look.only("type"), text=f"{hour:02d}:{m[2]}")
-    await submit(ep, look)
+    await fill_one(ep, r"Enter (\d{1,2}):(\d\d) ?([AP]M) as the time", _24h)
 
 
 @task("focus-text")
@@ -379,14 +383,14 @@ async def focus_text_2(ep: Episode) -> None:
     await ep.act(fields[int(m[1]) - 1], text="x")
 
 
+def _worked(m: re.Match[str]) -> str:
+    a, op, b = int(m[1]), m[2], int(m[3])
+    return str(a + b if op == "+" else a - b if op == "-" else a * b)
+
+
 @task("simple-arithmetic")
 async def simple_arithmetic(ep: Episode) -> None:
-    look = await ep.look()
-    m = look.need(r"(-?\d+) ([-+x]) (-?\d+) =", "the problem")
-    a, op, b = int(m[1]), m[2], int(m[3])
-    answer = a + b if op == "+" else a - b if op == "-" else a * b
-    await ep.act(look.only("type"), text=str(answer))
-    await submit(ep, look)
+    await fill_one(ep, r"(-?\d+) ([-+x]) (-?\d+) =", _worked)
 
 
 @task("simple-algebra")
@@ -909,6 +913,12 @@ async def _post_action(ep: Episode, look: Look, user: str, action: str, row: Rec
         await ep.act(look.tool("more", "click"))
     look = await ep.look()
     items = [t for t in look.of_kind("click") if t.head.startswith(action)]
+    scrollers = look.of_kind("scroll")
+    if not items and scrollers:
+        # The menu may have opened below the fold of the scrolled feed: scroll to see it.
+        await ep.act(scrollers[0], to="end")
+        look = await ep.look()
+        items = [t for t in look.of_kind("click") if t.head.startswith(action)]
     if not items:
         raise Unseen(f"no menu item {action!r} after opening the menu of {user}'s post")
     await ep.act(items[0])
