@@ -132,9 +132,24 @@
     const out = [];
     for (const tag of tags) for (const el of document.getElementsByTagName(tag)) out.push(el);
     for (const el of roled) if (roles.has(firstRole(el)) && !tags.includes(el.localName)) out.push(el);
-    return out.length > 1 ? out.sort(docOrder) : out;
+    return out.length > 1 ? inDocumentOrder(out) : out;
   }
   const docOrder = (a, b) => (a === b ? 0 : a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1);
+  // list in document order. A comparator sort asks compareDocumentPosition n log n times,
+  // and each call can walk a long sibling list: 83,000 links took 16 s. Long lists are
+  // ordered by one walk over the document's elements instead (members outside it, in
+  // shadow trees, keep their relative order at the end).
+  function inDocumentOrder(list) {
+    if (list.length < 256) return list.sort(docOrder);
+    const want = new Set(list);
+    const out = [];
+    for (const el of document.getElementsByTagName('*')) if (want.has(el)) out.push(el);
+    if (out.length < want.size) {
+      const seen = new Set(out);
+      for (const el of list) if (!seen.has(el)) out.push(el);
+    }
+    return out;
+  }
   // The nearest ancestor landmark of el (not el itself), or null.
   function landmarkAbove(el) {
     for (let p = el.parentElement && el.parentElement.closest(LANDMARK); p; p = p.parentElement && p.parentElement.closest(LANDMARK)) {
@@ -845,7 +860,7 @@
     const ordinals = new Map();
     const positions = new Map();
     let total = 0;
-    pageControls.sort(docOrder);
+    pageControls = inDocumentOrder(pageControls);
     const controlSet = new Set(pageControls);
     // Radio groups, each offered once, at its first radio.
     const radioGroups = new Map();
