@@ -365,7 +365,7 @@
     const p = popup();
     if (p) {
       for (const item of p.items) {
-        if (semantic(item)) continue;
+        if (semantic(item)) continue; // infer.js's controls (a date picker's days: cells of its grid)
         info.delete(item);
         keep(item, 'click');
         if (info.has(item)) info.get(item).popup = p.near;

@@ -165,7 +165,7 @@ async def test_ob12_scrollable_agreement_is_a_scroll_action(browser: cdpagent.Br
 
 
 async def test_ob12_many_clickables_are_bounded_and_counted(browser: cdpagent.Browser) -> None:
-    tab = await browser.open(f"{(CLICKS / 'many.html').as_uri()}?n=1200")
+    tab = await browser.open(f"{(CLICKS / 'many.html').as_uri()}?n=600")
     await install(tab)
     context = await tab.context_id(WORLD, 10)
     # the listener probe reads a bounded set, each element once, two per class

@@ -230,8 +230,9 @@ async def _attempt(
     try:
         if opts.settle:
             report = await _settle(tab, ctx, opts, after_input)
+        # clicks: which elements the page listens to (js/clickables.js, .clickables)
         bounds = COLLECTOR_BOUNDS
-        await probe_listeners(tab.session, ctx, bounds.listener_probe, opts.infer, bounds.click_scan)  # clicks
+        await probe_listeners(tab.session, ctx, bounds.listener_probe, opts.infer, bounds.click_scan)
         snapshot = await _collect_in(tab.session, opts, ctx, None)
     except ProtocolError as exc:
         # The world died under the call: its document was replaced.
