@@ -21,7 +21,10 @@
 //       select the option whose label, text or value is `option`, then fire
 //       input and change like a person's choice would
 //   state(locator) -> {found, checked}   post-condition of check
-//   hovered(locator) -> {found, ok}   post-condition of hover (:hover holds)
+//   hovered(locator) -> {found, ok, click}   post-condition of hover (:hover
+//       holds); click: an inferred hover-menu item, clicked once shown
+//   shownAfterHover(locator, ms) -> {found, ok}   resolves once el, or the next
+//       level of its hover menu, is shown (ok: el is), or after ms
 //   watch() / changed() -> {ok}   whether the page changed in between (a picker opened)
 //   focusFor(locator) -> {ok, reason}   focus a control before a key press
 //   scrollState(locator, wait) -> {found, top, max, client}   where the scroller
@@ -221,9 +224,31 @@
     return { found: true, ok: mutated };
   }
 
+  // Resolves once a hover has shown el, or shown the next level of its menu (its
+  // nearest shown ancestor changed), or after ms: menus often open after a delay.
+  function shownAfterHover(locator, ms) {
+    const el = find(locator);
+    if (!el) return { found: false, ok: false };
+    const hovered = hoverParent(el);
+    return new Promise((resolve) => {
+      const until = performance.now() + ms;
+      const tick = () => {
+        const shown = el.checkVisibility(VIS);
+        if (shown || hoverParent(el) !== hovered || performance.now() > until) resolve({ found: true, ok: shown });
+        else setTimeout(tick, 16);
+      };
+      tick();
+    });
+  }
+
+  // ok: the mouse is over it. click: it is an inferred item of a hover menu
+  // (js/clickables.js), which a hover action clicks once shown.
   function hovered(locator) {
     const el = find(locator);
-    return el ? { found: true, ok: el.matches(':hover') } : { found: false, ok: false };
+    if (!el) return { found: false, ok: false };
+    const clickables = globalThis.__cdpagentClickables;
+    const item = locator.source === 'inferred' && !!clickables && !clickables.hoverOnly(el);
+    return { found: true, ok: el.matches(':hover'), click: item };
   }
 
   // A slider track that takes no focus itself: its focusable handle (jQuery UI style).
@@ -536,7 +561,7 @@
   Object.defineProperty(globalThis, '__cdpagentAct', {
     value: Object.freeze({
       kinds: KINDS, prepare, ownerPoint, focusForTyping, valueIs, pick, choose, state,
-      hovered, focusFor, scrollState, watch, changed, slider, radio, radioIs, groupOptions, dateKeys,
+      hovered, shownAfterHover, focusFor, scrollState, watch, changed, slider, radio, radioIs, groupOptions, dateKeys,
     }),
     writable: false, configurable: false, enumerable: false,
   });

@@ -188,10 +188,19 @@ class _Checked(msgspec.Struct, frozen=True):
 
 
 class _Done(msgspec.Struct, frozen=True):
-    """``hovered``: whether the element shows the state the input should give it."""
+    """``watch`` / ``changed``: whether the page changed in between; ``shownAfterHover``:
+    whether the hidden element is shown now."""
 
     found: bool = False
     ok: bool = False
+
+
+class _Hovered(msgspec.Struct, frozen=True):
+    """``hovered``: whether the mouse is over it, and whether it is a hover-menu item to click."""
+
+    found: bool = False
+    ok: bool = False
+    click: bool = False
 
 
 class _ScrollAt(msgspec.Struct, frozen=True):
@@ -546,6 +555,8 @@ _Performer = Callable[[_Step], Awaitable[str | None]]
 
 _HOVER_LEVELS: Final = 4
 """How deep a hover menu is opened level by level to show a hidden item."""
+_MENU_DELAY_MS: Final = 1000
+"""How long a hovered menu may take to open (jQuery UI's menu waits 300 ms)."""
 
 
 async def _shown(step: _Step) -> FramePoint:
@@ -559,6 +570,7 @@ async def _shown(step: _Step) -> FramePoint:
         parent = await step.point(prep.hover.x, prep.hover.y)
         step.run.performed = True
         await mouse_move(step.session, parent.x, parent.y)
+        await step.call(_Done, "shownAfterHover", _MENU_DELAY_MS, await_promise=True)
         prep = await step.prepare()
     if prep.reason:
         step.refuse(prep.reason, prep.cover)
@@ -576,7 +588,11 @@ async def _hover(step: _Step) -> str | None:
     at = await _shown(step)
     step.run.performed = True
     await mouse_move(step.session, at.x, at.y)
-    now = await step.call(_Done, "hovered")
+    now = await step.call(_Hovered, "hovered")
+    if now.click:
+        # An inferred item of a hover menu: the hover opened its way; now choose it.
+        await mouse_click(step.session, at.x, at.y)
+        return None
     if now.found and not now.ok:
         return f"the mouse is over {step.id} but the page does not show it hovered"
     return None
