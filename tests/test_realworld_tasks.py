@@ -24,10 +24,6 @@ NOT_YET: dict[str, str] = {
         "named 'open' … 'open_7' (\"Open the row's link\"): nothing says which column is 'Th'"
     ),
     "choose-date-nodelay": "as choose-date-easy (Prev works; the day cannot be picked)",
-    "click-menu": (
-        "act on a nested hover-menu item answers 'hidden': jQuery UI opens a submenu 300 ms "
-        "after the hover, and the hover path does not wait for it"
-    ),
     "use-slider": (
         "an ARIA-less jQuery UI slider declares no range: 'set' works on a 0…100 scale, not "
         "the page's (10…60 here), so no value the task names can be set"
