@@ -333,3 +333,17 @@ async def test_the_agent_offers_press_key_and_passes_key_to_and_value(browser: c
     assert [r.ok for r in result.receipts] == [True, True, True], result.receipts
     states = [r.result["result"].get("state") for r in result.receipts]
     assert states == ["at 15 (0…50)", "at the end (400 px scrolled)", None]
+
+
+async def test_inferred_hover_menu_items_are_hovered_open_then_clicked(browser: cdpagent.Browser) -> None:
+    # js/clickables.js offers a CSS dropdown's and a mouseenter panel's items as kind hover.
+    tab = await browser.open(PAGES / "clicks" / "hover.html")
+    for name, result in (("laptops", "selected Laptops"), ("sign_out", "signed out")):
+        await tab.session.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 700, "y": 590})
+        receipt = await act(tab, name)
+        assert receipt.ok, receipt.to_json()
+        assert await evaluate(tab, "document.getElementById('result').textContent") == result
+    # A menu's parent is only hovered: nothing is chosen.
+    await evaluate(tab, "document.getElementById('result').textContent = ''")
+    assert (await act(tab, "products")).ok
+    assert await evaluate(tab, "document.getElementById('result').textContent") == ""
