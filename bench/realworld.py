@@ -148,7 +148,7 @@ async def solve(browser: cdpagent.Browser, fig: PageFigures) -> None:
             await POLICIES[fig.task](episode)
     except Unseen as exc:
         fig.why = f"unseen: {exc}"
-    except (cdpagent.CDPAgentError, trio.TooSlowError) as exc:
+    except Exception as exc:  # any failure of the run is a task not solved, with its cause
         fig.why = f"{type(exc).__name__}: {exc}"
     answer = await tab.session.send("Runtime.evaluate", {"expression": REWARD, "returnByValue": True})
     done, reward, reason = answer["result"]["value"]
