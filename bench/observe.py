@@ -14,6 +14,10 @@ The second table is the inferred mode on the real pages under ``tests/realworld`
 (TodoMVC's vanilla and React builds, the WAI-ARIA Authoring Practices examples), the generated documentation
 page and a generated undeclared table at the same sizes.
 
+Then issue 20's figures on the MiniWoB++ corpus (``bench/realworld.py``): visible
+enabled controls offered or counted, the scripted policy's success rate, the share of
+visible words that reach the observation, and the observation's size beside Playwright's.
+
 The last part is issue 12's table: observe at 10,000 rows on the inventory and on
 the denser CRM-like page (``bench/crm.html``: a checkbox action, a button action and
 four fields per contact) against Playwright, growth from 1,000 to 10,000 rows, the
@@ -293,6 +297,9 @@ def main() -> None:
         have_pw = measure_playwright(figures, args.samples)
         title = f"undeclared pages (inferred, OB-12), p50 of {args.samples} samples (ms; chars)"
         report(title, figures, have_pw)
+        from realworld import corpus_report  # issue 20's corpus figures (bench/realworld.py)
+
+        corpus_report()
     if args.only in (None, "table"):
         print_table(issue_table(args.samples))
 

@@ -1,0 +1,246 @@
+"""Issue 20's figures on the MiniWoB++ corpus (``tests/realworld/miniwob``, 54 task pages).
+
+For the first observation of every task page (episode seeded, so every run sees the
+same page), in one run:
+
+- visible enabled controls (counted from the DOM here, never by cdpagent) that the
+  observation offers as an action, counts in ``omitted`` without offering, or neither,
+  by category (text fields, selects, buttons, ...);
+- the share of the visible words of the page's main content (MiniWoB's task area,
+  ``#wrap``: the instruction and the widgets) that reach the observation's text or tools;
+- the observation's size (text + tools JSON characters), median over the pages, beside
+  Playwright's ``page.aria_snapshot(mode="ai")`` of the same pages with the same
+  Chromium (``executable_path``; Playwright is optional, ``pip install -e '.[bench]'``);
+- the scripted policy's success rate (``tests/miniwob_policy.py``, every task of the
+  corpus, the page's own reward).
+
+    .venv/bin/python bench/realworld.py        (also printed by bench/observe.py --only inferred)
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import trio
+
+import cdpagent
+from cdpagent.snapshot import tools_json
+from cdpagent.snapshot.model import ActionEntry, Observation
+from cdpagent.snapshot.observe import WORLD, observe_page
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import observe  # noqa: E402
+from miniwob_policy import POLICIES, REWARD, Episode, Unseen, task_url  # noqa: E402
+from observe import Figures  # noqa: E402
+
+COUNT_CONTROLS = (Path(__file__).resolve().parent / "realworld.js").read_text()
+MAIN_CONTENT = "#wrap"
+_WORD = re.compile(r"[^\W_]+")
+
+
+class Control(msgspec.Struct):
+    category: str
+    offered: bool
+    what: str = ""
+
+
+class Seen(msgspec.Struct):
+    controls: list[Control]
+    words: list[str]
+
+
+class PageFigures(msgspec.Struct):
+    task: str
+    url: str
+    controls: list[Control]
+    counted: int
+    """Controls the observation counts without offering (``omitted`` control counts and
+    action entries the budget left out), at most the controls it did not offer."""
+    words: int
+    words_reached: int
+    chars: int
+    pw_chars: int | None = None
+    solved: bool = False
+    why: str = ""
+
+
+def _locators(obs: Observation) -> list[dict[str, Any]]:
+    """Every element the observation's actions target: one locator per page action, one
+    per row of a folded row action."""
+    out: list[dict[str, Any]] = []
+
+    def add(entry: ActionEntry, record: str | None) -> None:
+        out.append({**msgspec.to_builtins(entry.locator(record)), "kind": entry.kind})
+
+    for entry in obs.actions:
+        if not entry.available:
+            continue
+        if entry.folded:
+            for record in entry.record_enum or obs.record_ids:
+                add(entry, record)
+        else:
+            add(entry, None)
+    return out
+
+
+def _counted(obs: Observation) -> int:
+    """What the observation says it left out of its controls: any ``omitted`` count of
+    controls, and the action entries not listed for the budget."""
+    om = msgspec.to_builtins(obs.omitted)
+    controls = sum(v for k, v in om.items() if k.startswith("controls") and isinstance(v, int))
+    return controls + max(obs.omitted.action_entries - obs.omitted.action_entries_shown, 0)
+
+
+def reached(page_words: list[str], observed: str) -> int:
+    """How many of ``page_words`` (with repeats) the observed text contains, case-folded."""
+    have = Counter(w.casefold() for w in _WORD.findall(observed))
+    want = Counter(w.casefold() for w in page_words)
+    return sum(min(n, have[w]) for w, n in want.items())
+
+
+async def measure_page(browser: cdpagent.Browser, task: str) -> PageFigures:
+    address = task_url(task)
+    tab = await browser.open(address)
+    result = await observe_page(tab)
+    obs = result.observation
+    context = await tab.context_id(WORLD)
+    answer = await tab.session.send(
+        "Runtime.callFunctionOn",
+        {
+            "functionDeclaration": COUNT_CONTROLS,
+            "executionContextId": context,
+            "arguments": [{"value": _locators(obs)}, {"value": MAIN_CONTENT}],
+            "returnByValue": True,
+        },
+    )
+    assert "exceptionDetails" not in answer, answer["exceptionDetails"]
+    seen = msgspec.convert(answer["result"]["value"], Seen)
+    observed = result.text + tools_json(result.tools)
+    not_offered = sum(1 for c in seen.controls if not c.offered)
+    await tab.close()
+    return PageFigures(
+        task=task,
+        url=address,
+        controls=seen.controls,
+        counted=min(_counted(obs), not_offered),
+        words=len(seen.words),
+        words_reached=reached(seen.words, observed),
+        chars=len(observed),
+    )
+
+
+async def solve(browser: cdpagent.Browser, fig: PageFigures) -> None:
+    """Run the task's policy in a fresh tab; the page's own reward says whether it solved it."""
+    tab = await browser.open(fig.url)
+    episode = Episode(tab)
+    try:
+        with trio.fail_after(60):
+            await POLICIES[fig.task](episode)
+    except Unseen as exc:
+        fig.why = f"unseen: {exc}"
+    except Exception as exc:  # any failure of the run is a task not solved, with its cause
+        fig.why = f"{type(exc).__name__}: {exc}"
+    answer = await tab.session.send("Runtime.evaluate", {"expression": REWARD, "returnByValue": True})
+    done, reward, reason = answer["result"]["value"]
+    fig.solved = bool(done) and reward == 1
+    if not fig.solved and not fig.why:
+        fig.why = f"reward {reward} ({reason})"
+    await tab.close()
+
+
+async def measure_ours(tasks: list[str]) -> list[PageFigures]:
+    out: list[PageFigures] = []
+    async with cdpagent.launch() as browser:
+        for task in tasks:
+            fig = await measure_page(browser, task)
+            await solve(browser, fig)
+            out.append(fig)
+    return out
+
+
+def measure_playwright(figures: list[PageFigures]) -> bool:
+    """Playwright's ``ai`` snapshot size of the same pages (bench/observe.py's driver, one
+    sample each); False when Playwright is missing."""
+    pages = {fig.task: Figures(size=fig.task, url=fig.url) for fig in figures}
+    if not observe.measure_playwright(pages, 1):
+        return False
+    for fig in figures:
+        fig.pw_chars = pages[fig.task].pw_chars
+    return True
+
+
+def report(figures: list[PageFigures], have_pw: bool, seconds: float) -> None:
+    pages = len(figures)
+    where = "tests/realworld/miniwob"
+    print(f"MiniWoB++ corpus: {pages} task pages ({where}), first observation of each ({seconds:.0f} s)")
+    print(f"{'visible enabled controls':>26} {'total':>6} {'offered':>8} {'counted':>8} {'neither':>8}")
+    by: dict[str, list[int]] = {}
+    for fig in figures:
+        missing = fig.counted
+        for c in fig.controls:
+            row = by.setdefault(c.category, [0, 0, 0, 0])
+            row[0] += 1
+            if c.offered:
+                row[1] += 1
+            elif missing:
+                row[2] += 1
+                missing -= 1
+            else:
+                row[3] += 1
+    total = [sum(col) for col in zip(*by.values(), strict=True)] if by else [0, 0, 0, 0]
+    for name, row in [*sorted(by.items()), ("all", total)]:
+        print(f"{name:>26} {row[0]:>6} {row[1]:>8} {row[2]:>8} {row[3]:>8}")
+    if total[0]:
+        print(
+            f"{'':>26} offered {100 * total[1] / total[0]:.0f} %, offered or counted "
+            f"{100 * (total[1] + total[2]) / total[0]:.0f} % (targets: >= 95 %, 100 %)"
+        )
+    for fig in figures:
+        missed = [c for c in fig.controls if not c.offered]
+        if missed:
+            print(f"    not offered on {fig.task}: " + ", ".join(f"{c.category} {c.what}" for c in missed))
+    solved = [f for f in figures if f.solved]
+    rate = 100 * len(solved) / pages
+    print(f"scripted policy: {len(solved)}/{pages} tasks solved ({rate:.0f} %; target >= 90 %)")
+    for fig in figures:
+        if not fig.solved:
+            print(f"    not solved: {fig.task}: {fig.why[:120]}")
+    words = sum(f.words for f in figures)
+    got = sum(f.words_reached for f in figures)
+    print(
+        f"page text: {got}/{words} visible words of the main content ({MAIN_CONTENT}) reach the observation "
+        f"({100 * got / max(words, 1):.0f} %; target >= 90 %)"
+    )
+    ours = statistics.median(f.chars for f in figures)
+    line = f"observation size (text + tools chars), median of {pages} pages: {ours:.0f}"
+    compared = [f for f in figures if f.pw_chars]
+    if compared:
+        pw = statistics.median(f.pw_chars or 0 for f in compared)
+        ratio = statistics.median(f.chars / (f.pw_chars or 1) for f in compared)
+        line += f"; Playwright aria_snapshot(mode='ai') {pw:.0f}"
+        line += f" (per-page ratio median {ratio:.2f}x; target <= 1x)"
+    elif not have_pw:
+        line += " (Playwright not installed: pip install -e '.[bench]')"
+    print(line)
+
+
+def corpus_report() -> None:
+    """Measure and print the corpus figures (the hook bench/observe.py calls)."""
+    t0 = time.perf_counter()
+    figures = trio.run(measure_ours, sorted(POLICIES))
+    have_pw = measure_playwright(figures)
+    report(figures, have_pw, time.perf_counter() - t0)
+
+
+if __name__ == "__main__":
+    corpus_report()
