@@ -23,10 +23,14 @@ from urllib.parse import urlsplit
 
 import trio
 
+from .capture import ImageFormat, Screenshot
+from .capture import pdf as _pdf
+from .capture import screenshot as _screenshot
 from .concurrency import collapse
 from .connection import Connection, Session
 from .dialogs import LEAVE_NOTICE, JavaScriptDialog, opened
 from .documents import TRACKED_EVENTS, Document, DocumentTracker
+from .downloads import Download, Downloads
 from .errors import (
     CallTimeout,
     CDPAgentError,
@@ -37,17 +41,21 @@ from .errors import (
     SessionClosed,
 )
 from .launcher import BrowserProcess
+from .navigation import go_back, go_forward
+from .pagelog import COMMANDS as LOG_COMMANDS
+from .pagelog import ConsoleMessage, FailedRequest, PageLog
 from .runtime.invoke import invoke as _invoke
 from .runtime.pageapi import PageApi
 from .snapshot.actions import ConfirmCallback
 from .snapshot.actions import act as _act
 from .snapshot.model import Observation
-from .snapshot.observe import ObservationExtension
+from .snapshot.observe import ObservationExtension, ObserveResult
 from .snapshot.observe import observe as _observe
 from .snapshot.options import ObserveOptions
 from .snapshot.receipts import Receipt
 from .target import Command, Extension, FrameTarget
 from .transport import PipeTransport, Transport, WebSocketTransport
+from .waiting import wait_for as _wait_for
 from .webmcp import FLAG as WEBMCP_FLAG
 from .webmcp import WebMcp
 
@@ -114,7 +122,11 @@ class Tab:
         self.dialog: JavaScriptDialog | None = None
         #: What the runtime did on its own since the last result took them (warnings to report).
         self.notices: list[str] = []
+        #: The page's last console messages and failed requests (:mod:`cdpagent.pagelog`).
         self._changed = trio.Event()
+        self.log = PageLog(self._notify)
+        for method, handler in self.log.handlers().items():
+            session.on(method, handler)
         for method in TRACKED_EVENTS:
             session.on(method, self._make_tracker(method))
         session.on("Page.javascriptDialogOpening", self._on_dialog)
@@ -282,8 +294,8 @@ class Tab:
     async def navigate(self, url_or_path: str | os.PathLike[str], *, timeout: float = 30.0) -> Document:
         """Navigate the main frame and wait for the new document's ``load``.
 
-        A same-document navigation (``#hash``) returns the current document at
-        once. A ``beforeunload`` dialog is accepted (see :mod:`cdpagent.dialogs`).
+        A same-document navigation (``#hash``) returns the current document once
+        it shows the new URL. A ``beforeunload`` dialog is accepted (see :mod:`cdpagent.dialogs`).
         Everything, ``Page.navigate`` included, is bounded by ``timeout``.
         Raises :class:`NavigationError` when the browser reports a failure or the
         new document has not loaded in time.
@@ -298,7 +310,13 @@ class Tab:
             raise NavigationError(f"navigation to {url_or_path} failed: {result['errorText']}")
         loader = result.get("loaderId")
         if loader is None:
-            return await self.wait_document(lambda doc: True, timeout)
+            # Same-document: done once the history entry is committed (the document shows the URL).
+            try:
+                return await self.wait_document(
+                    lambda doc: doc.url == url, max(deadline - trio.current_time(), 0)
+                )
+            except trio.TooSlowError:
+                raise NavigationError(f"navigation to {url} did not finish in time") from None
         return await self._loaded(lambda doc: doc.loader_id == loader, deadline, f"navigation to {url}")
 
     async def reload(self, *, timeout: float = 30.0) -> Document:
@@ -384,6 +402,55 @@ class Tab:
             timeout=timeout,
         )
 
+    async def back(self, *, timeout: float = 30.0) -> Document:
+        """Go back one entry in this tab's history (BR-1); see :func:`cdpagent.navigation.go_forward`."""
+        return await go_back(self, timeout=timeout)
+
+    async def forward(self, *, timeout: float = 30.0) -> Document:
+        """Go forward one entry in this tab's history (BR-1); raises :class:`OperationError`
+        ``NAVIGATION_FAILED`` when there is none or it does not load in time."""
+        return await go_forward(self, timeout=timeout)
+
+    async def screenshot(
+        self,
+        *,
+        full_page: bool = False,
+        target: str | None = None,
+        format: ImageFormat = "png",
+        quality: int | None = None,
+        max_edge: int = 1568,
+        timeout: float = 10.0,
+    ) -> Screenshot:
+        """A bounded screenshot, sensitive fields covered (BR-3); see :func:`cdpagent.capture.screenshot`."""
+        return await _screenshot(
+            self, full_page=full_page, target=target, format=format, quality=quality,
+            max_edge=max_edge, timeout=timeout,
+        )
+
+    async def pdf(self, *, landscape: bool = False, timeout: float = 30.0) -> bytes:
+        """The page printed to PDF (headless only); see :func:`cdpagent.capture.pdf`."""
+        return await _pdf(self, landscape=landscape, timeout=timeout)
+
+    async def wait_for(
+        self,
+        *,
+        text: str | None = None,
+        gone: str | None = None,
+        action: str | None = None,
+        timeout: float = 10.0,
+    ) -> ObserveResult:
+        """Wait until the observation shows ``text`` / lost ``gone`` / offers ``action`` (BR-5);
+        see :func:`cdpagent.waiting.wait_for`."""
+        return await _wait_for(self, text=text, gone=gone, action=action, timeout=timeout)
+
+    def console(self, limit: int = 50) -> list[ConsoleMessage]:
+        """The page's last ``limit`` console messages and uncaught exceptions, oldest first (BR-5)."""
+        return list(self.log.console)[-limit:] if limit > 0 else []
+
+    def network(self, limit: int = 50) -> list[FailedRequest]:
+        """The page's last ``limit`` failed requests (network errors, HTTP ≥ 400), oldest first (BR-5)."""
+        return list(self.log.failed)[-limit:] if limit > 0 else []
+
     async def close(self) -> None:
         """Close the tab and wait until the browser confirms it is gone."""
         if self.closed:
@@ -406,9 +473,16 @@ class Browser:
         nursery: trio.Nursery,
         extensions: Sequence[Extension] = (),
         process: BrowserProcess | None = None,
+        download_dir: Path | None = None,
     ) -> None:
         self.connection = connection
         self.process = process
+        #: Where this browser's downloads go and what they became (BR-4); None: not managed.
+        self.downloads: Downloads | None = (
+            Downloads(download_dir, self._tab_of_frame, self._tell, self._notify)
+            if download_dir is not None
+            else None
+        )
         self.extensions = list(extensions)
         self._nursery = nursery
         self._tabs: dict[str, Tab] = {}  # by session id
@@ -468,7 +542,33 @@ class Browser:
         """Send a browser-level command (for example ``Browser.getVersion``)."""
         return await self.connection.browser_session.send(method, params)
 
+    def _tab_of_frame(self, frame_id: str) -> str | None:
+        for tab in self._tabs.values():
+            if frame_id in tab.documents.frames:
+                return tab.id
+        return None
+
+    def _tell(self, tab_id: str, text: str) -> None:
+        for tab in self._tabs.values():
+            if tab.id == tab_id:
+                tab.notices.append(text)
+
+    def downloaded(self, limit: int = 50) -> list[Download]:
+        """The last ``limit`` downloads of this browser's pages, oldest first (BR-4).
+
+        Empty when the browser does not manage downloads (a connected browser
+        without ``download_dir``).
+        """
+        if self.downloads is None or limit <= 0:
+            return []
+        return self.downloads.items[-limit:]
+
     async def _start(self) -> None:
+        if self.downloads is not None:
+            self.downloads.directory.mkdir(parents=True, exist_ok=True)
+            for method, handler in self.downloads.handlers().items():
+                self.connection.browser_session.on(method, handler)
+            await self.send(*self.downloads.command())
         await self.send(
             "Target.setAutoAttach",
             {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": True},
@@ -547,6 +647,7 @@ class Browser:
             ("Page.setLifecycleEventsEnabled", {"enabled": True}),
             ("Page.getFrameTree", {}),
             FRAME_AUTO_ATTACH,
+            *LOG_COMMANDS,
         ]
         try:
             for extension in self.extensions:
@@ -590,9 +691,10 @@ async def _browser(
     transport_opener: Callable[[trio.Nursery], Awaitable[Transport]],
     extensions: Sequence[Extension],
     process: BrowserProcess | None,
+    download_dir: Path | None = None,
 ) -> AsyncIterator[Browser]:
     with collapse():
-        async with _owned(transport_opener, extensions, process) as browser:
+        async with _owned(transport_opener, extensions, process, download_dir) as browser:
             yield browser
 
 
@@ -601,12 +703,13 @@ async def _owned(
     transport_opener: Callable[[trio.Nursery], Awaitable[Transport]],
     extensions: Sequence[Extension],
     process: BrowserProcess | None,
+    download_dir: Path | None,
 ) -> AsyncIterator[Browser]:
     async with trio.open_nursery() as nursery:
         transport = await transport_opener(nursery)
         connection = Connection(transport)
         nursery.start_soon(connection.run)
-        browser = Browser(connection, nursery, extensions, process)
+        browser = Browser(connection, nursery, extensions, process, download_dir)
         try:
             try:
                 await browser._start()
@@ -642,6 +745,7 @@ async def launch(
     allow_origins: Sequence[str] = (),
     extensions: Sequence[Extension] | None = None,
     webmcp: bool = False,
+    download_dir: str | os.PathLike[str] | None = None,
     timeout: float = 30.0,
 ) -> AsyncIterator[Browser]:
     """Start a browser and yield a connected :class:`Browser`.
@@ -651,7 +755,9 @@ async def launch(
     Agent API (for example a loopback dev server). ``webmcp`` turns on Chromium's
     WebMCP and the bridge that makes the tools pages register actions of the
     observation (:mod:`cdpagent.webmcp`). ``extensions`` replaces the standard ones
-    (:func:`standard_extensions`) when given.
+    (:func:`standard_extensions`) when given. Downloads are saved into
+    ``download_dir`` (default: a folder beside the temporary profile, removed
+    with it) and listed by :meth:`Browser.downloaded` (BR-4).
     Raises :class:`~cdpagent.errors.BrowserNotFound` when no browser is found
     and :class:`~cdpagent.errors.LaunchError` when it exits during launch.
     """
@@ -675,8 +781,9 @@ async def launch(
                         url = await process.wait_ws_url()
                     return await WebSocketTransport.open(url, nursery)
 
+                downloads = Path(download_dir or Path(process.workdir) / "downloads")
                 try:
-                    async with _browser(open_transport, extensions, process) as browser:
+                    async with _browser(open_transport, extensions, process, downloads) as browser:
                         yield browser
                 finally:
                     outer.cancel_scope.cancel()
@@ -691,6 +798,7 @@ async def connect(
     allow_origins: Sequence[str] = (),
     extensions: Sequence[Extension] | None = None,
     webmcp: bool = False,
+    download_dir: str | os.PathLike[str] | None = None,
     timeout: float = 30.0,
 ) -> AsyncIterator[Browser]:
     """Attach to a running browser at ``endpoint`` and yield a :class:`Browser`.
@@ -699,7 +807,8 @@ async def connect(
     resolved through ``/json/version``. Leaving the block detaches; the browser
     keeps running. ``allow_origins``, ``webmcp`` and ``extensions`` are as for
     :func:`launch` (with ``webmcp`` the browser must have been started with
-    ``--enable-features=WebMCP``).
+    ``--enable-features=WebMCP``). With ``download_dir`` this browser's downloads
+    are saved there (a path on the browser's machine) and listed.
     Raises :class:`ConnectionClosed` when the endpoint is not a reachable CDP
     endpoint.
     """
@@ -715,7 +824,8 @@ async def connect(
         raise ConnectionClosed(f"{endpoint} did not accept a DevTools connection within {timeout} s")
 
     with collapse():
-        async with _browser(open_transport, extensions, None) as browser:
+        where = Path(download_dir) if download_dir is not None else None
+        async with _browser(open_transport, extensions, None, where) as browser:
             yield browser
 
 

@@ -38,6 +38,7 @@ __all__ = [
     "LaunchError",
     "NavigationError",
     "ObservationError",
+    "OperationError",
     "PageApiError",
     "ProtocolError",
     "SessionClosed",
@@ -113,6 +114,18 @@ class BrowserNotFound(LaunchError):
 
 class NavigationError(CDPAgentError):
     """A navigation failed (``Page.navigate`` reported an error, e.g. a missing file)."""
+
+
+class OperationError(CDPAgentError):
+    """A browser operation (a screenshot, a PDF, a wait, a download, storage state,
+    history navigation) failed; ``code`` says why (``INVALID_ARGUMENT``,
+    ``TARGET_NOT_FOUND``, ``CAPTURE_FAILED``, ``WAIT_TIMEOUT``, ``NAVIGATION_FAILED``,
+    ``FILE_NOT_ALLOWED``, ``DOWNLOAD_FAILED``, ``STORAGE_STATE_INVALID``, ``TIMEOUT``)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
 
 
 class PageApiError(Exception):
