@@ -13,6 +13,8 @@ The names below are the public API; everything else may change.
 """
 
 from .browser import Browser, Tab, connect, launch, standard_extensions
+from .capture import Screenshot
+from .downloads import Download
 from .errors import (
     BrowserNotFound,
     CDPAgentError,
@@ -25,6 +27,7 @@ from .errors import (
     LaunchError,
     NavigationError,
     ObservationError,
+    OperationError,
     PageApiError,
     ProtocolError,
     SessionClosed,
@@ -32,10 +35,12 @@ from .errors import (
     TargetCrashed,
 )
 from .grid import connect_grid
+from .pagelog import ConsoleMessage, FailedRequest
 from .pool import Pool
 from .runtime import Notification, PageApi, Thread, invoke_page_method
 from .snapshot import Observation, ObserveOptions
 from .snapshot.receipts import Receipt
+from .storage import StorageState
 from .target import Command, Extension, Target
 
 __all__ = [
@@ -44,7 +49,10 @@ __all__ = [
     "CDPAgentError",
     "Command",
     "ConnectionClosed",
+    "ConsoleMessage",
+    "Download",
     "Extension",
+    "FailedRequest",
     "GridCapabilitiesRefused",
     "GridError",
     "GridNoFreeSlot",
@@ -56,12 +64,15 @@ __all__ = [
     "Observation",
     "ObservationError",
     "ObserveOptions",
+    "OperationError",
     "PageApi",
     "PageApiError",
     "Pool",
     "ProtocolError",
     "Receipt",
+    "Screenshot",
     "SessionClosed",
+    "StorageState",
     "SubscriptionOverflow",
     "Tab",
     "Target",

@@ -53,6 +53,8 @@ from .snapshot.observe import ObservationExtension, ObserveResult
 from .snapshot.observe import observe as _observe
 from .snapshot.options import ObserveOptions
 from .snapshot.receipts import Receipt
+from .storage import StorageState, load_storage_state, read_storage_state
+from .storage import storage_state as _storage_state
 from .target import Command, Extension, FrameTarget
 from .transport import PipeTransport, Transport, WebSocketTransport
 from .waiting import wait_for as _wait_for
@@ -563,6 +565,12 @@ class Browser:
             return []
         return self.downloads.items[-limit:]
 
+    async def storage_state(self, path: str | os.PathLike[str] | None = None) -> StorageState:
+        """The cookies and the local storage of the open tabs' origins, in Playwright's
+        ``storageState`` format, also written to ``path`` when given (BR-6); see
+        :func:`cdpagent.storage.storage_state`."""
+        return await _storage_state(self, path)
+
     async def _start(self) -> None:
         if self.downloads is not None:
             self.downloads.directory.mkdir(parents=True, exist_ok=True)
@@ -746,6 +754,8 @@ async def launch(
     extensions: Sequence[Extension] | None = None,
     webmcp: bool = False,
     download_dir: str | os.PathLike[str] | None = None,
+    user_data_dir: str | os.PathLike[str] | None = None,
+    storage_state: str | os.PathLike[str] | StorageState | None = None,
     timeout: float = 30.0,
 ) -> AsyncIterator[Browser]:
     """Start a browser and yield a connected :class:`Browser`.
@@ -757,7 +767,10 @@ async def launch(
     observation (:mod:`cdpagent.webmcp`). ``extensions`` replaces the standard ones
     (:func:`standard_extensions`) when given. Downloads are saved into
     ``download_dir`` (default: a folder beside the temporary profile, removed
-    with it) and listed by :meth:`Browser.downloaded` (BR-4).
+    with it) and listed by :meth:`Browser.downloaded` (BR-4). ``user_data_dir`` is a
+    profile kept across runs (never removed); ``storage_state`` is a Playwright
+    ``storageState`` file (or :class:`StorageState`) whose cookies and local storage
+    the browser starts with; :meth:`Browser.storage_state` reads them back (BR-6).
     Raises :class:`~cdpagent.errors.BrowserNotFound` when no browser is found
     and :class:`~cdpagent.errors.LaunchError` when it exits during launch.
     """
@@ -768,7 +781,12 @@ async def launch(
     if webmcp:
         args = [*args, WEBMCP_FLAG]
     pipe = transport == "pipe"
-    process = await BrowserProcess.start(executable, headless=headless, pipe=pipe, extra_args=args)
+    state = storage_state
+    if isinstance(state, (str, os.PathLike)):
+        state = read_storage_state(state)
+    process = await BrowserProcess.start(
+        executable, headless=headless, pipe=pipe, extra_args=args, user_data_dir=user_data_dir
+    )
     try:
         with collapse():
             async with trio.open_nursery() as outer:
@@ -784,6 +802,8 @@ async def launch(
                 downloads = Path(download_dir or Path(process.workdir) / "downloads")
                 try:
                     async with _browser(open_transport, extensions, process, downloads) as browser:
+                        if state is not None:
+                            await load_storage_state(browser, state, timeout=timeout)
                         yield browser
                 finally:
                     outer.cancel_scope.cancel()

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+import http.server
+import json
+import threading
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
@@ -148,3 +154,64 @@ async def test_br4_downloads_are_saved_named_and_reported(chrome_endpoint: str, 
             assert "report.csv" in said and item.path in said
         finally:
             await tab.close()
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    """The primitives pages over loopback HTTP (cookies and local storage need an origin)."""
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(PAGES / "primitives"))
+    )
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+async def _who(tab: cdpagent.Tab) -> str:
+    state = {s.name: s.value for s in (await tab.observe()).state}
+    return str(state["who"])
+
+
+async def test_br6_storage_state_round_trip_and_playwright_files(site: str, tmp_path: Path) -> None:
+    saved = tmp_path / "state.json"
+    async with cdpagent.launch() as browser:
+        tab = await browser.open(f"{site}/login.html?login")
+        assert await _who(tab) == "abc123 xyz"
+        state = await browser.storage_state(saved)
+    (cookie,) = [c for c in state.cookies if c.name == "sid"]
+    assert (cookie.value, cookie.domain, cookie.same_site) == ("abc123", "127.0.0.1", "Strict")
+    written = json.loads(await trio.Path(saved).read_text())
+    assert written["origins"] == [{"origin": site, "localStorage": [{"name": "token", "value": "xyz"}]}]
+    assert {"httpOnly", "sameSite", "expires"} <= set(written["cookies"][0])
+    async with cdpagent.launch(storage_state=saved) as browser:
+        tab = await browser.open(f"{site}/login.html")
+        assert await _who(tab) == "abc123 xyz"
+    playwright = tmp_path / "playwright.json"
+    fixture = await trio.Path(PAGES / "primitives" / "playwright-state.json").read_text()
+    text = fixture.replace("ORIGIN", site)
+    await trio.Path(playwright).write_text(text)
+    async with cdpagent.launch(storage_state=playwright) as browser:
+        tab = await browser.open(f"{site}/login.html")
+        assert await _who(tab) == "from-playwright pw-token"
+    await trio.Path(playwright).write_text('{"cookies": [{"name": 1}]}')
+    with pytest.raises(OperationError) as err:
+        async with cdpagent.launch(storage_state=playwright):
+            pass
+    assert err.value.code == "STORAGE_STATE_INVALID" and str(playwright) in err.value.message
+
+
+async def test_br6_a_user_data_dir_keeps_local_storage_across_runs(site: str, tmp_path: Path) -> None:
+    profile = tmp_path / "profile"
+    async with cdpagent.launch(user_data_dir=profile) as browser:
+        tab = await browser.open(f"{site}/login.html?login")
+        assert await _who(tab) == "abc123 xyz"
+    assert await trio.Path(profile).is_dir()
+    async with cdpagent.launch(user_data_dir=profile) as browser:
+        tab = await browser.open(f"{site}/login.html")
+        assert (await _who(tab)).endswith(" xyz")  # the cookie above has max-age: it is kept too
+        assert await _who(tab) == "abc123 xyz"

@@ -7,6 +7,12 @@ import inspect
 import cdpagent
 
 EXPECTED = {
+    "ConsoleMessage",
+    "Download",
+    "FailedRequest",
+    "OperationError",
+    "Screenshot",
+    "StorageState",
     "Browser",
     "BrowserNotFound",
     "CDPAgentError",
