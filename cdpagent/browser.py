@@ -18,7 +18,7 @@ import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 import trio
@@ -79,6 +79,12 @@ FRAME_AUTO_ATTACH: Command = (
 )
 
 
+#: At most this many tabs opened by pages (popups, ``target=_blank``) stay open per tab
+#: that opened them, counting their own popups; later ones are closed and counted (BR-2).
+MAX_POPUPS: Final = 20
+_REFUSED: Final = "refused tabs the page tried to open"
+
+
 def to_url(url_or_path: str | os.PathLike[str]) -> str:
     """A URL for ``url_or_path``: URLs pass through, file paths become ``file://`` URLs.
 
@@ -112,6 +118,8 @@ class Tab:
         #: Out-of-process frames (another site), attached through their own sessions (OB-11).
         self.frame_targets: dict[str, FrameTarget] = {}
         self.opener: Tab | None = None
+        #: Tabs the pages of this tab's family tried to open past :data:`MAX_POPUPS` (BR-2).
+        self.refused_popups = 0
         self.closed = False
         self.crashed = False
         #: Set once the tab is set up and released (it is listed in ``Browser.tabs`` from then on).
@@ -631,13 +639,45 @@ class Browser:
         if info["type"] != "page":
             self._nursery.start_soon(self._release_other, self.connection.session(session_id))
             return
+        opener = self._by_target.get(info.get("openerId") or "")
+        if opener is not None and self._refused(opener, session_id, info["targetId"]):
+            return
         tab = Tab(self, f"tab{next(self._ids)}", info["targetId"], self.connection.session(session_id))
-        opener = info.get("openerId")
-        if opener:
-            tab.opener = self._by_target.get(opener)
+        if opener is not None:
+            tab.opener = opener
+            url = str(info.get("url") or "")
+            opener.notices.append(f"the page opened tab {tab.id}" + (f" ({url[:200]})" if url else ""))
         self._tabs[session_id] = tab
         self._by_target[info["targetId"]] = tab
         self._nursery.start_soon(self._setup, tab, params.get("waitingForDebugger", False))
+
+    def _refused(self, opener: Tab, session_id: str, target_id: str) -> bool:
+        """Refuse a popup over :data:`MAX_POPUPS` open tabs opened from one tab (BR-2); say so."""
+        root = opener
+        while root.opener is not None and not root.opener.closed:
+            root = root.opener
+        family = 0
+        for tab in self._tabs.values():
+            top = tab
+            while top.opener is not None and not top.opener.closed:
+                top = top.opener
+            family += top is root and tab is not root and not tab.closed
+        if family < MAX_POPUPS:
+            return False
+        root.refused_popups += 1
+        # One line, first, however many: a storm must not push everything else out of the receipt.
+        opener.notices[:] = [n for n in opener.notices if not n.startswith(_REFUSED)]
+        count = f"{root.refused_popups} refused: at most {MAX_POPUPS} tabs opened from one tab stay open"
+        opener.notices.insert(0, f"{_REFUSED} ({count})")
+        self._nursery.start_soon(self._close_refused, self.connection.session(session_id), target_id)
+        return True
+
+    async def _close_refused(self, session: Session, target_id: str) -> None:
+        # Released first: a target closed while paused on start can leave its opener waiting.
+        with suppress(CDPAgentError):
+            await session.send("Runtime.runIfWaitingForDebugger")
+        with suppress(CDPAgentError):
+            await self.send("Target.closeTarget", {"targetId": target_id})
 
     async def _release_other(self, session: Session) -> None:
         # The session object is taken while the target is attached: made later, for a

@@ -215,3 +215,27 @@ async def test_br6_a_user_data_dir_keeps_local_storage_across_runs(site: str, tm
         tab = await browser.open(f"{site}/login.html")
         assert (await _who(tab)).endswith(" xyz")  # the cookie above has max-age: it is kept too
         assert await _who(tab) == "abc123 xyz"
+
+
+async def test_br2_popups_join_as_tabs_are_said_in_the_receipt_and_bounded() -> None:
+    # Chromium's own popup blocker allows one popup per click; browsers started by other
+    # tools (Playwright's among them) turn it off, and then only the cap holds a storm.
+    async with cdpagent.launch(args=["--disable-popup-blocking"]) as browser:
+        tab = await browser.open(PAGES / "primitives" / "popups.html")
+        receipt = await tab.act("open_one")
+        await browser.wait_until(lambda: any(t.opener is tab for t in browser.tabs), 10)
+        (popup,) = [t for t in browser.tabs if t.opener is tab]
+        said = " ".join(receipt.result.warnings or []) + " ".join(tab.take_notices())
+        assert f"opened tab {popup.id}" in said
+        await popup.wait_loaded()
+        assert (await popup.observe()).identity.title == "Second"
+        await tab.act("blank_link")
+        await browser.wait_until(lambda: len([t for t in browser.tabs if t.opener is tab]) == 2, 10)
+        storm = await tab.act("open_many")
+        await browser.wait_until(lambda: tab.refused_popups == 12, 10)
+        await browser.wait_until(lambda: len([t for t in browser.tabs if t.opener is tab]) == 20, 10)
+        later = " ".join((storm.result.warnings or []) + (await tab.observe()).warnings)
+        assert "refused tabs the page tried to open (12 refused: at most 20 tabs" in later
+        assert len([t for t in browser.tabs if t.opener is tab]) == 20
+        await popup.close()
+        assert popup not in browser.tabs
