@@ -15,6 +15,8 @@ The names below are the public API, with two namespaces besides: ``cdpagent.code
 """
 
 from .browser import Browser, Tab, connect, launch, standard_extensions
+from .capture import Screenshot
+from .downloads import Download
 from .errors import (
     BindRefused,
     BrowserNotFound,
@@ -32,6 +34,7 @@ from .errors import (
     ModelError,
     NavigationError,
     ObservationError,
+    OperationError,
     PageApiError,
     PageFunctionError,
     ProtocolError,
@@ -45,10 +48,12 @@ from .errors import (
 )
 from .grid import connect_grid
 from .grid import session_of as grid_session
+from .pagelog import ConsoleMessage, FailedRequest
 from .pool import Pool
 from .runtime import Notification, PageApi, Thread, invoke_page_method
 from .snapshot import Observation, ObserveOptions
 from .snapshot.receipts import Receipt
+from .storage import StorageState
 from .target import Command, Extension, Target
 from .version import VERSION
 from .webdriver import GridSession
@@ -65,7 +70,10 @@ __all__ = [
     "CodedError",
     "Command",
     "ConnectionClosed",
+    "ConsoleMessage",
+    "Download",
     "Extension",
+    "FailedRequest",
     "FrameError",
     "GridCapabilitiesRefused",
     "GridError",
@@ -80,6 +88,7 @@ __all__ = [
     "Observation",
     "ObservationError",
     "ObserveOptions",
+    "OperationError",
     "PageApi",
     "PageApiError",
     "PageFunctionError",
@@ -87,8 +96,10 @@ __all__ = [
     "ProtocolError",
     "Receipt",
     "RoleError",
+    "Screenshot",
     "SessionClosed",
     "StepError",
+    "StorageState",
     "SubscriptionOverflow",
     "Tab",
     "Target",

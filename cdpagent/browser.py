@@ -19,16 +19,20 @@ import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 import trio
 
 from .bundled import example_url
+from .capture import ImageFormat, Screenshot
+from .capture import pdf as _pdf
+from .capture import screenshot as _screenshot
 from .concurrency import collapse
 from .connection import Connection, Session
 from .dialogs import LEAVE_NOTICE, JavaScriptDialog
 from .documents import TRACKED_EVENTS, Document, DocumentTracker
+from .downloads import Download, Downloads
 from .errors import (
     CallTimeout,
     CDPAgentError,
@@ -40,19 +44,25 @@ from .errors import (
 )
 from .http1 import HttpFailure, request
 from .launcher import BrowserProcess, process_plan
+from .navigation import go_back, go_forward
 from .operations import ActArgs, act_inputs
+from .pagelog import COMMANDS as LOG_COMMANDS
+from .pagelog import ConsoleMessage, FailedRequest, PageLog
 from .runtime.invoke import invoke as _invoke
 from .runtime.pageapi import PageApi
 from .snapshot.actions import ConfirmCallback
 from .snapshot.actions import act as _act
 from .snapshot.model import Observation, action_id, split_action_id
-from .snapshot.observe import ObservationExtension
+from .snapshot.observe import ObservationExtension, ObserveResult
 from .snapshot.observe import observe as _observe
 from .snapshot.options import ObserveOptions
 from .snapshot.receipts import ActionRef, Receipt, error_receipt
+from .storage import StorageState, load_storage_state, read_storage_state
+from .storage import storage_state as _storage_state
 from .tabstate import ACCEPT_LEAVING, DISMISS, on_dialog_opening, refusal
 from .target import Command, Extension, FrameTarget
 from .transport import PipeTransport, Transport, WebSocketTransport
+from .waiting import wait_for as _wait_for
 from .webmcp import FLAG as WEBMCP_FLAG
 from .webmcp import WebMcp
 
@@ -72,6 +82,12 @@ FRAME_AUTO_ATTACH: Command = (
     "Target.setAutoAttach",
     {"autoAttach": True, "waitForDebuggerOnStart": False, "flatten": True, "filter": [{"type": "iframe"}]},
 )
+
+
+#: At most this many tabs opened by pages (popups, ``target=_blank``) stay open per tab
+#: that opened them, counting their own popups; later ones are closed and counted (BR-2).
+MAX_POPUPS: Final = 20
+_REFUSED: Final = "refused tabs the page tried to open"
 
 
 def to_url(url_or_path: str | os.PathLike[str]) -> str:
@@ -111,6 +127,8 @@ class Tab:
         #: Out-of-process frames (another site), attached through their own sessions (OB-11).
         self.frame_targets: dict[str, FrameTarget] = {}
         self.opener: Tab | None = None
+        #: Tabs the pages of this tab's family tried to open past :data:`MAX_POPUPS` (BR-2).
+        self.refused_popups = 0
         self.closed = False
         self.crashed = False
         #: Set once the tab is set up and released (it is listed in ``Browser.tabs`` from then on).
@@ -126,6 +144,10 @@ class Tab:
         #: An action is delivering input now (a dialog it opens is dismissed: cdpagent.tabstate).
         self.acting = False
         self._changed = trio.Event()
+        #: The page's last console messages and failed requests (:mod:`cdpagent.pagelog`).
+        self.log = PageLog(self._notify)
+        for method, handler in self.log.handlers().items():
+            session.on(method, handler)
         for method in TRACKED_EVENTS:
             session.on(method, self._make_tracker(method))
         session.on("Page.javascriptDialogOpening", self._on_dialog)
@@ -296,8 +318,8 @@ class Tab:
     async def navigate(self, url_or_path: str | os.PathLike[str], *, timeout: float = 30.0) -> Document:
         """Navigate the main frame and wait for the new document's ``load``.
 
-        A same-document navigation (``#hash``) returns the current document at
-        once. A ``beforeunload`` dialog is accepted (see :mod:`cdpagent.dialogs`).
+        A same-document navigation (``#hash``) returns the current document once
+        it shows the new URL. A ``beforeunload`` dialog is accepted (see :mod:`cdpagent.dialogs`).
         Everything, ``Page.navigate`` included, is bounded by ``timeout``.
         Raises :class:`NavigationError` when the browser reports a failure or the
         new document has not loaded in time.
@@ -312,7 +334,13 @@ class Tab:
             raise NavigationError(f"navigation to {url_or_path} failed: {result['errorText']}")
         loader = result.get("loaderId")
         if loader is None:
-            return await self.wait_document(lambda doc: True, timeout)
+            # Same-document: done once the history entry is committed (the document shows the URL).
+            try:
+                return await self.wait_document(
+                    lambda doc: doc.url == url, max(deadline - trio.current_time(), 0)
+                )
+            except trio.TooSlowError:
+                raise NavigationError(f"navigation to {url} did not finish in time") from None
         return await self._loaded(lambda doc: doc.loader_id == loader, deadline, f"navigation to {url}")
 
     async def reload(self, *, timeout: float = 30.0) -> Document:
@@ -417,6 +445,55 @@ class Tab:
         finally:
             self.acting = False
 
+    async def back(self, *, timeout: float = 30.0) -> Document:
+        """Go back one entry in this tab's history (BR-1); see :func:`cdpagent.navigation.go_forward`."""
+        return await go_back(self, timeout=timeout)
+
+    async def forward(self, *, timeout: float = 30.0) -> Document:
+        """Go forward one entry in this tab's history (BR-1); raises :class:`OperationError`
+        ``NAVIGATION_FAILED`` when there is none or it does not load in time."""
+        return await go_forward(self, timeout=timeout)
+
+    async def screenshot(
+        self,
+        *,
+        full_page: bool = False,
+        target: str | None = None,
+        format: ImageFormat = "png",
+        quality: int | None = None,
+        max_edge: int = 1568,
+        timeout: float = 10.0,
+    ) -> Screenshot:
+        """A bounded screenshot, sensitive fields covered (BR-3); see :func:`cdpagent.capture.screenshot`."""
+        return await _screenshot(
+            self, full_page=full_page, target=target, format=format, quality=quality,
+            max_edge=max_edge, timeout=timeout,
+        )
+
+    async def pdf(self, *, landscape: bool = False, timeout: float = 30.0) -> bytes:
+        """The page printed to PDF (headless only); see :func:`cdpagent.capture.pdf`."""
+        return await _pdf(self, landscape=landscape, timeout=timeout)
+
+    async def wait_for(
+        self,
+        *,
+        text: str | None = None,
+        gone: str | None = None,
+        action: str | None = None,
+        timeout: float = 10.0,
+    ) -> ObserveResult:
+        """Wait until the observation shows ``text`` / lost ``gone`` / offers ``action`` (BR-5);
+        see :func:`cdpagent.waiting.wait_for`."""
+        return await _wait_for(self, text=text, gone=gone, action=action, timeout=timeout)
+
+    def console(self, limit: int = 50) -> list[ConsoleMessage]:
+        """The page's last ``limit`` console messages and uncaught exceptions, oldest first (BR-5)."""
+        return list(self.log.console)[-limit:] if limit > 0 else []
+
+    def network(self, limit: int = 50) -> list[FailedRequest]:
+        """The page's last ``limit`` failed requests (network errors, HTTP ≥ 400), oldest first (BR-5)."""
+        return list(self.log.failed)[-limit:] if limit > 0 else []
+
     async def close(self) -> None:
         """Close the tab and wait until the browser confirms it is gone."""
         if self.closed:
@@ -437,9 +514,16 @@ class Browser:
         nursery: trio.Nursery,
         extensions: Sequence[Extension] = (),
         process: BrowserProcess | None = None,
+        download_dir: Path | None = None,
     ) -> None:
         self.connection = connection
         self.process = process
+        #: Where this browser's downloads go and what they became (BR-4); None: not managed.
+        self.downloads: Downloads | None = (
+            Downloads(download_dir, self._tab_of_frame, self._tell, self._notify)
+            if download_dir is not None
+            else None
+        )
         self.extensions = list(extensions)
         self._nursery = nursery
         self._tabs: dict[str, Tab] = {}  # by session id
@@ -499,7 +583,39 @@ class Browser:
         """Send a browser-level command (for example ``Browser.getVersion``)."""
         return await self.connection.browser_session.send(method, params)
 
+    def _tab_of_frame(self, frame_id: str) -> str | None:
+        for tab in self._tabs.values():
+            if frame_id in tab.documents.frames:
+                return tab.id
+        return None
+
+    def _tell(self, tab_id: str, text: str) -> None:
+        for tab in self._tabs.values():
+            if tab.id == tab_id:
+                tab.notices.append(text)
+
+    def downloaded(self, limit: int = 50) -> list[Download]:
+        """The last ``limit`` downloads of this browser's pages, oldest first (BR-4).
+
+        Empty when the browser does not manage downloads (a connected browser
+        without ``download_dir``).
+        """
+        if self.downloads is None or limit <= 0:
+            return []
+        return self.downloads.items[-limit:]
+
+    async def storage_state(self, path: str | os.PathLike[str] | None = None) -> StorageState:
+        """The cookies and the local storage of the open tabs' origins, in Playwright's
+        ``storageState`` format, also written to ``path`` when given (BR-6); see
+        :func:`cdpagent.storage.storage_state`."""
+        return await _storage_state(self, path)
+
     async def _start(self) -> None:
+        if self.downloads is not None:
+            self.downloads.directory.mkdir(parents=True, exist_ok=True)
+            for method, handler in self.downloads.handlers().items():
+                self.connection.browser_session.on(method, handler)
+            await self.send(*self.downloads.command())
         await self.send(
             "Target.setAutoAttach",
             {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": True},
@@ -554,13 +670,45 @@ class Browser:
         if info["type"] != "page":
             self._nursery.start_soon(self._release_other, self.connection.session(session_id))
             return
+        opener = self._by_target.get(info.get("openerId") or "")
+        if opener is not None and self._refused(opener, session_id, info["targetId"]):
+            return
         tab = Tab(self, f"tab{next(self._ids)}", info["targetId"], self.connection.session(session_id))
-        opener = info.get("openerId")
-        if opener:
-            tab.opener = self._by_target.get(opener)
+        if opener is not None:
+            tab.opener = opener
+            url = str(info.get("url") or "")
+            opener.notices.append(f"the page opened tab {tab.id}" + (f" ({url[:200]})" if url else ""))
         self._tabs[session_id] = tab
         self._by_target[info["targetId"]] = tab
         self._nursery.start_soon(self._setup, tab, params.get("waitingForDebugger", False))
+
+    def _refused(self, opener: Tab, session_id: str, target_id: str) -> bool:
+        """Refuse a popup over :data:`MAX_POPUPS` open tabs opened from one tab (BR-2); say so."""
+        root = opener
+        while root.opener is not None and not root.opener.closed:
+            root = root.opener
+        family = 0
+        for tab in self._tabs.values():
+            top = tab
+            while top.opener is not None and not top.opener.closed:
+                top = top.opener
+            family += top is root and tab is not root and not tab.closed
+        if family < MAX_POPUPS:
+            return False
+        root.refused_popups += 1
+        # One line, first, however many: a storm must not push everything else out of the receipt.
+        opener.notices[:] = [n for n in opener.notices if not n.startswith(_REFUSED)]
+        count = f"{root.refused_popups} refused: at most {MAX_POPUPS} tabs opened from one tab stay open"
+        opener.notices.insert(0, f"{_REFUSED} ({count})")
+        self._nursery.start_soon(self._close_refused, self.connection.session(session_id), target_id)
+        return True
+
+    async def _close_refused(self, session: Session, target_id: str) -> None:
+        # Released first: a target closed while paused on start can leave its opener waiting.
+        with suppress(CDPAgentError):
+            await session.send("Runtime.runIfWaitingForDebugger")
+        with suppress(CDPAgentError):
+            await self.send("Target.closeTarget", {"targetId": target_id})
 
     async def _release_other(self, session: Session) -> None:
         # The session object is taken while the target is attached: made later, for a
@@ -578,6 +726,7 @@ class Browser:
             ("Page.setLifecycleEventsEnabled", {"enabled": True}),
             ("Page.getFrameTree", {}),
             FRAME_AUTO_ATTACH,
+            *LOG_COMMANDS,
         ]
         try:
             for extension in self.extensions:
@@ -621,9 +770,10 @@ async def _browser(
     transport_opener: Callable[[trio.Nursery], Awaitable[Transport]],
     extensions: Sequence[Extension],
     process: BrowserProcess | None,
+    download_dir: Path | None = None,
 ) -> AsyncIterator[Browser]:
     with collapse():
-        async with _owned(transport_opener, extensions, process) as browser:
+        async with _owned(transport_opener, extensions, process, download_dir) as browser:
             yield browser
 
 
@@ -632,12 +782,13 @@ async def _owned(
     transport_opener: Callable[[trio.Nursery], Awaitable[Transport]],
     extensions: Sequence[Extension],
     process: BrowserProcess | None,
+    download_dir: Path | None,
 ) -> AsyncIterator[Browser]:
     async with trio.open_nursery() as nursery:
         transport = await transport_opener(nursery)
         connection = Connection(transport)
         nursery.start_soon(connection.run)
-        browser = Browser(connection, nursery, extensions, process)
+        browser = Browser(connection, nursery, extensions, process, download_dir)
         try:
             try:
                 await browser._start()
@@ -673,6 +824,9 @@ async def launch(
     allow_origins: Sequence[str] = (),
     extensions: Sequence[Extension] | None = None,
     webmcp: bool = False,
+    download_dir: str | os.PathLike[str] | None = None,
+    user_data_dir: str | os.PathLike[str] | None = None,
+    storage_state: str | os.PathLike[str] | StorageState | None = None,
     timeout: float = 30.0,
 ) -> AsyncIterator[Browser]:
     """Start a browser and yield a connected :class:`Browser`.
@@ -682,7 +836,12 @@ async def launch(
     Agent API (for example a loopback dev server). ``webmcp`` turns on Chromium's
     WebMCP and the bridge that makes the tools pages register actions of the
     observation (:mod:`cdpagent.webmcp`). ``extensions`` replaces the standard ones
-    (:func:`standard_extensions`) when given.
+    (:func:`standard_extensions`) when given. Downloads are saved into
+    ``download_dir`` (default: a folder beside the temporary profile, removed
+    with it) and listed by :meth:`Browser.downloaded` (BR-4). ``user_data_dir`` is a
+    profile kept across runs (never removed); ``storage_state`` is a Playwright
+    ``storageState`` file (or :class:`StorageState`) whose cookies and local storage
+    the browser starts with; :meth:`Browser.storage_state` reads them back (BR-6).
     Raises :class:`~cdpagent.errors.BrowserNotFound` when no browser is found
     and :class:`~cdpagent.errors.LaunchError` when it exits during launch.
     """
@@ -694,7 +853,12 @@ async def launch(
         args = [*args, WEBMCP_FLAG]
     # Windows: always the websocket, whatever was asked (launcher.process_plan).
     pipe = process_plan(sys.platform, transport).transport == "pipe"
-    process = await BrowserProcess.start(executable, headless=headless, pipe=pipe, extra_args=args)
+    state = storage_state
+    if isinstance(state, (str, os.PathLike)):
+        state = read_storage_state(state)
+    process = await BrowserProcess.start(
+        executable, headless=headless, pipe=pipe, extra_args=args, user_data_dir=user_data_dir
+    )
     try:
         with collapse():
             async with trio.open_nursery() as outer:
@@ -707,8 +871,11 @@ async def launch(
                         url = await process.wait_ws_url()
                     return await WebSocketTransport.open(url, nursery)
 
+                downloads = Path(download_dir or Path(process.workdir) / "downloads")
                 try:
-                    async with _browser(open_transport, extensions, process) as browser:
+                    async with _browser(open_transport, extensions, process, downloads) as browser:
+                        if state is not None:
+                            await load_storage_state(browser, state, timeout=timeout)
                         yield browser
                 finally:
                     outer.cancel_scope.cancel()
@@ -723,6 +890,7 @@ async def connect(
     allow_origins: Sequence[str] = (),
     extensions: Sequence[Extension] | None = None,
     webmcp: bool = False,
+    download_dir: str | os.PathLike[str] | None = None,
     timeout: float = 30.0,
 ) -> AsyncIterator[Browser]:
     """Attach to a running browser at ``endpoint`` and yield a :class:`Browser`.
@@ -731,7 +899,8 @@ async def connect(
     resolved through ``/json/version``. Leaving the block detaches; the browser
     keeps running. ``allow_origins``, ``webmcp`` and ``extensions`` are as for
     :func:`launch` (with ``webmcp`` the browser must have been started with
-    ``--enable-features=WebMCP``).
+    ``--enable-features=WebMCP``). With ``download_dir`` this browser's downloads
+    are saved there (a path on the browser's machine) and listed.
     Raises :class:`ConnectionClosed` when the endpoint is not a reachable CDP
     endpoint.
     """
@@ -748,7 +917,8 @@ async def connect(
         raise ConnectionClosed(f"{endpoint} did not accept a DevTools connection within {timeout} s")
 
     with collapse():
-        async with _browser(open_transport, extensions, None) as browser:
+        where = Path(download_dir) if download_dir is not None else None
+        async with _browser(open_transport, extensions, None, where) as browser:
             yield browser
 
 

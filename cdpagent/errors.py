@@ -53,6 +53,7 @@ __all__ = [
     "ModelError",
     "NavigationError",
     "ObservationError",
+    "OperationError",
     "PageApiError",
     "PageFunctionError",
     "ProtocolError",
@@ -166,6 +167,13 @@ class BrowserNotFound(LaunchError):
 
 class NavigationError(CDPAgentError):
     """A navigation failed (``Page.navigate`` reported an error, e.g. a missing file)."""
+
+
+class OperationError(CodedError):
+    """A browser operation (a screenshot, a PDF, a wait, a download, storage state,
+    history navigation) failed; ``code`` says why (``INVALID_ARGUMENT``,
+    ``TARGET_NOT_FOUND``, ``CAPTURE_FAILED``, ``WAIT_TIMEOUT``, ``NAVIGATION_FAILED``,
+    ``DOWNLOAD_FAILED``, ``STORAGE_STATE_INVALID``, ``TIMEOUT``)."""
 
 
 class PageApiError(CodedError):

@@ -219,10 +219,15 @@ class BrowserProcess:
     """
 
     def __init__(
-        self, process: trio.Process, workdir: str, pipe_fds: tuple[int, int] | None
+        self,
+        process: trio.Process,
+        workdir: str,
+        pipe_fds: tuple[int, int] | None,
+        profile: str | None = None,
     ) -> None:
         self.process = process
         self.workdir = workdir
+        self._profile = profile or os.path.join(workdir, "profile")
         self.pipe_fds = pipe_fds
         self.stderr_tail = b""
         self.ws_url: str | None = None
@@ -239,8 +244,12 @@ class BrowserProcess:
         headless: bool = True,
         pipe: bool = True,
         extra_args: Sequence[str] = (),
+        user_data_dir: str | os.PathLike[str] | None = None,
     ) -> BrowserProcess:
         """Start the browser; raises :class:`BrowserNotFound` or :class:`LaunchError`.
+
+        ``user_data_dir`` is a profile kept across runs (logins stay); without it the
+        profile is a fresh temporary one, removed by :meth:`stop`.
 
         The browser always gets a DevTools pipe on fds 3 and 4. With ``pipe`` it is the
         transport (:attr:`pipe_fds`); without, it is only a lifeline: nobody writes to
@@ -249,7 +258,13 @@ class BrowserProcess:
         """
         exe = executable or find_browser()
         workdir = tempfile.mkdtemp(prefix="cdpagent-")
-        profile = os.path.join(workdir, "profile")
+        profile = os.fspath(user_data_dir) if user_data_dir is not None else os.path.join(workdir, "profile")
+        if user_data_dir is not None:
+            try:
+                os.makedirs(profile, exist_ok=True)
+            except OSError as exc:
+                shutil.rmtree(workdir, ignore_errors=True)
+                raise LaunchError(f"cannot use {profile} as the profile: {exc}") from exc
         if process_plan(sys.platform, "pipe" if pipe else "websocket").job:
             return await cls._start_in_job(exe, workdir, profile, headless, extra_args)
         argv = [exe, *default_flags(profile, headless=headless, pipe=pipe), *extra_args]
@@ -278,8 +293,8 @@ class BrowserProcess:
             os.close(fd)
         LAUNCH.info("started %s (pid %d, %s)", exe, process.pid, "pipe" if pipe else "websocket port")
         if pipe:
-            return cls(process, workdir, ours)
-        browser = cls(process, workdir, None)
+            return cls(process, workdir, ours, profile)
+        browser = cls(process, workdir, None, profile)
         browser._lifeline = ours
         return browser
 
@@ -391,8 +406,8 @@ class BrowserProcess:
 
     @property
     def profile(self) -> Path:
-        """The temporary profile directory (removed by :meth:`stop`)."""
-        return Path(self.workdir) / "profile"
+        """The profile directory: the temporary one (removed by :meth:`stop`) or ``user_data_dir``."""
+        return Path(self._profile)
 
 
 def _fd_mover(theirs: tuple[int, int]) -> Callable[[], None]:

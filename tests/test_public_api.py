@@ -14,6 +14,12 @@ import cdpagent.lowlevel
 
 EXPECTED = {
     "BindRefused",
+    "ConsoleMessage",
+    "Download",
+    "FailedRequest",
+    "OperationError",
+    "Screenshot",
+    "StorageState",
     "Browser",
     "BrowserNotFound",
     "CDPAgentError",

@@ -1,0 +1,241 @@
+"""Browser primitives through the Python API against real Chromium (BR-1, BR-3, BR-4, BR-5)."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+from conftest import PAGES, evaluate
+from png_support import pixels
+
+import cdpagent
+from cdpagent.errors import OperationError
+
+PAGE = PAGES / "primitives" / "page.html"
+SECOND = PAGES / "primitives" / "second.html"
+
+
+async def _rect(tab: cdpagent.Tab, selector: str) -> dict[str, float]:
+    rect: dict[str, float] = await evaluate(
+        tab,
+        f"(() => {{ const r = document.querySelector({selector!r}).getBoundingClientRect();"
+        " return {x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height}; })()",
+    )
+    return rect
+
+
+async def test_br3_viewport_screenshot_masks_sensitive_fields_in_pixels(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(PAGE)
+    shot = await tab.screenshot(max_edge=400)  # small: the PNG is decoded in Python below
+    assert shot.format == "png" and shot.mime_type == "image/png"
+    assert shot.masked == 2
+    image = pixels(shot.data)
+    assert (shot.width, shot.height) == (len(image[0]), len(image)) and max(shot.width, shot.height) == 400
+    scale = shot.width / await evaluate(tab, "innerWidth")
+    for selector in ("#pw", "#code"):
+        r = await _rect(tab, selector)
+        inside = [image[int((r["y"] + dy) * scale)][int((r["x"] + dx) * scale)]
+                  for dy in (2, r["h"] / 2, r["h"] - 2) for dx in (2, r["w"] / 2, r["w"] - 2)]
+        assert set(inside) == {(0, 0, 0)}, (selector, inside)
+    # The masks are gone from the page after the capture.
+    assert await evaluate(tab, "document.documentElement.lastElementChild.tagName") == "BODY"
+    # Unmasked parts keep their colour: the green bar.
+    bar = await _rect(tab, "#tall")
+    assert image[50][int((bar["x"] + 5) * scale)] == (0, 170, 0)
+
+
+async def test_br3_full_page_and_target_screenshots_are_bounded(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(PAGE)
+    full = await tab.screenshot(full_page=True, max_edge=1000)
+    assert max(full.width, full.height) <= 1000 and full.height > full.width  # 5000 px tall page, scaled
+    assert not full.truncated
+    jpeg = await tab.screenshot(target="save", format="jpeg", quality=50)
+    assert jpeg.format == "jpeg" and jpeg.data[:2] == b"\xff\xd8"
+    button = await _rect(tab, "#save")
+    assert abs(jpeg.width - button["w"]) <= 1 and abs(jpeg.height - button["h"]) <= 1
+    for bad, code in (
+        ({"format": "gif"}, "INVALID_ARGUMENT"),
+        ({"format": "png", "quality": 50}, "INVALID_ARGUMENT"),
+        ({"full_page": True, "target": "save"}, "INVALID_ARGUMENT"),
+        ({"max_edge": 0}, "INVALID_ARGUMENT"),
+        ({"target": "no_such_action"}, "TARGET_NOT_FOUND"),
+    ):
+        with pytest.raises(OperationError) as err:
+            await tab.screenshot(**bad)
+        assert err.value.code == code, bad
+
+
+async def test_br3_a_page_that_removes_the_masks_gets_no_image(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(PAGE)
+    await evaluate(
+        tab,
+        "new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes)"
+        " if (n.parentNode === document.documentElement) n.style.display = 'none'; })"
+        ".observe(document.documentElement, {childList: true}); true",
+    )
+    with pytest.raises(OperationError) as err:
+        await tab.screenshot()
+    assert err.value.code == "CAPTURE_FAILED"
+
+
+async def test_br1_back_and_forward_across_documents_and_hashes(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(PAGE)
+    with pytest.raises(OperationError) as err:
+        await tab.back()
+    assert err.value.code == "NAVIGATION_FAILED" and "no page to go back" in err.value.message
+    await tab.navigate(SECOND)
+    await tab.navigate(str(SECOND) + "#part")
+    doc = await tab.back()
+    assert doc.url == SECOND.as_uri()
+    doc = await tab.back()
+    assert doc.url == PAGE.as_uri() and (await tab.observe()).identity.title == "Primitives"
+    doc = await tab.forward()
+    assert doc.url == SECOND.as_uri()
+    doc = await tab.forward()
+    assert doc.url.endswith("#part")
+    with pytest.raises(OperationError):
+        await tab.forward()
+
+
+async def test_br5_console_and_failed_requests_are_bounded_page_data(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(PAGE)
+    await tab.wait_until(lambda: any("boom" in m.text for m in tab.console()) and bool(tab.network()), 10)
+    messages = tab.console()
+    assert [m.level for m in messages[:2]] == ["log", "warning"]
+    assert messages[0].text.startswith("page says 42")
+    assert any(m.level == "error" and "boom from a timer" in m.text for m in messages)
+    failed = tab.network()
+    assert failed[0].url.endswith("missing-file.json") and failed[0].error
+    await evaluate(tab, "for (let i = 0; i < 300; i++) console.log('x'.repeat(2000) + i); true")
+    await tab.wait_until(lambda: tab.console(1)[0].text.endswith("…"), 10)
+    assert len(tab.console(1000)) == 200 and all(len(m.text) <= 500 for m in tab.console(1000))
+    assert tab.console(0) == []
+
+
+async def test_br5_wait_for_text_gone_and_timeout(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(PAGE)
+    await tab.act("later")
+    result = await tab.wait_for(text="the answer is 42", timeout=10)
+    assert "The answer is 42" in result.text
+    await tab.wait_for(gone="nothing like this", timeout=5)
+    with pytest.raises(OperationError) as err:
+        await tab.wait_for(text="never shown", timeout=0.5)
+    assert err.value.code == "WAIT_TIMEOUT" and "never shown" in err.value.message
+    with pytest.raises(OperationError) as err:
+        await tab.wait_for(timeout=1)
+    assert err.value.code == "INVALID_ARGUMENT"
+
+
+async def test_br4_downloads_are_saved_named_and_reported(chrome_endpoint: str, tmp_path: Path) -> None:
+    async with cdpagent.connect(chrome_endpoint, download_dir=tmp_path) as browser:
+        tab = await browser.open(PAGE)
+        try:
+            receipt = await tab.act("save")
+            assert receipt.ok
+            with trio.fail_after(10):
+                await browser.wait_until(
+                    lambda: any(d.state == "completed" for d in browser.downloaded()), 10
+                )
+            (item,) = browser.downloaded()
+            # The page asked for "../report.csv": the file stays in the directory, named safely.
+            assert item.name.endswith("report.csv") and "/" not in item.name
+            assert item.tab == tab.id and item.size == len("name,qty\nwidget,3\n")
+            assert item.path == str(tmp_path / item.name)
+            assert await trio.Path(item.path).read_text() == "name,qty\nwidget,3\n"
+            later = await tab.observe()
+            said = " ".join(later.warnings + (receipt.result.warnings or []))
+            assert "report.csv" in said and item.path in said
+        finally:
+            await tab.close()
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    """The primitives pages over loopback HTTP (cookies and local storage need an origin)."""
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(PAGES / "primitives"))
+    )
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+async def _who(tab: cdpagent.Tab) -> str:
+    state = {s.name: s.value for s in (await tab.observe()).state}
+    return str(state["who"])
+
+
+async def test_br6_storage_state_round_trip_and_playwright_files(site: str, tmp_path: Path) -> None:
+    saved = tmp_path / "state.json"
+    async with cdpagent.launch() as browser:
+        tab = await browser.open(f"{site}/login.html?login")
+        assert await _who(tab) == "abc123 xyz"
+        state = await browser.storage_state(saved)
+    (cookie,) = [c for c in state.cookies if c.name == "sid"]
+    assert (cookie.value, cookie.domain, cookie.same_site) == ("abc123", "127.0.0.1", "Strict")
+    written = json.loads(await trio.Path(saved).read_text())
+    assert written["origins"] == [{"origin": site, "localStorage": [{"name": "token", "value": "xyz"}]}]
+    assert {"httpOnly", "sameSite", "expires"} <= set(written["cookies"][0])
+    async with cdpagent.launch(storage_state=saved) as browser:
+        tab = await browser.open(f"{site}/login.html")
+        assert await _who(tab) == "abc123 xyz"
+    playwright = tmp_path / "playwright.json"
+    fixture = await trio.Path(PAGES / "primitives" / "playwright-state.json").read_text()
+    text = fixture.replace("ORIGIN", site)
+    await trio.Path(playwright).write_text(text)
+    async with cdpagent.launch(storage_state=playwright) as browser:
+        tab = await browser.open(f"{site}/login.html")
+        assert await _who(tab) == "from-playwright pw-token"
+    await trio.Path(playwright).write_text('{"cookies": [{"name": 1}]}')
+    with pytest.raises(OperationError) as err:
+        async with cdpagent.launch(storage_state=playwright):
+            pass
+    assert err.value.code == "STORAGE_STATE_INVALID" and str(playwright) in err.value.message
+
+
+async def test_br6_a_user_data_dir_keeps_local_storage_across_runs(site: str, tmp_path: Path) -> None:
+    profile = tmp_path / "profile"
+    async with cdpagent.launch(user_data_dir=profile) as browser:
+        tab = await browser.open(f"{site}/login.html?login")
+        assert await _who(tab) == "abc123 xyz"
+    assert await trio.Path(profile).is_dir()
+    async with cdpagent.launch(user_data_dir=profile) as browser:
+        tab = await browser.open(f"{site}/login.html")
+        assert (await _who(tab)).endswith(" xyz")  # the cookie above has max-age: it is kept too
+        assert await _who(tab) == "abc123 xyz"
+
+
+async def test_br2_popups_join_as_tabs_are_said_in_the_receipt_and_bounded() -> None:
+    # Chromium's own popup blocker allows one popup per click; browsers started by other
+    # tools (Playwright's among them) turn it off, and then only the cap holds a storm.
+    async with cdpagent.launch(args=["--disable-popup-blocking"]) as browser:
+        tab = await browser.open(PAGES / "primitives" / "popups.html")
+        receipt = await tab.act("open_one")
+        await browser.wait_until(lambda: any(t.opener is tab for t in browser.tabs), 10)
+        (popup,) = [t for t in browser.tabs if t.opener is tab]
+        said = " ".join(receipt.result.warnings or []) + " ".join(tab.take_notices())
+        assert f"opened tab {popup.id}" in said
+        await popup.wait_loaded()
+        assert (await popup.observe()).identity.title == "Second"
+        await tab.act("blank_link")
+        await browser.wait_until(lambda: len([t for t in browser.tabs if t.opener is tab]) == 2, 10)
+        storm = await tab.act("open_many")
+        await browser.wait_until(lambda: tab.refused_popups == 12, 10)
+        await browser.wait_until(lambda: len([t for t in browser.tabs if t.opener is tab]) == 20, 10)
+        later = " ".join((storm.result.warnings or []) + (await tab.observe()).warnings)
+        assert "refused tabs the page tried to open (12 refused: at most 20 tabs" in later
+        assert len([t for t in browser.tabs if t.opener is tab]) == 20
+        await popup.close()
+        assert popup not in browser.tabs
