@@ -241,4 +241,4 @@ async def exchange(hub: str, method: str, path: str, body: bytes | None, *, time
             raise GridUnreachable(hub, f"{method} {target} got no answer within {timeout} s") from None
         if failure.kind == "closed":
             raise GridUnreachable(hub, "the hub closed the connection before answering") from None
-        raise GridUnreachable(hub, failure.message) from None
+        raise GridUnreachable(hub, f"cannot reach the hub ({failure.message})") from None

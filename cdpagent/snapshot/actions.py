@@ -30,6 +30,7 @@ serialised by a per-tab lock, so two actions never interleave their input.
 from __future__ import annotations
 
 import inspect
+import math
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Final, NoReturn, TypeVar
@@ -487,6 +488,28 @@ class _Step:
     def session(self) -> Session:
         return self.run.tab.session
 
+    async def deliver(self, send: Callable[[], Awaitable[None]]) -> None:
+        """Send input with ``send()`` unless the main document is replaced first.
+
+        A renderer that swaps documents (a page reloading on focus) may never answer an
+        input command sent into the swap; waiting for it would hang the act until its
+        deadline. Raises :class:`_Refused` ``PAGE_CHANGED`` when the document went first.
+        """
+        tab = self.run.tab
+        with trio.CancelScope() as replaced:
+            async with trio.open_nursery() as nursery:
+
+                async def watch() -> None:
+                    with trio.move_on_at(self.run.deadline):
+                        await tab.document_changed(self.serial, math.inf)
+                        replaced.cancel()
+
+                nursery.start_soon(watch)
+                await send()
+                nursery.cancel_scope.cancel()
+        if replaced.cancelled_caught:
+            raise _Refused(codes.PAGE_CHANGED, f"the page was replaced while {self.id} was being typed into")
+
     @property
     def id(self) -> str:
         return self.locator.id
@@ -831,9 +854,9 @@ async def _type(step: _Step) -> str | None:
     else:
         run.performed = True
         if text:
-            await insert_text(tab.session, text)
+            await step.deliver(lambda: insert_text(tab.session, text))
         elif not focus.empty:
-            await press_key(tab.session, "Delete", "Delete", 46)
+            await step.deliver(lambda: press_key(tab.session, "Delete", "Delete", 46))
         value = await step.call(_Value, "valueIs", text)
     if value.found and not value.ok:
         # Never echo the value: the field may be sensitive.
