@@ -875,9 +875,17 @@
     for (const [key, radios] of radioGroups) groupAt.set(radios[0], [key, radios]);
     const inGroup = new Set();
     for (const radios of radioGroups.values()) for (const r of radios) inGroup.add(r);
+    let unoffered = 0;
     for (const el of pageControls) {
       const hovers = CLICK && CLICK.hoverPath(el).length; // clicks: items of closed hover menus
-      if (ctx.declared(el) || (ctx.hidden(el) && !hovers)) continue;
+      if (ctx.declared(el)) continue;
+      if (ctx.hidden(el) && !hovers) {
+        // aria-hidden tells assistive technology to ignore it, so it is not offered; a person
+        // may still see it and use it, so a shown, enabled one is counted (OB-13).
+        if (el.checkVisibility(VIS) && inViewport(el.getBoundingClientRect(), ctx.vw, ctx.vh) &&
+            !ctx.reasonOf(el, true, kindOf(el, roleOf(el)))) unoffered++;
+        continue;
+      }
       if (inGroup.has(el) && !groupAt.has(el)) continue;
       if (out.length >= opts.max_page_actions) {
         // Past what any budget can show: counted, never named (the work stays bounded on
@@ -946,7 +954,7 @@
       if (source) action.name_source = source;
       out.push(action);
     }
-    return { actions: out, els, total };
+    return { actions: out, els, total, unoffered };
   }
 
   function orderActions(pageActions, pageEls, groupList) {
@@ -1141,7 +1149,7 @@
     return JSON.stringify({
       identity: { title: clip(document.title, opts.note_chars), path: clip(location.pathname, opts.note_chars), route: null, route_params: {}, query: {} },
       regions: regions.regions, regions_total: regions.total,
-      actions: page.actions, actions_total: page.total, row_actions: groupList.filter((g) => g.rows > 0),
+      actions: page.actions, actions_total: page.total, controls_unoffered: page.unoffered, row_actions: groupList.filter((g) => g.rows > 0),
       records: recs.records, record_index: recs.index,
       state: state.items.slice(0, opts.max_state), state_total: state.items.length,
       feedback: feedback.items, feedback_total: feedback.total,

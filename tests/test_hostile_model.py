@@ -86,6 +86,7 @@ async def test_cx2_hostile_replies_cannot_break_the_history_budget_and_names_sta
     first, second = server.checked_requests()
     names = [t["function"]["name"] for t in first["tools"]]
     assert len(names) == len(set(names)) and PAGE_METHOD_TOOL in names and "invoke_page_method_2" in names
+    assert "press_key" in names and "press_key_2" in names  # the built-in press wins its name too
     assert PAGE_METHOD_TOOL in RESERVED_TOOL_NAMES
     history = second["messages"][1:]
     assert messages_tokens(history) <= budgets.available, messages_tokens(history)

@@ -15,6 +15,7 @@ from pathlib import Path
 import msgspec
 import pytest
 from conftest import PAGES
+from miniwob_policy import task_url
 
 import cdpagent
 from cdpagent.snapshot import ObserveOptions, tools_json
@@ -198,3 +199,14 @@ async def test_small_page_observation_is_small(browser: cdpagent.Browser, tmp_pa
     assert {t["function"]["name"] for t in result.tools} == {"username", "password", "login"}
     assert 'Enter the username "ada" and press login.' in result.text
     assert len(result.text) + len(tools_json(result.tools)) <= 2_000
+
+
+async def test_ob13_aria_hidden_controls_a_person_sees_are_counted_not_hidden(browser: cdpagent.Browser) -> None:
+    """jQuery UI's spinner (MiniWoB++ use-spinner): its up/down buttons are aria-hidden links
+    a person sees and clicks. Not offered (assistive technology is told to ignore them), but
+    counted: the observation no longer says all visible content is shown."""
+    tab = await browser.open(task_url("use-spinner"))
+    result = await observe_page(tab)
+    assert result.observation.omitted.controls_not_offered == 2
+    assert "2 controls in the viewport are not offered" in result.text
+    assert "(All currently visible content is shown)" not in result.text

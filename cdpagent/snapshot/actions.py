@@ -956,7 +956,7 @@ async def _act(
     available = _available(before_entries)
     expectation: str | None = None
     try:
-        if name == PRESS_FOCUSED and not any(e.tool == name for e in before_entries):
+        if name == PRESS_FOCUSED:  # a page action of that name was renamed (RESERVED_TOOL_NAMES)
             ref = ActionRef(PRESS_FOCUSED, PRESS_FOCUSED_DESCRIPTION)
             await _press_focused(run, serial, record, args)
         else:

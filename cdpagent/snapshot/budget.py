@@ -300,6 +300,7 @@ def assemble(
             page_text.blocks_total - len(page_text.blocks) if page_text is not None else 0
         ),
         visible_not_shown=visible_lost,
+        controls_not_offered=snapshot.controls_unoffered,
     )
     return Observation(
         identity=_identity(snapshot.identity, opts.max_page_chars),

@@ -52,6 +52,7 @@ def combine(declared: Snapshot | None, inferred: Snapshot | None) -> Snapshot:
         regions_total=declared.regions_total + inferred.regions_total,
         actions=[*declared.actions, *actions],
         actions_total=declared.actions_total + inferred.actions_total,
+        controls_unoffered=declared.controls_unoffered + inferred.controls_unoffered,
         row_actions=[*declared.row_actions, *groups],
         records=[*declared.records, *inferred.records],
         record_index=index,

@@ -348,6 +348,8 @@ class Snapshot(msgspec.Struct, frozen=True):
     actions: list[PageAction] = []
     actions_total: int = 0
     """Page-level actions declared (``actions`` may hold fewer when capped)."""
+    controls_unoffered: int = 0
+    """Inferred pages: shown, enabled controls in the viewport that are not offered (aria-hidden)."""
     row_actions: list[RowActionGroup] = []
     records: list[Record] = []
     record_index: RecordIndex = RecordIndex()
@@ -457,6 +459,10 @@ class Omitted(msgspec.Struct, frozen=True):
     strings_cut: int = 0
     text_blocks_not_shown: int = 0
     """Blocks of page text left out (over the page text budget, or not read)."""
+    controls_not_offered: int = 0
+    """Controls a person sees in the viewport that are not offered as actions (aria-hidden ones
+    of a page that declares nothing): "all currently visible content is shown" is said only when
+    this is 0 too."""
     visible_not_shown: int = 0
     """Things in the viewport the budgets left out (action entries, records, page text
     blocks): "all currently visible content is shown" is said only when this is 0."""

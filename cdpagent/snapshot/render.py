@@ -442,7 +442,8 @@ def _hidden(obs: Observation, compact: bool) -> list[str]:
     out: list[str] = []
     hidden = [r for r in obs.regions if r.state != "active"]
     unseen = _unseen_lines(obs.unseen)
-    if compact and not (hidden or om.records_inactive or om.records_hidden or unseen or om.visible_not_shown):
+    lost = om.visible_not_shown or om.controls_not_offered
+    if compact and not (hidden or om.records_inactive or om.records_hidden or unseen or lost):
         return ["(All currently visible content is shown)"]
     out.append("## Regions with hidden content")
     if hidden or om.records_inactive or om.records_hidden or unseen:
@@ -465,7 +466,12 @@ def _hidden(obs: Observation, compact: bool) -> list[str]:
             f"- {om.visible_not_shown} things in the viewport are not shown (over the budgets; "
             "see the counts above)"
         )
-    elif not (hidden or om.records_inactive or om.records_hidden or unseen):
+    if om.controls_not_offered:
+        out.append(
+            f"- {om.controls_not_offered} controls in the viewport are not offered (the page hides "
+            "them from assistive technology with aria-hidden)"
+        )
+    if not (hidden or om.records_inactive or om.records_hidden or unseen or lost):
         out.append("(All currently visible content is shown)")
     return out
 

@@ -43,7 +43,8 @@ __all__ = [
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 #: The runtime's own tool names: they win, and a page action of the same name is renamed (``_2``…)
 #: so that names stay unique in every request (strict providers refuse duplicates).
-RESERVED_TOOL_NAMES: Final = frozenset({"invoke_page_method"})
+#: ``press_key`` is the built-in press on whatever has the focus (:data:`PRESS_FOCUSED`).
+RESERVED_TOOL_NAMES: Final = frozenset({"invoke_page_method", "press_key"})
 _RENAMED: Final = "Renamed: the runtime has its own tool named {name}."
 _ILLEGAL = re.compile(r"[^a-zA-Z0-9_-]+")
 RECORD_DOC = (
