@@ -201,7 +201,9 @@ async def test_small_page_observation_is_small(browser: cdpagent.Browser, tmp_pa
     assert len(result.text) + len(tools_json(result.tools)) <= 2_000
 
 
-async def test_ob13_aria_hidden_controls_a_person_sees_are_counted_not_hidden(browser: cdpagent.Browser) -> None:
+async def test_ob13_aria_hidden_controls_a_person_sees_are_counted_not_hidden(
+    browser: cdpagent.Browser,
+) -> None:
     """jQuery UI's spinner (MiniWoB++ use-spinner): its up/down buttons are aria-hidden links
     a person sees and clicks. Not offered (assistive technology is told to ignore them), but
     counted: the observation no longer says all visible content is shown."""

@@ -7,6 +7,7 @@ ids (7), rows hidden only by their own style (11); typing shows in receipts (12)
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -180,3 +181,17 @@ async def test_ob11_page_actions_in_open_shadow_roots_are_observed_and_acted_on(
     assert receipt.ok, receipt.to_json()
     changed = receipt.result.changed
     assert changed is not None and changed.state["clicks"].after == "1"
+
+
+async def test_ob12_an_inferred_page_of_30000_links_answers_within_the_default_deadline(
+    browser: cdpagent.Browser,
+) -> None:
+    """Inference's work is bounded by the budgets: past them, controls are counted, not named,
+    and the observation says so. Before, this page answered but said all visible content was
+    shown (and a page of 83,000 links timed out: a comparator sort over every link)."""
+    page = (Path(__file__).resolve().parent / "realworld" / "generated" / "docs.html").as_uri()
+    tab = await browser.open(page + "?sections=10000", timeout=60)
+    result = await observe_page(tab)  # the default deadline
+    omitted = result.observation.omitted
+    assert omitted.action_entries > 30_000 > omitted.action_entries_shown
+    assert "All currently visible content is shown" not in result.text
