@@ -183,14 +183,16 @@ async def test_ob11_page_actions_in_open_shadow_roots_are_observed_and_acted_on(
     assert changed is not None and changed.state["clicks"].after == "1"
 
 
+DOCS = Path(__file__).resolve().parent / "realworld" / "generated" / "docs.html"
+
+
 async def test_ob12_an_inferred_page_of_30000_links_answers_within_the_default_deadline(
     browser: cdpagent.Browser,
 ) -> None:
     """Inference's work is bounded by the budgets: past them, controls are counted, not named,
     and the observation says so. Before, this page answered but said all visible content was
     shown (and a page of 83,000 links timed out: a comparator sort over every link)."""
-    page = (Path(__file__).resolve().parent / "realworld" / "generated" / "docs.html").as_uri()
-    tab = await browser.open(page + "?sections=10000", timeout=60)
+    tab = await browser.open(DOCS.as_uri() + "?sections=10000", timeout=60)
     result = await observe_page(tab)  # the default deadline
     omitted = result.observation.omitted
     assert omitted.action_entries > 30_000 > omitted.action_entries_shown
