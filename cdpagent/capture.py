@@ -24,11 +24,10 @@ from typing import Any, Final, Literal
 import msgspec
 import trio
 
-from .errors import OperationError, ProtocolError, ToolCallError
-from .pagescripts import source
+from .errors import OperationError, PageFunctionError, ProtocolError, ToolCallError
 from .snapshot.observe import WORLD, install, observe
 from .snapshot.tools import resolve_tool_call
-from .target import Target
+from .target import Target, call_function
 
 __all__ = ["MAX_EDGE", "MAX_PAGE_HEIGHT", "Screenshot", "pdf", "screenshot"]
 
@@ -71,32 +70,16 @@ _CALL = "function (f, a) { return globalThis.__cdpagentCapture[f](a); }"
 
 
 async def _capture_world(tab: Target) -> int:
-    """The isolated world's context of ``tab``'s document, with ``js/capture.js`` in it."""
+    """The isolated world's context of ``tab``'s document (``js/capture.js`` is one of its scripts)."""
     await install(tab)
-    if "capture" not in tab.installed:
-        await tab.session.send(
-            "Page.addScriptToEvaluateOnNewDocument",
-            {"source": source("capture.js"), "worldName": WORLD, "runImmediately": True},
-        )
-        tab.installed.add("capture")
     return await tab.context_id(WORLD)
 
 
 async def _call(tab: Target, ctx: int, function: str, arg: Any = None) -> Any:
-    answer = await tab.session.send(
-        "Runtime.callFunctionOn",
-        {
-            "functionDeclaration": _CALL,
-            "executionContextId": ctx,
-            "arguments": [{"value": function}, {"value": arg}],
-            "returnByValue": True,
-        },
-    )
-    if answer.get("exceptionDetails"):
-        details = answer["exceptionDetails"]
-        text = (details.get("exception") or {}).get("description") or details.get("text")
-        raise OperationError("CAPTURE_FAILED", f"the capture helper failed: {str(text)[:200]}")
-    return answer.get("result", {}).get("value")
+    try:
+        return await call_function(tab.session, _CALL, function, arg, context=ctx)
+    except PageFunctionError as exc:
+        raise OperationError("CAPTURE_FAILED", f"the capture helper failed: {exc.text[:200]}") from None
 
 
 async def _target_box(tab: Target, ctx: int, target: str) -> _Box:

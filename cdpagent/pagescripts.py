@@ -22,7 +22,7 @@ CONFIG_TOKEN: Final = "__AGOTALK_CONFIG__"
 #: The scripts of the observation's isolated world, in install order: the shared
 #: prelude (strings, masking, naming, geometry) first, then the collectors that use it,
 #: then the acting helper.
-WORLD_SCRIPTS: Final = ("prelude.js", "collect.js", "clickables.js", "infer.js", "act.js")
+WORLD_SCRIPTS: Final = ("prelude.js", "collect.js", "clickables.js", "infer.js", "act.js", "capture.js")
 
 _encoder = msgspec.json.Encoder()
 

@@ -1,13 +1,13 @@
 // cdpagent capture: what a screenshot covers and what it must hide (SPEC BR-3).
 //
-// Installed into the isolated world "cdpagent-observe" after collect.js and
-// infer.js. It defines globalThis.__cdpagentCapture:
+// Installed into the isolated world "cdpagent-observe" last, after the prelude and
+// the collectors. It defines globalThis.__cdpagentCapture:
 //
-//   mask() -> {count}     covers every visible sensitive element (password and
-//       hidden-value fields, one-time codes, card fields, anything marked or inside
-//       data-agent-sensitive) with an opaque box, drawn in a closed shadow root
-//       of one element added to the document, so that pixels hide what the
-//       observation masks as "[masked]".
+//   mask() -> {count}     covers every visible element of the prelude's masking rule
+//       (SENSITIVE: password and hidden-value fields, one-time codes, card fields,
+//       anything marked data-agent-sensitive, whose box covers what is inside it)
+//       with an opaque box, drawn in a closed shadow root of one element added to
+//       the document, so that pixels hide what the observation masks as "[masked]".
 //   unmask() -> boolean   removes the boxes; false when the page removed or moved
 //       them meanwhile (the capture then cannot be trusted and is discarded).
 //   rectOf(locator) -> {x, y, width, height} | null   the page-coordinate box of
@@ -19,14 +19,12 @@
   'use strict';
   if (globalThis.__cdpagentCapture) return;
 
-  const SENSITIVE = 'input[type=password],input[type=hidden],[data-agent-sensitive],' +
-    '[autocomplete~="one-time-code"],[autocomplete^="cc-"],[autocomplete~="current-password"],' +
-    '[autocomplete~="new-password"]';
+  const { SENSITIVE, VIS } = globalThis.__cdpagentPrelude;
   let host = null;
 
   function boxOf(el) {
     const r = el.getBoundingClientRect();
-    if (r.width <= 0 || r.height <= 0 || !el.checkVisibility({ visibilityProperty: true })) return null;
+    if (r.width <= 0 || r.height <= 0 || !el.checkVisibility(VIS)) return null;
     return { x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height };
   }
 
