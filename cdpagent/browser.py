@@ -590,9 +590,9 @@ class Browser:
         return None
 
     def _tell(self, tab_id: str, text: str) -> None:
-        for tab in self._tabs.values():
-            if tab.id == tab_id:
-                tab.notices.append(text)
+        tab = self.tab(tab_id)
+        if tab is not None:
+            tab.notices.append(text)
 
     def downloaded(self, limit: int = 50) -> list[Download]:
         """The last ``limit`` downloads of this browser's pages, oldest first (BR-4).
