@@ -163,3 +163,24 @@ def test_the_policy_resolves_links_and_refuses_everything_else(tmp_path: Path, f
     with pytest.raises(OperationError) as error:
         allowed_files([str(files / "cv.txt")], ())
     assert error.value.code == "FILE_NOT_ALLOWED" and "--allow-dir" in error.value.message
+
+
+async def test_the_mcp_act_tool_uploads_only_from_the_servers_allowed_directories(
+    chrome_endpoint: str, files: Path
+) -> None:
+    from mcp.client.client import Client
+    from mcp_support import call_error, call_ok, receipt_of
+
+    from cdpagent.mcp_server.server import SurfaceConfig, open_server
+
+    config = SurfaceConfig(connect=chrome_endpoint, allow_dirs=(str(files), str(PAGES)))
+    async with open_server(config) as server, Client(server) as client:
+        tab = (await call_ok(client, "open_page", {"url": str(DECLARED)}))["tabId"]
+        try:
+            args = {"tabId": tab, "action": "attach_cv"}
+            refused = await call_error(client, "act", {**args, "files": [str(files.parent / "secret.txt")]})
+            assert refused["code"] == "FILE_NOT_ALLOWED"
+            done = receipt_of(await call_ok(client, "act", {**args, "files": [str(files / "cv.txt")]}))
+            assert done["ok"] and done["state"] == "attached 1 file: cv.txt"
+        finally:
+            await call_ok(client, "close_page", {"tabId": tab})
