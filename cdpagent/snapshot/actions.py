@@ -312,6 +312,7 @@ class _Run:
         self.warnings: list[str] = []
         self.page_errors: list[str] = []
         self.navigation_started = False
+        self.navigation_over = trio.Event()
         self.performed = False
         self.dialogs: list[str] = []
         #: A page tool's output, fenced (WebMCP).
@@ -349,6 +350,13 @@ class _Run:
         doc = self.tab.document
         if doc is not None and params.get("frameId") == doc.frame_id:
             self.navigation_started = True
+
+    def on_stopped_loading(self, params: dict[str, Any]) -> None:
+        # Before a new document commits, the main frame stops loading only when its navigation
+        # ended without one: a download, a 204, a navigation the page cancelled.
+        doc = self.tab.document
+        if self.navigation_started and doc is not None and params.get("frameId") == doc.frame_id:
+            self.navigation_over.set()
 
 
 def _available(entries: list[ActionEntry]) -> list[str]:
@@ -1165,8 +1173,7 @@ async def _after(
     tab = run.tab
     if run.navigation_started and tab.document is not None and tab.document.serial == serial:
         # The input started a navigation whose new document is not committed yet.
-        with trio.move_on_after(5):
-            await tab.document_changed(serial, timeout=5)
+        await _committed_or_over(run, serial)
     after = await run.snapshot(include, after_input=run.performed)
     after_entries = fold_actions(after)
     doc = tab.document
@@ -1182,6 +1189,25 @@ async def _after(
     )
     run.timings.diff_ms = (time.perf_counter() - t0) * 1000
     return _finish(run, ref, changes, expectation, _available(after_entries))
+
+
+async def _committed_or_over(run: _Run, serial: int) -> None:
+    """Return once the navigation the input started committed a new document, or ended without
+    one (a link to a download: the frame stopped loading), or after 5 s."""
+    with trio.move_on_after(5):
+        async with trio.open_nursery() as nursery:
+
+            async def committed() -> None:
+                with suppress(trio.TooSlowError):
+                    await run.tab.document_changed(serial, timeout=5)
+                nursery.cancel_scope.cancel()
+
+            async def over() -> None:
+                await run.navigation_over.wait()
+                nursery.cancel_scope.cancel()
+
+            nursery.start_soon(committed)
+            nursery.start_soon(over)
 
 
 def _finish(
@@ -1262,6 +1288,7 @@ async def act(
         unsubscribe = [
             tab.session.on("Runtime.exceptionThrown", run.on_exception),
             *(tab.session.on(e, run.on_navigation) for e in _NAVIGATION_EVENTS),
+            tab.session.on("Page.frameStoppedLoading", run.on_stopped_loading),
         ]
         try:
             async with trio.open_nursery() as nursery:
