@@ -12,6 +12,9 @@
 //       them meanwhile (the capture then cannot be trusted and is discarded).
 //   rectOf(locator) -> {x, y, width, height} | null   the page-coordinate box of
 //       an action's element (collect.js / infer.js find), or of a declared record.
+//   scrollTo([x, y]) -> [x, y]   scroll the document there (a full-page capture starts
+//       at the top of a viewport as tall as the page) and say where it got to.
+//   where() -> [scrollX, scrollY, innerWidth, innerHeight]   what to put back after it.
 //
 // The boxes are the only thing written to the page, and only for the time of one
 // capture; their host carries no attribute a page could use to tell it apart.
@@ -73,5 +76,12 @@
     return boxOf(el);
   }
 
-  globalThis.__cdpagentCapture = { mask, unmask, rectOf };
+  function scrollTo(point) {
+    window.scrollTo(point[0], point[1]);
+    return [scrollX, scrollY];
+  }
+
+  const where = () => [scrollX, scrollY, innerWidth, innerHeight];
+
+  globalThis.__cdpagentCapture = { mask, unmask, rectOf, scrollTo, where };
 })();
