@@ -25,6 +25,7 @@ bench: setup
 	.venv/bin/python bench/invoke.py
 	.venv/bin/python bench/observe.py
 	.venv/bin/python bench/act.py
+	.venv/bin/python bench/screenshot.py
 	.venv/bin/python bench/webmcp.py
 	.venv/bin/python bench/agent.py
 	.venv/bin/python bench/grid.py
