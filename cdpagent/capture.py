@@ -241,7 +241,9 @@ async def _in_tall_viewport(
             own = {**metrics, "width": width, "height": height}
             await tab.session.send("Emulation.setDeviceMetricsOverride", own)
             await tab.session.send("Emulation.clearDeviceMetricsOverride")
-            await _call(tab, ctx, "scrollTo", [x, y])
+            # Scrolled before the viewport is back, the position would be clamped to the tall one.
+            back = [x, y, width, height]
+            await call_function(tab.session, _CALL, "restore", back, context=ctx, await_promise=True)
 
 
 async def pdf(tab: Target, *, landscape: bool = False, timeout: float = 30.0) -> bytes:

@@ -15,6 +15,9 @@
 //   scrollTo([x, y]) -> [x, y]   scroll the document there (a full-page capture starts
 //       at the top of a viewport as tall as the page) and say where it got to.
 //   where() -> [scrollX, scrollY, innerWidth, innerHeight]   what to put back after it.
+//   restore([x, y, width, height]) -> Promise<[x, y]>   once the viewport is back to
+//       width x height (the browser resizes it asynchronously; at most 2 s), scroll
+//       back to (x, y): scrolled earlier, a taller viewport would clamp the position.
 //
 // The boxes are the only thing written to the page, and only for the time of one
 // capture; their host carries no attribute a page could use to tell it apart.
@@ -83,5 +86,18 @@
 
   const where = () => [scrollX, scrollY, innerWidth, innerHeight];
 
-  globalThis.__cdpagentCapture = { mask, unmask, rectOf, scrollTo, where };
+  function restore(point) {
+    const [x, y, width, height] = point;
+    const until = performance.now() + 2000;
+    return new Promise((resolve) => {
+      const check = () => {
+        const back = innerWidth === width && innerHeight === height;
+        if (back || performance.now() > until) resolve(scrollTo([x, y]));
+        else setTimeout(check, 10);
+      };
+      check();
+    });
+  }
+
+  globalThis.__cdpagentCapture = { mask, unmask, rectOf, scrollTo, where, restore };
 })();
