@@ -72,7 +72,7 @@ async def cdpagent_figures(runs: int) -> tuple[dict[Case, Figure], tuple[int, in
             viewport = (int(view["clientWidth"]), int(view["clientHeight"]))
             for full in (False, True):
 
-                async def shoot(full: bool = full) -> bytes:
+                async def shoot(full: bool = full, tab: cdpagent.Tab = tab) -> bytes:
                     return (await tab.screenshot(full_page=full, timeout=60)).data
 
                 figures[rows, full] = await _measure(shoot, runs)
@@ -122,7 +122,8 @@ def main() -> None:
     ours, viewport = trio.run(cdpagent_figures, args.runs)
     theirs: dict[Case, Any] | None = asyncio.run(playwright_figures(args.runs, viewport))
     print(f"screenshots, PNG, viewport {viewport[0]}x{viewport[1]} CSS px, p50 of {args.runs}")
-    print(f"{'case':24} {'cdpagent Tab.screenshot':>38}   {'Playwright page.screenshot':>38}   {'time ÷':>7} {'bytes ÷':>8}")
+    header = f"{'case':24} {'cdpagent Tab.screenshot':>38}   {'Playwright page.screenshot':>38}"
+    print(f"{header}   {'time ÷':>7} {'bytes ÷':>8}")
     for rows, full in ours:
         case = f"{rows:>6} rows, {'full page' if full else 'viewport'}"
         mine = ours[rows, full]

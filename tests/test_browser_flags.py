@@ -79,29 +79,16 @@ def site() -> Iterator[str]:
     server.shutdown()
 
 
-def _playwright_state(url: str, path: Path) -> None:
-    """Sign in with Playwright's own browser context and save its ``storageState`` to ``path``."""
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is the bench extra (make setup)")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True)
-        try:
-            context = browser.new_context()
-            page = context.new_page()
-            page.goto(url)
-            page.evaluate(
-                "() => { document.cookie = 'sid=pw-cookie; path=/; max-age=3600';"
-                " localStorage.setItem('token', 'pw-token'); }"
-            )
-            context.storage_state(path=str(path))
-        finally:
-            browser.close()
+#: Written by Playwright's ``context.storage_state()`` (tests/record_playwright_state.py), its
+#: loopback origin as ``ORIGIN``.
+PLAYWRIGHT_STATE = PAGES / "flags" / "playwright-state.json"
 
 
 def test_storage_state_chrome_arg_and_allow_dir_reach_the_launched_browser(
     site: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     saved = tmp_path / "state.json"
-    _playwright_state(f"{site}/primitives/login.html", saved)
+    saved.write_text(PLAYWRIGHT_STATE.read_text().replace("ORIGIN", site))
     (tmp_path / "cv.txt").write_text("my cv\n")
     steps = tmp_path / "steps.jsonl"
     lines = [

@@ -72,7 +72,10 @@ async def test_the_receipt_of_the_act_that_started_a_download_names_file_size_an
 
 def test_a_browser_lists_its_last_downloads_only(tmp_path: Path) -> None:
     told: list[tuple[str, str]] = []
-    downloads = Downloads(tmp_path, lambda frame: "tab1", lambda tab, text: told.append((tab, text)), lambda: None)
+    def tell(tab: str, text: str) -> None:
+        told.append((tab, text))
+
+    downloads = Downloads(tmp_path, lambda frame: "tab1", tell, lambda: None)
     begin, progress = downloads.handlers().values()
     for n in range(MAX_DOWNLOADS + 5):
         (tmp_path / f"g{n}").write_text(str(n))
@@ -84,3 +87,4 @@ def test_a_browser_lists_its_last_downloads_only(tmp_path: Path) -> None:
     # Each file kept its own name, none overwritten.
     assert items[-1].path == str(tmp_path / f"r ({MAX_DOWNLOADS + 4}).csv")
     assert (tmp_path / "r.csv").read_text() == "0"
+    assert told[-1] == ("tab1", f"the download r.csv was saved as {items[-1].path} (3 bytes)")
