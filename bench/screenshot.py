@@ -8,8 +8,9 @@ page at the device scale) on the same page in the same Chromium binary, with the
 same viewport. Prints the p50 time, the bytes and the image size of each, and the
 ratios cdpagent ÷ Playwright.
 
-Aim: a screenshot's bytes and time stay bounded whatever the page's length (the
-full page at 10,000 rows costs about what it costs at 100).
+Aim: a screenshot's bytes stay bounded whatever the page's length; the time of a full
+page grows with it (Chromium lays out and paints the whole document), which the
+last line shows.
 
     .venv/bin/python bench/screenshot.py [--runs N]
 """
@@ -139,7 +140,7 @@ def main() -> None:
     full_100, full_10k = ours[ROWS[0], True], ours[ROWS[1], True]
     print(
         f"cdpagent full page 10,000 ÷ 100 rows: time {full_10k[0] / full_100[0]:.2f}x, "
-        f"bytes {full_10k[1] / full_100[1]:.2f}x (bounded: the image is at most 1,568 px on its longer edge)"
+        f"bytes {full_10k[1] / full_100[1]:.2f}x (the image is at most 1,568 px on its longer edge)"
     )
     if theirs is None:
         print("(playwright not installed: pip install -e '.[bench]'; it runs the same /usr/bin/chromium)")

@@ -19,13 +19,12 @@ from __future__ import annotations
 import base64
 import math
 import struct
-from contextlib import suppress
 from typing import Any, Final, Literal
 
 import msgspec
 import trio
 
-from .errors import CDPAgentError, OperationError, PageFunctionError, ProtocolError, ToolCallError
+from .errors import OperationError, PageFunctionError, ProtocolError, ToolCallError
 from .snapshot.observe import WORLD, install, observe
 from .snapshot.tools import resolve_tool_call
 from .target import Target, call_function
@@ -194,20 +193,9 @@ async def _screenshot(
     }
     if quality is not None:
         params["quality"] = quality
-    if full_page and box.height > view["clientHeight"]:
-        shot, masked = await _in_tall_viewport(tab, ctx, params, box)
-    else:
-        shot, masked = await _masked_capture(tab, ctx, params)
-    data = base64.b64decode(shot["data"])
-    width, height = _image_size(data, fmt)
-    return Screenshot(data, fmt, width, height, int((masked or {}).get("count", 0)), truncated)
-
-
-async def _masked_capture(tab: Target, ctx: int, params: dict[str, Any]) -> tuple[dict[str, Any], Any]:
-    """``Page.captureScreenshot`` with the sensitive fields covered; the answer and the mask count."""
     masked = await _call(tab, ctx, "mask")
     try:
-        shot: dict[str, Any] = await tab.session.send("Page.captureScreenshot", params)
+        shot = await tab.session.send("Page.captureScreenshot", params)
     except ProtocolError as exc:
         raise OperationError("CAPTURE_FAILED", f"the browser could not capture the page: {exc}") from None
     finally:
@@ -215,35 +203,9 @@ async def _masked_capture(tab: Target, ctx: int, params: dict[str, Any]) -> tupl
             intact = await _call(tab, ctx, "unmask")
     if not intact:
         raise OperationError("CAPTURE_FAILED", "the page removed the masks of its sensitive fields")
-    return shot, masked
-
-
-async def _in_tall_viewport(
-    tab: Target, ctx: int, params: dict[str, Any], box: _Box
-) -> tuple[dict[str, Any], Any]:
-    """A full page captured in a viewport as tall as the capture, from the top, then put back.
-
-    ``captureBeyondViewport`` lays out and paints the whole document, however little
-    of it is captured: 40 s on a page 270,000 px tall (10,000 rows), where a viewport
-    of the 16,384 px captured takes 1.5 s. The masks are drawn in that viewport's layout.
-    The viewport's own size is set again before the override is cleared: headless
-    Chromium keeps the last override's size otherwise.
-    """
-    x, y, width, height = await _call(tab, ctx, "where")
-    metrics: dict[str, Any] = {"deviceScaleFactor": 0, "mobile": False}
-    tall = {**metrics, "width": math.ceil(box.width), "height": math.ceil(box.height)}
-    await tab.session.send("Emulation.setDeviceMetricsOverride", tall)
-    try:
-        await _call(tab, ctx, "scrollTo", [0, 0])
-        return await _masked_capture(tab, ctx, {**params, "captureBeyondViewport": False})
-    finally:
-        with trio.CancelScope(shield=True), suppress(CDPAgentError):
-            own = {**metrics, "width": width, "height": height}
-            await tab.session.send("Emulation.setDeviceMetricsOverride", own)
-            await tab.session.send("Emulation.clearDeviceMetricsOverride")
-            # Scrolled before the viewport is back, the position would be clamped to the tall one.
-            back = [x, y, width, height]
-            await call_function(tab.session, _CALL, "restore", back, context=ctx, await_promise=True)
+    data = base64.b64decode(shot["data"])
+    width, height = _image_size(data, fmt)
+    return Screenshot(data, fmt, width, height, int((masked or {}).get("count", 0)), truncated)
 
 
 async def pdf(tab: Target, *, landscape: bool = False, timeout: float = 30.0) -> bytes:

@@ -12,12 +12,6 @@
 //       them meanwhile (the capture then cannot be trusted and is discarded).
 //   rectOf(locator) -> {x, y, width, height} | null   the page-coordinate box of
 //       an action's element (collect.js / infer.js find), or of a declared record.
-//   scrollTo([x, y]) -> [x, y]   scroll the document there (a full-page capture starts
-//       at the top of a viewport as tall as the page) and say where it got to.
-//   where() -> [scrollX, scrollY, innerWidth, innerHeight]   what to put back after it.
-//   restore([x, y, width, height]) -> Promise<[x, y]>   once the viewport is back to
-//       width x height (the browser resizes it asynchronously; at most 2 s), scroll
-//       back to (x, y): scrolled earlier, a taller viewport would clamp the position.
 //
 // The boxes are the only thing written to the page, and only for the time of one
 // capture; their host carries no attribute a page could use to tell it apart.
@@ -79,25 +73,5 @@
     return boxOf(el);
   }
 
-  function scrollTo(point) {
-    window.scrollTo(point[0], point[1]);
-    return [scrollX, scrollY];
-  }
-
-  const where = () => [scrollX, scrollY, innerWidth, innerHeight];
-
-  function restore(point) {
-    const [x, y, width, height] = point;
-    const until = performance.now() + 2000;
-    return new Promise((resolve) => {
-      const check = () => {
-        const back = innerWidth === width && innerHeight === height;
-        if (back || performance.now() > until) resolve(scrollTo([x, y]));
-        else setTimeout(check, 10);
-      };
-      check();
-    });
-  }
-
-  globalThis.__cdpagentCapture = { mask, unmask, rectOf, scrollTo, where, restore };
+  globalThis.__cdpagentCapture = { mask, unmask, rectOf };
 })();

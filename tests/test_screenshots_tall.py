@@ -1,5 +1,5 @@
-"""A full-page screenshot is taken in a viewport as tall as the capture, from the top (BR-3):
-it shows the page's top whatever the scroll, masks in that layout, and puts the page back."""
+"""A full-page screenshot of a scrolled page (BR-3): it shows the page from its top, masked,
+and leaves the page as it was (scroll and viewport)."""
 
 from __future__ import annotations
 
