@@ -15,7 +15,7 @@ from .browser import Browser
 from .errors import StepError
 from .progress import slow_step
 
-__all__ = ["add_browser_flags", "browser_from_flags"]
+__all__ = ["add_browser_flags", "add_trace_flag", "browser_from_flags"]
 
 _WEBMCP_HELP = "turn on WebMCP: tools the page registers become actions"
 
@@ -26,12 +26,21 @@ def add_browser_flags(parser: argparse.ArgumentParser) -> None:
         "--grid", metavar="URL", default=None, help="take the browser from a Selenium Grid 4 hub"
     )
     parser.add_argument("--webmcp", action="store_true", help=_WEBMCP_HELP)
+    add_trace_flag(parser)
+
+
+def add_trace_flag(parser: argparse.ArgumentParser) -> None:
+    """Add ``--trace PATH``: record every operation of the run (``cdpagent trace show PATH`` replays it)."""
+    parser.add_argument(
+        "--trace", metavar="PATH", default=None,
+        help="record every step of the run into PATH (JSON Lines; 'cdpagent trace show PATH' replays it)",
+    )  # fmt: skip
 
 
 def browser_from_flags(args: argparse.Namespace) -> AbstractAsyncContextManager[Browser]:
     """The browser the flags ask for: a session of ``--grid URL``'s hub, else a local launch.
 
-    ``--allow-origin`` values, when the command has them, go to either. ``--webmcp``
+    ``--allow-origin`` values, when the command has them, and ``--trace`` go to either. ``--webmcp``
     needs a browser started with WebMCP, which only a local launch is. Raises
     :class:`~cdpagent.errors.StepError` for ``--webmcp`` with ``--grid``.
     """
@@ -39,11 +48,13 @@ def browser_from_flags(args: argparse.Namespace) -> AbstractAsyncContextManager[
     from .grid import connect_grid
 
     origins = getattr(args, "allow_origin", None) or []
+    trace = getattr(args, "trace", None)
     if args.grid:
         if args.webmcp:
             raise StepError("--webmcp needs a local browser; a grid's browsers run without WebMCP")
-        return _announced(connect_grid(args.grid, allow_origins=origins), f"opening a session at {args.grid}")
-    return _announced(launch(allow_origins=origins, webmcp=args.webmcp), "launching the browser")
+        opening = connect_grid(args.grid, allow_origins=origins, trace=trace)
+        return _announced(opening, f"opening a session at {args.grid}")
+    return _announced(launch(allow_origins=origins, webmcp=args.webmcp, trace=trace), "launching the browser")
 
 
 @asynccontextmanager

@@ -22,6 +22,7 @@ from .eval.command import add_eval_command
 from .mcp_server.command import add_command as add_mcp_command
 from .progress import slow_step
 from .stopping import run_until_signal
+from .traceview import add_trace_command
 
 if TYPE_CHECKING:
     pass
@@ -194,6 +195,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     add_mcp_command(sub, commands)
     add_eval_command(sub, commands)
     add_examples_command(sub, commands)
+    add_trace_command(sub, commands)
     add_common_flags(parser, sub)
     return parser, commands
 

@@ -87,6 +87,13 @@ COMMAND_HELP: dict[str, tuple[str, str]] = {
         "cdpagent eval tasks.jsonl --model qwen --base-url http://127.0.0.1:8080/v1 --repeat 3\n"
         "cdpagent eval compare eval-runs/A eval-runs/B",
     ),
+    "trace": (
+        "Turn a trace recorded with --trace PATH (every command that starts a browser takes it) into one "
+        "self-contained HTML page that replays the run step by step: what the model saw, what it did, "
+        "what changed, a thumbnail and the timings. Format and bounds: docs/trace.md.",
+        "cdpagent script example:todos steps.jsonl --trace run.jsonl\n"
+        "cdpagent trace show run.jsonl -o run.html",
+    ),
     "examples": (
         "List the example pages shipped with cdpagent. Every command that takes a PAGE, script "
         "steps, role files and the MCP open_page tool accept example:NAME.",

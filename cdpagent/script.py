@@ -55,7 +55,6 @@ from .runtime.invoke import DEFAULT_TIMEOUT
 from .runtime.threads import Thread
 from .snapshot import codes
 from .snapshot.actions import ConfirmCallback
-from .snapshot.observe import observe_page
 from .snapshot.options import ObserveOptions
 from .snapshot.receipts import ActionRef, error_receipt
 
@@ -215,7 +214,7 @@ async def observe_step(tab: Tab, step: dict[str, Any]) -> dict[str, Any]:
         options = msgspec.convert(raw, ObserveOptions)
     except msgspec.ValidationError as error:
         raise StepError(f"observe: bad options: {error}") from None
-    result = await observe_page(tab, options)
+    result = await tab.observe_page(options)
     return {"op": "observe", **msgspec.to_builtins(result)}
 
 

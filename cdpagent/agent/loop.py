@@ -43,9 +43,9 @@ from ..runtime.jsonstrict import check_args_present
 from ..runtime.threads import Notification, Thread
 from ..snapshot import codes as action_codes
 from ..snapshot.actions import ConfirmCallback
-from ..snapshot.observe import observe_page
 from ..snapshot.options import ObserveOptions
 from ..snapshot.receipts import ActionRef, error_receipt
+from ..tracing import model_turn
 from . import codes
 from .history import AsyncSummariser, Budgets, Message, Summariser, compact_async, summarise_conversation
 from .history import outcome as describe_outcome
@@ -222,7 +222,7 @@ class Agent:
                 self.tab_id = tab.id
                 tab_ids = [t.id for t in self.thread.tabs]
                 options = page_options(self.role, tab_ids, self.observe_options)
-                page = await observe_page(tab, options)
+                page = await tab.observe_page(options)
                 request = assemble_request(
                     self.role, page, self.history, tab_id=tab.id, tab_ids=tab_ids, counter=self.counter
                 )
@@ -235,6 +235,7 @@ class Agent:
                 )
                 started = time.perf_counter()
                 reply = await self.model.complete(body)
+                model_turn(tab.browser.tracer, started, size, request.tokens, reply)
                 bounded = bound_reply(  # what the model sends is cut before it enters the history
                     reply, request.tool_names(), max_content_tokens=self.budgets.max_tool_result_tokens,
                     counter=self.counter,

@@ -82,6 +82,7 @@ async def run(args: argparse.Namespace) -> int:
         page_tools=args.page_tools,
         allow_dirs=tuple(args.allow_dir),
         max_tabs=args.max_tabs,
+        trace=args.trace,
     )
     async with open_server(config) as server, trio.open_nursery() as nursery:
         if args.eager:

@@ -106,6 +106,8 @@ class SurfaceConfig(msgspec.Struct, frozen=True, kw_only=True):
     """Directories ``file:`` pages may come from (empty: the current directory and the bundled examples)."""
     max_tabs: int = DEFAULT_MAX_TABS
     """Open tabs one MCP session may hold (:mod:`.limits`)."""
+    trace: str | None = None
+    """Record every operation into this file (:mod:`cdpagent.tracing`); a relaunched browser starts anew."""
 
 
 class ObserveBudget(BaseModel):
@@ -184,13 +186,17 @@ class Surface:
 
     def _opener(self) -> AbstractAsyncContextManager[Browser]:
         if self.config.grid is not None:
-            return connect_grid(self.config.grid, allow_origins=self.config.allow_origins)
+            return connect_grid(
+                self.config.grid, allow_origins=self.config.allow_origins, trace=self.config.trace
+            )
         if self.config.connect is not None:
             return connect(
-                self.config.connect, allow_origins=self.config.allow_origins, webmcp=self.config.webmcp
+                self.config.connect, allow_origins=self.config.allow_origins, webmcp=self.config.webmcp,
+                trace=self.config.trace,
             )
         return launch(
-            allow_origins=self.config.allow_origins, headless=self.config.headless, webmcp=self.config.webmcp
+            allow_origins=self.config.allow_origins, headless=self.config.headless, webmcp=self.config.webmcp,
+            trace=self.config.trace,
         )
 
     async def _hold(self, release: trio.Event, *, task_status: trio.TaskStatus[Browser]) -> None:
@@ -514,7 +520,7 @@ def _tools(server: SurfaceServer) -> list[tuple[Tool, ToolAnnotations]]:
                 include=tuple(budget.include),
                 settle_timeout_ms=budget.settle_timeout_ms,
             )
-            result = await observe_page(tab, opts, timeout=OBSERVE_TIMEOUT)
+            result = await tab.observe_page(opts, timeout=OBSERVE_TIMEOUT)
             await _page_tools_after(server, context, tab, result)
             structured = {
                 "observation": msgspec.to_builtins(result.observation),
