@@ -147,6 +147,8 @@ class Step(msgspec.Struct, frozen=True, tag="step", tag_field="type", omit_defau
     """The change receipt of act."""
     url: str | None = None
     """The tab's url after the step."""
+    title: str | None = None
+    """The page's title as the observation read it (observe and wait_for)."""
     thumbnail: Thumbnail | None = None
     cdp: CdpTotals | None = None
     """The CDP traffic while the step ran (all tabs': steps that overlap share it)."""

@@ -186,7 +186,7 @@ def _shape(result: Any) -> tuple[Any, dict[str, Any]]:
         if len(text) > MAX_TEXT_CHARS:
             text = f"{text[:MAX_TEXT_CHARS]}…[cut {len(text) - MAX_TEXT_CHARS} chars]"
         counts = {"actions": len(obs.actions), "records": len(obs.records), "tools": len(result.tools)}
-        return counts, {"text": text}
+        return counts, {"text": text, "title": obs.identity.title[:2000]}
     if isinstance(result, Document):
         return {"url": result.url[:2000]}, {}
     if isinstance(result, Screenshot):
@@ -233,6 +233,7 @@ def _tracer(owner: Any) -> Recorder | None:
 def _arguments(signature: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
     try:
         bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
     except TypeError:
         return {}
     given = dict(bound.arguments)

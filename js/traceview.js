@@ -86,6 +86,9 @@
     if (step.cdp) fact("CDP", `${step.cdp.calls} calls, ${bytes(step.cdp.bytes_out)} out, ${bytes(step.cdp.bytes_in)} in`);
     parts.push(head);
     if (step.url) parts.push(el("p", { class: "url" }, el("b", {}, "url "), step.url));
+    if (typeof step.title === "string") {
+      parts.push(el("p", {}, el("b", {}, "title "), el("span", { "data-agent-state": "page_title" }, step.title)));
+    }
     parts.push(section("What it did", el("pre", { "data-agent-state": "arguments" }, json(step.args || {}))));
     if (step.error) {
       parts.push(section("Error", el("p", { class: "error", "data-agent-state": "error_code" }, step.error.code),
