@@ -214,7 +214,7 @@ async def observe_step(tab: Tab, step: dict[str, Any]) -> dict[str, Any]:
         options = msgspec.convert(raw, ObserveOptions)
     except msgspec.ValidationError as error:
         raise StepError(f"observe: bad options: {error}") from None
-    result = await tab.observe_page(options)
+    result = await tab.view(options)
     return {"op": "observe", **msgspec.to_builtins(result)}
 
 

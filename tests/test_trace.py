@@ -139,7 +139,7 @@ async def test_trace_records_every_operation_with_result_error_text_receipt_and_
     path = tmp_path / "run.jsonl"
     async with cdpagent.connect(chrome_endpoint, trace=path) as browser:
         tab = await browser.open(TODOS)
-        observed = await tab.observe_page()
+        observed = await tab.view()
         receipt = await tab.act("toggle", record="t9")
         with pytest.raises(cdpagent.NavigationError):
             await tab.navigate(PAGES / "no-such-page.html", timeout=10)
@@ -185,7 +185,7 @@ async def test_a_failing_thumbnail_never_fails_the_operation(chrome_endpoint: st
             raise RuntimeError("the capture broke")
 
         tab.screenshot = broken  # type: ignore[method-assign]
-        result = await tab.observe_page()
+        result = await tab.view()
         await tab.close()
     opened, observe, _ = _read(path).steps
     assert opened.thumbnail is not None  # taken before the capture broke
@@ -250,11 +250,11 @@ async def test_chat_trace_end_to_end_replays_in_the_viewer(chrome_endpoint: str,
     async with cdpagent.connect(chrome_endpoint) as browser:
         viewer = await browser.open(f"{out.as_uri()}#{observe_at}")
         try:
-            seen = await viewer.observe_page()
+            seen = await viewer.view()
             state = _state(seen.text)
             with trio.fail_after(10):  # the thumbnail decodes: its natural width is known
                 while state.get("thumbnail_width", "0") == "0":
-                    seen = await viewer.observe_page()
+                    seen = await viewer.view()
                     state = _state(seen.text)
             assert int(state["thumbnail_width"]) > 100
             assert "pwned" not in state  # the page's title ran no script and made no element
@@ -263,7 +263,7 @@ async def test_chat_trace_end_to_end_replays_in_the_viewer(chrome_endpoint: str,
             assert len(seen.observation.records) == steps
             receipt = await viewer.act("next_step")
             assert receipt.ok
-            stepped = _state((await viewer.observe_page()).text)
+            stepped = _state((await viewer.view()).text)
             assert stepped["step"] == str(observe_at + 1) and "pwned" not in stepped
         finally:
             await viewer.close()

@@ -222,7 +222,7 @@ class Agent:
                 self.tab_id = tab.id
                 tab_ids = [t.id for t in self.thread.tabs]
                 options = page_options(self.role, tab_ids, self.observe_options)
-                page = await tab.observe_page(options)
+                page = await tab.view(options)
                 request = assemble_request(
                     self.role, page, self.history, tab_id=tab.id, tab_ids=tab_ids, counter=self.counter
                 )

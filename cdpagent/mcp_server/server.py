@@ -520,7 +520,7 @@ def _tools(server: SurfaceServer) -> list[tuple[Tool, ToolAnnotations]]:
                 include=tuple(budget.include),
                 settle_timeout_ms=budget.settle_timeout_ms,
             )
-            result = await tab.observe_page(opts, timeout=OBSERVE_TIMEOUT)
+            result = await tab.view(opts, timeout=OBSERVE_TIMEOUT)
             await _page_tools_after(server, context, tab, result)
             structured = {
                 "observation": msgspec.to_builtins(result.observation),
