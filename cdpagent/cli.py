@@ -130,7 +130,6 @@ async def _observe(args: argparse.Namespace) -> int:
     Prints the rendered Markdown, or with ``--json`` one object
     ``{"observation", "text", "tools"}`` (OB-9). Budgets come from the flags.
     """
-    from .snapshot.observe import observe_page
     from .snapshot.options import ObserveOptions
 
     overrides = {
@@ -142,7 +141,7 @@ async def _observe(args: argparse.Namespace) -> int:
     async with browser_from_flags(args) as browser:
         tab = await browser.open(args.page)
         async with slow_step(f"observing {args.page}"):
-            result = await observe_page(tab, options, timeout=args.timeout)
+            result = await tab.view(options, timeout=args.timeout)
     if args.json:
         _print_json(result)
     else:
