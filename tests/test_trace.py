@@ -14,10 +14,13 @@ import msgspec
 import pytest
 import trio
 from conftest import EXAMPLES, PAGES
+from mcp.client.client import Client
+from mcp_support import call_ok, text_of
 from scripted_model import ScriptedModel, answer, calls
 
 import cdpagent
 from cdpagent.cli import _parser
+from cdpagent.mcp_server.server import SurfaceConfig, open_server
 from cdpagent.trace import (
     SUMMARY_RESERVE,
     CdpMeter,
@@ -197,6 +200,20 @@ async def test_without_a_trace_nothing_is_recorded_or_counted(browser: cdpagent.
     tab = await browser.open(TODOS)
     await tab.observe()
     assert browser.tracer is None
+
+
+async def test_the_mcp_server_records_its_tool_calls(chrome_endpoint: str, tmp_path: Path) -> None:
+    path = tmp_path / "mcp.jsonl"
+    config = SurfaceConfig(connect=chrome_endpoint, trace=str(path))
+    async with open_server(config) as server, Client(server) as client:
+        tab = (await call_ok(client, "open_page", {"url": str(TODOS)}))["tabId"]
+        seen = text_of(await client.call_tool("observe", {"tabId": tab}))
+        await call_ok(client, "act", {"tabId": tab, "action": "toggle", "record": "t9"})
+        await call_ok(client, "close_page", {"tabId": tab})
+    trace = _read(path)
+    assert [s.op for s in trace.steps] == ["open", "observe", "act", "close"]
+    assert trace.steps[1].text == seen and trace.steps[2].receipt is not None
+    assert trace.summary is not None
 
 
 # -- the viewer in headless Chromium, and the CLI end to end ---------------------------------
