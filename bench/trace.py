@@ -51,8 +51,8 @@ async def main(calls: int, rounds: int) -> None:
                     steps = 2 * (calls + max(1, calls // 10))
                     sizes[mode].append(path.stat().st_size / steps)
     print(f"{'mode':<16} {'step':<6} {'p50 ms':>8} {'p99 ms':>8}  trace bytes/step")
-    for mode, steps in results.items():
-        for step, samples in steps.items():
+    for mode, by_step in results.items():
+        for step, samples in by_step.items():
             p50, p99 = percentiles(samples)
             size = f"{sum(sizes[mode]) / len(sizes[mode]):.0f}" if mode in sizes else "-"
             print(f"{mode:<16} {step:<6} {p50 / 1000:8.1f} {p99 / 1000:8.1f}  {size}")
