@@ -34,7 +34,7 @@ import os
 import time
 from collections.abc import Callable, Coroutine, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Concatenate, Final, ParamSpec, Protocol, TypeVar
+from typing import IO, TYPE_CHECKING, Any, Concatenate, Final, ParamSpec, Protocol, TypeVar
 
 import msgspec
 import trio
@@ -49,6 +49,7 @@ from .trace import (
     MAX_TRACE_BYTES,
     TRACE_VERSION,
     CdpMeter,
+    CdpTotals,
     Header,
     ModelTurn,
     Step,
@@ -91,6 +92,15 @@ _Method = Callable[Concatenate[S, P], Coroutine[Any, Any, R]]
 _INSIDE: Final = contextvars.ContextVar("cdpagent_trace_step", default=False)
 
 
+class _Browser(Protocol):
+    """What :func:`recording` needs of a browser (:class:`cdpagent.Browser`, a layer above)."""
+
+    tracer: Recorder | None
+
+    @property
+    def connection(self) -> Connection: ...
+
+
 class _ToolCall(Protocol):
     @property
     def name(self) -> str: ...
@@ -111,7 +121,7 @@ class Recorder:
     ``thumbnails=False`` records no images. Raises what :class:`~cdpagent.trace.TraceWriter` raises.
     """
 
-    def __init__(self, file: Any, *, max_bytes: int = MAX_TRACE_BYTES, thumbnails: bool = True) -> None:
+    def __init__(self, file: IO[bytes], *, max_bytes: int = MAX_TRACE_BYTES, thumbnails: bool = True) -> None:
         self.origin = time.perf_counter()
         self.meter = CdpMeter()
         self.thumbnails = thumbnails
@@ -138,7 +148,7 @@ class Recorder:
 
 @contextmanager
 def recording(
-    browser: Any, path: str | os.PathLike[str] | None, *, max_bytes: int = MAX_TRACE_BYTES
+    browser: _Browser, path: str | os.PathLike[str] | None, *, max_bytes: int = MAX_TRACE_BYTES
 ) -> Iterator[None]:
     """Record ``browser``'s trace into ``path`` (replaced if it exists) while the block runs.
 
@@ -150,7 +160,7 @@ def recording(
     if path is None:
         yield
         return
-    connection: Connection = browser.connection
+    connection = browser.connection
     with open(path, "wb") as file:
         recorder = Recorder(file, max_bytes=max_bytes)
         browser.tracer = recorder
@@ -338,7 +348,7 @@ def _write(
     given: dict[str, Any],
     started: float,
     ended: float,
-    before: Any,
+    before: CdpTotals,
     result: Any,
     exc: BaseException | None,
     thumb: Thumbnail | None,

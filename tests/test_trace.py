@@ -197,9 +197,14 @@ async def test_a_failing_thumbnail_never_fails_the_operation(chrome_endpoint: st
 
 async def test_without_a_trace_nothing_is_recorded_or_counted(browser: cdpagent.Browser) -> None:
     assert browser.tracer is None and browser.connection.meter is None
-    tab = await browser.open(TODOS)
-    await tab.observe()
-    assert browser.tracer is None
+
+
+async def test_a_trace_that_cannot_be_written_fails_the_launch_with_the_reason(
+    chrome_endpoint: str, tmp_path: Path
+) -> None:
+    with pytest.raises(OSError, match="no-such-folder"):
+        async with cdpagent.connect(chrome_endpoint, trace=tmp_path / "no-such-folder" / "t.jsonl"):
+            pass
 
 
 async def test_the_mcp_server_records_its_tool_calls(chrome_endpoint: str, tmp_path: Path) -> None:
