@@ -30,6 +30,8 @@ from .capture import pdf as _pdf
 from .capture import screenshot as _screenshot
 from .concurrency import collapse
 from .connection import Connection, Session
+from .coordinates import click_at as _click_at
+from .coordinates import type_at as _type_at
 from .dialogs import LEAVE_NOTICE, JavaScriptDialog
 from .documents import TRACKED_EVENTS, Document, DocumentTracker
 from .downloads import Download, Downloads
@@ -39,6 +41,7 @@ from .errors import (
     ConnectionClosed,
     LaunchError,
     NavigationError,
+    OperationError,
     ProtocolError,
     SessionClosed,
 )
@@ -62,6 +65,7 @@ from .tabstate import ACCEPT_LEAVING, DISMISS, on_dialog_opening, refusal
 from .target import Command, Extension, FrameTarget
 from .tracing import Recorder, recorded, recorded_sync, recording
 from .transport import PipeTransport, Transport, WebSocketTransport
+from .uploads import allowed_files, upload_dirs
 from .waiting import wait_for as _wait_for
 from .webmcp import FLAG as WEBMCP_FLAG
 from .webmcp import WebMcp
@@ -422,6 +426,7 @@ class Tab:
         key: str | None = None,
         to: str | None = None,
         value: float | None = None,
+        files: Sequence[str | os.PathLike[str]] | None = None,
         confirm: ConfirmCallback | None = None,
         timeout: float = 30.0,
     ) -> Receipt:
@@ -433,6 +438,11 @@ class Tab:
         ``key`` / ``to`` / ``value`` are the input of type / select / check / press /
         scroll / set actions, ``input`` the JSON object of a page tool (WebMCP).
         ``act("press_key", key=…)`` presses a key on whatever has the focus.
+        ``files`` are attached to an upload action's file input (or the one a clicked
+        button or label opens), each a regular file under the browser's ``allow_dirs``
+        (``FILE_NOT_ALLOWED`` otherwise; :mod:`cdpagent.uploads`); the receipt's ``state``
+        names them. The receipt of an act that starts a download waits (bounded) for it
+        and says where it went (:meth:`Browser.downloaded`).
         Refusals are receipts with ``ok: false`` and a stable code, not exceptions.
         """
         args = ActArgs(
@@ -445,6 +455,7 @@ class Tab:
             key=key,
             to=to,
             value=value,
+            files=[os.fspath(f) for f in files] if files is not None else None,
         )
         refused = refusal(self, "act", action)
         if refused is not None and refused.event != "open dialog":  # act answers a dialog itself
@@ -452,11 +463,42 @@ class Tab:
                 action_id(*split_action_id(action)) if record is None else action_id(action, record)
             )
             return error_receipt(ref, refused.code, f"{refused.message}: tab {self.id}", [])
+        inputs = act_inputs(args)
+        if args.files is not None:
+            try:
+                inputs["files"] = allowed_files(args.files, self.browser.allow_dirs)
+            except OperationError as error:
+                return error_receipt(ActionRef(action_id(action, record)), error.code, error.message, [])
+        downloads = self.browser.downloads
+        mark, deadline = (downloads.started if downloads else 0), trio.current_time() + timeout
         self.acting = True
         try:
-            return await _act(
-                self, args.action, record=args.record, confirm=confirm, timeout=timeout, **act_inputs(args)
+            receipt = await _act(
+                self, args.action, record=args.record, confirm=confirm, timeout=timeout, **inputs
             )
+        finally:
+            self.acting = False
+        if downloads is None:
+            return receipt
+        return await downloads.finish_receipt(receipt, self.id, mark, self.take_notices, deadline)
+
+    @recorded("click_at")
+    async def click_at(self, x: float, y: float, *, timeout: float = 10.0) -> Receipt:
+        """Click at viewport CSS pixel ``(x, y)`` (vision mode) and return the change receipt;
+        see :func:`cdpagent.coordinates.click_at`."""
+        self.acting = True
+        try:
+            return await _click_at(self, x, y, timeout=timeout)
+        finally:
+            self.acting = False
+
+    @recorded("type_at")
+    async def type_at(self, x: float, y: float, text: str, *, timeout: float = 10.0) -> Receipt:
+        """Click at viewport CSS pixel ``(x, y)`` and type ``text`` (vision mode); the change
+        receipt; see :func:`cdpagent.coordinates.type_at`."""
+        self.acting = True
+        try:
+            return await _type_at(self, x, y, text, timeout=timeout)
         finally:
             self.acting = False
 
@@ -550,6 +592,8 @@ class Browser:
         self.extensions = list(extensions)
         #: Records every operation while a trace is kept (``launch(trace=PATH)``); None: no trace.
         self.tracer: Recorder | None = None
+        #: The directories files may be uploaded from, resolved (:mod:`cdpagent.uploads`); none: no uploads.
+        self.allow_dirs: tuple[str, ...] = ()
         self._nursery = nursery
         self._tabs: dict[str, Tab] = {}  # by session id
         self._by_target: dict[str, Tab] = {}
@@ -857,6 +901,7 @@ async def launch(
     user_data_dir: str | os.PathLike[str] | None = None,
     storage_state: str | os.PathLike[str] | StorageState | None = None,
     trace: str | os.PathLike[str] | None = None,
+    allow_dirs: Sequence[str | os.PathLike[str]] = (),
     timeout: float = 30.0,
 ) -> AsyncIterator[Browser]:
     """Start a browser and yield a connected :class:`Browser`.
@@ -875,6 +920,8 @@ async def launch(
     ``trace`` is a file that records every operation of the run, step by step
     (replaced if it exists; :mod:`cdpagent.tracing`, ``cdpagent trace show``);
     :class:`OSError` when it cannot be written.
+    ``allow_dirs`` are the directories ``Tab.act(..., files=…)`` may upload from
+    (default none: every upload is refused, ``FILE_NOT_ALLOWED``).
     Raises :class:`~cdpagent.errors.BrowserNotFound` when no browser is found
     and :class:`~cdpagent.errors.LaunchError` when it exits during launch.
     """
@@ -907,6 +954,7 @@ async def launch(
                 downloads = Path(download_dir or Path(process.workdir) / "downloads")
                 try:
                     async with _browser(open_transport, extensions, process, downloads, trace) as browser:
+                        browser.allow_dirs = upload_dirs(allow_dirs)
                         if state is not None:
                             await load_storage_state(browser, state, timeout=timeout)
                         yield browser
@@ -925,6 +973,7 @@ async def connect(
     webmcp: bool = False,
     download_dir: str | os.PathLike[str] | None = None,
     trace: str | os.PathLike[str] | None = None,
+    allow_dirs: Sequence[str | os.PathLike[str]] = (),
     timeout: float = 30.0,
 ) -> AsyncIterator[Browser]:
     """Attach to a running browser at ``endpoint`` and yield a :class:`Browser`.
@@ -934,8 +983,8 @@ async def connect(
     keeps running. ``allow_origins``, ``webmcp`` and ``extensions`` are as for
     :func:`launch` (with ``webmcp`` the browser must have been started with
     ``--enable-features=WebMCP``). With ``download_dir`` this browser's downloads
-    are saved there (a path on the browser's machine) and listed. ``trace`` is as
-    for :func:`launch`.
+    are saved there (a path on the browser's machine) and listed; ``allow_dirs`` as for
+    :func:`launch` (paths on the browser's machine too). ``trace`` is as for :func:`launch`.
     Raises :class:`ConnectionClosed` when the endpoint is not a reachable CDP
     endpoint.
     """
@@ -954,6 +1003,7 @@ async def connect(
     with collapse():
         where = Path(download_dir) if download_dir is not None else None
         async with _browser(open_transport, extensions, None, where, trace) as browser:
+            browser.allow_dirs = upload_dirs(allow_dirs)
             yield browser
 
 

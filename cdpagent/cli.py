@@ -15,7 +15,7 @@ import msgspec
 import trio
 
 from .argtypes import count, seconds, utf8_file
-from .browser_flags import add_browser_flags, browser_from_flags
+from .browser_flags import add_browser_flags, add_launch_flags, browser_from_flags, launch_options
 from .chat import add_chat_command
 from .commandline import add_common_flags, add_examples_command, finish, report_failure, start_logging
 from .eval.command import add_eval_command
@@ -40,7 +40,7 @@ async def _demo(args: argparse.Namespace) -> int:
     """Walk through the bundled examples (see :mod:`cdpagent.demo`)."""
     from .demo import run_demo
 
-    await run_demo()
+    await run_demo(options=launch_options(args))
     return 0
 
 
@@ -186,7 +186,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     add_common_flags(parser)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     commands: dict[str, Command] = {}
-    sub.add_parser("demo", help="launch a browser and walk through the bundled examples")
+    add_launch_flags(sub.add_parser("demo", help="launch a browser and walk through the bundled examples"))
     commands["demo"] = _demo
     _add_page_api_commands(sub, commands)
     _add_observe_command(sub, commands)

@@ -50,6 +50,7 @@ from .failures import (
     CALL_FAILED,
     DIALOG_OPEN,
     FAILURES,
+    FILE_NOT_ALLOWED,
     NAVIGATION_FAILED,
     PAGE_CHANGED,
     TAB_CRASHED,
@@ -57,7 +58,7 @@ from .failures import (
     TIMEOUT,
 )
 from .mcp_server import codes as _surface
-from .mcp_server.codes import FILE_NOT_ALLOWED, INVALID_ARGUMENT, TAB_LIMIT, URL_NOT_ALLOWED
+from .mcp_server.codes import INVALID_ARGUMENT, TAB_LIMIT, URL_NOT_ALLOWED
 from .runtime import codes as _page_api
 from .runtime.codes import (
     PAGE_API_ALREADY_EXPOSED,

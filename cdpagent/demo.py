@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import trio
@@ -37,10 +37,11 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-async def run_demo(out: Printer = print) -> None:
-    """Run the whole demo; raises cdpagent errors if any step fails."""
+async def run_demo(out: Printer = print, *, options: Mapping[str, Any] | None = None) -> None:
+    """Run the whole demo; ``options`` are more :func:`~cdpagent.launch` keyword arguments
+    (the command line's launch flags). Raises cdpagent errors if any step fails."""
     started = time.perf_counter()
-    async with launch() as browser:
+    async with launch(**(options or {})) as browser:
         out(f"== 1. driver: Chromium launched in {time.perf_counter() - started:.2f} s")
         await _driver(browser, out)
         out("\n== 2. Page Agent API: the document editor")

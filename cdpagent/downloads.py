@@ -19,12 +19,16 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 import msgspec
+import trio
 
+from .snapshot.receipts import Receipt
 from .target import Command
 
-__all__ = ["MAX_DOWNLOADS", "Download", "Downloads"]
+__all__ = ["MAX_DOWNLOADS", "RECEIPT_WAIT", "Download", "Downloads"]
 
 MAX_DOWNLOADS: Final = 100
+#: How long an act's receipt waits for the downloads the act started to finish (seconds).
+RECEIPT_WAIT: Final = 10.0
 
 State = Literal["in_progress", "completed", "canceled"]
 
@@ -70,6 +74,10 @@ class Downloads:
         self._tab_of = tab_of
         self._tell = tell
         self._items: collections.OrderedDict[str, Download] = collections.OrderedDict()
+        #: How many downloads ever began here (a mark for :meth:`finish_receipt`).
+        self.started = 0
+        self._begun: collections.deque[str] = collections.deque(maxlen=MAX_DOWNLOADS)
+        self._moved = trio.Event()
 
     def command(self) -> Command:
         """The browser-level command that sends downloads here, with their events."""
@@ -92,6 +100,8 @@ class Downloads:
         self._items.move_to_end(item.guid)
         while len(self._items) > MAX_DOWNLOADS:
             self._items.popitem(last=False)
+        self._moved.set()
+        self._moved = trio.Event()
         self._changed()
 
     def _on_begin(self, params: dict[str, Any]) -> None:
@@ -100,6 +110,8 @@ class Downloads:
             str(params["guid"]), str(params.get("url", ""))[:500],
             safe_name(str(params.get("suggestedFilename", ""))), "in_progress", tab=tab,
         )
+        self.started += 1
+        self._begun.append(item.guid)
         self._put(item)
         if tab is not None:
             self._tell(tab, f"a download started: {item.name}")
@@ -118,6 +130,35 @@ class Downloads:
         if item.tab is not None:
             what = f"saved as {done.path} ({size} bytes)" if done.path else "canceled"
             self._tell(item.tab, f"the download {item.name} was {what}")
+
+    def _since(self, mark: int, tab: str) -> list[str]:
+        """The guids of ``tab``'s downloads that began after :attr:`started` was ``mark``."""
+        fresh = list(self._begun)[-(self.started - mark) :] if self.started > mark else []
+        return [g for g in fresh if g in self._items and self._items[g].tab == tab]
+
+    async def finish_receipt(
+        self, receipt: Receipt, tab: str, mark: int, notices: Callable[[], list[str]], deadline: float
+    ) -> Receipt:
+        """``receipt`` of an act on ``tab`` once the downloads it started (since ``mark``)
+        have ended, at most :data:`RECEIPT_WAIT` seconds and never past ``deadline``: their
+        ``notices()`` (saved where, how many bytes) join its warnings, so the receipt of the
+        act that started a download says where it went. A download still running then is
+        said to be. Without such downloads ``receipt`` is returned as it is, at once."""
+        guids = self._since(mark, tab)
+        if not guids:
+            return receipt
+
+        def running() -> list[Download]:
+            return [d for g in guids if (d := self._items.get(g)) is not None and d.state == "in_progress"]
+
+        with trio.move_on_at(min(deadline, trio.current_time() + RECEIPT_WAIT)):
+            while running():
+                await self._moved.wait()
+        told = notices() + [f"the download {d.name} is still in progress; see downloads" for d in running()]
+        if not told:
+            return receipt
+        warnings = [*(receipt.result.warnings or []), *told]
+        return Receipt(msgspec.structs.replace(receipt.result, warnings=warnings))
 
     def _place(self, item: Download) -> Path:
         """Rename the guid-named file to its own name, never over another file."""

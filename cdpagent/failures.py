@@ -57,6 +57,7 @@ __all__ = [
     "CALL_FAILED",
     "DIALOG_OPEN",
     "FAILURES",
+    "FILE_NOT_ALLOWED",
     "NAVIGATION_FAILED",
     "PAGE_CHANGED",
     "TAB_CRASHED",
@@ -84,6 +85,11 @@ NAVIGATION_FAILED: Final = "NAVIGATION_FAILED"
 """The browser could not load the page (a missing file, a refused connection)."""
 CALL_FAILED: Final = "CALL_FAILED"
 """The browser refused a command the runtime sent (a CDP error); the message carries CDP's reason."""
+FILE_NOT_ALLOWED: Final = "FILE_NOT_ALLOWED"
+"""A file outside the allowed directories: an upload's path that is not a regular file under one of
+``launch(allow_dirs=…)`` / ``--allow-dir`` (default: none, every upload refused), or an MCP
+``file:`` URL outside the server's (default: the current directory and the bundled examples).
+Nothing was read or attached."""
 
 
 class Failure(NamedTuple):

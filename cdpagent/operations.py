@@ -120,10 +120,14 @@ class ActArgs(OperationArgs, frozen=True):
     key: Annotated[str | None, msgspec.Meta(description="a key or chord, for press actions")] = None
     to: Annotated[str | None, msgspec.Meta(description="down, up, end or start, for scroll actions")] = None
     value: Annotated[float | None, msgspec.Meta(description="a number, for set actions (sliders)")] = None
+    files: Annotated[
+        list[str] | None,
+        msgspec.Meta(description="paths of files to attach, for upload actions (under an allowed directory)"),
+    ] = None
 
 
 #: The act arguments that are the input of an action (the rest name the action).
-ACT_INPUTS: Final = ("text", "option", "checked", "input", "key", "to", "value")
+ACT_INPUTS: Final = ("text", "option", "checked", "input", "key", "to", "value", "files")
 
 
 class InvokeArgs(OperationArgs, frozen=True):

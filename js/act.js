@@ -38,6 +38,10 @@
 //       group's radios (collect.js lists them as the action's options)
 //   dateKeys(locator, iso) -> {ok, keys, reason}   the keys a person types into a
 //       date/time/month/week input, in the segment order of the browser's locale
+//   fileInput(locator) -> Element | null   (files: an upload) the <input type=file>
+//       the control stands for: itself, a label's control, or the one file input
+//       inside it; null: only clicking it can tell (the driver intercepts the chooser)
+//   fileInfo(input) -> {multiple, disabled, accept}   of a file input element
 //   ownerPoint(owner, x, y) -> {x, y, reason}   owner: a frame's owner element
 //       (iframe); (x, y) of the frame in the owner's viewport, and why the frame
 //       cannot be clicked there (hidden, inert, covered)
@@ -50,7 +54,7 @@
   // The kinds this script performs ("tool", WebMCP, needs no element);
   // cdpagent.snapshot.actions.PERFORMERS, tools.py and collect.js's
   // data-agent-kind agree with this list (tests/test_actions_kinds.py).
-  const KINDS = ['click', 'type', 'select', 'check', 'hover', 'press', 'scroll', 'set', 'choose'];
+  const KINDS = ['click', 'type', 'select', 'check', 'hover', 'press', 'scroll', 'set', 'choose', 'upload'];
 
   // prepare() always finds the element afresh; the calls after it within the
   // same action reuse that element while it is still connected and still
@@ -552,6 +556,25 @@
     return { found: true, ok: el.selectedOptions[0] === pick, options };
   }
 
+  // --- upload (files) ------------------------------------------------------------------
+  // Sites hide the native input behind a styled label or button; the label's control
+  // or the single file input inside the control is the input it opens.
+  const isFile = (el) => !!el && el.tagName === 'INPUT' && el.type === 'file';
+  function fileInput(locator) {
+    const el = find(locator);
+    if (!el) return null;
+    if (isFile(el)) return el;
+    if (el.tagName === 'LABEL' && isFile(el.control)) return el.control;
+    const inner = el.querySelectorAll('input[type=file]');
+    return inner.length === 1 ? inner[0] : null;
+  }
+  function fileInfo(input) {
+    return {
+      multiple: !!input.multiple, disabled: !!input.disabled || input.matches(':disabled'),
+      accept: squash(input.accept).slice(0, 200),
+    };
+  }
+
   function state(locator) {
     const el = find(locator);
     if (!el) return { found: false };
@@ -562,6 +585,7 @@
     value: Object.freeze({
       kinds: KINDS, prepare, ownerPoint, focusForTyping, valueIs, pick, choose, state,
       hovered, shownAfterHover, focusFor, scrollState, watch, changed, slider, radio, radioIs, groupOptions, dateKeys,
+      fileInput, fileInfo,
     }),
     writable: false, configurable: false, enumerable: false,
   });

@@ -93,14 +93,15 @@
 
   function kindOf(el) {
     const declared = el.getAttribute('data-agent-kind');
-    if (declared && /^(click|type|select|check|hover|press|scroll|set|choose)$/.test(declared)) return declared;
+    if (declared && /^(click|type|select|check|hover|press|scroll|set|choose|upload)$/.test(declared)) return declared;
     const tag = el.tagName;
     if (tag === 'SELECT') return 'select';
     if (tag === 'TEXTAREA') return 'type';
     if (tag === 'INPUT') {
       if (/^(checkbox|radio)$/.test(el.type)) return 'check';
       if (el.type === 'range') return 'set';
-      if (/^(button|submit|reset|image|file|color)$/.test(el.type)) return 'click';
+      if (el.type === 'file') return 'upload'; // files: act(..., files=[paths])
+      if (/^(button|submit|reset|image|color)$/.test(el.type)) return 'click';
       return 'type';
     }
     if (el.isContentEditable) return 'type';
@@ -148,6 +149,14 @@
     return null;
   }
 
+  // files: what an upload takes, in words (the tool's `files` description).
+  function fileDoc(el, opts) {
+    const input = el.tagName === 'INPUT' ? el : el.querySelector('input[type=file]');
+    const several = input && input.multiple;
+    const accept = input && input.accept ? `; accepts ${clip(input.accept, opts.label_chars)}` : '';
+    return (several ? 'one or more files' : 'one file') + accept;
+  }
+
   function inputSpec(el, kind, opts, withValue) {
     if (kind === 'click' || kind === 'hover' || kind === 'press' || kind === 'scroll') return null;
     if (kind === 'choose') return groupSpec(el, opts, withValue);
@@ -171,6 +180,11 @@
     if (el.minLength > 0) spec.minlength = el.minLength;
     // A sensitive select's options would tell its value: never listed.
     if (el.tagName === 'SELECT' && !sensitive) spec.options = selectOptions(el, opts);
+    if (kind === 'upload') { // files
+      if (!spec.doc) spec.doc = fileDoc(el, opts);
+      const input = el.tagName === 'INPUT' ? el : el.querySelector('input[type=file]');
+      if (input && input.multiple) spec.multiple = true;
+    }
     const value = withValue ? currentValue(el, kind, sensitive, opts) : null;
     if (value) spec[value[0]] = value[1];
     return spec;

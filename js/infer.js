@@ -244,7 +244,8 @@
     if (tag === 'INPUT') {
       if (/^(checkbox|radio)$/.test(el.type)) return 'check';
       if (el.type === 'range') return 'set';
-      if (/^(button|submit|reset|image|file|color)$/.test(el.type)) return 'click';
+      if (el.type === 'file') return 'upload'; // files: act(..., files=[paths])
+      if (/^(button|submit|reset|image|color)$/.test(el.type)) return 'click';
       return 'type';
     }
     if (role === 'checkbox' || role === 'switch' || role === 'radio') return 'check';
@@ -437,6 +438,7 @@
     if (kind === 'select') return 'list box';
     if (kind === 'set') return 'slider';
     if (kind === 'choose') return 'choice';
+    if (kind === 'upload') return 'file field'; // files
     if (role === 'checkbox' || role === 'switch') return 'checkbox';
     if (role === 'radio') return 'radio button';
     if (role === 'link') return 'link';
@@ -514,7 +516,8 @@
       if (el.disabled === true || el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true' ||
           (ctx.hasAriaDisabled && el.closest('[aria-disabled="true"]'))) return 'disabled';
       if (ctx.hasInert && el.closest('[inert]')) return 'inert';
-      if (!shown && !(CLICK && CLICK.hoverPath(el).length)) return 'hidden'; // clicks: hover-then-click
+      // files: a file input hidden behind its styled label still takes files (no click needed).
+      if (!shown && kind !== 'upload' && !(CLICK && CLICK.hoverPath(el).length)) return 'hidden'; // clicks: hover-then-click
       if (ctx.covered(el)) return `behind the open dialog "${ctx.modalLabel}"`;
       if (kind === 'type' && el.readOnly && !opensPicker(el)) return 'read-only';
       return null;

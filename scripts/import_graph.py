@@ -47,7 +47,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # the cores: the Page Agent API and the observation model
     ("runtime", "snapshot"),
     # browser primitives over the seam and the cores (screenshots, history, waiting, logs, files, storage)
-    ("capture", "navigation", "waiting", "pagelog", "downloads", "storage"),
+    ("capture", "navigation", "waiting", "pagelog", "downloads", "storage", "uploads", "coordinates"),
     # recording a trace of the operations (the Tab methods' one decorator)
     ("tracing",),
     # every agent operation, declared once (the surfaces are its adapters)

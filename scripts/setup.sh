@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Idempotent set-up for the demo and the tests: a virtualenv with the package and its
-# test extras, and a Chromium (Debian's package when running as root and none is found).
+# Idempotent set-up for the demo and the tests: a virtualenv with the package, its test
+# extras and Playwright (the bench extra: a test loads a storageState file Playwright wrote),
+# and a Chromium (Debian's package when running as root and none is found).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -8,10 +9,10 @@ if [ ! -x .venv/bin/python ]; then
     echo "setup: creating virtualenv .venv" >&2
     "$PY" -m venv .venv
 fi
-stamp=.venv/.cdpagent-installed
+stamp=.venv/.cdpagent-installed-test-bench
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     echo "setup: installing cdpagent and its test extras into .venv" >&2
-    .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+    .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,bench]'
     touch "$stamp"
 fi
 # The MCP Inspector's command-line client (tests/test_mcp_transports.py): a client nobody on this

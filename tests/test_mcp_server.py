@@ -75,7 +75,7 @@ async def test_sf3_tools_list_with_schemas_annotations_and_the_page_data_rule(ch
     assert tools["act"].annotations is not None and tools["act"].annotations.destructive_hint
     # Strict form (tests/test_mcp_schemas.py): every property required, the optional ones nullable.
     assert tools["act"].input_schema["required"] == [
-        "tabId", "action", "record", "text", "option", "checked", "input", "key", "to", "value"
+        "tabId", "action", "record", "text", "option", "checked", "input", "key", "to", "value", "files"
     ]
     assert {"type": "null"} in tools["act"].input_schema["properties"]["record"]["anyOf"]
     assert "maximum" in json.dumps(tools["observe"].input_schema)  # the hard limits are in the schema

@@ -60,7 +60,7 @@ def test_every_operation_is_declared_once_with_a_struct() -> None:
     assert names == ["open", "close", "list", "navigate", "observe", "act", "invoke", "notifications"]
     assert len({op.tool for op in OPERATIONS}) == len(OPERATIONS)
     assert set(argument_names(next(op for op in OPERATIONS if op.name == "act"))) == {
-        "action", "record", "text", "option", "checked", "input", "key", "to", "value",
+        "action", "record", "text", "option", "checked", "input", "key", "to", "value", "files",
     }  # fmt: skip
 
 

@@ -21,9 +21,14 @@ import sys
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
+
+from ..browser_flags import add_launch_flags, launch_only_flags, launch_options
+
+if TYPE_CHECKING:
+    from ..pool import BrowserSource
 
 __all__ = ["add_eval_command", "run_eval_command"]
 
@@ -68,6 +73,7 @@ def add_eval_command(sub: Any, commands: dict[str, Callable[[argparse.Namespace]
         "--timeout", type=float, default=120.0, metavar="S", help="seconds per model try (120)"
     )
     parser.add_argument("--allow-origin", action="append", default=[], help="an extra local origin")
+    add_launch_flags(parser)
     commands["eval"] = run_eval_command
 
 
@@ -79,6 +85,7 @@ async def run_eval_command(args: argparse.Namespace) -> int:
         _say(f"eval takes {_USAGE}")
         return EXIT_BAD_INPUT
     from ..agent import Model, ModelError
+    from ..browser import launch
     from .progress import Progress
     from .rundir import REPORT, RunDirError
     from .runner import run
@@ -104,7 +111,14 @@ async def run_eval_command(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     out = Path(args.out or f"eval-runs/{Path(source).stem}-{stamp}")
-    sources: list[str] = [f"grid+{args.grid}"] * args.parallel if args.grid else ["launch"]
+    if args.grid and (given := launch_only_flags(args) + (["--allow-dir"] if args.allow_dir else [])):
+        _say(f"{', '.join(given)} need a browser cdpagent launches, not one of --grid")
+        return EXIT_BAD_INPUT
+    options, origins = launch_options(args), tuple(args.allow_origin)
+    sources: list[BrowserSource | str] = (
+        [f"grid+{args.grid}"] * args.parallel if args.grid
+        else [lambda: launch(allow_origins=origins, **options)]
+    )  # fmt: skip
     repeat = args.repeat
     try:
         records = await run(

@@ -5,9 +5,9 @@ A tool error is an MCP result with ``isError: true`` whose structured content is
 code keep it: an action's receipt code (:mod:`cdpagent.snapshot.codes`), a page
 method's ``PAGE_API_*`` code (:mod:`cdpagent.runtime.codes`), an observation's
 ``PAGE_CHANGED`` / ``COLLECT_FAILED``. The driver failures' codes (``TAB_CRASHED``,
-``TAB_NOT_FOUND``, ``TIMEOUT``, ``BROWSER_UNAVAILABLE``, ``NAVIGATION_FAILED``) are those
-of :mod:`cdpagent.failures`, the same on every surface; the codes defined below are the
-surface's own.
+``TAB_NOT_FOUND``, ``TIMEOUT``, ``BROWSER_UNAVAILABLE``, ``NAVIGATION_FAILED``,
+``FILE_NOT_ALLOWED``) are those of :mod:`cdpagent.failures`, the same on every surface;
+the codes defined below are the surface's own.
 """
 
 from __future__ import annotations
@@ -15,7 +15,14 @@ from __future__ import annotations
 from typing import Final
 
 # The driver failures' codes are every surface's (cdpagent.failures); re-exported here.
-from ..failures import BROWSER_UNAVAILABLE, NAVIGATION_FAILED, TAB_CRASHED, TAB_NOT_FOUND, TIMEOUT
+from ..failures import (
+    BROWSER_UNAVAILABLE,
+    FILE_NOT_ALLOWED,
+    NAVIGATION_FAILED,
+    TAB_CRASHED,
+    TAB_NOT_FOUND,
+    TIMEOUT,
+)
 
 __all__ = [
     "BROWSER_UNAVAILABLE",
@@ -32,9 +39,6 @@ __all__ = [
 URL_NOT_ALLOWED: Final = "URL_NOT_ALLOWED"
 """``open_page`` takes file paths, ``file:`` URLs, loopback URLs and the server's allowed origins only;
 a tab that a redirect, link or script took elsewhere is refused the same way (observe, act, methods)."""
-FILE_NOT_ALLOWED: Final = "FILE_NOT_ALLOWED"
-"""A ``file:`` URL outside the server's allowed directories (``--allow-dir``; default: the current
-directory and the bundled examples)."""
 TAB_LIMIT: Final = "TAB_LIMIT"
 """The session already holds its most open tabs (``--max-tabs``); close one first. Nothing was opened."""
 INVALID_ARGUMENT: Final = "INVALID_ARGUMENT"

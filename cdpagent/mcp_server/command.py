@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import trio
 
 from ..argtypes import positive_count
-from ..browser_flags import add_browser_flags
+from ..browser_flags import add_browser_flags, launch_only_flags, launch_options
 from .limits import DEFAULT_MAX_TABS
 
 if TYPE_CHECKING:
@@ -73,6 +73,9 @@ async def run(args: argparse.Namespace) -> int:
     if args.webmcp and (args.grid or args.connect):
         print("cdpagent: --webmcp needs a browser that cdpagent launches", file=sys.stderr)
         return 2
+    if (args.grid or args.connect) and (given := launch_only_flags(args)):
+        print(f"cdpagent: {', '.join(given)} need a browser that cdpagent launches", file=sys.stderr)
+        return 2
     config = SurfaceConfig(
         connect=args.connect,
         grid=args.grid,
@@ -81,6 +84,7 @@ async def run(args: argparse.Namespace) -> int:
         yes=args.yes,
         page_tools=args.page_tools,
         allow_dirs=tuple(args.allow_dir),
+        browser_options=launch_options(args),
         max_tabs=args.max_tabs,
         trace=args.trace,
     )
@@ -111,10 +115,6 @@ def add_command(sub: Any, commands: dict[str, Callable[[argparse.Namespace], Awa
     mcp.add_argument("--token", help=f"require 'Authorization: Bearer TOKEN' (default ${TOKEN_ENV})")
     mcp.add_argument("--connect", metavar="URL", help="attach to a running browser instead of launching")
     mcp.add_argument("--allow-origin", action="append", default=[], help="an extra origin open_page may open")
-    mcp.add_argument(
-        "--allow-dir", action="append", default=[], metavar="DIR",
-        help="a directory file: pages may come from (default: the current directory and the examples)",
-    )
     mcp.add_argument(
         "--allow-host", action="append", default=[], metavar="HOST",
         help="with --token: a further Host name clients may use (this machine's address or DNS name)",

@@ -103,7 +103,10 @@ class SurfaceConfig(msgspec.Struct, frozen=True, kw_only=True):
     """List the current page's available declared actions as tools."""
     headless: bool = True
     allow_dirs: tuple[str, ...] = ()
-    """Directories ``file:`` pages may come from (empty: the current directory and the bundled examples)."""
+    """Directories ``file:`` pages may come from (empty: the current directory and the bundled examples),
+    and the only ones ``act`` may upload files from (empty: none)."""
+    browser_options: dict[str, Any] = {}
+    """More :func:`~cdpagent.launch` keyword arguments (:func:`cdpagent.browser_flags.launch_options`)."""
     max_tabs: int = DEFAULT_MAX_TABS
     """Open tabs one MCP session may hold (:mod:`.limits`)."""
     trace: str | None = None
@@ -134,6 +137,7 @@ class ObserveBudget(BaseModel):
 OBSERVE_TIMEOUT: Final = 30.0
 """Seconds one observation attempt may take (a 10,000-row page on a busy machine needs more than 10)."""
 _MAX_NOTIFICATIONS: Final = 20
+_FILES_HELP: Final = "paths of files to attach, for upload actions (only under the server's --allow-dir)"
 _MAX_WAIT_MS: Final = 30000
 
 
@@ -192,11 +196,12 @@ class Surface:
         if self.config.connect is not None:
             return connect(
                 self.config.connect, allow_origins=self.config.allow_origins, webmcp=self.config.webmcp,
-                trace=self.config.trace,
+                allow_dirs=self.config.allow_dirs, trace=self.config.trace,
             )
+        options = {"headless": self.config.headless, "allow_dirs": self.config.allow_dirs}
         return launch(
-            allow_origins=self.config.allow_origins, headless=self.config.headless, webmcp=self.config.webmcp,
-            trace=self.config.trace,
+            allow_origins=self.config.allow_origins, webmcp=self.config.webmcp, trace=self.config.trace,
+            **{**options, **self.config.browser_options},
         )
 
     async def _hold(self, release: trio.Event, *, task_status: trio.TaskStatus[Browser]) -> None:
@@ -545,6 +550,7 @@ def _tools(server: SurfaceServer) -> list[tuple[Tool, ToolAnnotations]]:
         key: Annotated[str | None, Field(description="a key or chord, for press and press_key")] = None,
         to: Annotated[str | None, Field(description="down, up, end or start, for scroll actions")] = None,
         value: Annotated[float | None, Field(description="a number, for set actions (sliders)")] = None,
+        files: Annotated[list[str] | None, Field(description=_FILES_HELP)] = None,
     ) -> CallToolResult | InputRequiredResult:
         """Perform one action the page declares, with trusted input, and return its change receipt
         {"result": {ok, action, changed, warnings} | {ok: false, error: {code, message, available}}}.
@@ -561,6 +567,7 @@ def _tools(server: SurfaceServer) -> list[tuple[Tool, ToolAnnotations]]:
             key=key,
             to=to,
             value=value,
+            files=files,
         )
         return await _guard(_act(server, context, tabId, args))
 

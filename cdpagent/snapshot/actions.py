@@ -31,8 +31,10 @@ from __future__ import annotations
 
 import inspect
 import math
+import os
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import suppress
 from typing import Any, Final, NoReturn, TypeVar
 
 import msgspec
@@ -116,7 +118,8 @@ class ActTimings(msgspec.Struct):
 class ActInput(msgspec.Struct, frozen=True, omit_defaults=True):
     """The input of one act call: ``text`` (type), ``option`` (select, choose), ``checked`` (check),
     ``input`` (a WebMCP tool's JSON object), ``key`` (press: a key or chord), ``to`` (scroll:
-    down, up, end or start) and ``value`` (set: a number)."""
+    down, up, end or start), ``value`` (set: a number) and ``files`` (upload: paths the
+    caller has checked against its policy, :mod:`cdpagent.uploads`)."""
 
     text: str | None = None
     option: str | None = None
@@ -125,6 +128,7 @@ class ActInput(msgspec.Struct, frozen=True, omit_defaults=True):
     key: str | None = None
     to: str | None = None
     value: float | None = None
+    files: list[str] | None = None
 
 
 # -- replies of js/act.js, decoded into Structs -------------------------------------
@@ -242,6 +246,14 @@ class _Radio(msgspec.Struct, frozen=True):
     checked: bool = False
 
 
+class _FileInfo(msgspec.Struct, frozen=True):
+    """``fileInfo``: what a file input takes."""
+
+    multiple: bool = False
+    disabled: bool = False
+    accept: str = ""
+
+
 class _Keys(msgspec.Struct, frozen=True):
     """``dateKeys``: what to type into a date/time input's segments: digit groups, and
     ``ArrowRight`` where the browser does not move to the next segment by itself."""
@@ -300,6 +312,7 @@ class _Run:
         self.warnings: list[str] = []
         self.page_errors: list[str] = []
         self.navigation_started = False
+        self.navigation_over = trio.Event()
         self.performed = False
         self.dialogs: list[str] = []
         #: A page tool's output, fenced (WebMCP).
@@ -338,6 +351,13 @@ class _Run:
         if doc is not None and params.get("frameId") == doc.frame_id:
             self.navigation_started = True
 
+    def on_stopped_loading(self, params: dict[str, Any]) -> None:
+        # Before a new document commits, the main frame stops loading only when its navigation
+        # ended without one: a download, a 204, a navigation the page cancelled.
+        doc = self.tab.document
+        if self.navigation_started and doc is not None and params.get("frameId") == doc.frame_id:
+            self.navigation_over.set()
+
 
 def _available(entries: list[ActionEntry]) -> list[str]:
     return [e.tool for e in entries if e.available]
@@ -347,7 +367,7 @@ def _check_arguments(entry: ActionEntry, args: ActInput) -> None:
     """Refuse (``INVALID_ARGUMENT``) an argument that is not the entry's kind's, or its own
     argument missing or of the wrong type (:data:`PERFORMERS`)."""
     given = {f: getattr(args, f) for f in args.__struct_fields__}
-    kind = PERFORMERS.get(entry.kind)
+    kind = PERFORMERS.get(_kind_of(entry, args))
     wanted = kind.argument if kind else None
     extra = [k for k, v in given.items() if v is not None and k != wanted]
     if extra:
@@ -365,7 +385,9 @@ def _check_arguments(entry: ActionEntry, args: ActInput) -> None:
     if expected is float:
         fits = isinstance(value, int | float) and not isinstance(value, bool)
     if not fits:
-        what = {bool: "a boolean", float: "a number", dict: "a JSON object"}.get(expected, "a string")
+        what = {bool: "a boolean", float: "a number", dict: "a JSON object", list: "a list of paths"}.get(
+            expected, "a string"
+        )
         raise _Refused(codes.INVALID_ARGUMENT, f"{entry.tool} needs {wanted} ({what})")
 
 
@@ -381,8 +403,9 @@ def _resolve(entries: list[ActionEntry], name: str, record: str | None) -> tuple
 #: when its parent is hovered; a read-only field may open a picker when clicked; a disabled
 #: text area still scrolls.
 _TRIED_ANYWAY: Final = frozenset(
-    {("click", "hidden"), ("hover", "hidden"), ("type", "read-only"), ("scroll", "disabled")}
-)
+    {("click", "hidden"), ("hover", "hidden"), ("type", "read-only"), ("scroll", "disabled"),
+     ("upload", "hidden")}
+)  # fmt: skip
 
 
 def _check_available(snap: Snapshot, entry: ActionEntry, record: str | None) -> None:
@@ -918,6 +941,99 @@ async def _tool(step: _Step) -> str | None:
     return None
 
 
+#: How long a click that should open a file chooser may take to open it.
+_CHOOSER_WAIT: Final = 3.0
+_UPLOAD_GROUP: Final = "cdpagent-upload"
+
+
+async def _upload(step: _Step) -> str | None:
+    """``files`` into the file input the action stands for, by ``DOM.setFileInputFiles`` (the
+    page's ``input``/``change`` handlers run). The input is the element itself, a label's
+    control or the one file input inside it; otherwise the control is clicked with the file
+    chooser intercepted, as a styled button that opens a hidden input is (its input is the
+    one the chooser names). Refuses ``INVALID_ARGUMENT`` for several files to a single input."""
+    files = step.args.files or []
+    session, ctx = step.world
+    found = await session.send(
+        "Runtime.callFunctionOn",
+        {
+            "functionDeclaration": "function (l) { return globalThis.__cdpagentAct.fileInput(l); }",
+            "arguments": [{"value": step.where}],
+            "executionContextId": ctx,
+            "objectGroup": _UPLOAD_GROUP,
+        },
+    )
+    if found.get("exceptionDetails"):
+        raise _Refused(codes.ACTION_FAILED, f"{step.id}: the acting helper failed to find its file input")
+    try:
+        object_id = found.get("result", {}).get("objectId")
+        if object_id is not None:
+            await _upload_into(step, object_id, files)
+        else:
+            await _upload_by_chooser(step, files)
+    finally:
+        with trio.CancelScope(shield=True), suppress(CDPAgentError):
+            await session.send("Runtime.releaseObjectGroup", {"objectGroup": _UPLOAD_GROUP})
+    names = ", ".join(os.path.basename(f) for f in files)
+    step.run.state = f"attached {len(files)} file{'s' if len(files) != 1 else ''}: {names}"
+    return None
+
+
+def _single_refusal(step: _Step, files: list[str]) -> NoReturn:
+    message = f"{step.entry.tool} takes one file (its input is not multiple), not {len(files)}"
+    raise _Refused(codes.INVALID_ARGUMENT, message)
+
+
+async def _upload_into(step: _Step, object_id: str, files: list[str]) -> None:
+    session = step.world[0]
+    value = await call_function(
+        session, "function () { return globalThis.__cdpagentAct.fileInfo(this); }", object_id=object_id
+    )
+    info = msgspec.convert(value, _FileInfo)
+    if info.disabled:
+        step.refuse("disabled")
+    if len(files) > 1 and not info.multiple:
+        _single_refusal(step, files)
+    doc = step.run.tab.document
+    if doc is None or doc.serial != step.serial:
+        raise _Refused(codes.PAGE_CHANGED, "the page was replaced before the action could run")
+    step.run.performed = True
+    await session.send("DOM.setFileInputFiles", {"files": files, "objectId": object_id})
+
+
+async def _upload_by_chooser(step: _Step, files: list[str]) -> None:
+    session = step.world[0]
+    _, at = await step.ready("click")
+    chosen: list[dict[str, Any]] = []
+    opened = trio.Event()
+
+    def on_chooser(params: dict[str, Any]) -> None:
+        chosen.append(params)
+        opened.set()
+
+    off = session.on("Page.fileChooserOpened", on_chooser)
+    try:
+        await session.send("Page.setInterceptFileChooserDialog", {"enabled": True})
+        step.run.performed = True
+        await mouse_click(step.session, at.x, at.y)
+        with trio.move_on_at(min(trio.current_time() + _CHOOSER_WAIT, step.run.deadline)):
+            await opened.wait()
+    finally:
+        off()
+        with trio.CancelScope(shield=True), suppress(CDPAgentError):
+            await session.send("Page.setInterceptFileChooserDialog", {"enabled": False})
+    if not chosen:
+        raise _Refused(
+            codes.ACTION_FAILED, f"{step.id} is no file input, and clicking it opened no file chooser"
+        )
+    node = chosen[0].get("backendNodeId")
+    if node is None:
+        raise _Refused(codes.ACTION_FAILED, f"clicking {step.id} opened a file chooser of no file input")
+    if len(files) > 1 and chosen[0].get("mode") != "selectMultiple":
+        _single_refusal(step, files)
+    await session.send("DOM.setFileInputFiles", {"files": files, "backendNodeId": node})
+
+
 class _Kind(msgspec.Struct, frozen=True):
     """How one kind of action is performed and which act argument it takes."""
 
@@ -938,9 +1054,16 @@ PERFORMERS: Final[dict[str, _Kind]] = {
     "scroll": _Kind(_scroll, "to", optional=True),
     "set": _Kind(_set, "value", float),
     "tool": _Kind(_tool, "input", dict, optional=True),
+    "upload": _Kind(_upload, "files", list),
 }
 """Every action kind, its performer and its argument; ``tools.py`` declares the same kinds'
 parameters and ``js/act.js`` the same kinds (a test checks the agreement)."""
+
+
+def _kind_of(entry: ActionEntry, args: ActInput) -> str:
+    """The performer an act takes: ``files`` turn a click into an upload (a styled button or
+    label that opens a file input)."""
+    return "upload" if entry.kind == "click" and args.files is not None else entry.kind
 
 
 async def _act(
@@ -1005,7 +1128,7 @@ async def _perform_entry(
     frame_id, where = frame_of(before, locator)
     world = await _world(run, frame_id)
     t0 = time.perf_counter()
-    kind = PERFORMERS.get(entry.kind)
+    kind = PERFORMERS.get(_kind_of(entry, args))
     if kind is None:
         raise _Refused(
             codes.ACTION_FAILED, f"{entry.tool} is a {entry.kind!r} action, which cannot be performed"
@@ -1050,8 +1173,7 @@ async def _after(
     tab = run.tab
     if run.navigation_started and tab.document is not None and tab.document.serial == serial:
         # The input started a navigation whose new document is not committed yet.
-        with trio.move_on_after(5):
-            await tab.document_changed(serial, timeout=5)
+        await _committed_or_over(run, serial)
     after = await run.snapshot(include, after_input=run.performed)
     after_entries = fold_actions(after)
     doc = tab.document
@@ -1067,6 +1189,25 @@ async def _after(
     )
     run.timings.diff_ms = (time.perf_counter() - t0) * 1000
     return _finish(run, ref, changes, expectation, _available(after_entries))
+
+
+async def _committed_or_over(run: _Run, serial: int) -> None:
+    """Return once the navigation the input started committed a new document, or ended without
+    one (a link to a download: the frame stopped loading), or after 5 s."""
+    with trio.move_on_after(5):
+        async with trio.open_nursery() as nursery:
+
+            async def committed() -> None:
+                with suppress(trio.TooSlowError):
+                    await run.tab.document_changed(serial, timeout=5)
+                nursery.cancel_scope.cancel()
+
+            async def over() -> None:
+                await run.navigation_over.wait()
+                nursery.cancel_scope.cancel()
+
+            nursery.start_soon(committed)
+            nursery.start_soon(over)
 
 
 def _finish(
@@ -1105,6 +1246,7 @@ async def act(
     key: str | None = None,
     to: str | None = None,
     value: float | None = None,
+    files: list[str] | None = None,
     confirm: ConfirmCallback | None = None,
     options: ObserveOptions | None = None,
     timeout: float = 30.0,
@@ -1117,7 +1259,9 @@ async def act(
     ``text`` / ``option`` / ``checked`` are the input of type / select and choose /
     check actions, ``key`` of press (a key or chord: ``Enter``, ``Shift+Tab``,
     ``Control+A``), ``to`` of scroll (``down``, ``up``, ``end``, ``start``),
-    ``value`` of set (a number within the slider's range and step), ``input``
+    ``value`` of set (a number within the slider's range and step), ``files`` of upload
+    (paths, already allowed by the caller: :func:`cdpagent.uploads.allowed_files`; a click
+    action takes them too, for a button that opens a file input), ``input``
     the JSON object of a page tool (WebMCP), checked against
     the tool's schema before the page sees it. ``name`` :data:`PRESS_FOCUSED`
     (``press_key``), when the page has no action of that name, presses ``key``
@@ -1144,6 +1288,7 @@ async def act(
         unsubscribe = [
             tab.session.on("Runtime.exceptionThrown", run.on_exception),
             *(tab.session.on(e, run.on_navigation) for e in _NAVIGATION_EVENTS),
+            tab.session.on("Page.frameStoppedLoading", run.on_stopped_loading),
         ]
         try:
             async with trio.open_nursery() as nursery:
@@ -1158,7 +1303,7 @@ async def act(
                 unsubscribe.append(tab.session.on("Page.javascriptDialogOpening", on_dialog))
                 with trio.move_on_after(timeout):
                     try:
-                        given = ActInput(text, option, checked, input, key, to, value)
+                        given = ActInput(text, option, checked, input, key, to, value, files)
                         receipt = await _act(run, name, record, given, confirm)
                     except CDPAgentError as exc:
                         code, message = codes.driver_failure(exc)

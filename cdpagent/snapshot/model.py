@@ -89,10 +89,13 @@ def split_action_id(text: str) -> tuple[str, str | None]:
     return (name, record) if at else (text, None)
 
 
-Kind = Literal["click", "type", "select", "check", "tool", "hover", "press", "scroll", "set", "choose"]
+Kind = Literal[
+    "click", "type", "select", "check", "tool", "hover", "press", "scroll", "set", "choose", "upload"
+]
 """``tool``: a tool the page registered with WebMCP; its input is a JSON object (:mod:`.pagetools`).
 ``set``: a range or slider (a number within the input's min/max/step); ``choose``: one radio
-group (an option label); ``hover``, ``press`` (a key), ``scroll`` (a direction); each is
+group (an option label); ``upload``: a file input (``files``, paths); ``hover``, ``press`` (a key),
+``scroll`` (a direction); each is
 performed by :data:`cdpagent.snapshot.actions.PERFORMERS`."""
 NameSource = Literal["label", "placeholder", "title", "header", "attribute", "position"]
 """Where an inferred action's weak name came from (OB-12): an untied label or caption next to
@@ -154,6 +157,8 @@ class InputSpec(msgspec.Struct, frozen=True, omit_defaults=True):
     value: str | None = None
     """The current value; ``"[masked]"`` for sensitive controls."""
     checked: bool | None = None
+    multiple: bool = False
+    """An upload takes several files."""
     sensitive: bool = False
     read_only: bool = False
     json_schema: dict[str, Any] | None = None

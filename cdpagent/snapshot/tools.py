@@ -256,6 +256,15 @@ def _value_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str
     return {"value": prop}
 
 
+def _files_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
+    desc = (doc + ". " if doc else "") + "Paths of the files to attach (under a directory the user allows)."
+    prop: dict[str, Any] = {"type": "array", "items": {"type": "string"}, "minItems": 1}
+    prop["description"] = desc.replace("<", "\\u003c")
+    if not spec.multiple:
+        prop["maxItems"] = 1
+    return {"files": prop}
+
+
 def _no_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
     return {}
 
@@ -276,6 +285,7 @@ INPUT_PROPERTIES: Final[dict[str, _Properties]] = {
     "scroll": _scroll_properties,
     "set": _value_properties,
     "tool": _no_properties,  # a page tool's parameters are its own schema (_tool_parameters)
+    "upload": _files_properties,
 }
 """The parameters each action kind declares besides ``record``, by kind; agrees with
 :data:`cdpagent.snapshot.actions.PERFORMERS` (a test checks it)."""
