@@ -60,7 +60,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Final, Literal, TypeVar
+from typing import Annotated, Any, Final, Literal, Protocol, TypeVar
 
 import msgspec
 
@@ -91,14 +91,18 @@ __all__ = [
     "PdfArgs",
     "ReloadArgs",
     "ScreenshotArgs",
+    "ScreenshotFacts",
     "SelectArgs",
     "TypeAtArgs",
     "WaitForArgs",
     "act_inputs",
     "argument_names",
+    "argument_schema",
     "decode",
     "function_call",
+    "moved",
     "operation",
+    "screenshot_summary",
     "surface_arguments",
 ]
 
@@ -303,6 +307,8 @@ class Operation:
     """The role capability that makes the agent offer it; ``None``: offered as before (see Rule 3)."""
     codes: tuple[str, ...] = ()
     """The stable codes of its failures (besides ``INVALID_ARGUMENT`` for its arguments)."""
+    python: str = ""
+    """Its Python API (``Tab.navigate``, ``Browser.open`` …); empty where Python needs none (``select``)."""
 
 
 _TAB: Final = ("TAB_NOT_FOUND", "TAB_CRASHED", "PAGE_CHANGED", "DIALOG_OPEN")
@@ -311,62 +317,69 @@ _NAV: Final = ("NAVIGATION_FAILED", "URL_NOT_ALLOWED", *_TAB)
 OPERATIONS: Final[tuple[Operation, ...]] = (
     Operation("open", "open_page", "Open a page in a new tab and wait until it has loaded.", OpenArgs,
               "{tabId, url}", on_tab=False, capability="tabs",
-              codes=("NAVIGATION_FAILED", "URL_NOT_ALLOWED", "TAB_LIMIT")),
+              codes=("NAVIGATION_FAILED", "URL_NOT_ALLOWED", "TAB_LIMIT"), python="Browser.open"),
     Operation("close", "close_page", "Close the tab.", CloseArgs, "{closed: tabId}", on_tab=True,
-              capability="tabs", codes=("TAB_NOT_FOUND",)),
+              capability="tabs", codes=("TAB_NOT_FOUND",), python="Tab.close"),
     Operation("list", "list_pages", "The open tabs, with the tabs their pages opened (popups).", ListArgs,
-              "{pages: [{tabId, title, url, opener}]}", on_tab=False, read_only=True, capability="tabs"),
+              "{pages: [{tabId, title, url, opener}]}", on_tab=False, read_only=True, capability="tabs",
+              python="Browser.tabs"),
     Operation("navigate", "navigate", "Load another page in the tab and wait until it has loaded.",
-              NavigateArgs, "{tabId, url, title, changed}", on_tab=True, capability="navigation", codes=_NAV),
+              NavigateArgs, "{tabId, url, title, changed}", on_tab=True, capability="navigation", codes=_NAV,
+              python="Tab.navigate"),
     Operation("observe", "observe", "The bounded observation of the page now.", ObserveArgs,
               "{text, observation, tools}", on_tab=True, read_only=True,
-              codes=("COLLECT_FAILED", *_TAB)),
+              codes=("COLLECT_FAILED", *_TAB), python="Tab.observe"),
     Operation("act", "act", "Perform one declared action with trusted input.", ActArgs,
               "the receipt {result: {ok, action, changed, warnings} | {ok: false, error}}", on_tab=True,
-              destructive=True, codes=("UNKNOWN_ACTION", "ACTION_UNAVAILABLE", "HANDOFF_REQUIRED", *_TAB)),
+              destructive=True, codes=("UNKNOWN_ACTION", "ACTION_UNAVAILABLE", "HANDOFF_REQUIRED", *_TAB),
+              python="Tab.act"),
     Operation("invoke", "invoke_page_method", "Call a method the page registered (Page Agent API).",
               InvokeArgs, "the method's JSON value (a domain refusal is a value)", on_tab=True,
               destructive=True,
-              codes=("PAGE_API_METHOD_NOT_FOUND", "PAGE_API_TIMEOUT", "PAGE_API_TAB_NOT_FOUND")),
+              codes=("PAGE_API_METHOD_NOT_FOUND", "PAGE_API_TIMEOUT", "PAGE_API_TAB_NOT_FOUND"),
+              python="Tab.invoke"),
     Operation("notifications", "notifications", "The pages' thread_notify deliveries since the last call.",
               NotificationsArgs, "{notifications: [{tabId, message, deliveryId, url}], more}", on_tab=False,
-              read_only=True, capability="notifications"),
+              read_only=True, capability="notifications", python="Thread.notifications"),
     Operation("back", "go_back", "Go back one entry in the tab's history and wait until it has loaded.",
-              BackArgs, "{tabId, url, title, changed}", on_tab=True, capability="navigation", codes=_NAV),
+              BackArgs, "{tabId, url, title, changed}", on_tab=True, capability="navigation", codes=_NAV,
+              python="Tab.back"),
     Operation("forward", "go_forward",
               "Go forward one entry in the tab's history and wait until it has loaded.",
-              ForwardArgs, "{tabId, url, title, changed}", on_tab=True, capability="navigation", codes=_NAV),
+              ForwardArgs, "{tabId, url, title, changed}", on_tab=True, capability="navigation", codes=_NAV,
+              python="Tab.forward"),
     Operation("reload", "reload", "Reload the page and wait until it has loaded.", ReloadArgs,
-              "{tabId, url, title, changed}", on_tab=True, capability="navigation", codes=_NAV),
+              "{tabId, url, title, changed}", on_tab=True, capability="navigation", codes=_NAV,
+              python="Tab.reload"),
     Operation("select", "select_page", "Make the tab the current one (a popup the page opened, say).",
               SelectArgs, "{tabId, url, title}", on_tab=True, capability="tabs", codes=("TAB_NOT_FOUND",)),
     Operation("screenshot", "screenshot",
               "A screenshot of the viewport, the whole page or one element; sensitive fields are covered.",
               ScreenshotArgs, "an image {format, width, height, masked, truncated}", on_tab=True,
               read_only=True, capability="screenshot",
-              codes=("TARGET_NOT_FOUND", "CAPTURE_FAILED", "TIMEOUT", *_TAB)),
+              codes=("TARGET_NOT_FOUND", "CAPTURE_FAILED", "TIMEOUT", *_TAB), python="Tab.screenshot"),
     Operation("pdf", "pdf", "The page printed to PDF (headless only).", PdfArgs,
               "{bytes, data (base64)}", on_tab=True, read_only=True, opt_in="pdf", capability="pdf",
-              codes=("CAPTURE_FAILED", "TIMEOUT", *_TAB)),
+              codes=("CAPTURE_FAILED", "TIMEOUT", *_TAB), python="Tab.pdf"),
     Operation("wait_for", "wait_for",
               "Wait until the page shows a text, no longer shows one, or offers an action.",
               WaitForArgs, "the observation once it holds {text, observation, tools}", on_tab=True,
-              read_only=True, capability="wait", codes=("WAIT_TIMEOUT", *_TAB)),
+              read_only=True, capability="wait", codes=("WAIT_TIMEOUT", *_TAB), python="Tab.wait_for"),
     Operation("console", "console", "The page's last console messages and uncaught exceptions.",
               ConsoleArgs, "{messages: [{level, text, url}]}", on_tab=True, read_only=True, capability="logs",
-              codes=_TAB[:1]),
+              codes=_TAB[:1], python="Tab.console"),
     Operation("network", "network", "The page's last failed requests (no headers, cookies or bodies).",
               NetworkArgs, "{requests: [{method, url, resource, status | error}]}", on_tab=True,
-              read_only=True, capability="logs", codes=_TAB[:1]),
+              read_only=True, capability="logs", codes=_TAB[:1], python="Tab.network"),
     Operation("downloads", "downloads", "The browser's last downloads: name, state, size and file.",
               DownloadsArgs, "{downloads: [{name, state, size, path, tab}]}", on_tab=False, read_only=True,
-              capability="downloads"),
+              capability="downloads", python="Browser.downloaded"),
     Operation("click_at", "click_at", "Click at viewport coordinates (for pages that declare nothing there).",
               ClickAtArgs, "the receipt {result: {ok, changed}}", on_tab=True, destructive=True,
-              opt_in="vision", capability="vision", codes=_TAB),
+              opt_in="vision", capability="vision", codes=_TAB, python="Tab.click_at"),
     Operation("type_at", "type_at", "Click at viewport coordinates, then type the text there.",
               TypeAtArgs, "the receipt {result: {ok, changed}}", on_tab=True, destructive=True,
-              opt_in="vision", capability="vision", codes=_TAB),
+              opt_in="vision", capability="vision", codes=_TAB, python="Tab.type_at"),
 )  # fmt: skip
 
 #: The role capabilities (``capabilities = [...]`` in a role file) and what each enables.
@@ -385,6 +398,20 @@ def operation(name: str) -> Operation:
 def argument_names(op: Operation) -> tuple[str, ...]:
     """The argument names of ``op``, in declaration order (``tabId`` not included)."""
     return op.args.__struct_fields__
+
+
+def argument_schema(args: type[OperationArgs]) -> dict[str, Any]:
+    """The JSON schema of ``args`` as one closed object: its properties with their
+    constraints and descriptions (from the ``msgspec.Meta`` of each field), ``required``
+    naming those without a default. Pure; a new dict each call."""
+    schema = msgspec.json.schema(args)
+    body: dict[str, Any] = dict(schema["$defs"][schema["$ref"].rsplit("/", 1)[1]])
+    for key in ("title", "description"):
+        body.pop(key, None)
+    body.setdefault("properties", {})
+    body.setdefault("required", [])
+    body["additionalProperties"] = False
+    return body
 
 
 def surface_arguments(op: Operation, *, current_tab: bool) -> tuple[str, ...]:
@@ -417,6 +444,45 @@ def _problem(error: msgspec.ValidationError) -> str:
     text = text.replace("Object missing required field", "missing argument")
     message, at, path = text.partition(" - at `$.")
     return f"{path.rstrip('`')}: {message}" if at else message
+
+
+def moved(verb: str, before: str, after: str) -> str:
+    """The one "what changed" line of a navigation (``navigate``, ``back``, ``forward``, ``reload``),
+    the same on every surface: ``went back: <before> → <after>``, URLs cut to 200 characters."""
+
+    def short(url: str) -> str:
+        return url if len(url) <= 200 else url[:199] + "…"
+
+    if before == after:
+        return f"{verb}: still {short(after)}"
+    return f"{verb}: {short(before) or 'nothing'} → {short(after)}"
+
+
+def screenshot_summary(tab_id: str, shot: ScreenshotFacts) -> str:
+    """The one line every surface says about a screenshot of ``tab_id``: size, bytes, what it hides."""
+    line = f"screenshot of {tab_id}: {shot.width}x{shot.height} {shot.format}, {len(shot.data)} bytes"
+    if shot.masked:
+        line += f", {shot.masked} sensitive field{'s' if shot.masked != 1 else ''} covered"
+    if shot.truncated:
+        line += ", the page cut at 16,384 CSS pixels"
+    return line
+
+
+class ScreenshotFacts(Protocol):
+    """What :func:`screenshot_summary` reads of a :class:`cdpagent.Screenshot`."""
+
+    @property
+    def data(self) -> bytes: ...
+    @property
+    def format(self) -> str: ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    @property
+    def masked(self) -> int: ...
+    @property
+    def truncated(self) -> bool: ...
 
 
 def act_inputs(args: ActArgs) -> dict[str, Any]:
