@@ -54,6 +54,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("operations",),
     # the composition root
     ("browser",),
+    # the operations run on a current tab (the script steps' and the agent's)
+    ("tabops",),
     ("webdriver",),
     ("grid",),
     ("pool",),

@@ -9,6 +9,8 @@ from typing import Any
 from mcp.client.client import Client
 from mcp_types import CallToolResult, TextContent
 
+from cdpagent.operations import OPERATIONS
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 PAGES = Path(__file__).resolve().parent / "pages"
@@ -24,16 +26,11 @@ INIT = {
         "clientInfo": {"name": "t", "version": "1"},
     },
 }
-TOOLS = {
-    "open_page",
-    "close_page",
-    "list_pages",
-    "navigate",
-    "observe",
-    "act",
-    "invoke_page_method",
-    "notifications",
-}
+#: The tools served by default: one per operation of the table but the opt-ins (pinned by name in
+#: tests/test_operations.py).
+TOOLS = {op.tool for op in OPERATIONS if op.opt_in is None}
+#: The tools served with every opt-in enabled (``--vision --pdf``): the whole table.
+ALL_TOOLS = {op.tool for op in OPERATIONS}
 
 
 def text_of(result: CallToolResult) -> str:
