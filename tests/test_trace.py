@@ -282,6 +282,8 @@ async def test_chat_trace_end_to_end_replays_in_the_viewer(chrome_endpoint: str,
             assert "pwned" not in state  # the page's title ran no script and made no element
             assert state["step"] == str(observe_at)
             assert state["page_title"] == HOSTILE_TITLE  # shown as text
+            shown = " ".join(str(trace.steps[1].text).split())
+            assert state["observation"][:150] == shown[:150]  # what the model saw
             assert len(seen.observation.records) == steps
             receipt = await viewer.act("next_step")
             assert receipt.ok
