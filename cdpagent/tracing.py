@@ -42,6 +42,7 @@ import trio
 from .capture import Screenshot
 from .documents import Document
 from .failures import code_of
+from .logs import ROOT as _LOG
 from .snapshot.observe import ObserveResult
 from .snapshot.receipts import Receipt
 from .trace import (
@@ -127,6 +128,8 @@ class Recorder:
         self.thumbnails = thumbnails
         self.writer = TraceWriter(file, Header(TRACE_VERSION, VERSION, time.time(), max_bytes))
         self._index = 0
+        #: Why recording stopped early (a write failed), or ``None``.
+        self.failed: str | None = None
 
     def now(self) -> float:
         """Seconds since the trace started."""
@@ -138,12 +141,28 @@ class Recorder:
         return self._index
 
     def add(self, record: Step | ModelTurn) -> None:
-        """Write ``record`` (bounded, see :class:`~cdpagent.trace.TraceWriter`)."""
-        self.writer.add(record, self.now())
+        """Write ``record`` (bounded, see :class:`~cdpagent.trace.TraceWriter`).
+
+        A write that fails (a full disk) never fails the operation: recording
+        stops, :attr:`failed` says why and a warning is logged once.
+        """
+        if self.failed is None:
+            try:
+                self.writer.add(record, self.now())
+            except OSError as error:
+                self._stop(error)
 
     def close(self) -> None:
         """Write the summary; nothing is recorded afterwards."""
-        self.writer.close(self.meter, self.now())
+        if self.failed is None:
+            try:
+                self.writer.close(self.meter, self.now())
+            except OSError as error:
+                self._stop(error)
+
+    def _stop(self, error: OSError) -> None:
+        self.failed = str(error)
+        _LOG.warning("the trace stopped recording: %s", error)
 
 
 @contextmanager

@@ -34,6 +34,7 @@ from cdpagent.trace import (
     read_trace,
 )
 from cdpagent.traceview import render_html, write_html
+from cdpagent.tracing import Recorder
 
 TODOS = EXAMPLES / "todos" / "index.html"
 ROLES = Path(__file__).resolve().parent.parent / "cdpagent" / "agent" / "roles"
@@ -84,6 +85,23 @@ def test_a_crashed_run_leaves_a_trace_that_reads_up_to_its_last_whole_line() -> 
     assert len(trace.problems) == 1 and "line 4 skipped" in trace.problems[0]
     html = render_html(trace)
     assert "observation 2" in html
+
+
+def test_a_failed_write_stops_the_trace_and_never_fails_the_operation(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    class Full(io.BytesIO):
+        def write(self, data: Any) -> int:
+            if self.tell() > 0:
+                raise OSError(28, "No space left on device")
+            return super().write(data)
+
+    recorder = Recorder(Full())
+    recorder.add(_step(1))
+    recorder.add(_step(2))
+    recorder.close()
+    assert recorder.failed is not None and "No space left" in recorder.failed
+    assert [r.message for r in caplog.records].count(f"the trace stopped recording: {recorder.failed}") == 1
 
 
 def test_read_trace_refuses_what_is_no_trace_or_a_newer_one() -> None:
