@@ -297,12 +297,21 @@ class Connection:
     ) -> list[msgspec.Raw]:
         """Send every command, then wait for all replies; see :meth:`Session.send_batch`."""
         calls: list[_Call] = []
+        sent: list[int] = []
+        started = time.perf_counter()
         try:
             for method, params in commands:
                 call, data = self._register(method, params, session_id)
                 calls.append(call)
+                sent.append(len(data))
                 await self.transport.send(data)
-            return [await self._wait(call) for call in calls]
+            raws = [await self._wait(call) for call in calls]
+            if self.meter is not None:
+                # One latency for the batch: its replies are read together.
+                elapsed = (time.perf_counter() - started) * 1000
+                for (method, _), size, raw in zip(commands, sent, raws, strict=True):
+                    self.meter.call(method, size, len(raw), elapsed, False)
+            return raws
         finally:
             for call in calls:
                 self._forget(call.id)

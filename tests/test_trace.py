@@ -193,6 +193,7 @@ async def test_trace_records_every_operation_with_result_error_text_receipt_and_
     assert trace.summary is not None and trace.summary.steps == 7 and trace.summary.dropped == 0
     methods = {m.method: m for m in trace.summary.methods}
     assert methods["Page.captureScreenshot"].count >= 5 and methods["Page.navigate"].count == 2
+    assert methods["Page.enable"].count >= 1  # the new tab's setup, sent as one batch
     assert all(m.p50_ms <= m.max_ms and m.bytes_out > 0 for m in trace.summary.methods)
     assert any(e.method == "Page.loadEventFired" for e in trace.summary.events)
 
