@@ -6,7 +6,6 @@ from __future__ import annotations
 import base64
 import io
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -258,16 +257,13 @@ async def test_chat_trace_end_to_end_replays_in_the_viewer(chrome_endpoint: str,
     assert HOSTILE_TITLE in page.read_text(encoding="utf-8")
     trace_path = tmp_path / "chat.jsonl"
     server = ScriptedModel([calls(("toggle", '{"record":"t9"}')), answer("Done.")])
+    parser, commands = _parser()
+    argv = ["chat", str(page), "mark t9 done", "--base-url", server.url, "--model", "scripted", "--yes",
+            "--trace", str(trace_path)]  # fmt: skip
     with server.running():
-        with trio.fail_after(120):
-            done = await trio.run_process(
-                [
-                    sys.executable, "-m", "cdpagent.cli", "chat", str(page), "mark t9 done", "--base-url",
-                    server.url, "--model", "scripted", "--yes", "--trace", str(trace_path),
-                ],
-                capture_stdout=True, capture_stderr=True, check=False,
-            )  # fmt: skip
-    assert done.returncode == 0, done.stderr.decode()
+        with trio.fail_after(120):  # the command as the console script runs it, in this process
+            status = await commands["chat"](parser.parse_args(argv))
+    assert status == 0
     trace = _read(trace_path)
     ops = [s.op for s in trace.steps]
     assert ops[0] == "open" and ops.count("observe") == 2 and "act" in ops, ops
@@ -280,7 +276,6 @@ async def test_chat_trace_end_to_end_replays_in_the_viewer(chrome_endpoint: str,
     assert trace.summary is not None
 
     out = tmp_path / "view.html"
-    parser, commands = _parser()
     status = await commands["trace"](parser.parse_args(["trace", "show", str(trace_path), "-o", str(out)]))
     assert status == 0 and out.stat().st_size > trace_path.stat().st_size
     assert write_html(trace_path).name == "chat.html"
