@@ -55,8 +55,9 @@ COMMAND_HELP: dict[str, tuple[str, str]] = {
         "'{\"change\": {\"kind\": \"insert\", \"index\": 0, \"text\": \"hi\"}, \"expectedRevision\": 1}'",
     ),
     "script": (
-        "Open PAGE in one tab and run one JSON step per line of STEPS (invoke, observe, act, reload, "
-        "navigate, wait, user_click, user_type, notifications); print one JSON result line per step. "
+        "Open PAGE in one tab and run one JSON step per line of STEPS (every operation: observe, act, "
+        "invoke, navigate, back, reload, screenshot, wait_for, … as docs/surfaces/script.md lists; and "
+        "wait, user_click, user_type); print one JSON result line per step. "
         "The first failed step stops the script with exit status 1.",
         "echo '{\"op\": \"observe\"}' | cdpagent script example:todos -\n"
         "cdpagent script example:todos steps.jsonl --yes",

@@ -10,6 +10,7 @@ names the stale pages instead (``tests/test_surface_docs.py`` runs the check).
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -60,13 +61,9 @@ def _default(schema: dict[str, Any], required: bool) -> str:
         return "—"
     if isinstance(value, bool):
         return "true" if value else "false"
-    return (
-        f"`{value!r}`"
-        if isinstance(value, str)
-        else f"`{value:g}`"
-        if isinstance(value, float)
-        else f"`{value}`"
-    )
+    if isinstance(value, float):
+        return f"`{value:g}`"
+    return f'`"{value}"`' if isinstance(value, str) else f"`{value}`"
 
 
 def _arguments(op: Operation, names: tuple[str, ...]) -> list[str]:
@@ -78,8 +75,9 @@ def _arguments(op: Operation, names: tuple[str, ...]) -> list[str]:
     rows = ["| argument | type | default | meaning |", "| --- | --- | --- | --- |"]
     for name in names:
         prop = properties[name]
-        meaning = str(prop.get("description", "")).replace("|", "\\|")
-        rows.append(f"| `{name}` | {_kind(prop)} | {_default(prop, name in required)} | {meaning} |")
+        meaning = re.sub(r" ?\(default [^)]*\)", "", str(prop.get("description", "")))
+        cells = [f"`{name}`", _kind(prop), _default(prop, name in required), meaning]
+        rows.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
     return [*rows, ""]
 
 
@@ -90,7 +88,7 @@ def _codes(op: Operation) -> str:
 def _section(op: Operation, title: str, facts: list[str], names: tuple[str, ...]) -> list[str]:
     lines = [f"### {title}", "", op.description, ""]
     lines += [f"- {fact}" for fact in facts]
-    lines += [f"- result: {op.result}", f"- codes: {_codes(op)}", ""]
+    lines += [f"- result: {op.result}", f"- codes (where the surface meets them): {_codes(op)}", ""]
     return lines + _arguments(op, names)
 
 
@@ -172,7 +170,9 @@ _INTROS: dict[str, str] = {
         "current tab; `select_page` takes `tabId`. A failure is the tool result\n"
         '`{"ok": false, "error": {"code", "message"}}`. A screenshot is sent to the model as an\n'
         "image part of the next user message (only the latest stays attached); with\n"
-        "`Agent(images=False)` the result says images are not available instead.\n"
+        "`Agent(images=False)` the result says images are not available instead. Unlike the MCP\n"
+        "server, the agent applies no URL policy of its own to `navigate` and `open_page`: enable\n"
+        "`navigation` and `tabs` only for roles whose model may go wherever the page's links go.\n"
     ),
     "mcp": (
         "# The MCP server (`cdpagent mcp`): every operation as a tool\n\n"

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import trio
 from mcp.client.client import Client
 from mcp_types import CallToolResult, TextContent
 
@@ -99,3 +100,27 @@ async def seed_walkthrough(client: Client) -> list[dict[str, Any]]:
 def structured_size(value: Any) -> int:
     """Characters of ``value`` as compact JSON."""
     return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+
+async def redirector(
+    port_box: list[int], task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+) -> None:
+    """A loopback server whose ``/go`` redirects to ``elsewhere.localhost`` (a host the URL policy
+    refuses); its port goes into ``port_box``."""
+
+    async def handler(stream: trio.SocketStream) -> None:
+        request = await stream.receive_some(4096)
+        if request.startswith(b"GET /go"):
+            where = f"http://elsewhere.localhost:{port_box[0]}/"
+            head = f"HTTP/1.1 302 Found\r\nLocation: {where}\r\nContent-Length: 0\r\n"
+            await stream.send_all(head.encode() + b"Connection: close\r\n\r\n")
+        else:
+            page = b"<!doctype html><title>elsewhere</title><p>not allowed</p>"
+            head = f"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {len(page)}\r\n"
+            await stream.send_all(head.encode() + b"Connection: close\r\n\r\n" + page)
+        await stream.aclose()
+
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    port_box.append(listeners[0].socket.getsockname()[1])
+    task_status.started()
+    await trio.serve_listeners(handler, listeners)

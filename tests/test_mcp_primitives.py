@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import trio
 from mcp.client.client import Client
-from mcp_support import ALL_TOOLS, PAGES, TOOLS, call_error, call_ok
+from mcp_support import ALL_TOOLS, PAGES, TOOLS, call_error, call_ok, redirector
 from mcp_types import EmbeddedResource, ImageContent, TextContent
 
 import cdpagent
@@ -89,33 +89,11 @@ async def test_navigate_back_forward_reload_answer_with_the_new_identity_and_wha
         await call_ok(client, "close_page", {"tabId": tab})
 
 
-async def _redirector(
-    port_box: list[int], task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
-) -> None:
-    """A loopback server whose ``/go`` redirects to a host the URL policy refuses."""
-
-    async def handler(stream: trio.SocketStream) -> None:
-        request = await stream.receive_some(4096)
-        if request.startswith(b"GET /go"):
-            head = f"HTTP/1.1 302 Found\r\nLocation: http://elsewhere.localhost:{port_box[0]}/\r\n"
-            await stream.send_all(head.encode() + b"Content-Length: 0\r\nConnection: close\r\n\r\n")
-        else:
-            page = b"<!doctype html><title>elsewhere</title><p>not allowed here</p>"
-            head = f"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {len(page)}\r\n"
-            await stream.send_all(head.encode() + b"Connection: close\r\n\r\n" + page)
-        await stream.aclose()
-
-    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-    port_box.append(listeners[0].socket.getsockname()[1])
-    task_status.started()
-    await trio.serve_listeners(handler, listeners)
-
-
 async def test_navigate_checks_where_a_redirect_ends_not_only_the_url_asked_for(chrome_endpoint: str) -> None:
     """The first URL is loopback (allowed); its redirect is not: the tab is blanked, not left there."""
     port: list[int] = []
     async with served(chrome_endpoint) as client, trio.open_nursery() as nursery:
-        await nursery.start(_redirector, port)
+        await nursery.start(redirector, port)
         tab = await _open(client, PAGE)
         refused = await call_error(
             client, "navigate", {"tabId": tab, "url": f"http://127.0.0.1:{port[0]}/go"}

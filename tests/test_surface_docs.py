@@ -44,7 +44,10 @@ def test_every_page_lists_every_operation_with_its_codes() -> None:
         for code in op.codes:
             assert code in pages["mcp"], (op.name, code)
     assert "`--vision`" in pages["mcp"] and "`--allow pdf`" in pages["mcp"]
-    assert "| `max_edge` | integer, ≥ 16, ≤ 8192 | `1568` |" in pages["python"]
+    max_edge = "| `max_edge` | integer, ≥ 16, ≤ 8192 | `1568` | the longer edge in pixels at most |"
+    assert max_edge in pages["python"]
+    # A | inside a cell is escaped, or the table breaks.
+    assert '| `format` | "jpeg" \\| "png" | `"png"` | png or jpeg |' in pages["mcp"]
 
 
 def test_the_check_mode_reports_a_stale_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
