@@ -108,8 +108,8 @@ def report(name: str, walk: Walk, pairs: int, verbose: bool = False) -> None:
     for (a, b), n in moves.most_common(pairs):
         print(f"  {n:6d}  {a} <-> {b}")
     if verbose:
-        stays = [m for i, m in enumerate(walk.first_calls) if i == 0 or walk.first_calls[i - 1] != m]
-        print("  first calls: " + " > ".join(_short(m) for m in stays))
+        path = [m for i, m in enumerate(walk.first_calls) if i == 0 or walk.first_calls[i - 1] != m]
+        print("  first calls: " + " > ".join(_short(m) for m in path))
 
 
 async def _measure(
