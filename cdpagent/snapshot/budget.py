@@ -348,7 +348,7 @@ def tools_json(tools: list[dict[str, Any]]) -> str:
 def present(obs: Observation, options: ObserveOptions | None = None) -> tuple[str, list[dict[str, Any]]]:
     """The rendered text and the tools array of ``obs`` (available actions only)."""
     opts = options or ObserveOptions()
-    text = render_text(obs, opts.max_field_chars)
+    text = render_text(obs, opts.max_field_chars, opts.max_description_chars)
     return text, tool_declarations([e for e in obs.actions if e.available], opts.max_description_chars)
 
 

@@ -300,20 +300,22 @@ def inferred_only(obs: Observation) -> bool:
     return "declared" not in sources and (bool(sources) or obs.page_text is not None)
 
 
-def render_text(obs: Observation, field_chars: int = 160) -> str:
+def render_text(obs: Observation, field_chars: int = 160, description_chars: int | None = None) -> str:
     """The page section of the system message for ``obs``, in the seed's shape.
 
-    An inferred observation (:func:`inferred_only`) is compact: the fixed explanations
-    that only declared pages need are left out, and so are empty sections. The
-    sections, in order: :func:`_preamble` (location), structure, page text, actions,
-    records, hidden content, state, feedback, warnings.
+    ``field_chars`` bounds each record field and state string, ``description_chars``
+    (default: ``field_chars``) each action line's description, as the budgets measured
+    them (:func:`action_sizes`). An inferred observation (:func:`inferred_only`) is
+    compact: the fixed explanations that only declared pages need are left out, and so
+    are empty sections. The sections, in order: :func:`_preamble` (location),
+    structure, page text, actions, records, hidden content, state, feedback, warnings.
     """
     compact = inferred_only(obs)
     om = obs.omitted
     out = _preamble(obs, compact)
     out += _structure(obs, compact)
     out += _page_text(obs)
-    out += _actions(obs, field_chars)
+    out += _actions(obs, field_chars if description_chars is None else description_chars)
     if not compact or om.records_total or om.records_inactive or om.records_hidden:
         out += _records(obs, field_chars)
     out += _hidden(obs, compact)
@@ -377,7 +379,7 @@ def _structure(obs: Observation, compact: bool) -> list[str]:
     return out
 
 
-def _actions(obs: Observation, field_chars: int) -> list[str]:
+def _actions(obs: Observation, description_chars: int) -> list[str]:
     """Available actions, unavailable ones with their reason, and how many were left out."""
     om = obs.omitted
     available = [e for e in obs.actions if e.available]
@@ -387,12 +389,12 @@ def _actions(obs: Observation, field_chars: int) -> list[str]:
         f"{om.action_entries} entries, showing {om.action_entries_shown})"
     ]
     if available:
-        out.extend(action_line(e, field_chars) for e in available)
+        out.extend(action_line(e, description_chars) for e in available)
     else:
         out.append("(No action is available right now)")
     if unavailable:
         out.append(f"## Unavailable actions ({len(unavailable)}; shown with their reason, not callable now)")
-        out.extend(action_line(e, field_chars) for e in unavailable)
+        out.extend(action_line(e, description_chars) for e in unavailable)
     hidden_entries = om.action_entries - om.action_entries_shown
     if hidden_entries:
         out.append(
