@@ -137,6 +137,16 @@ async def test_ob3_budgets_on_a_recorded_page_bound_the_text_and_count_what_they
     assert f"({om.action_entries - om.action_entries_shown} more action entries not listed" in text
 
 
+async def test_ob3_options_change_the_budgets(
+    replay: Callable[..., tuple[cdpagent.Tab, FakeSession]],
+) -> None:
+    """Moved from tests/test_observation_browser.py: the same todos page, recorded."""
+    _, text, tools = build(await _snapshot(replay), ObserveOptions(max_records=1, max_actions=2))
+    assert "(12 total, showing 1)" in text
+    assert "(1 more action entries not listed" in text
+    assert len(tools) == 2
+
+
 async def test_ob3_the_action_budget_measures_the_lines_as_they_are_rendered(
     replay: Callable[..., tuple[cdpagent.Tab, FakeSession]],
 ) -> None:
