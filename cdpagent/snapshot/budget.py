@@ -257,13 +257,21 @@ def _page_text(text: PageText | None, max_chars: int) -> tuple[PageText | None, 
 def _feedback(items: list[Feedback], regions: list[Region], opts: ObserveOptions) -> list[Feedback]:
     """The feedback within its budgets, as rendered beside ``regions`` (the observation's)."""
     listed = items[: opts.max_feedback]
-    count, used = _fit(listed, lambda fs: feedback_sizes(fs, regions), opts.max_feedback_chars, len(listed))
-    out = listed[:count]
-    room = opts.max_feedback_chars - used - 80
-    if count < len(listed) and room >= 40:
-        # The first item that does not fit is cut to the room left, rather than dropped.
-        item = listed[count]
-        out.append(msgspec.structs.replace(item, message=item.message[:room] + "…"))
+    out: list[Feedback] = []
+    used = 0
+    while len(out) < len(listed):
+        rest = listed[len(out) :]
+        room_left = opts.max_feedback_chars - used
+        count, size = _fit(rest, lambda fs: feedback_sizes(fs, regions), room_left, len(rest))
+        out += rest[:count]
+        used += size
+        room = opts.max_feedback_chars - used - 80
+        if count == len(rest) or room < 40:
+            break
+        # An item that does not fit is cut to the room left, rather than dropped.
+        cut = msgspec.structs.replace(rest[count], message=rest[count].message[:room] + "…")
+        out.append(cut)
+        used += feedback_sizes([cut], regions)[0]
     return out
 
 
