@@ -173,6 +173,8 @@ def _actions(entries: list[ActionEntry], opts: ObserveOptions) -> list[ActionEnt
         measured = declaration_sizes(offered, opts.max_description_chars)
         tools = dict(zip(map(id, offered), measured, strict=True))
         for entry, line in zip(batch, lines, strict=True):
+            if len(chosen) >= opts.max_actions:
+                break
             if text_used + line > opts.max_action_chars:
                 continue
             tool = tools[id(entry)] + 1 if entry.available else 0
