@@ -46,7 +46,8 @@ class Peer:
 
     def reply_all(self, commands: list[dict[str, Any]]) -> None:
         """Answer every command in ``commands`` with one write."""
-        self._write(b"".join(self._frame(json.dumps({"id": c["id"], "result": {}}).encode()) for c in commands))
+        replies = (json.dumps({"id": c["id"], "result": {}}).encode() for c in commands)
+        self._write(b"".join(self._frame(reply) for reply in replies))
 
     def _frame(self, payload: bytes) -> bytes:
         if not self._framed:
