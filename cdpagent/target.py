@@ -173,9 +173,9 @@ class _CallParams(msgspec.Struct, omit_defaults=True):
 
     functionDeclaration: str
     arguments: list[_Argument]
+    returnByValue: bool  # no default: omit_defaults would leave it out
     executionContextId: int | None = None
     objectId: str | None = None
-    returnByValue: bool = True
     awaitPromise: bool = False
 
 
@@ -224,9 +224,7 @@ async def call_function(
     driver's errors otherwise (``ProtocolError`` when the context is gone,
     ``CallTimeout`` at ``deadline``).
     """
-    params = _CallParams(
-        function, [_Argument(a) for a in args], context, object_id, awaitPromise=await_promise
-    )
+    params = _CallParams(function, [_Argument(a) for a in args], True, context, object_id, await_promise)
     reply = await session.send_typed("Runtime.callFunctionOn", params, _reply_decoder, deadline=deadline)
     if reply.exceptionDetails is not None:
         raise PageFunctionError(_thrown_text(reply.exceptionDetails))
