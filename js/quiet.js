@@ -104,11 +104,16 @@
     };
   }
   const done = () => { inFlight--; };
+  const PromiseCtor = Promise;
+  // The page gets a promise that settles as the native one does; the native one is not
+  // given a handler of ours, so a rejection the page leaves unhandled is still reported.
   function counted(native, self, args) {
     const promise = apply(native, self, args);
     inFlight++;
-    apply(then, promise, [done, done]);
-    return promise;
+    return new PromiseCtor((resolve, reject) => apply(then, promise, [
+      (value) => { done(); resolve(value); },
+      (error) => { done(); reject(error); },
+    ]));
   }
 
   wrap(W, 'setTimeout', timer(false));
