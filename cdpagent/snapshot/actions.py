@@ -113,6 +113,8 @@ class ActTimings(msgspec.Struct):
     """Re-check, scroll, input and post-condition."""
     diff_ms: float = 0.0
     total_ms: float = 0.0
+    quiet_ms: float = 0.0
+    """Of ``settle_ms``, the post-action quiet window: the settle after the input."""
 
 
 class ActInput(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -327,6 +329,8 @@ class _Run:
         wall = (time.perf_counter() - t0) * 1000
         settle = report.waited_ms if report else 0.0
         self.timings.settle_ms += settle
+        if after_input:
+            self.timings.quiet_ms += settle
         self.timings.collect_ms += snap.collect_ms
         self.timings.transfer_ms += max(wall - settle - snap.collect_ms, 0.0)
         self._settle_warning(report)

@@ -33,6 +33,7 @@ from ..logs import OBSERVE as _LOG
 from ..pagescripts import WORLD_SCRIPTS, source
 from ..target import Command, Target, call_function
 from ..webmcp import WebMcp
+from . import quiet
 from .budget import build
 from .clickables import probe_listeners
 from .frames import collect_frames
@@ -117,7 +118,7 @@ def install_commands() -> list[Command]:
             {"source": source(name), "worldName": WORLD, "runImmediately": True},
         )
         for name in WORLD_SCRIPTS
-    ]
+    ] + quiet.install_commands(WORLD)  # callspeed: the post-action quiet window's evidence
 
 
 async def install(tab: Target) -> None:
