@@ -311,6 +311,9 @@
     }
     const value = el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow');
     if (value) spec.value = isSensitive(el) ? MASK : clip(value, opts.bound_chars);
+    // fit: an ARIA-less slider's range as a set action measured it (the numbers shown beside it).
+    const scale = !value && !spec.min && !spec.max && globalThis.__cdpagentAct && globalThis.__cdpagentAct.sliderScale(el);
+    if (scale && !isSensitive(el)) Object.assign(spec, { min: String(scale.min), max: String(scale.max), value: String(scale.value) });
     return spec;
   }
 
@@ -441,6 +444,7 @@
       const words = raw && !GENERATED_ID.test(raw) ? P.humanise(raw) : '';
       if (WORDY.test(words)) return [clip(words, max), 'attribute'];
     }
+    if (isSliderHandle(el) && el.parentElement) return controlName(el.parentElement, role, kind, max, used, inRow); // fit: a handle is named as its track
     return ['', 'position'];
   }
 
@@ -876,6 +880,9 @@
     const positions = new Map();
     let total = 0;
     pageControls = inDocumentOrder(pageControls);
+    // fit: a slider's clickable track is the slider, offered once, as its handle's set action.
+    pageControls = pageControls.filter((el) => !el.firstElementChild || CONTROL_TAG.test(el.tagName) || isSliderHandle(el) || el.hasAttribute('role') ||
+      !Array.prototype.some.call(el.children, isSliderHandle));
     const controlSet = new Set(pageControls);
     // Radio groups, each offered once, at its first radio.
     const radioGroups = new Map();

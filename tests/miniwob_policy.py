@@ -50,7 +50,7 @@ _FENCE = re.compile(r"</?page_data>")
 # What an inferred description adds after the name: a role ("(tab)") or a note
 # ("(appeared after the last action; click to choose it)").
 _ROLE_NOTE = re.compile(r" \([^()]*\)$")
-_RECORD = re.compile(r"^- \d+\. (?P<id>\S+) \((?P<label>[^)]*)\): (?P<body>.*)$", re.M)
+_RECORD = re.compile(r"^- \d+\. (?P<id>\S+)(?: \((?P<label>[^)]*)\))?: (?P<body>.*)$", re.M)
 
 
 def squash(text: str) -> str:
@@ -208,7 +208,8 @@ class Look:
         return pool[0]
 
     def records(self) -> list[Record]:
-        return [Record(m["id"], m["label"], m["body"]) for m in _RECORD.finditer(_FENCE.sub("", self.raw))]
+        found = _RECORD.finditer(_FENCE.sub("", self.raw))
+        return [Record(m["id"], m["label"] or "", m["body"]) for m in found]
 
     def record(self, containing: str) -> list[Record]:
         """The records whose line shows ``containing`` (as a whole word)."""

@@ -18,13 +18,8 @@ import cdpagent
 # Tasks of the corpus this test leaves out for now, and why: each is a gap of the
 # observation or of an action kind (issue 20), not of the page or the policy.
 # bench/realworld.py still runs them (the policy success rate counts them as failures).
-NOT_YET: dict[str, str] = {
-    "use-slider": (
-        "an ARIA-less jQuery UI slider declares no range: 'set' works on a 0…100 scale, not "
-        "the page's (10…60 here), so no value the task names can be set"
-    ),
-    "form-sequence": "as use-slider (the page's range is -10…10)",
-}
+# Empty since the last four (date picker days, ARIA-less sliders) were solved.
+NOT_YET: dict[str, str] = {}
 
 TASKS = sorted(t for t in POLICIES if t not in NOT_YET)
 
