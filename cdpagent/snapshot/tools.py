@@ -140,27 +140,24 @@ INFERRED_RECORD_DOC: Final = "Which row: a record id (for example, {example})."
 
 
 def fold_note(entry: ActionEntry) -> str:
-    """The tool description's fold note for a folded entry."""
-    note = (
-        "Row actions of the same type are folded into one: pass record to choose a row "
-        f"({entry.rows} rows"
-    )
+    """The tool description's fold note for a folded entry (in fewer words when inferred:
+    the observation of a page that declares nothing is written short)."""
+    short = entry.source == "inferred"
+    if short:
+        note = f"Row action: pass record ({entry.rows} rows"
+    else:
+        note = (
+            "Row actions of the same type are folded into one: pass record to choose a row "
+            f"({entry.rows} rows"
+        )
     if entry.offscreen:
-        note += f"; {entry.offscreen} rows outside the viewport (auto-scroll before execution)"
+        where = ", {n} outside the viewport, scrolled to" if short else (
+            "; {n} rows outside the viewport (auto-scroll before execution)"
+        )
+        note += where.format(n=entry.offscreen)
     note += ")."
     if entry.rows_available < entry.rows:
-        note += f" Available on {entry.rows_available} of {entry.rows} rows."
-    return note
-
-
-def inferred_fold_note(entry: ActionEntry) -> str:
-    """The fold note of an inferred row action: what :func:`fold_note` says, in fewer words."""
-    note = f"Row action: pass record ({entry.rows} rows"
-    if entry.offscreen:
-        note += f", {entry.offscreen} outside the viewport, scrolled to"
-    note += ")."
-    if entry.rows_available < entry.rows:
-        note += f" Available on {entry.rows_available}."
+        note += f" Available on {entry.rows_available}" + ("." if short else f" of {entry.rows} rows.")
     return note
 
 
@@ -183,7 +180,7 @@ def tool_description(entry: ActionEntry, max_chars: int = 160) -> str:
     if legal_name(entry.name) in RESERVED_TOOL_NAMES:
         text += " | " + _RENAMED.format(name=legal_name(entry.name))
     if entry.folded:
-        text += " | " + (inferred_fold_note(entry) if entry.source == "inferred" else fold_note(entry))
+        text += " | " + fold_note(entry)
     if entry.submit:
         text += " | Submits after typing."
     if entry.confirm:
