@@ -378,7 +378,7 @@
     return NUMBER.test(t) ? parseFloat(t.replace('\u2212', '-').replace(',', '.')) : null;
   };
   // The slider's body: the handle's track when el is a handle, else el.
-  const bodyOf = (el) => (el.tabIndex >= 0 && el.parentElement && el.parentElement.contains(el) &&
+  const bodyOf = (el) => (el.tabIndex >= 0 && el.parentElement &&
     /slider/i.test(String(el.parentElement.className)) ? el.parentElement : el);
   // Elements near the slider that show one number: within its parent, then its
   // grandparent, outside the slider itself, in document order (at most 12).
