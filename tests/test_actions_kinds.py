@@ -232,6 +232,8 @@ async def test_set_finds_an_aria_less_sliders_range_from_the_number_shown_beside
     assert receipt.ok and receipt.result.state == "at 40 (0…100)", receipt.to_json()
     assert any("shows no number beside it" in w for w in receipt.result.warnings or []), receipt.to_json()
     assert (await log(tab))[-1] == "blind:40"
+    message = fails(await act(tab, "blind", value=150), codes.INVALID_ARGUMENT)
+    assert "outside 0…100" in message and "shows no number beside it" in message
 
 
 # -- choose ------------------------------------------------------------------------------

@@ -753,9 +753,12 @@ async def _set(step: _Step) -> str | None:
     focus = await step.call(_Focused, "focusFor") if now.positional else None
     if focus is not None and focus.ok:
         now = await _measure_scale(step, now, target)
+    if now.positional:
+        step.run.warnings.append(_NO_SCALE.format(id=step.id))
     problem = _value_problem(now, target)
     if problem:
-        raise _Refused(codes.INVALID_ARGUMENT, f"{step.entry.tool}: {problem}")
+        why = f" ({_NO_SCALE.format(id='it')})" if now.positional else ""
+        raise _Refused(codes.INVALID_ARGUMENT, f"{step.entry.tool}: {problem}{why}")
     if _same(now.value, target, now):
         step.run.warnings.append(f"{step.id} was already at {_number(target)}")
         step.run.state = _slider_state(now)
@@ -812,14 +815,13 @@ async def _measure_scale(step: _Step, now: _Slider, target: float) -> _Slider:
     number the page shows beside it at each end (the handle has the focus). Moves the
     slider; when ``target`` is outside the scale found, moves it back to where it was
     before refusing. Without such a number the slider stays positional (0…100 % of its
-    track) and that is said in the receipt's warnings.
+    track, ``positional`` still true) and is dragged back to where it was.
 
     Raises :class:`_Refused` (``INVALID_ARGUMENT``) with the page's range when ``target``
     is outside it.
     """
     start = await step.call(_Scale, "measureScale", "start")
     if not start.ok:
-        step.run.warnings.append(_NO_SCALE.format(id=step.id))
         return now
     step.run.performed = True
     await press_chord(step.session, _KEYS["Home"])
@@ -828,8 +830,7 @@ async def _measure_scale(step: _Step, now: _Slider, target: float) -> _Slider:
     scale = await step.call(_Scale, "measureScale", "max")
     measured = await step.call(_Slider, "slider")
     if not (scale.ok and measured.shown):
-        step.run.warnings.append(_NO_SCALE.format(id=step.id))
-        return await _set_by_drag(step, await step.call(_Slider, "slider"), now.value)
+        return await _set_by_drag(step, measured, now.value)
     if not scale.min <= target <= scale.max:
         back = await _set_by_keys(step, measured, scale.start)
         step.run.state = _slider_state(back)
