@@ -27,6 +27,7 @@ import trio
 import cdpagent
 from cdpagent.bundled import example_page
 from cdpagent.snapshot.actions import ActTimings, act
+from cdpagent.snapshot.folding import fold_actions
 from cdpagent.snapshot.model import Snapshot
 from cdpagent.snapshot.observe import ObservationExtension, collect_snapshot
 from cdpagent.snapshot.options import ObserveOptions
@@ -91,12 +92,14 @@ def bench_diff(snap: Snapshot, runs: int) -> None:
     before = msgspec.json.decode(encoded, type=Snapshot)
     for label, every in (("1", n), ("100", n // 100), ("all", 1)):
         after = changed_copy(msgspec.json.decode(encoded, type=Snapshot), every)
+        # act() folds each snapshot once, before the diff (snapshot.folding); so does this.
+        entries = fold_actions(before), fold_actions(after)
         times = []
         cpu = []
         for _ in range(runs):
             c0 = time.thread_time()
             t0 = time.perf_counter()
-            changes = diff(before, after)
+            changes = diff(before, after, before_entries=entries[0], after_entries=entries[1])
             times.append((time.perf_counter() - t0) * 1000)
             cpu.append((time.thread_time() - c0) * 1000)
         changed = len(changes.records.changed) if changes.records else 0

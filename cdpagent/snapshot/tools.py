@@ -33,10 +33,12 @@ __all__ = [
     "TOOL_NAME",
     "ToolCallError",
     "assign_tool_names",
+    "declaration_sizes",
     "legal_name",
     "press_focused_tool",
     "resolve_tool_call",
     "tool_declaration",
+    "tool_declarations",
     "tool_description",
 ]
 
@@ -388,6 +390,18 @@ PRESS_FOCUSED_DESCRIPTION: Final = (
     "Press a key or chord on whatever has the focus now (Escape closes a popup or menu, "
     "Tab moves the focus, Enter submits)"
 )
+
+
+def tool_declarations(entries: list[ActionEntry], max_chars: int = 160) -> list[dict[str, Any]]:
+    """:func:`tool_declaration` of each of ``entries``, in order (what a budget measures at once)."""
+    return [tool_declaration(entry, max_chars) for entry in entries]
+
+
+def declaration_sizes(entries: list[ActionEntry], max_chars: int = 160) -> list[int]:
+    """The characters (not bytes) of each entry's :func:`tool_declaration` as compact JSON
+    (what the tools budget counts), each declaration measured and let go."""
+    encode = msgspec.json.encode
+    return [len(encode(tool_declaration(entry, max_chars)).decode()) for entry in entries]
 
 
 def press_focused_tool() -> dict[str, Any]:
