@@ -312,6 +312,9 @@
     }
     const value = el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow');
     if (value) spec.value = isSensitive(el) ? MASK : clip(value, opts.bound_chars);
+    // fit: an ARIA-less slider's range as a set action measured it (the numbers shown beside it).
+    const scale = !value && !spec.min && !spec.max && globalThis.__cdpagentAct && globalThis.__cdpagentAct.sliderScale(el);
+    if (scale && !isSensitive(el)) Object.assign(spec, { min: String(scale.min), max: String(scale.max), value: String(scale.value) });
     return spec;
   }
 
@@ -404,6 +407,19 @@
     return '';
   }
 
+  // fit: the header of the table column el's cell is in, for a row action whose own text
+  // differs on every row (a date picker's day links: each column is a weekday).
+  function columnOf(el, container) {
+    if (!container.table || !container.headers) return '';
+    const cell = el.closest('td,th,[role=gridcell],[role=cell]');
+    if (!cell || !container.el.contains(cell)) return '';
+    const row = cell.parentElement;
+    const cells = row && (row.tagName === 'TR' ? row.cells : row.querySelectorAll(CELL));
+    const i = cells ? Array.prototype.indexOf.call(cells, cell) : -1;
+    const header = i >= 0 ? container.headers[i] : '';
+    return header && !/^column \d+$/.test(header) ? header : '';
+  }
+
   const GENERATED_ID = /\d{3,}|^[a-z]{0,2}[-_:]|^:|[0-9a-f]{8,}/i;
   // A humanised name or id names a control only when it holds a word ("tt1" does not).
   const WORDY = /\p{L}{3,}/u;
@@ -429,6 +445,7 @@
       const words = raw && !GENERATED_ID.test(raw) ? P.humanise(raw) : '';
       if (WORDY.test(words)) return [clip(words, max), 'attribute'];
     }
+    if (isSliderHandle(el) && el.parentElement) return controlName(el.parentElement, role, kind, max, used, inRow); // fit: a handle is named as its track
     return ['', 'position'];
   }
 
@@ -738,7 +755,8 @@
           // A name that differs on every row names the row, not the action (and is
           // never slugged: 10,000 unique names cost more than the rest of the row).
           const s = label && (rowsOf === 1 || counts.get(label) > 1 || (CLICK && CLICK.ownName(el))) ? slug(label) : ''; // clicks: popup and menu items keep their names
-          let name = s || genericName(el, role, kind, label);
+          const column = s ? '' : columnOf(el, c); // fit: a cell's control is named by its column ("Th")
+          let name = s || slug(column) || genericName(el, role, kind, label);
           if (!name) continue;
           const n = (taken.get(name) || 0) + 1;
           taken.set(name, n);
@@ -747,7 +765,8 @@
           let g = groups.get(gkey);
           if (!g) {
             g = {
-              name, kind, effect: effectOf(el, role, kind, label), description: rowDescription(el, role, kind, name, opts),
+              name, kind, effect: effectOf(el, role, kind, label),
+              description: column && slug(column) === name ? `${column} cell of the row` : rowDescription(el, role, kind, name, opts),
               region: region ? region.id : null, region_path: path, confirm: null, handoff: null,
               submit: kind === 'type' && el.tagName !== 'TEXTAREA', input: inputSpec(el, kind, opts),
               rows: 0, available: 0, offscreen: 0, visible: 0, sample: [], available_ids: [], reasons: {},
@@ -864,6 +883,9 @@
     const positions = new Map();
     let total = 0;
     pageControls = inDocumentOrder(pageControls);
+    // fit: a slider's clickable track is the slider, offered once, as its handle's set action.
+    pageControls = pageControls.filter((el) => !el.firstElementChild || CONTROL_TAG.test(el.tagName) || isSliderHandle(el) || el.hasAttribute('role') ||
+      !Array.prototype.some.call(el.children, isSliderHandle));
     const controlSet = new Set(pageControls);
     // Radio groups, each offered once, at its first radio.
     const radioGroups = new Map();
