@@ -21,6 +21,7 @@
 //       in the order of the action's options.
 //   text(optionsJson) -> string   the page text alone (JSON PageText), for a
 //       declared page that opts in (ObserveOptions.page_text).
+//   phases() -> string   JSON {phase: ms} of the last infer() pass (bench/observe_inferred.py).
 //
 // infer() runs in phases, one function each (context, regions, records, row
 // actions, page actions, state, feedback, page text); every bound comes from
@@ -115,23 +116,24 @@
   // collections (cheap), by role from the pass's one [role] scan, and contenteditable.
   // A selector list costs one match per selector per element, and one per record
   // row cost more than the rest of a pass on large tables.
-  function allControls(roled, clickables) {
+  function allControls(scan, clickables) {
     const out = clickables.slice(); // clicks
     for (const tag of CONTROL_TAGS) for (const el of document.getElementsByTagName(tag)) if (isControl(el)) out.push(el);
-    for (const el of roled) if (!CONTROL_TAG.test(el.tagName) && isControl(el)) out.push(el);
-    for (const el of document.querySelectorAll('[contenteditable]')) {
+    for (const el of scan.roled) if (!CONTROL_TAG.test(el.tagName) && isControl(el)) out.push(el);
+    for (const el of scan.editable) {
       if (!CONTROL_TAG.test(el.tagName) && !el.hasAttribute('role') && isControl(el)) out.push(el);
     }
-    for (const el of document.querySelectorAll(SLIDER_HANDLES)) if (!CONTROL_TAG.test(el.tagName) && isSliderHandle(el) && !out.includes(el)) out.push(el);
+    for (const el of scan.tabbable) if (el.matches(SLIDER_HANDLES) && !CONTROL_TAG.test(el.tagName) && isSliderHandle(el) && !out.includes(el)) out.push(el);
     return out;
   }
   // Elements by tag (live collections) and by role (from the pass's one [role] scan),
   // in document order: cheaper than a selector list, which matches every selector
   // against every element of the page.
-  function byTagAndRole(tags, roles, roled) {
+  // keep(el), when given, filters them before they are ordered.
+  function byTagAndRole(tags, roles, roled, keep) {
     const out = [];
-    for (const tag of tags) for (const el of document.getElementsByTagName(tag)) out.push(el);
-    for (const el of roled) if (roles.has(firstRole(el)) && !tags.includes(el.localName)) out.push(el);
+    for (const tag of tags) for (const el of document.getElementsByTagName(tag)) if (!keep || keep(el)) out.push(el);
+    for (const el of roled) if (roles.has(firstRole(el)) && !tags.includes(el.localName) && (!keep || keep(el))) out.push(el);
     return out.length > 1 ? inDocumentOrder(out) : out;
   }
   const docOrder = (a, b) => (a === b ? 0 : a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1);
@@ -149,6 +151,21 @@
       for (const el of list) if (!seen.has(el)) out.push(el);
     }
     return out;
+  }
+  // list in document order while full() is false, then the rest in any order: what is
+  // past the budgets is counted, and counting needs no order (50,000 links are not sorted
+  // to name the first few hundred).
+  function* orderedUntil(list, full) {
+    if (list.length < 256) {
+      yield* list.sort(docOrder);
+      return;
+    }
+    const rest = new Set(list);
+    for (const el of document.getElementsByTagName('*')) {
+      if (full()) break;
+      if (rest.delete(el)) yield el;
+    }
+    yield* rest;
   }
   // The nearest ancestor landmark of el (not el itself), or null.
   function landmarkAbove(el) {
@@ -455,9 +472,10 @@
     return 'r' + ((h1 >>> 0).toString(36) + (h2 >>> 11).toString(36)).slice(0, 10);
   }
 
-  function openModal() {
+  // The open modal dialog of the page (the last one), given the [aria-modal=true] elements.
+  function openModal(ariaModal) {
     let modal = null;
-    const dialogs = [...document.getElementsByTagName('dialog'), ...document.querySelectorAll('[aria-modal="true"]')];
+    const dialogs = [...document.getElementsByTagName('dialog'), ...ariaModal];
     for (const d of dialogs.sort(docOrder)) {
       if (d.tagName === 'DIALOG' ? d.matches(':modal') : d.checkVisibility(VIS)) modal = d;
     }
@@ -487,18 +505,49 @@
 
   // --- phase: page context -----------------------------------------------------------------
 
+  // The attributes a pass asks the whole document about, each to the list it goes to.
+  const SCANNED = new Map([
+    ['role', 'roled'], ['contenteditable', 'editable'], ['tabindex', 'tabbable'], ['aria-hidden', 'ariaHidden'],
+    ['inert', 'inert'], ['aria-disabled', 'ariaDisabled'], ['aria-modal', 'ariaModal'], ['aria-sort', 'sorted'],
+    ['aria-current', 'stated'], ['aria-selected', 'stated'], ['aria-pressed', 'stated'], ['aria-checked', 'stated'],
+    ['aria-expanded', 'stated'], ['aria-live', 'live'], ['aria-invalid', 'live'],
+  ]);
+  // One walk of the document's elements that reads the attributes of those that have
+  // any: each list of SCANNED in document order, an element at most once per list. A
+  // selector scan per question (eleven of them) cost four times this walk at 10,000 rows.
+  function scanAttributes() {
+    const found = {};
+    for (const list of SCANNED.values()) found[list] = [];
+    const walker = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_ELEMENT);
+    for (let el = walker.currentNode; el; el = walker.nextNode()) {
+      if (!el.hasAttributes()) continue;
+      const attrs = el.attributes;
+      let last = null;
+      for (let i = 0; i < attrs.length; i++) {
+        const list = SCANNED.get(attrs[i].name);
+        if (list === undefined || list === last) continue;
+        const into = found[list];
+        if (into[into.length - 1] !== el) into.push(el);
+        last = list;
+      }
+    }
+    return found;
+  }
+  const valued = (list, attr, value) => list.some((el) => el.getAttribute(attr) === value);
+
   function pageContext(opts, mode) {
     const skipDeclared = mode === 'undeclared';
-    const anyAriaHidden = !!document.querySelector('[aria-hidden="true"]');
-    const modal = openModal();
+    const scan = scanAttributes();
+    const anyAriaHidden = valued(scan.ariaHidden, 'aria-hidden', 'true');
+    const modal = openModal(scan.ariaModal.filter((el) => el.getAttribute('aria-modal') === 'true'));
     const ctx = {
-      opts, mode, skipDeclared,
+      opts, mode, skipDeclared, scan,
       // Elements with a role, found once: landmarks, widgets and controls are picked from them.
-      roled: Array.from(document.querySelectorAll('[role]')),
+      roled: scan.roled,
       vw: window.innerWidth, vh: window.innerHeight,
       modal, modalLabel: modal ? (ariaName(modal, 80) || headingOf(modal) || 'dialog') : null,
-      hasInert: !!document.querySelector('[inert]'),
-      hasAriaDisabled: !!document.querySelector('[aria-disabled="true"]'),
+      hasInert: scan.inert.length > 0,
+      hasAriaDisabled: valued(scan.ariaDisabled, 'aria-disabled', 'true'),
       anyAriaHidden,
       registry: new Map(), revealers: new WeakMap(), groups: new WeakMap(),
       // Elements whose text the observation shows already (labels used as names).
@@ -539,8 +588,11 @@
       }
       return null;
     };
-    for (const el of byTagAndRole(LANDMARK_TAGS, LANDMARK_ROLES, ctx.roled)) {
-      if (!isLandmark(el)) continue;
+    // Landmarks that are landmarks only when named (10,000 unnamed sections) are left out
+    // before the rest is put in document order.
+    const candidates = byTagAndRole(LANDMARK_TAGS, LANDMARK_ROLES, ctx.roled, (el) =>
+      isLandmark(el) && !(NAMED_ONLY.test(landmarkRole(el) || '') && !ariaName(el, opts.name_chars)));
+    for (const el of candidates) {
       if (skipDeclared && el.hasAttribute('data-agent-region')) continue;
       const role = landmarkRole(el);
       const named = ariaName(el, opts.name_chars);
@@ -571,14 +623,22 @@
       }
     }
     ctx.regionInfo = regionInfo;
-    // The region above an element, memoised per parent: thousands of links share a few parents.
+    // The region above an element: its nearest ancestor that is a region, memoised for
+    // every element on the way (50,000 links have 50,000 parents but share a few regions).
     const above = new Map();
     ctx.regionOf = (el) => {
       const own = regionInfo.get(el);
       if (own) return own;
-      const parent = el.parentElement;
-      let r = above.get(parent);
-      if (r === undefined) { r = ancestorRegion(el); above.set(parent, r); }
+      const path = [];
+      let r = null;
+      for (let p = el.parentElement; p; p = p.parentElement) {
+        const known = above.get(p);
+        if (known !== undefined) { r = known; break; }
+        const info = regionInfo.get(p);
+        if (info) { r = info; break; }
+        path.push(p);
+      }
+      for (const p of path) above.set(p, r);
       return r;
     };
     return { regions, total };
@@ -860,12 +920,11 @@
     const ordinals = new Map();
     const positions = new Map();
     let total = 0;
-    pageControls = inDocumentOrder(pageControls);
     const controlSet = new Set(pageControls);
     // Radio groups, each offered once, at its first radio.
     const radioGroups = new Map();
-    for (const el of pageControls) {
-      if (roleOf(el) !== 'radio' || ctx.declared(el) || ctx.hidden(el) || !el.checkVisibility(VIS)) continue;
+    for (const el of inDocumentOrder(pageControls.filter((c) => roleOf(c) === 'radio'))) {
+      if (ctx.declared(el) || ctx.hidden(el) || !el.checkVisibility(VIS)) continue;
       const key = radioKey(el);
       const list = radioGroups.get(key);
       if (list) list.push(el);
@@ -876,7 +935,7 @@
     const inGroup = new Set();
     for (const radios of radioGroups.values()) for (const r of radios) inGroup.add(r);
     let unoffered = 0;
-    for (const el of pageControls) {
+    for (const el of orderedUntil(pageControls, () => out.length >= opts.max_page_actions)) {
       const hovers = CLICK && CLICK.hoverPath(el).length; // clicks: items of closed hover menus
       if (ctx.declared(el)) continue;
       if (ctx.hidden(el) && !hovers) {
@@ -1119,33 +1178,54 @@
     return P.pass(() => inferPass(opts, mode));
   }
 
+  // Milliseconds per phase of the last pass (bench/observe_inferred.py reads them with phases()).
+  let lastPhases = {};
+  function phaseClock(t0) {
+    lastPhases = {};
+    let last = t0;
+    return (name) => { const t = now(); lastPhases[name] = t - last; last = t; };
+  }
+  const phases = () => JSON.stringify(lastPhases);
+
   function inferPass(opts, mode) {
     const t0 = now();
+    const mark = phaseClock(t0);
     labels = labelMap();
     const ctx = pageContext(opts, mode);
     // clicks: before the containers, which add the repeated clickable blocks this pass finds.
+    mark('context');
     const clickables = CLICK ? CLICK.pass(opts) : [];
+    mark('clickables');
     const regions = inferRegions(ctx);
+    mark('regions');
     const containers = findContainers(ctx);
+    mark('containers');
     const recs = indexRecords(ctx, containers);
+    mark('records');
     const rowControls = new Map();
     const pageControls = [];
-    for (const el of allControls(ctx.roled, clickables)) {
+    for (const el of allControls(ctx.scan, clickables)) {
       const row = CLICK && CLICK.floating(el) ? null : ctx.recordOf.has(el) ? el : ctx.rowAbove(el); // clicks: a clickable row is its own row's action; a popup's items are the page's
       if (!row) pageControls.push(el);
       else if (rowControls.has(row)) rowControls.get(row).push(el);
       else rowControls.set(row, [el]);
     }
+    mark('controls');
     const groupList = foldRowActions(ctx, containers, rowControls);
+    mark('row actions');
     const page = inferPageActions(ctx, pageControls);
     if (CLICK) for (const [el, a] of CLICK.extra(ctx.regionOf, ctx.vw, ctx.vh)) { page.total++; page.els.push(el); page.actions.push(a); } // clicks: scroll a text area
     orderActions(page.actions, page.els, groupList);
+    mark('page actions');
     registry = ctx.registry;
     revealers = ctx.revealers;
     groups = ctx.groups;
-    const state = inferState(containers, opts, ctx.roled);
-    const feedback = inferFeedback(opts, ctx.skipDeclared, ctx.regionOf, ctx.roled);
+    const state = inferState(containers, opts, ctx.scan);
+    mark('state');
+    const feedback = inferFeedback(opts, ctx.skipDeclared, ctx.regionOf, ctx.scan);
+    mark('feedback');
     const text = opts.page_text === false ? null : readPageText(ctx, textSkips(ctx, shownParts(containers)));
+    mark('page text');
     return JSON.stringify({
       identity: { title: clip(document.title, opts.note_chars), path: clip(location.pathname, opts.note_chars), route: null, route_params: {}, query: {} },
       regions: regions.regions, regions_total: regions.total,
@@ -1240,6 +1320,10 @@
   const CARDS = 3;
   const CARD_TITLE = 'h1,h2,h3,h4,h5,h6,[role=heading],a[href]';
   const CARD_DEPTH = 6;
+  // Siblings of one shape are cards when CARDS of their first CARD_SAMPLE are: 10,000
+  // documentation sections that hold links only are not read to the end to find that out.
+  const CARD_SAMPLE = 64;
+  const CARD_SEEDS = 3000;
   const CARD_TITLE_TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'a'];
   // What stops the walk up from a title: tables, lists and NOT_RECORDS.
   const CARD_STOP_TAGS = ['table', 'ul', 'ol', 'nav'];
@@ -1270,10 +1354,20 @@
     const seeds = [];
     for (const tag of CARD_TITLE_TAGS) for (const el of document.getElementsByTagName(tag)) seeds.push(el);
     for (const el of roled) if (firstRole(el) === 'heading') seeds.push(el);
+    // Walked up from at most CARD_SEEDS titles: a card list shows in its first cards'
+    // titles, and a page of 50,000 links is not walked up from each of them.
+    if (seeds.length > CARD_SEEDS) seeds.length = CARD_SEEDS;
+    // Candidate -> the least depth a walk reached it at: a walk that reaches it again no
+    // shallower would only repeat what the first one did above it (50,000 links share a
+    // few hundred ancestors).
+    const walked = new Map();
     for (const seed of seeds) {
       if (within(seed) || (seed.tagName === 'A' && !seed.hasAttribute('href'))) continue;
       let card = seed.parentElement;
       for (let depth = 0; card && depth < CARD_DEPTH; card = card.parentElement, depth++) {
+        const before = walked.get(card);
+        if (before !== undefined && before <= depth) break;
+        walked.set(card, depth);
         const parent = card.parentElement;
         if (!parent || card === document.body || regionInfo.has(card)) break;
         const shape = shapeOf(card);
@@ -1281,7 +1375,7 @@
         if (shapes.has(shape)) break;
         checked.set(parent, shapes.add(shape));
         const rows = Array.prototype.filter.call(parent.children, (sib) => shapeOf(sib) === shape);
-        if (rows.length >= CARDS && atLeast(rows, isCard, CARDS)) {
+        if (rows.length >= CARDS && atLeast(rows, isCard, CARDS, CARD_SAMPLE)) {
           out.push({ el: parent, rows, headers: null, table: false, card: true });
           break;
         }
@@ -1289,9 +1383,14 @@
     }
     return out.sort((a, b) => docOrder(a.el, b.el));
   }
-  function atLeast(items, test, n) {
+  // Whether n of items pass test, looking at no more than limit of them (all without one).
+  function atLeast(items, test, n, limit = Infinity) {
     let found = 0;
-    for (const item of items) if (test(item) && ++found >= n) return true;
+    let seen = 0;
+    for (const item of items) {
+      if (++seen > limit) return false;
+      if (test(item) && ++found >= n) return true;
+    }
     return false;
   }
 
@@ -1381,7 +1480,7 @@
     if (mark && mark !== 'false') fields.selected = true;
   }
 
-  function inferState(containers, opts, roled) {
+  function inferState(containers, opts, scan) {
     const items = [];
     // One walk finds every ARIA state the page shows; each kind keeps up to 20 names.
     const STATES = [
@@ -1394,7 +1493,7 @@
     ];
     const found = STATES.map(() => []);
     const anyState = STATES.map((k) => k[1]).join(',');
-    for (const el of document.querySelectorAll('[aria-current],[aria-selected],[aria-pressed],[aria-checked],[aria-expanded]')) {
+    for (const el of scan.stated) {
       if (!el.matches(anyState)) continue;
       if (el.closest('[aria-hidden="true"]') || !el.checkVisibility(VIS)) continue;
       STATES.forEach((k, i) => {
@@ -1409,11 +1508,12 @@
     };
     STATES.forEach((k, i) => add(k[0], found[i], k[2]));
     const sort = {};
-    for (const th of document.querySelectorAll('[aria-sort]:not([aria-sort=none])')) {
+    for (const th of scan.sorted) {
+      if (th.getAttribute('aria-sort') === 'none') continue;
       sort[textOf(th, 40) || 'column'] = th.getAttribute('aria-sort');
     }
     if (Object.keys(sort).length) add('sort', sort, 'aria-sort');
-    for (const box of roled) {
+    for (const box of scan.roled) {
       if (firstRole(box) === 'combobox' && box.tagName !== 'INPUT' && box.tagName !== 'SELECT' && box.checkVisibility(VIS)) add(slugless(nameOf(box, 40)) || 'combobox', textOf(box, 200), 'the combobox\'s value');
     }
     for (const out of document.querySelectorAll('output')) {
@@ -1440,7 +1540,7 @@
     return { items: items.filter((s) => { const k = s.name + JSON.stringify(s.value); if (seen.has(k)) return false; seen.add(k); return true; }).map((s) => ({ ...s, value: typeof s.value === 'string' ? clip(s.value, opts.max_string) : s.value })) };
   }
 
-  function inferFeedback(opts, skipDeclared, regionOf, roled) {
+  function inferFeedback(opts, skipDeclared, regionOf, scan) {
     const items = [];
     const seen = new Set();
     let total = 0;
@@ -1454,8 +1554,8 @@
       const region = regionOf(el);
       items.push({ level, message, field, region_path: region ? region.path : [], source });
     };
-    const candidates = new Set(roled.filter((el) => FEEDBACK_ROLES.has(firstRole(el))));
-    for (const el of document.querySelectorAll('[aria-live],[aria-invalid]')) candidates.add(el);
+    const candidates = new Set(scan.roled.filter((el) => FEEDBACK_ROLES.has(firstRole(el))));
+    for (const el of scan.live) candidates.add(el);
     for (const el of [...candidates].sort(docOrder)) {
       if (!el.matches(FEEDBACK) || !el.checkVisibility(VIS) || el.closest('[aria-hidden="true"]')) continue;
       const role = el.getAttribute('role');
@@ -1506,7 +1606,7 @@
   const choices = (el) => (groups.get(el) || []).slice();
 
   Object.defineProperty(globalThis, '__cdpagentInfer', {
-    value: Object.freeze({ plan, infer, find, reveals, choices, text }),
+    value: Object.freeze({ plan, infer, find, reveals, choices, text, phases }),
     writable: false, configurable: false, enumerable: false,
   });
 })();
