@@ -1354,15 +1354,16 @@
     const seeds = [];
     for (const tag of CARD_TITLE_TAGS) for (const el of document.getElementsByTagName(tag)) seeds.push(el);
     for (const el of roled) if (firstRole(el) === 'heading') seeds.push(el);
-    // Walked up from at most CARD_SEEDS titles: a card list shows in its first cards'
-    // titles, and a page of 50,000 links is not walked up from each of them.
-    if (seeds.length > CARD_SEEDS) seeds.length = CARD_SEEDS;
     // Candidate -> the least depth a walk reached it at: a walk that reaches it again no
     // shallower would only repeat what the first one did above it (50,000 links share a
     // few hundred ancestors).
     const walked = new Map();
+    // Walked up from at most CARD_SEEDS titles outside lists and tables: a card list shows
+    // in its first cards' titles, and a page of 50,000 links is not walked up from each.
+    let seeded = 0;
     for (const seed of seeds) {
       if (within(seed) || (seed.tagName === 'A' && !seed.hasAttribute('href'))) continue;
+      if (++seeded > CARD_SEEDS) break;
       let card = seed.parentElement;
       for (let depth = 0; card && depth < CARD_DEPTH; card = card.parentElement, depth++) {
         const before = walked.get(card);
