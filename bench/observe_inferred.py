@@ -13,8 +13,9 @@ For each page, in one run:
 - with ``--split``, the share of one inference pass that is Chromium's style and layout
   (``UpdateLayoutTree`` and ``Layout`` trace events, ``Tracing`` domain) against the rest
   (our JavaScript and the DOM calls it makes);
-- Playwright's first ``aria_snapshot(mode="ai")`` of the same freshly loaded page, the
-  ratio, and the issue 20 / 25 targets with met / NOT MET.
+- Playwright's first ``aria_snapshot(mode="ai")`` of the same freshly opened page
+  (``bench/peer.py``, same Chromium, same run), the ratio, and the issue 20 / 25 targets
+  with met / NOT MET.
 
     .venv/bin/python bench/observe_inferred.py [--samples N] [--split] [--no-playwright] [--pages ...]
 
@@ -35,7 +36,6 @@ import msgspec
 import trio
 
 import cdpagent
-from cdpagent.launcher import find_browser
 from cdpagent.snapshot import ObserveOptions
 from cdpagent.snapshot.observe import WORLD, observe_page
 
@@ -174,30 +174,19 @@ async def measure(rows: dict[str, Row], samples: int, split: bool) -> None:
 
 
 def measure_playwright(rows: dict[str, Row], samples: int) -> bool:
-    """Playwright's first ``aria_snapshot(mode="ai")`` after each load (False: not installed)."""
+    """Playwright's first ``aria_snapshot(mode="ai")`` of each freshly opened page, from
+    ``bench/peer.py`` (branch declspeed's peer of every ratio); False without it."""
     try:
-        from playwright.sync_api import sync_playwright
+        from peer import playwright_peer  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
+        print("Playwright peer: bench/peer.py is not here (branch declspeed adds it)")
         return False
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=find_browser(), headless=True)
-        try:
-            for row in rows.values():
-                page = browser.new_page(viewport={"width": 1280, "height": 800})
-                page.set_default_timeout(600_000)
-                times: list[float] = []
-                for i in range(samples):
-                    if i == 0:
-                        page.goto(row.url)
-                    else:
-                        page.reload()
-                    t0 = time.perf_counter()
-                    page.aria_snapshot(mode="ai")
-                    times.append((time.perf_counter() - t0) * 1000)
-                row.pw_ms = statistics.median(times)
-                page.close()
-        finally:
-            browser.close()
+    found = playwright_peer([r.url for r in rows.values()], samples)
+    if found is None:
+        return False
+    for row in rows.values():
+        peer = found.get(row.url)
+        row.pw_ms = float(peer.first_ms) if peer is not None else None
     return True
 
 
