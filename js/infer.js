@@ -123,7 +123,7 @@
     for (const el of scan.editable) {
       if (!CONTROL_TAG.test(el.tagName) && !el.hasAttribute('role') && isControl(el)) out.push(el);
     }
-    for (const el of scan.tabbable) if (el.matches(SLIDER_HANDLES) && !CONTROL_TAG.test(el.tagName) && isSliderHandle(el) && !out.includes(el)) out.push(el);
+    for (const el of scan.sliderHandles) if (!CONTROL_TAG.test(el.tagName) && isSliderHandle(el) && !out.includes(el)) out.push(el);
     return out;
   }
   // Elements by tag (live collections) and by role (from the pass's one [role] scan),
@@ -505,33 +505,20 @@
 
   // --- phase: page context -----------------------------------------------------------------
 
-  // The attributes a pass asks the whole document about, each to the list it goes to.
-  const SCANNED = new Map([
-    ['role', 'roled'], ['contenteditable', 'editable'], ['tabindex', 'tabbable'], ['aria-hidden', 'ariaHidden'],
-    ['inert', 'inert'], ['aria-disabled', 'ariaDisabled'], ['aria-modal', 'ariaModal'], ['aria-sort', 'sorted'],
-    ['aria-current', 'stated'], ['aria-selected', 'stated'], ['aria-pressed', 'stated'], ['aria-checked', 'stated'],
-    ['aria-expanded', 'stated'], ['aria-live', 'live'], ['aria-invalid', 'live'],
-  ]);
-  // One walk of the document's elements that reads the attributes of those that have
-  // any: each list of SCANNED in document order, an element at most once per list. A
-  // selector scan per question (eleven of them) cost four times this walk at 10,000 rows.
+  // The document-wide questions of a pass, each answered once by the browser's own
+  // selector matching: a JS walk over every element (tried) is cheaper on a document this
+  // world has read before, but on a freshly loaded one it makes a wrapper for each of its
+  // 90,000 elements, which cost more than all these scans on the first observation.
   function scanAttributes() {
-    const found = {};
-    for (const list of SCANNED.values()) found[list] = [];
-    const walker = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_ELEMENT);
-    for (let el = walker.currentNode; el; el = walker.nextNode()) {
-      if (!el.hasAttributes()) continue;
-      const attrs = el.attributes;
-      let last = null;
-      for (let i = 0; i < attrs.length; i++) {
-        const list = SCANNED.get(attrs[i].name);
-        if (list === undefined || list === last) continue;
-        const into = found[list];
-        if (into[into.length - 1] !== el) into.push(el);
-        last = list;
-      }
-    }
-    return found;
+    const all = (selector) => Array.from(document.querySelectorAll(selector));
+    const first = (selector) => { const el = document.querySelector(selector); return el ? [el] : []; };
+    return {
+      roled: all('[role]'), editable: all('[contenteditable]'), sliderHandles: all(SLIDER_HANDLES),
+      ariaHidden: first('[aria-hidden="true"]'), inert: first('[inert]'),
+      ariaDisabled: first('[aria-disabled="true"]'), ariaModal: all('[aria-modal="true"]'),
+      stated: all('[aria-current],[aria-selected],[aria-pressed],[aria-checked],[aria-expanded]'),
+      sorted: all('[aria-sort]'), live: all('[aria-live],[aria-invalid]'),
+    };
   }
   const valued = (list, attr, value) => list.some((el) => el.getAttribute(attr) === value);
 
