@@ -6,7 +6,7 @@ issue 25 (commit 92c47f9): the vendored real pages, and the generated table and
 documentation pages at sizes past ``max_page_actions`` and the card search's bounds.
 Every page must still observe to exactly that text and those tools. A change meant to
 change what inference shows re-records the file (``CDPAGENT_RECORD_GOLDEN=1``), and says
-why in its commit.
+why in its commit. The checkout's own path is written ``<repo>``.
 """
 
 from __future__ import annotations
@@ -44,6 +44,11 @@ PAGES = {
 }
 
 
+def _portable(text: str) -> str:
+    """``text`` with this checkout's path as ``<repo>``, so the file holds on any clone."""
+    return text.replace(str(HERE.parent), "<repo>")
+
+
 async def observe_all(browser: cdpagent.Browser | None = None) -> dict[str, dict[str, str]]:
     """Label → {"text", "tools"} of the first inferred observation of each page."""
     if browser is None:
@@ -54,7 +59,7 @@ async def observe_all(browser: cdpagent.Browser | None = None) -> dict[str, dict
         tab = await browser.open(url, timeout=60)
         try:
             result = await observe_page(tab, ObserveOptions(settle=False), timeout=60)
-            out[label] = {"text": result.text, "tools": tools_json(result.tools)}
+            out[label] = {"text": _portable(result.text), "tools": _portable(tools_json(result.tools))}
         finally:
             await tab.close()
     return out
