@@ -10,8 +10,9 @@ from a CPU profile (``Profiler`` domain, 100 µs sampling).
 
     .venv/bin/python bench/infer_ab.py [--old REV] [--new PATH] [--rows 10000] [--runs 15] [--profile]
 
-``--old`` is a git revision whose ``js/infer.js`` is the baseline (default HEAD);
-``--new`` the file to compare (default the working tree's ``js/infer.js``).
+``--old`` is a git revision whose ``js/clickables.js`` and ``js/infer.js`` are the baseline
+(default HEAD); ``--new`` the infer.js to compare (default the working tree's, with the
+working tree's clickables.js); ``--url`` another page (e.g. the 50,000-link docs page).
 """
 
 from __future__ import annotations
@@ -24,21 +25,26 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import trio
 
 import cdpagent
+from cdpagent.pagescripts import source
+from cdpagent.snapshot import ObserveOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "tests" / "realworld" / "generated" / "table.html"
 GLOBAL = "__cdpagentInfer"
+CLICKS = "__cdpagentClickables"
+OPTIONS = msgspec.json.encode(ObserveOptions().collector_args()).decode()
 
 
 def _renamed(source: str, name: str) -> str:
-    return source.replace(GLOBAL, name)
+    return source.replace(GLOBAL, name).replace(CLICKS, name + "Clicks")
 
 
 def _infer_call(name: str) -> str:
-    return f"{name}.infer(JSON.stringify({{}}), {name}.plan(null))"
+    return f"{name}.infer({json.dumps(OPTIONS)}, {name}.plan(null))"
 
 
 async def _evaluate(tab: cdpagent.Tab, expression: str) -> Any:
@@ -59,18 +65,25 @@ async def _self_times(tab: cdpagent.Tab, name: str, passes: int) -> list[tuple[s
     profile = (await session.send("Profiler.stop"))["profile"]
     await session.send("Profiler.disable")
     frames = {n["id"]: n["callFrame"] for n in profile["nodes"]}
+    parents = {c: n["id"] for n in profile["nodes"] for c in n.get("children", [])}
+    label = {i: f"{f['functionName'] or '(anonymous)'}:{f['lineNumber'] + 1}" for i, f in frames.items()}
     totals: collections.Counter[str] = collections.Counter()
     for node, delta in zip(profile["samples"], profile["timeDeltas"], strict=True):
-        frame = frames[node]
-        totals[f"{frame['functionName'] or '(anonymous)'}:{frame['lineNumber'] + 1}"] += delta
-    return [(key, us / 1000 / passes) for key, us in totals.most_common(20)]
+        key = label[node]
+        # A DOM call (querySelector, checkVisibility) is named with the function that made it.
+        if frames[node]["lineNumber"] < 0 and node in parents and frames[parents[node]]["lineNumber"] >= 0:
+            key += f" in {label[parents[node]]}"
+        totals[key] += delta
+    return [(key, us / 1000 / passes) for key, us in totals.most_common(30)]
 
 
-async def compare(old: str, new: str, rows: int, runs: int, profile: bool) -> None:
-    """Print the A/B figures of ``old`` and ``new`` (infer.js sources) on the generated table."""
+async def compare(old: str, new: str, rows: int, runs: int, profile: bool, url: str | None = None) -> None:
+    """Print the A/B figures of ``old`` and ``new`` (clickables.js + infer.js sources) on the
+    generated table (or ``url``)."""
     async with cdpagent.launch() as browser:
-        tab = await browser.open(f"{TABLE.as_uri()}?rows={rows}", timeout=120)
-        await _evaluate(tab, (ROOT / "js" / "collect.js").read_text())
+        tab = await browser.open(url or f"{TABLE.as_uri()}?rows={rows}", timeout=300)
+        await _evaluate(tab, source("prelude.js"))
+        await _evaluate(tab, source("collect.js"))
         await _evaluate(tab, _renamed(old, "__inferA"))
         await _evaluate(tab, _renamed(new, "__inferB"))
         times: dict[str, list[float]] = {"__inferA": [], "__inferB": []}
@@ -105,11 +118,16 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=10000)
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--url", help="another page than the generated table")
     args = parser.parse_args()
-    old = subprocess.run(
-        ["git", "show", f"{args.old}:js/infer.js"], cwd=ROOT, check=True, capture_output=True, text=True
-    ).stdout
-    trio.run(compare, old, args.new.read_text(), args.rows, args.runs, args.profile)
+    old = "".join(
+        subprocess.run(
+            ["git", "show", f"{args.old}:js/{name}"], cwd=ROOT, check=True, capture_output=True, text=True
+        ).stdout
+        for name in ("clickables.js", "infer.js")
+    )
+    new = (ROOT / "js" / "clickables.js").read_text() + args.new.read_text()
+    trio.run(compare, old, new, args.rows, args.runs, args.profile, args.url)
 
 
 if __name__ == "__main__":

@@ -57,13 +57,13 @@ from .snapshot.actions import ConfirmCallback
 from .snapshot.actions import act as _act
 from .snapshot.model import Observation, action_id, split_action_id
 from .snapshot.observe import ObservationExtension, ObserveResult, observe_page
-from .snapshot.observe import observe as _observe
 from .snapshot.options import ObserveOptions
 from .snapshot.receipts import ActionRef, Receipt, error_receipt
 from .storage import StorageState, load_storage_state, read_storage_state
 from .storage import storage_state as _storage_state
 from .tabstate import ACCEPT_LEAVING, DISMISS, on_dialog_opening, refusal
 from .target import Command, Extension, FrameTarget
+from .tracing import Recorder, recorded, recorded_sync, recording
 from .transport import PipeTransport, Transport, WebSocketTransport
 from .uploads import allowed_files, upload_dirs
 from .waiting import wait_for as _wait_for
@@ -319,6 +319,7 @@ class Tab:
         assert ctx is not None
         return ctx.id
 
+    @recorded("navigate")
     async def navigate(self, url_or_path: str | os.PathLike[str], *, timeout: float = 30.0) -> Document:
         """Navigate the main frame and wait for the new document's ``load``.
 
@@ -347,6 +348,7 @@ class Tab:
                 raise NavigationError(f"navigation to {url} did not finish in time") from None
         return await self._loaded(lambda doc: doc.loader_id == loader, deadline, f"navigation to {url}")
 
+    @recorded("reload")
     async def reload(self, *, timeout: float = 30.0) -> Document:
         """Reload and wait for the new document's ``load``.
 
@@ -387,6 +389,7 @@ class Tab:
             busy = " (a JavaScript dialog is open)" if self.dialog is not None else ""
             raise NavigationError(f"{what} did not finish loading in time{busy}") from None
 
+    @recorded("invoke")
     async def invoke(self, method: str, args: Any = None, *, timeout: float = 30.0) -> Any:
         """Call the page's registered Page Agent API ``method`` and return its JSON value (PA-4).
 
@@ -397,8 +400,9 @@ class Tab:
 
     async def observe(self, options: ObserveOptions | None = None, *, timeout: float = 10.0) -> Observation:
         """The bounded observation of this tab now (OB-1…OB-6); see :func:`cdpagent.snapshot.observe`."""
-        return await _observe(self, options, timeout=timeout)
+        return (await self.view(options, timeout=timeout)).observation
 
+    @recorded("observe")
     async def view(self, options: ObserveOptions | None = None, *, timeout: float = 10.0) -> ObserveResult:
         """What a model is given of this tab now: the observation, its rendered text and its tools.
 
@@ -409,6 +413,7 @@ class Tab:
         """
         return await observe_page(self, options, timeout=timeout)
 
+    @recorded("act")
     async def act(
         self,
         action: str,
@@ -477,6 +482,7 @@ class Tab:
             return receipt
         return await downloads.finish_receipt(receipt, self.id, mark, self.take_notices, deadline)
 
+    @recorded("click_at")
     async def click_at(self, x: float, y: float, *, timeout: float = 10.0) -> Receipt:
         """Click at viewport CSS pixel ``(x, y)`` (vision mode) and return the change receipt;
         see :func:`cdpagent.coordinates.click_at`."""
@@ -486,6 +492,7 @@ class Tab:
         finally:
             self.acting = False
 
+    @recorded("type_at")
     async def type_at(self, x: float, y: float, text: str, *, timeout: float = 10.0) -> Receipt:
         """Click at viewport CSS pixel ``(x, y)`` and type ``text`` (vision mode); the change
         receipt; see :func:`cdpagent.coordinates.type_at`."""
@@ -495,15 +502,18 @@ class Tab:
         finally:
             self.acting = False
 
+    @recorded("back")
     async def back(self, *, timeout: float = 30.0) -> Document:
         """Go back one entry in this tab's history (BR-1); see :func:`cdpagent.navigation.go_forward`."""
         return await go_back(self, timeout=timeout)
 
+    @recorded("forward")
     async def forward(self, *, timeout: float = 30.0) -> Document:
         """Go forward one entry in this tab's history (BR-1); raises :class:`OperationError`
         ``NAVIGATION_FAILED`` when there is none or it does not load in time."""
         return await go_forward(self, timeout=timeout)
 
+    @recorded("screenshot")
     async def screenshot(
         self,
         *,
@@ -520,10 +530,12 @@ class Tab:
             max_edge=max_edge, timeout=timeout,
         )
 
+    @recorded("pdf")
     async def pdf(self, *, landscape: bool = False, timeout: float = 30.0) -> bytes:
         """The page printed to PDF (headless only); see :func:`cdpagent.capture.pdf`."""
         return await _pdf(self, landscape=landscape, timeout=timeout)
 
+    @recorded("wait_for")
     async def wait_for(
         self,
         *,
@@ -536,14 +548,17 @@ class Tab:
         see :func:`cdpagent.waiting.wait_for`."""
         return await _wait_for(self, text=text, gone=gone, action=action, timeout=timeout)
 
+    @recorded_sync("console")
     def console(self, limit: int = 50) -> list[ConsoleMessage]:
         """The page's last ``limit`` console messages and uncaught exceptions, oldest first (BR-5)."""
         return list(self.log.console)[-limit:] if limit > 0 else []
 
+    @recorded_sync("network")
     def network(self, limit: int = 50) -> list[FailedRequest]:
         """The page's last ``limit`` failed requests (network errors, HTTP ≥ 400), oldest first (BR-5)."""
         return list(self.log.failed)[-limit:] if limit > 0 else []
 
+    @recorded("close")
     async def close(self) -> None:
         """Close the tab and wait until the browser confirms it is gone."""
         if self.closed:
@@ -575,6 +590,8 @@ class Browser:
             else None
         )
         self.extensions = list(extensions)
+        #: Records every operation while a trace is kept (``launch(trace=PATH)``); None: no trace.
+        self.tracer: Recorder | None = None
         #: The directories files may be uploaded from, resolved (:mod:`cdpagent.uploads`); none: no uploads.
         self.allow_dirs: tuple[str, ...] = ()
         self._nursery = nursery
@@ -646,6 +663,7 @@ class Browser:
         if tab is not None:
             tab.notices.append(text)
 
+    @recorded_sync("downloads")
     def downloaded(self, limit: int = 50) -> list[Download]:
         """The last ``limit`` downloads of this browser's pages, oldest first (BR-4).
 
@@ -673,6 +691,7 @@ class Browser:
             {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": True},
         )
 
+    @recorded("open")
     async def open(
         self,
         url_or_path: str | os.PathLike[str] = "about:blank",
@@ -823,10 +842,12 @@ async def _browser(
     extensions: Sequence[Extension],
     process: BrowserProcess | None,
     download_dir: Path | None = None,
+    trace: str | os.PathLike[str] | None = None,
 ) -> AsyncIterator[Browser]:
     with collapse():
         async with _owned(transport_opener, extensions, process, download_dir) as browser:
-            yield browser
+            with recording(browser, trace):
+                yield browser
 
 
 @asynccontextmanager
@@ -879,6 +900,7 @@ async def launch(
     download_dir: str | os.PathLike[str] | None = None,
     user_data_dir: str | os.PathLike[str] | None = None,
     storage_state: str | os.PathLike[str] | StorageState | None = None,
+    trace: str | os.PathLike[str] | None = None,
     allow_dirs: Sequence[str | os.PathLike[str]] = (),
     timeout: float = 30.0,
 ) -> AsyncIterator[Browser]:
@@ -895,6 +917,9 @@ async def launch(
     profile kept across runs (never removed); ``storage_state`` is a Playwright
     ``storageState`` file (or :class:`StorageState`) whose cookies and local storage
     the browser starts with; :meth:`Browser.storage_state` reads them back (BR-6).
+    ``trace`` is a file that records every operation of the run, step by step
+    (replaced if it exists; :mod:`cdpagent.tracing`, ``cdpagent trace show``);
+    :class:`OSError` when it cannot be written.
     ``allow_dirs`` are the directories ``Tab.act(..., files=…)`` may upload from
     (default none: every upload is refused, ``FILE_NOT_ALLOWED``).
     Raises :class:`~cdpagent.errors.BrowserNotFound` when no browser is found
@@ -928,7 +953,7 @@ async def launch(
 
                 downloads = Path(download_dir or Path(process.workdir) / "downloads")
                 try:
-                    async with _browser(open_transport, extensions, process, downloads) as browser:
+                    async with _browser(open_transport, extensions, process, downloads, trace) as browser:
                         browser.allow_dirs = upload_dirs(allow_dirs)
                         if state is not None:
                             await load_storage_state(browser, state, timeout=timeout)
@@ -947,6 +972,7 @@ async def connect(
     extensions: Sequence[Extension] | None = None,
     webmcp: bool = False,
     download_dir: str | os.PathLike[str] | None = None,
+    trace: str | os.PathLike[str] | None = None,
     allow_dirs: Sequence[str | os.PathLike[str]] = (),
     timeout: float = 30.0,
 ) -> AsyncIterator[Browser]:
@@ -958,7 +984,7 @@ async def connect(
     :func:`launch` (with ``webmcp`` the browser must have been started with
     ``--enable-features=WebMCP``). With ``download_dir`` this browser's downloads
     are saved there (a path on the browser's machine) and listed; ``allow_dirs`` as for
-    :func:`launch` (paths on the browser's machine too).
+    :func:`launch` (paths on the browser's machine too). ``trace`` is as for :func:`launch`.
     Raises :class:`ConnectionClosed` when the endpoint is not a reachable CDP
     endpoint.
     """
@@ -976,7 +1002,7 @@ async def connect(
 
     with collapse():
         where = Path(download_dir) if download_dir is not None else None
-        async with _browser(open_transport, extensions, None, where) as browser:
+        async with _browser(open_transport, extensions, None, where, trace) as browser:
             browser.allow_dirs = upload_dirs(allow_dirs)
             yield browser
 

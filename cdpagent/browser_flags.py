@@ -24,6 +24,7 @@ from .progress import slow_step
 __all__ = [
     "add_browser_flags",
     "add_launch_flags",
+    "add_trace_flag",
     "browser_from_flags",
     "launch_only_flags",
     "launch_options",
@@ -39,6 +40,7 @@ def add_browser_flags(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--webmcp", action="store_true", help=_WEBMCP_HELP)
     add_launch_flags(parser)
+    add_trace_flag(parser)
 
 
 def add_launch_flags(parser: argparse.ArgumentParser) -> None:
@@ -86,10 +88,18 @@ def launch_only_flags(args: argparse.Namespace) -> list[str]:
     return [flag for name, flag in _LAUNCH_ONLY if getattr(args, name)]
 
 
+def add_trace_flag(parser: argparse.ArgumentParser) -> None:
+    """Add ``--trace PATH``: record every operation of the run (``cdpagent trace show PATH`` replays it)."""
+    parser.add_argument(
+        "--trace", metavar="PATH", default=None,
+        help="record every step of the run into PATH (JSON Lines; 'cdpagent trace show PATH' replays it)",
+    )  # fmt: skip
+
+
 def browser_from_flags(args: argparse.Namespace) -> AbstractAsyncContextManager[Browser]:
     """The browser the flags ask for: a session of ``--grid URL``'s hub, else a local launch.
 
-    ``--allow-origin`` values, when the command has them, go to either. ``--webmcp``
+    ``--allow-origin`` values, when the command has them, and ``--trace`` go to either. ``--webmcp``
     and the launch flags (:func:`launch_options`) need a local launch. Raises
     :class:`~cdpagent.errors.StepError` for ``--webmcp`` or a launch flag with ``--grid``.
     """
@@ -97,14 +107,16 @@ def browser_from_flags(args: argparse.Namespace) -> AbstractAsyncContextManager[
     from .grid import connect_grid
 
     origins = getattr(args, "allow_origin", None) or []
+    trace = getattr(args, "trace", None)
     if args.grid:
         if args.webmcp:
             raise StepError("--webmcp needs a local browser; a grid's browsers run without WebMCP")
         if given := launch_only_flags(args) + (["--allow-dir"] if args.allow_dir else []):
             raise StepError(f"{', '.join(given)} need a browser cdpagent launches, not one of --grid")
-        return _announced(connect_grid(args.grid, allow_origins=origins), f"opening a session at {args.grid}")
-    options = launch_options(args)
-    return _announced(launch(allow_origins=origins, webmcp=args.webmcp, **options), "launching the browser")
+        opening = connect_grid(args.grid, allow_origins=origins, trace=trace)
+        return _announced(opening, f"opening a session at {args.grid}")
+    opening = launch(allow_origins=origins, webmcp=args.webmcp, trace=trace, **launch_options(args))
+    return _announced(opening, "launching the browser")
 
 
 @asynccontextmanager

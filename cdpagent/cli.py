@@ -22,6 +22,7 @@ from .eval.command import add_eval_command
 from .mcp_server.command import add_command as add_mcp_command
 from .progress import slow_step
 from .stopping import run_until_signal
+from .traceview import add_trace_command
 
 if TYPE_CHECKING:
     pass
@@ -129,7 +130,6 @@ async def _observe(args: argparse.Namespace) -> int:
     Prints the rendered Markdown, or with ``--json`` one object
     ``{"observation", "text", "tools"}`` (OB-9). Budgets come from the flags.
     """
-    from .snapshot.observe import observe_page
     from .snapshot.options import ObserveOptions
 
     overrides = {
@@ -141,7 +141,7 @@ async def _observe(args: argparse.Namespace) -> int:
     async with browser_from_flags(args) as browser:
         tab = await browser.open(args.page)
         async with slow_step(f"observing {args.page}"):
-            result = await observe_page(tab, options, timeout=args.timeout)
+            result = await tab.view(options, timeout=args.timeout)
     if args.json:
         _print_json(result)
     else:
@@ -194,6 +194,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     add_mcp_command(sub, commands)
     add_eval_command(sub, commands)
     add_examples_command(sub, commands)
+    add_trace_command(sub, commands)
     add_common_flags(parser, sub)
     return parser, commands
 

@@ -55,8 +55,9 @@ COMMAND_HELP: dict[str, tuple[str, str]] = {
         "'{\"change\": {\"kind\": \"insert\", \"index\": 0, \"text\": \"hi\"}, \"expectedRevision\": 1}'",
     ),
     "script": (
-        "Open PAGE in one tab and run one JSON step per line of STEPS (invoke, observe, act, reload, "
-        "navigate, wait, user_click, user_type, notifications); print one JSON result line per step. "
+        "Open PAGE in one tab and run one JSON step per line of STEPS (every operation: observe, act, "
+        "invoke, navigate, back, reload, screenshot, wait_for, … as docs/surfaces/script.md lists; and "
+        "wait, user_click, user_type); print one JSON result line per step. "
         "The first failed step stops the script with exit status 1.",
         "echo '{\"op\": \"observe\"}' | cdpagent script example:todos -\n"
         "cdpagent script example:todos steps.jsonl --yes",
@@ -86,6 +87,13 @@ COMMAND_HELP: dict[str, tuple[str, str]] = {
         "'eval compare RUN_A RUN_B' prints the per-task difference of two runs.",
         "cdpagent eval tasks.jsonl --model qwen --base-url http://127.0.0.1:8080/v1 --repeat 3\n"
         "cdpagent eval compare eval-runs/A eval-runs/B",
+    ),
+    "trace": (
+        "Turn a trace recorded with --trace PATH (every command that starts a browser takes it) into one "
+        "self-contained HTML page that replays the run step by step: what the model saw, what it did, "
+        "what changed, a thumbnail and the timings. Format and bounds: docs/trace.md.",
+        "cdpagent script example:todos steps.jsonl --trace run.jsonl\n"
+        "cdpagent trace show run.jsonl -o run.html",
     ),
     "examples": (
         "List the example pages shipped with cdpagent. Every command that takes a PAGE, script "

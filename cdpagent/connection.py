@@ -25,6 +25,7 @@ import trio
 from .errors import CallTimeout, ConnectionClosed, SubscriptionOverflow
 from .logs import CDP as _TRAFFIC
 from .protocol import CallFailed, Event, ProtocolCore, Reply, SessionEnded
+from .trace import CdpMeter
 from .transport import Transport
 
 __all__ = ["Connection", "Session", "Subscription"]
@@ -221,6 +222,8 @@ class Connection:
         self.close_reason = ""
         #: Called (synchronously) once the connection is lost.
         self.closed_callbacks: list[Callable[[], None]] = []
+        #: Counts the traffic while a trace is recorded (:mod:`cdpagent.tracing`); None: nothing counted.
+        self.meter: CdpMeter | None = None
 
     def session(self, session_id: str | None) -> Session:
         """The :class:`Session` object for ``session_id`` (created on first use)."""
@@ -248,7 +251,7 @@ class Connection:
         self, method: str, params: Any, session_id: str | None, deadline: float | None = None
     ) -> msgspec.Raw:
         """Send one command and wait for its raw result; see :meth:`Session.send`."""
-        if _TRAFFIC.isEnabledFor(logging.INFO):
+        if self.meter is not None or _TRAFFIC.isEnabledFor(logging.INFO):
             return await self._traced_call(method, params, session_id, deadline)
         call, data = self._register(method, params, session_id)
         if deadline is not None:
@@ -263,7 +266,7 @@ class Connection:
     async def _traced_call(
         self, method: str, params: Any, session_id: str | None, deadline: float | None
     ) -> msgspec.Raw:
-        """:meth:`call` with a ``cdpagent.cdp`` line: method, session, sizes, latency, outcome."""
+        """:meth:`call`, logged (method, session, sizes, latency, outcome) and counted by the meter."""
         call, data = self._register(method, params, session_id)
         if deadline is not None:
             self._add_deadline(deadline, call.id)
@@ -278,10 +281,14 @@ class Connection:
             raw = await self._wait(call)
         except BaseException as exc:
             elapsed = (time.perf_counter() - started) * 1000
+            if self.meter is not None:
+                self.meter.call(method, len(data), 0, elapsed, True)
             failed = type(exc).__name__
             _TRAFFIC.info("%s [%s] %d B → %s after %.1f ms", method, where, len(data), failed, elapsed)
             raise
         elapsed = (time.perf_counter() - started) * 1000
+        if self.meter is not None:
+            self.meter.call(method, len(data), len(raw), elapsed, False)
         _TRAFFIC.info("%s [%s] %d B → %d B in %.1f ms", method, where, len(data), len(raw), elapsed)
         return raw
 
@@ -290,12 +297,21 @@ class Connection:
     ) -> list[msgspec.Raw]:
         """Send every command, then wait for all replies; see :meth:`Session.send_batch`."""
         calls: list[_Call] = []
+        sent: list[int] = []
+        started = time.perf_counter()
         try:
             for method, params in commands:
                 call, data = self._register(method, params, session_id)
                 calls.append(call)
+                sent.append(len(data))
                 await self.transport.send(data)
-            return [await self._wait(call) for call in calls]
+            raws = [await self._wait(call) for call in calls]
+            if self.meter is not None:
+                # One latency for the batch: its replies are read together.
+                elapsed = (time.perf_counter() - started) * 1000
+                for (method, _), size, raw in zip(commands, sent, raws, strict=True):
+                    self.meter.call(method, size, len(raw), elapsed, False)
+            return raws
         finally:
             for call in calls:
                 self._forget(call.id)
@@ -375,6 +391,8 @@ class Connection:
                 self.forget_session(ev.session_id)
             else:
                 assert isinstance(ev, Event)
+                if self.meter is not None:
+                    self.meter.event(ev.method, len(ev.params))
                 if _TRAFFIC.isEnabledFor(logging.DEBUG):
                     where = ev.session_id[:8] if ev.session_id else "browser"
                     _TRAFFIC.debug("event %s [%s] %d B", ev.method, where, len(ev.params))

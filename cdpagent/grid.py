@@ -26,6 +26,7 @@ Theory of operation:
 from __future__ import annotations
 
 import math
+import os
 import weakref
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -122,6 +123,7 @@ async def connect_grid(
     extensions: Sequence[Extension] | None = None,
     keepalive: float | None = None,
     wait_for_slot: float = 0.0,
+    trace: str | os.PathLike[str] | None = None,
     timeout: float = 60.0,
 ) -> AsyncIterator[Browser]:
     """A :class:`~cdpagent.Browser` from a new session of the Selenium Grid 4 hub at ``hub_url``.
@@ -133,7 +135,7 @@ async def connect_grid(
     once; otherwise the request may wait that many seconds in the grid's queue
     (a request given up while queued may still start a session later, which the
     grid's idle timeout ends). ``timeout`` bounds starting the session and
-    attaching to it. ``allow_origins`` and ``extensions`` are as for
+    attaching to it. ``allow_origins``, ``extensions`` and ``trace`` are as for
     :func:`~cdpagent.launch`; pages load in the node's browser, so a ``file:``
     path must exist on the node.
 
@@ -156,7 +158,7 @@ async def connect_grid(
     session = await hub.new_session(wanted, timeout=timeout + max(wait_for_slot, 0.0))
     try:
         async with connect(
-            session.cdp_url, allow_origins=allow_origins, extensions=extensions, timeout=timeout
+            session.cdp_url, allow_origins=allow_origins, extensions=extensions, trace=trace, timeout=timeout
         ) as browser, trio.open_nursery() as nursery:
             _SESSIONS[browser] = session
             nursery.start_soon(_keep_alive, browser, session.session_id, period)

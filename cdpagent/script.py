@@ -11,9 +11,23 @@ step                                                 result line
 ``{"op": "open", "url", "timeout"?}``                ``{"op": "open", "tabId", "url"}`` (the steps
                                                      go on in the new tab)
 ``{"op": "close"}``                                  ``{"op": "close", "closed": tabId}``
-``{"op": "list"}``                                   ``{"op": "list", "pages": [{tabId, url}], "current"}``
-``{"op": "reload"}``                                 ``{"op": "reload", "url": …}``
-``{"op": "navigate", "url", "timeout"?}``            ``{"op": "navigate", "url": …}``
+``{"op": "list"}``                                   ``{"op": "list", "pages": [{tabId, url, opener?}],
+                                                     "current"}``
+``{"op": "select", "tabId"}``                        ``{"op": "select", "tabId", "url"}`` (the steps go
+                                                     on in that tab, e.g. a popup)
+``{"op": "navigate", "url", "timeout"?}``            ``{"op": "navigate", "tabId", "url", "changed"}``
+``{"op": "back" | "forward" | "reload", "timeout"?}``  ``{"op": …, "tabId", "url", "changed"}``
+``{"op": "screenshot", "full_page"?, "target"?,      ``{"op": "screenshot", "format", "width", "height",
+"format"?, "quality"?, "max_edge"?}``                 "bytes", "masked", "truncated", "summary",
+                                                     "data"}`` (``data``: the image, base64)
+``{"op": "pdf", "landscape"?}``                      ``{"op": "pdf", "bytes", "data"}``
+``{"op": "wait_for", "text"?, "gone"?, "action"?,    ``{"op": "wait_for", "tabId", "holds"}``
+"timeout"?}``
+``{"op": "console" | "network", "limit"?}``          ``{"op": "console", "messages"}`` /
+                                                     ``{"op": "network", "requests"}``
+``{"op": "downloads", "limit"?}``                    ``{"op": "downloads", "downloads": […]}``
+``{"op": "click_at", "x", "y"}``,                    ``{"op": …, "receipt": {"result": …}}``
+``{"op": "type_at", "x", "y", "text"}``
 ``{"op": "wait", "ms"}``                             ``{"op": "wait", "ms": …}``
 ``{"op": "user_click", "selector"}``                 ``{"op": "user_click", "selector": …}``
 ``{"op": "user_type", "selector", "text"}``          ``{"op": "user_type", "selector": …}``
@@ -21,6 +35,12 @@ step                                                 result line
 ``{"op": "observe", "options"?}``                    ``{"op": "observe", "observation", "text", "tools"}``
 ``{"op": "act", "action", "record"?, "text"?, …}``   ``{"op": "act", "receipt": {"result": …}}``
 ===================================================  ==========================================
+
+Every operation of :mod:`cdpagent.operations` is a step of the same name taking the same
+arguments (the operation steps run through :mod:`cdpagent.tabops`, as the agent's tools
+do; a script runs every step it is given, opt-in ones included: whoever wrote it chose
+them). A step's arguments are decoded once by the operation's Struct: an unknown or
+mistyped argument is ``SCRIPT_STEP_INVALID`` naming it.
 
 ``user_click`` and ``user_type`` are a simulated person using the page through real
 input events (a test-harness step, never an agent tool). ``notifications`` waits up
@@ -30,32 +50,31 @@ returns all queued ones.
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Final, TypeVar
 
 import msgspec
 import trio
 
+from . import tabops
 from .browser import Tab
 from .errors import CDPAgentError, PageApiError, StepError, ToolCallError
 from .harness import user_click, user_type
 from .operations import (
     ActArgs,
-    CloseArgs,
     InvokeArgs,
-    ListArgs,
-    NavigateArgs,
-    OpenArgs,
     OperationArgs,
     act_inputs,
     decode,
+    operation,
+    surface_arguments,
 )
 from .runtime.codes import PAGE_API_ARGS_INVALID, refusal
 from .runtime.invoke import DEFAULT_TIMEOUT
 from .runtime.threads import Thread
 from .snapshot import codes
 from .snapshot.actions import ConfirmCallback
-from .snapshot.observe import observe_page
 from .snapshot.options import ObserveOptions
 from .snapshot.receipts import ActionRef, error_receipt
 
@@ -127,42 +146,6 @@ def _decoded(args: type[_A], step: dict[str, Any]) -> _A:
         raise StepError(error.message) from None
 
 
-async def _open(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
-    args = _decoded(OpenArgs, step)
-    opener = ctx.thread.open if ctx.thread is not None else ctx.tab.browser.open
-    ctx.tab = await opener(args.url, timeout=args.timeout)
-    document = ctx.tab.document
-    return {"op": "open", "tabId": ctx.tab.id, "url": document.url if document else args.url}
-
-
-async def _close(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
-    _decoded(CloseArgs, step)
-    closed = ctx.tab.id
-    await ctx.tab.close()
-    others = ctx.thread.tabs if ctx.thread is not None else ctx.tab.browser.tabs
-    if others:
-        ctx.tab = others[-1]  # the steps go on in the newest tab left
-    return {"op": "close", "closed": closed}
-
-
-async def _list(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
-    _decoded(ListArgs, step)
-    tabs = ctx.thread.tabs if ctx.thread is not None else ctx.tab.browser.tabs
-    pages = [{"tabId": t.id, "url": t.document.url if t.document else ""} for t in tabs]
-    return {"op": "list", "pages": pages, "current": ctx.tab.id}
-
-
-async def _reload(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
-    document = await ctx.tab.reload()
-    return {"op": "reload", "url": document.url}
-
-
-async def _navigate(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
-    args = _decoded(NavigateArgs, step)
-    document = await ctx.tab.navigate(args.url, timeout=args.timeout)
-    return {"op": "navigate", "url": document.url}
-
-
 async def _wait(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
     ms = _field(step, "ms", (int, float))
     if not 0 <= ms <= 600_000:
@@ -183,25 +166,6 @@ async def _user_type(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]
     return {"op": "user_type", "selector": selector}
 
 
-async def _notifications(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
-    wait_ms = _field(step, "wait_ms", (int, float), 0)
-    notes = await ctx.thread.notifications(wait_ms) if ctx.thread is not None else []
-    return {
-        "op": "notifications",
-        "notifications": [
-            {
-                "tabId": n.tab_id,
-                "message": n.message,
-                "deliveryId": n.delivery_id,
-                "url": n.url,
-                # The runtime's own notice of refused posts; 0 for what a page wrote.
-                "refused": n.refused,
-            }
-            for n in notes
-        ],
-    }
-
-
 async def observe_step(tab: Tab, step: dict[str, Any]) -> dict[str, Any]:
     """The ``{"op": "observe", "options"?: {...}}`` step.
 
@@ -215,7 +179,7 @@ async def observe_step(tab: Tab, step: dict[str, Any]) -> dict[str, Any]:
         options = msgspec.convert(raw, ObserveOptions)
     except msgspec.ValidationError as error:
         raise StepError(f"observe: bad options: {error}") from None
-    result = await observe_page(tab, options)
+    result = await tab.view(options)
     return {"op": "observe", **msgspec.to_builtins(result)}
 
 
@@ -250,20 +214,36 @@ async def _act(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
     return await act_step(ctx.tab, step, confirm=ctx.confirm)
 
 
-#: Step handlers by ``op``.
+def _operation_step(name: str) -> Step:
+    """The step of operation ``name``, run by :func:`cdpagent.tabops.run` on the current tab."""
+    op = operation(name)
+
+    async def step(ctx: ScriptContext, raw: dict[str, Any]) -> dict[str, Any]:
+        given = _arguments(raw)
+        tab_id = given.pop("tabId", None) if "tabId" in surface_arguments(op, current_tab=True) else None
+        if tab_id is not None and not isinstance(tab_id, str):
+            raise StepError(f"{name}: 'tabId' must be a tab id string")
+        if "tabId" in surface_arguments(op, current_tab=True) and tab_id is None:
+            raise StepError(f"{name} needs 'tabId'")
+        outcome = await tabops.run(ctx, name, _decoded(op.args, {"op": name, **given}), tab_id)
+        line = {"op": name, **outcome.value}
+        data = outcome.image.data if outcome.image is not None else outcome.document
+        if data is not None:
+            line["data"] = base64.b64encode(data).decode()
+        return line
+
+    return step
+
+
+#: Step handlers by ``op``: every operation's, and the harness's own (``wait``, ``user_*``).
 STEPS: dict[str, Step] = {
-    "open": _open,
-    "close": _close,
-    "list": _list,
+    **{name: _operation_step(name) for name in sorted(tabops.SERVED)},
     "observe": _observe,
     "act": _act,
     "invoke": _invoke,
-    "reload": _reload,
-    "navigate": _navigate,
     "wait": _wait,
     "user_click": _user_click,
     "user_type": _user_type,
-    "notifications": _notifications,
 }
 
 _decode_step = msgspec.json.Decoder()

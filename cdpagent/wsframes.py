@@ -40,6 +40,26 @@ _DATA_OPCODES: Final = frozenset({TEXT, BINARY})
 _CONTROL_OPCODES: Final = frozenset({CLOSE, PING, PONG})
 
 
+class _Keys:
+    """Fresh masking keys from the OS's strong source (RFC 6455 §5.3), drawn 1,024 at a
+    time: one system call per 1,024 frames rather than one per frame."""
+
+    def __init__(self) -> None:
+        self._pool = b""
+        self._next = 0
+
+    def take(self) -> bytes:
+        if self._next >= len(self._pool):
+            self._pool = os.urandom(4096)
+            self._next = 0
+        key = self._pool[self._next : self._next + 4]
+        self._next += 4
+        return key
+
+
+_keys = _Keys()
+
+
 def client_frame(opcode: int, payload: bytes) -> bytes:
     """One final frame with ``opcode`` and ``payload``, masked with a fresh random key."""
     size = len(payload)
@@ -49,7 +69,7 @@ def client_frame(opcode: int, payload: bytes) -> bytes:
         head = bytes((0x80 | opcode, 0xFE)) + size.to_bytes(2, "big")
     else:
         head = bytes((0x80 | opcode, 0xFF)) + size.to_bytes(8, "big")
-    key = os.urandom(4)
+    key = _keys.take()
     if not size:
         return head + key
     # XOR as one big integer: C speed for any size, no per-byte Python loop.
@@ -86,8 +106,14 @@ class FrameReader:
 
         Raises :class:`FrameError` on a framing violation or an oversized message.
         """
-        buffer = self._buffer
-        buffer += data
+        # With nothing left over from the last read (the usual case), frames are cut
+        # straight out of ``data``: one copy per payload instead of three.
+        buffer: bytes | bytearray
+        if self._buffer:
+            buffer = self._buffer
+            buffer += data
+        else:
+            buffer = data
         out: list[tuple[int, bytes]] = []
         start = 0
         end = len(buffer)
@@ -114,10 +140,13 @@ class FrameReader:
                 raise FrameError(f"a message over {self.max_size} bytes")
             if end - offset < size:
                 break
-            payload = bytes(buffer[offset : offset + size])
+            payload = buffer[offset : offset + size]
             start = offset + size
-            self._frame(first & 0x80 != 0, opcode, payload, out)
-        del buffer[:start]
+            self._frame(first & 0x80 != 0, opcode, payload if type(payload) is bytes else bytes(payload), out)
+        if buffer is self._buffer:
+            del buffer[:start]
+        elif start < end:
+            self._buffer = bytearray(buffer[start:])
         return out
 
     def _frame(self, final: bool, opcode: int, payload: bytes, out: list[tuple[int, bytes]]) -> None:

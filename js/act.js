@@ -30,7 +30,12 @@
 //   scrollState(locator, wait) -> {found, top, max, client}   where the scroller
 //       of a scroll action is; wait: a promise that resolves once the position
 //       has stopped moving (a wheel scroll may be animated)
-//   slider(locator) -> {found, native, value, min, max, step, thumb, track}
+//   slider(locator) -> {found, native, positional, shown, value, min, max, step, thumb, track}
+//       positional: an ARIA-less slider whose scale is unknown (value: % of its track);
+//       shown: value, min and max are the numbers the page showed (measureScale)
+//   measureScale(locator, phase) -> {found, ok, start, min, max}   phases "start",
+//       "min" (after Home) and "max" (after End): finds the number the page shows
+//       beside an ARIA-less slider and keeps its scale for slider() and sliderScale(el)
 //   radio(locator, option) -> {found, ok, reason, cover, options, x, y, checked}
 //       the radio of a choose group whose label (or value) is `option`,
 //       scrolled into view and hit-tested
@@ -338,27 +343,98 @@
     // An ARIA slider is often only its thumb: its track is the element (when the
     // thumb is its handle) or the nearest wider ancestor.
     let track = handle ? el.getBoundingClientRect() : r;
-    if (!native && !handle && r.width < 40) {
+    const body = native || handle ? el : bodyOf(el); // fit: a jQuery UI handle's track is its parent
+    if (body !== el) track = body.getBoundingClientRect();
+    else if (!native && !handle && r.width < 40) {
       for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
         const u = up.getBoundingClientRect();
         if (u.width >= 3 * r.width) { track = u; break; }
       }
     }
-    const vertical = (aria('aria-orientation') || '') === 'vertical';
     const centre = { x: r.left + r.width / 2, y: r.top + r.height / 2 };
     const now = native ? num(el.value, min) : num(aria('aria-valuenow'), NaN);
-    // No aria-valuenow (an ARIA-less slider): its value is where its thumb is, to a pixel.
-    const positional = !native && Number.isNaN(now);
+    // No aria-valuenow (an ARIA-less slider): its value is the number the page shows
+    // beside it once measureScale found it, else where its thumb is, to a pixel.
+    const scale = !native && Number.isNaN(now) ? shownScale(el) : null;
+    const positional = !native && Number.isNaN(now) && !scale;
+    const vertical = (aria('aria-orientation') || '') === 'vertical' || (positional || scale ? track.height > track.width : false);
     const span = vertical ? track.height : track.width;
     const at = vertical ? (track.top + track.height - centre.y) / span : (centre.x - track.left) / span;
-    const value = positional ? min + Math.max(0, Math.min(1, at)) * (max - min) : now;
+    const value = scale ? scale.value : positional ? min + Math.max(0, Math.min(1, at)) * (max - min) : now;
     const frac = max > min ? (value - min) / (max - min) : 0;
     const thumb = native ? { x: r.left + frac * r.width, y: centre.y } : centre;
     return {
-      found: true, native, value, min, max, step, vertical, thumb,
+      found: true, native, positional, shown: !!scale, vertical, thumb,
+      value, min: scale ? scale.min : min, max: scale ? scale.max : max, step,
       tolerance: positional && span > 0 ? (max - min) / span : 0,
       track: { left: track.left, top: track.top, width: track.width, height: track.height },
     };
+  }
+
+  // fit: an ARIA-less slider's own scale (jQuery UI's keeps it in script, not the DOM),
+  // measured as a person would: move the handle to each end (Home, End) and read the
+  // number the page shows beside it. Kept per slider; the readout is re-read each time.
+  const SCALES = new WeakMap();
+  const PENDING = new WeakMap();
+  const NUMBER = /^\s*[-\u2212]?\d+(?:[.,]\d+)?\s*$/;
+  const readNumber = (node) => {
+    const t = node.tagName === 'INPUT' ? node.value : node.textContent;
+    return NUMBER.test(t) ? parseFloat(t.replace('\u2212', '-').replace(',', '.')) : null;
+  };
+  // The slider's body: the handle's track when el is a handle, else el.
+  const bodyOf = (el) => (el.tabIndex >= 0 && el.parentElement &&
+    /slider/i.test(String(el.parentElement.className)) ? el.parentElement : el);
+  // Elements near the slider that show one number: within its parent, then its
+  // grandparent, outside the slider itself, in document order (at most 12).
+  function readoutsOf(el) {
+    const body = bodyOf(el);
+    const out = [];
+    let up = body.parentElement;
+    for (let depth = 0; up && depth < 2 && out.length < 12; up = up.parentElement, depth++) {
+      let n = 0;
+      for (const c of up.querySelectorAll('*')) {
+        if (++n > 200 || out.length >= 12) break;
+        if (body.contains(c) || c.contains(body) || out.includes(c)) continue;
+        if ((c.firstElementChild && c.tagName !== 'INPUT') || !c.checkVisibility()) continue;
+        if (observer.isSensitive(c)) continue;
+        if (readNumber(c) !== null) out.push(c);
+      }
+    }
+    return out;
+  }
+  function shownScale(el) {
+    const s = SCALES.get(el);
+    const readout = s && s.readout.deref();
+    const value = readout && readout.isConnected ? readNumber(readout) : null;
+    return value === null ? null : { value, min: s.min, max: s.max };
+  }
+  // phase "start" (before any key), "min" (after Home), "max" (after End):
+  // -> {found, ok, start, min, max}; ok: a number beside the slider followed the keys.
+  function measureScale(locator, phase) {
+    const el = find(locator);
+    if (!el) return { found: false, ok: false };
+    if (phase === 'start') {
+      const nodes = readoutsOf(el);
+      PENDING.set(el, { nodes, start: nodes.map(readNumber) });
+      return { found: true, ok: nodes.length > 0 };
+    }
+    const p = PENDING.get(el);
+    if (!p) return { found: true, ok: false };
+    const seen = p.nodes.map((n) => (n.isConnected ? readNumber(n) : null));
+    if (phase === 'min') { p.min = seen; return { found: true, ok: true }; }
+    PENDING.delete(el);
+    for (let i = 0; i < p.nodes.length; i++) {
+      const [a, b, start] = [p.min ? p.min[i] : null, seen[i], p.start[i]];
+      if (a === null || b === null || start === null || !(b > a) || start < a || start > b) continue;
+      SCALES.set(el, { readout: new WeakRef(p.nodes[i]), min: a, max: b });
+      return { found: true, ok: true, start, min: a, max: b };
+    }
+    return { found: true, ok: false };
+  }
+  // The measured scale of an inferred slider element (js/infer.js shows it), or null.
+  function sliderScale(el) {
+    const s = shownScale(el);
+    return s ? { min: s.min, max: s.max, value: s.value } : null;
   }
 
   // --- choose (radio groups) ---------------------------------------------------------
@@ -584,8 +660,8 @@
   Object.defineProperty(globalThis, '__cdpagentAct', {
     value: Object.freeze({
       kinds: KINDS, prepare, ownerPoint, focusForTyping, valueIs, pick, choose, state,
-      hovered, shownAfterHover, focusFor, scrollState, watch, changed, slider, radio, radioIs, groupOptions, dateKeys,
-      fileInput, fileInfo,
+      hovered, shownAfterHover, focusFor, scrollState, watch, changed, slider, measureScale, sliderScale, radio, radioIs,
+      groupOptions, dateKeys, fileInput, fileInfo,
     }),
     writable: false, configurable: false, enumerable: false,
   });

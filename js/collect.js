@@ -1466,12 +1466,15 @@
   // set off may begin a little later, so past stillness proves nothing.
   function settle(quietMs, timeoutMs, fresh) {
     const start = now();
-    const period = Math.max(5, Math.min(quietMs, 25));
+    // After an input the window may end early on evidence: nothing the page started is
+    // pending (js/quiet.js, cdpagent.snapshot.quiet); checked often, so it ends soon.
+    const early = fresh && globalThis.__cdpagentQuiet ? globalThis.__cdpagentQuiet.since(start, quietMs) : null;
+    const period = early ? 5 : Math.max(5, Math.min(quietMs, 25));
     let waitedFor = null;
     return new Promise((resolve) => {
       const check = (due) => {
         const t = now();
-        const still = due - (fresh ? Math.max(lastMove, start) : lastMove) >= quietMs;
+        const still = due - (fresh ? Math.max(lastMove, start) : lastMove) >= quietMs || (early !== null && early());
         const busy = !still || busyAnimations();
         if (document.readyState === 'complete' && !busy) {
           resolve({ settled: true, waited_ms: t - start, reason: waitedFor });

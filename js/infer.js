@@ -21,6 +21,7 @@
 //       in the order of the action's options.
 //   text(optionsJson) -> string   the page text alone (JSON PageText), for a
 //       declared page that opts in (ObserveOptions.page_text).
+//   phases() -> string   JSON {phase: ms} of the last infer() pass (bench/observe_inferred.py).
 //
 // infer() runs in phases, one function each (context, regions, records, row
 // actions, page actions, state, feedback, page text); every bound comes from
@@ -115,23 +116,24 @@
   // collections (cheap), by role from the pass's one [role] scan, and contenteditable.
   // A selector list costs one match per selector per element, and one per record
   // row cost more than the rest of a pass on large tables.
-  function allControls(roled, clickables) {
+  function allControls(scan, clickables) {
     const out = clickables.slice(); // clicks
     for (const tag of CONTROL_TAGS) for (const el of document.getElementsByTagName(tag)) if (isControl(el)) out.push(el);
-    for (const el of roled) if (!CONTROL_TAG.test(el.tagName) && isControl(el)) out.push(el);
-    for (const el of document.querySelectorAll('[contenteditable]')) {
+    for (const el of scan.roled) if (!CONTROL_TAG.test(el.tagName) && isControl(el)) out.push(el);
+    for (const el of scan.editable) {
       if (!CONTROL_TAG.test(el.tagName) && !el.hasAttribute('role') && isControl(el)) out.push(el);
     }
-    for (const el of document.querySelectorAll(SLIDER_HANDLES)) if (!CONTROL_TAG.test(el.tagName) && isSliderHandle(el) && !out.includes(el)) out.push(el);
+    for (const el of scan.sliderHandles) if (!CONTROL_TAG.test(el.tagName) && isSliderHandle(el) && !out.includes(el)) out.push(el);
     return out;
   }
   // Elements by tag (live collections) and by role (from the pass's one [role] scan),
   // in document order: cheaper than a selector list, which matches every selector
   // against every element of the page.
-  function byTagAndRole(tags, roles, roled) {
+  // keep(el), when given, filters them before they are ordered.
+  function byTagAndRole(tags, roles, roled, keep) {
     const out = [];
-    for (const tag of tags) for (const el of document.getElementsByTagName(tag)) out.push(el);
-    for (const el of roled) if (roles.has(firstRole(el)) && !tags.includes(el.localName)) out.push(el);
+    for (const tag of tags) for (const el of document.getElementsByTagName(tag)) if (!keep || keep(el)) out.push(el);
+    for (const el of roled) if (roles.has(firstRole(el)) && !tags.includes(el.localName) && (!keep || keep(el))) out.push(el);
     return out.length > 1 ? inDocumentOrder(out) : out;
   }
   const docOrder = (a, b) => (a === b ? 0 : a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1);
@@ -149,6 +151,21 @@
       for (const el of list) if (!seen.has(el)) out.push(el);
     }
     return out;
+  }
+  // list in document order while full() is false, then the rest in any order: what is
+  // past the budgets is counted, and counting needs no order (50,000 links are not sorted
+  // to name the first few hundred).
+  function* orderedUntil(list, full) {
+    if (list.length < 256) {
+      yield* list.sort(docOrder);
+      return;
+    }
+    const rest = new Set(list);
+    for (const el of document.getElementsByTagName('*')) {
+      if (full()) break;
+      if (rest.delete(el)) yield el;
+    }
+    yield* rest;
   }
   // The nearest ancestor landmark of el (not el itself), or null.
   function landmarkAbove(el) {
@@ -312,6 +329,9 @@
     }
     const value = el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow');
     if (value) spec.value = isSensitive(el) ? MASK : clip(value, opts.bound_chars);
+    // fit: an ARIA-less slider's range as a set action measured it (the numbers shown beside it).
+    const scale = !value && !spec.min && !spec.max && globalThis.__cdpagentAct && globalThis.__cdpagentAct.sliderScale(el);
+    if (scale && !isSensitive(el)) Object.assign(spec, { min: String(scale.min), max: String(scale.max), value: String(scale.value) });
     return spec;
   }
 
@@ -404,6 +424,19 @@
     return '';
   }
 
+  // fit: the header of the table column el's cell is in, for a row action whose own text
+  // differs on every row (a date picker's day links: each column is a weekday).
+  function columnOf(el, container) {
+    if (!container.table || !container.headers) return '';
+    const cell = el.closest('td,th,[role=gridcell],[role=cell]');
+    if (!cell || !container.el.contains(cell)) return '';
+    const row = cell.parentElement;
+    const cells = row && (row.tagName === 'TR' ? row.cells : row.querySelectorAll(CELL));
+    const i = cells ? Array.prototype.indexOf.call(cells, cell) : -1;
+    const header = i >= 0 ? container.headers[i] : '';
+    return header && !/^column \d+$/.test(header) ? header : '';
+  }
+
   const GENERATED_ID = /\d{3,}|^[a-z]{0,2}[-_:]|^:|[0-9a-f]{8,}/i;
   // A humanised name or id names a control only when it holds a word ("tt1" does not).
   const WORDY = /\p{L}{3,}/u;
@@ -429,6 +462,7 @@
       const words = raw && !GENERATED_ID.test(raw) ? P.humanise(raw) : '';
       if (WORDY.test(words)) return [clip(words, max), 'attribute'];
     }
+    if (isSliderHandle(el) && el.parentElement) return controlName(el.parentElement, role, kind, max, used, inRow); // fit: a handle is named as its track
     return ['', 'position'];
   }
 
@@ -457,9 +491,10 @@
     return 'r' + ((h1 >>> 0).toString(36) + (h2 >>> 11).toString(36)).slice(0, 10);
   }
 
-  function openModal() {
+  // The open modal dialog of the page (the last one), given the [aria-modal=true] elements.
+  function openModal(ariaModal) {
     let modal = null;
-    const dialogs = [...document.getElementsByTagName('dialog'), ...document.querySelectorAll('[aria-modal="true"]')];
+    const dialogs = [...document.getElementsByTagName('dialog'), ...ariaModal];
     for (const d of dialogs.sort(docOrder)) {
       if (d.tagName === 'DIALOG' ? d.matches(':modal') : d.checkVisibility(VIS)) modal = d;
     }
@@ -489,18 +524,36 @@
 
   // --- phase: page context -----------------------------------------------------------------
 
+  // The document-wide questions of a pass, each answered once by the browser's own
+  // selector matching: a JS walk over every element (tried) is cheaper on a document this
+  // world has read before, but on a freshly loaded one it makes a wrapper for each of its
+  // 90,000 elements, which cost more than all these scans on the first observation.
+  function scanAttributes() {
+    const all = (selector) => Array.from(document.querySelectorAll(selector));
+    const first = (selector) => { const el = document.querySelector(selector); return el ? [el] : []; };
+    return {
+      roled: all('[role]'), editable: all('[contenteditable]'), sliderHandles: all(SLIDER_HANDLES),
+      ariaHidden: first('[aria-hidden="true"]'), inert: first('[inert]'),
+      ariaDisabled: first('[aria-disabled="true"]'), ariaModal: all('[aria-modal="true"]'),
+      stated: all('[aria-current],[aria-selected],[aria-pressed],[aria-checked],[aria-expanded]'),
+      sorted: all('[aria-sort]'), live: all('[aria-live],[aria-invalid]'),
+    };
+  }
+  const valued = (list, attr, value) => list.some((el) => el.getAttribute(attr) === value);
+
   function pageContext(opts, mode) {
     const skipDeclared = mode === 'undeclared';
-    const anyAriaHidden = !!document.querySelector('[aria-hidden="true"]');
-    const modal = openModal();
+    const scan = scanAttributes();
+    const anyAriaHidden = valued(scan.ariaHidden, 'aria-hidden', 'true');
+    const modal = openModal(scan.ariaModal.filter((el) => el.getAttribute('aria-modal') === 'true'));
     const ctx = {
-      opts, mode, skipDeclared,
+      opts, mode, skipDeclared, scan,
       // Elements with a role, found once: landmarks, widgets and controls are picked from them.
-      roled: Array.from(document.querySelectorAll('[role]')),
+      roled: scan.roled,
       vw: window.innerWidth, vh: window.innerHeight,
       modal, modalLabel: modal ? (ariaName(modal, 80) || headingOf(modal) || 'dialog') : null,
-      hasInert: !!document.querySelector('[inert]'),
-      hasAriaDisabled: !!document.querySelector('[aria-disabled="true"]'),
+      hasInert: scan.inert.length > 0,
+      hasAriaDisabled: valued(scan.ariaDisabled, 'aria-disabled', 'true'),
       anyAriaHidden,
       registry: new Map(), revealers: new WeakMap(), groups: new WeakMap(),
       // Elements whose text the observation shows already (labels used as names).
@@ -542,8 +595,11 @@
       }
       return null;
     };
-    for (const el of byTagAndRole(LANDMARK_TAGS, LANDMARK_ROLES, ctx.roled)) {
-      if (!isLandmark(el)) continue;
+    // Landmarks that are landmarks only when named (10,000 unnamed sections) are left out
+    // before the rest is put in document order.
+    const candidates = byTagAndRole(LANDMARK_TAGS, LANDMARK_ROLES, ctx.roled, (el) =>
+      isLandmark(el) && !(NAMED_ONLY.test(landmarkRole(el) || '') && !ariaName(el, opts.name_chars)));
+    for (const el of candidates) {
       if (skipDeclared && el.hasAttribute('data-agent-region')) continue;
       const role = landmarkRole(el);
       const named = ariaName(el, opts.name_chars);
@@ -574,14 +630,22 @@
       }
     }
     ctx.regionInfo = regionInfo;
-    // The region above an element, memoised per parent: thousands of links share a few parents.
+    // The region above an element: its nearest ancestor that is a region, memoised for
+    // every element on the way (50,000 links have 50,000 parents but share a few regions).
     const above = new Map();
     ctx.regionOf = (el) => {
       const own = regionInfo.get(el);
       if (own) return own;
-      const parent = el.parentElement;
-      let r = above.get(parent);
-      if (r === undefined) { r = ancestorRegion(el); above.set(parent, r); }
+      const path = [];
+      let r = null;
+      for (let p = el.parentElement; p; p = p.parentElement) {
+        const known = above.get(p);
+        if (known !== undefined) { r = known; break; }
+        const info = regionInfo.get(p);
+        if (info) { r = info; break; }
+        path.push(p);
+      }
+      for (const p of path) above.set(p, r);
       return r;
     };
     return { regions, total };
@@ -738,7 +802,8 @@
           // A name that differs on every row names the row, not the action (and is
           // never slugged: 10,000 unique names cost more than the rest of the row).
           const s = label && (rowsOf === 1 || counts.get(label) > 1 || (CLICK && CLICK.ownName(el))) ? slug(label) : ''; // clicks: popup and menu items keep their names
-          let name = s || genericName(el, role, kind, label);
+          const column = s ? '' : columnOf(el, c); // fit: a cell's control is named by its column ("Th")
+          let name = s || slug(column) || genericName(el, role, kind, label);
           if (!name) continue;
           const n = (taken.get(name) || 0) + 1;
           taken.set(name, n);
@@ -747,7 +812,8 @@
           let g = groups.get(gkey);
           if (!g) {
             g = {
-              name, kind, effect: effectOf(el, role, kind, label), description: rowDescription(el, role, kind, name, opts),
+              name, kind, effect: effectOf(el, role, kind, label),
+              description: column && slug(column) === name ? `${column} cell of the row` : rowDescription(el, role, kind, name, opts),
               region: region ? region.id : null, region_path: path, confirm: null, handoff: null,
               submit: kind === 'type' && el.tagName !== 'TEXTAREA', input: inputSpec(el, kind, opts),
               rows: 0, available: 0, offscreen: 0, visible: 0, sample: [], available_ids: [], reasons: {},
@@ -863,12 +929,14 @@
     const ordinals = new Map();
     const positions = new Map();
     let total = 0;
-    pageControls = inDocumentOrder(pageControls);
+    // fit: a slider's clickable track is the slider, offered once, as its handle's set action.
+    pageControls = pageControls.filter((el) => !el.firstElementChild || CONTROL_TAG.test(el.tagName) || isSliderHandle(el) || el.hasAttribute('role') ||
+      !Array.prototype.some.call(el.children, isSliderHandle));
     const controlSet = new Set(pageControls);
     // Radio groups, each offered once, at its first radio.
     const radioGroups = new Map();
-    for (const el of pageControls) {
-      if (roleOf(el) !== 'radio' || ctx.declared(el) || ctx.hidden(el) || !el.checkVisibility(VIS)) continue;
+    for (const el of inDocumentOrder(pageControls.filter((c) => roleOf(c) === 'radio'))) {
+      if (ctx.declared(el) || ctx.hidden(el) || !el.checkVisibility(VIS)) continue;
       const key = radioKey(el);
       const list = radioGroups.get(key);
       if (list) list.push(el);
@@ -879,7 +947,7 @@
     const inGroup = new Set();
     for (const radios of radioGroups.values()) for (const r of radios) inGroup.add(r);
     let unoffered = 0;
-    for (const el of pageControls) {
+    for (const el of orderedUntil(pageControls, () => out.length >= opts.max_page_actions)) {
       const hovers = CLICK && CLICK.hoverPath(el).length; // clicks: items of closed hover menus
       if (ctx.declared(el)) continue;
       if (ctx.hidden(el) && !hovers) {
@@ -1122,33 +1190,54 @@
     return P.pass(() => inferPass(opts, mode));
   }
 
+  // Milliseconds per phase of the last pass (bench/observe_inferred.py reads them with phases()).
+  let lastPhases = {};
+  function phaseClock(t0) {
+    lastPhases = {};
+    let last = t0;
+    return (name) => { const t = now(); lastPhases[name] = t - last; last = t; };
+  }
+  const phases = () => JSON.stringify(lastPhases);
+
   function inferPass(opts, mode) {
     const t0 = now();
+    const mark = phaseClock(t0);
     labels = labelMap();
     const ctx = pageContext(opts, mode);
     // clicks: before the containers, which add the repeated clickable blocks this pass finds.
+    mark('context');
     const clickables = CLICK ? CLICK.pass(opts) : [];
+    mark('clickables');
     const regions = inferRegions(ctx);
+    mark('regions');
     const containers = findContainers(ctx);
+    mark('containers');
     const recs = indexRecords(ctx, containers);
+    mark('records');
     const rowControls = new Map();
     const pageControls = [];
-    for (const el of allControls(ctx.roled, clickables)) {
+    for (const el of allControls(ctx.scan, clickables)) {
       const row = CLICK && CLICK.floating(el) ? null : ctx.recordOf.has(el) ? el : ctx.rowAbove(el); // clicks: a clickable row is its own row's action; a popup's items are the page's
       if (!row) pageControls.push(el);
       else if (rowControls.has(row)) rowControls.get(row).push(el);
       else rowControls.set(row, [el]);
     }
+    mark('controls');
     const groupList = foldRowActions(ctx, containers, rowControls);
+    mark('row actions');
     const page = inferPageActions(ctx, pageControls);
     if (CLICK) for (const [el, a] of CLICK.extra(ctx.regionOf, ctx.vw, ctx.vh)) { page.total++; page.els.push(el); page.actions.push(a); } // clicks: scroll a text area
     orderActions(page.actions, page.els, groupList);
+    mark('page actions');
     registry = ctx.registry;
     revealers = ctx.revealers;
     groups = ctx.groups;
-    const state = inferState(containers, opts, ctx.roled);
-    const feedback = inferFeedback(opts, ctx.skipDeclared, ctx.regionOf, ctx.roled);
+    const state = inferState(containers, opts, ctx.scan);
+    mark('state');
+    const feedback = inferFeedback(opts, ctx.skipDeclared, ctx.regionOf, ctx.scan);
+    mark('feedback');
     const text = opts.page_text === false ? null : readPageText(ctx, textSkips(ctx, shownParts(containers)));
+    mark('page text');
     return JSON.stringify({
       identity: { title: clip(document.title, opts.note_chars), path: clip(location.pathname, opts.note_chars), route: null, route_params: {}, query: {} },
       regions: regions.regions, regions_total: regions.total,
@@ -1243,6 +1332,10 @@
   const CARDS = 3;
   const CARD_TITLE = 'h1,h2,h3,h4,h5,h6,[role=heading],a[href]';
   const CARD_DEPTH = 6;
+  // Siblings of one shape are cards when CARDS of their first CARD_SAMPLE are: 10,000
+  // documentation sections that hold links only are not read to the end to find that out.
+  const CARD_SAMPLE = 64;
+  const CARD_SEEDS = 3000;
   const CARD_TITLE_TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'a'];
   // What stops the walk up from a title: tables, lists and NOT_RECORDS.
   const CARD_STOP_TAGS = ['table', 'ul', 'ol', 'nav'];
@@ -1273,10 +1366,21 @@
     const seeds = [];
     for (const tag of CARD_TITLE_TAGS) for (const el of document.getElementsByTagName(tag)) seeds.push(el);
     for (const el of roled) if (firstRole(el) === 'heading') seeds.push(el);
+    // Candidate -> the least depth a walk reached it at: a walk that reaches it again no
+    // shallower would only repeat what the first one did above it (50,000 links share a
+    // few hundred ancestors).
+    const walked = new Map();
+    // Walked up from at most CARD_SEEDS titles outside lists and tables: a card list shows
+    // in its first cards' titles, and a page of 50,000 links is not walked up from each.
+    let seeded = 0;
     for (const seed of seeds) {
       if (within(seed) || (seed.tagName === 'A' && !seed.hasAttribute('href'))) continue;
+      if (++seeded > CARD_SEEDS) break;
       let card = seed.parentElement;
       for (let depth = 0; card && depth < CARD_DEPTH; card = card.parentElement, depth++) {
+        const before = walked.get(card);
+        if (before !== undefined && before <= depth) break;
+        walked.set(card, depth);
         const parent = card.parentElement;
         if (!parent || card === document.body || regionInfo.has(card)) break;
         const shape = shapeOf(card);
@@ -1284,7 +1388,7 @@
         if (shapes.has(shape)) break;
         checked.set(parent, shapes.add(shape));
         const rows = Array.prototype.filter.call(parent.children, (sib) => shapeOf(sib) === shape);
-        if (rows.length >= CARDS && atLeast(rows, isCard, CARDS)) {
+        if (rows.length >= CARDS && atLeast(rows, isCard, CARDS, CARD_SAMPLE)) {
           out.push({ el: parent, rows, headers: null, table: false, card: true });
           break;
         }
@@ -1292,9 +1396,14 @@
     }
     return out.sort((a, b) => docOrder(a.el, b.el));
   }
-  function atLeast(items, test, n) {
+  // Whether n of items pass test, looking at no more than limit of them (all without one).
+  function atLeast(items, test, n, limit = Infinity) {
     let found = 0;
-    for (const item of items) if (test(item) && ++found >= n) return true;
+    let seen = 0;
+    for (const item of items) {
+      if (++seen > limit) return false;
+      if (test(item) && ++found >= n) return true;
+    }
     return false;
   }
 
@@ -1384,7 +1493,7 @@
     if (mark && mark !== 'false') fields.selected = true;
   }
 
-  function inferState(containers, opts, roled) {
+  function inferState(containers, opts, scan) {
     const items = [];
     // One walk finds every ARIA state the page shows; each kind keeps up to 20 names.
     const STATES = [
@@ -1397,7 +1506,7 @@
     ];
     const found = STATES.map(() => []);
     const anyState = STATES.map((k) => k[1]).join(',');
-    for (const el of document.querySelectorAll('[aria-current],[aria-selected],[aria-pressed],[aria-checked],[aria-expanded]')) {
+    for (const el of scan.stated) {
       if (!el.matches(anyState)) continue;
       if (el.closest('[aria-hidden="true"]') || !el.checkVisibility(VIS)) continue;
       STATES.forEach((k, i) => {
@@ -1412,11 +1521,12 @@
     };
     STATES.forEach((k, i) => add(k[0], found[i], k[2]));
     const sort = {};
-    for (const th of document.querySelectorAll('[aria-sort]:not([aria-sort=none])')) {
+    for (const th of scan.sorted) {
+      if (th.getAttribute('aria-sort') === 'none') continue;
       sort[textOf(th, 40) || 'column'] = th.getAttribute('aria-sort');
     }
     if (Object.keys(sort).length) add('sort', sort, 'aria-sort');
-    for (const box of roled) {
+    for (const box of scan.roled) {
       if (firstRole(box) === 'combobox' && box.tagName !== 'INPUT' && box.tagName !== 'SELECT' && box.checkVisibility(VIS)) add(slugless(nameOf(box, 40)) || 'combobox', textOf(box, 200), 'the combobox\'s value');
     }
     for (const out of document.querySelectorAll('output')) {
@@ -1443,7 +1553,7 @@
     return { items: items.filter((s) => { const k = s.name + JSON.stringify(s.value); if (seen.has(k)) return false; seen.add(k); return true; }).map((s) => ({ ...s, value: typeof s.value === 'string' ? clip(s.value, opts.max_string) : s.value })) };
   }
 
-  function inferFeedback(opts, skipDeclared, regionOf, roled) {
+  function inferFeedback(opts, skipDeclared, regionOf, scan) {
     const items = [];
     const seen = new Set();
     let total = 0;
@@ -1457,8 +1567,8 @@
       const region = regionOf(el);
       items.push({ level, message, field, region_path: region ? region.path : [], source });
     };
-    const candidates = new Set(roled.filter((el) => FEEDBACK_ROLES.has(firstRole(el))));
-    for (const el of document.querySelectorAll('[aria-live],[aria-invalid]')) candidates.add(el);
+    const candidates = new Set(scan.roled.filter((el) => FEEDBACK_ROLES.has(firstRole(el))));
+    for (const el of scan.live) candidates.add(el);
     for (const el of [...candidates].sort(docOrder)) {
       if (!el.matches(FEEDBACK) || !el.checkVisibility(VIS) || el.closest('[aria-hidden="true"]')) continue;
       const role = el.getAttribute('role');
@@ -1509,7 +1619,7 @@
   const choices = (el) => (groups.get(el) || []).slice();
 
   Object.defineProperty(globalThis, '__cdpagentInfer', {
-    value: Object.freeze({ plan, infer, find, reveals, choices, text }),
+    value: Object.freeze({ plan, infer, find, reveals, choices, text, phases }),
     writable: false, configurable: false, enumerable: false,
   });
 })();

@@ -29,7 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "surrogates", "version", "logs"),
     (
         "protocol", "documents", "dialogs", "concurrency", "pagescripts", "bundled", "wsframes", "failures",
-        "http1",
+        "http1", "trace",
     ),
     # the tab's decisions (pure: dialogs, crash, refusals); progress lines on a terminal
     ("tabstate", "progress"),
@@ -48,16 +48,20 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("runtime", "snapshot"),
     # browser primitives over the seam and the cores (screenshots, history, waiting, logs, files, storage)
     ("capture", "navigation", "waiting", "pagelog", "downloads", "storage", "uploads", "coordinates"),
+    # recording a trace of the operations (the Tab methods' one decorator)
+    ("tracing",),
     # every agent operation, declared once (the surfaces are its adapters)
     ("operations",),
     # the composition root
     ("browser",),
+    # the operations run on a current tab (the script steps' and the agent's)
+    ("tabops",),
     ("webdriver",),
     ("grid",),
     ("pool",),
     ("agent",),
     # surfaces, each above what it uses
-    ("harness", "terminal", "browser_flags", "argtypes", "stopping"),
+    ("harness", "terminal", "browser_flags", "argtypes", "stopping", "traceview"),
     ("script", "chat", "mcp_server"),
     # the eval runner drives the agent over a pool, episode by episode
     ("eval",),

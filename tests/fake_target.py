@@ -113,6 +113,8 @@ class FakeSession(Session):
         super().__init__(SimpleNamespace(), "fake")  # type: ignore[arg-type]
         self.steps: deque[Step] = deque(steps)
         self.sent: list[str] = []
+        #: The parameters of each command sent (``None`` for a batch), beside :attr:`sent`.
+        self.params: list[Any] = []
         self._nursery = nursery
 
     def deliver(self) -> None:
@@ -138,15 +140,18 @@ class FakeSession(Session):
         return step
 
     async def send(self, method: str, params: Any = None, *, deadline: float | None = None) -> Any:
+        self.params.append(params)
         return (await self._exchange("call", method))["result"]
 
     async def send_batch(self, commands: Sequence[tuple[str, Any]]) -> list[Any]:
+        self.params.append(None)
         results: list[Any] = (await self._exchange("batch", [m for m, _ in commands]))["results"]
         return results
 
     async def send_typed(
         self, method: str, params: Any, decoder: Any, *, deadline: float | None = None
     ) -> Any:
+        self.params.append(params)
         return decoder.decode(msgspec.json.encode((await self._exchange("call", method))["result"]))
 
 
@@ -171,6 +176,23 @@ class FakeBrowser:
 
     async def send(self, method: str, params: Any = None) -> Any:
         raise AssertionError(f"a replayed tab has no browser to send {method}")
+
+
+def with_steps(recording: dict[str, Any], steps: list[Step]) -> dict[str, Any]:
+    """``recording`` cut after the recorder's ``Runtime.enable`` and continued by ``steps``.
+
+    For the tab's own decisions: the events a test feeds (a crash, a dialog) and the
+    commands the tab must answer them with (``{"send": m}``, ``{"call": m, "result": …}``),
+    in CDP's own shapes, on a tab that is set up as the recorded one was.
+    """
+    head = recording["steps"]
+    enabled = next(i for i, s in enumerate(head) if s.get("call") == "Runtime.enable")
+    return {**recording, "steps": [*head[: enabled + 1], *steps]}
+
+
+def call_step(method: str, result: Any = None) -> list[Step]:
+    """The two steps of one command the cores must send, answered with ``result``."""
+    return [{"send": method}, {"call": method, "result": {} if result is None else result}]
 
 
 def replay_tab(nursery: trio.Nursery, recording: dict[str, Any]) -> tuple[cdpagent.Tab, FakeSession]:

@@ -6,8 +6,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+import trio
 from mcp.client.client import Client
 from mcp_types import CallToolResult, TextContent
+
+from cdpagent.operations import OPERATIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -24,16 +27,11 @@ INIT = {
         "clientInfo": {"name": "t", "version": "1"},
     },
 }
-TOOLS = {
-    "open_page",
-    "close_page",
-    "list_pages",
-    "navigate",
-    "observe",
-    "act",
-    "invoke_page_method",
-    "notifications",
-}
+#: The tools served by default: one per operation of the table but the opt-ins (pinned by name in
+#: tests/test_operations.py).
+TOOLS = {op.tool for op in OPERATIONS if op.opt_in is None}
+#: The tools served with every opt-in enabled (``--vision --pdf``): the whole table.
+ALL_TOOLS = {op.tool for op in OPERATIONS}
 
 
 def text_of(result: CallToolResult) -> str:
@@ -102,3 +100,27 @@ async def seed_walkthrough(client: Client) -> list[dict[str, Any]]:
 def structured_size(value: Any) -> int:
     """Characters of ``value`` as compact JSON."""
     return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+
+async def redirector(
+    port_box: list[int], task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+) -> None:
+    """A loopback server whose ``/go`` redirects to ``elsewhere.localhost`` (a host the URL policy
+    refuses); its port goes into ``port_box``."""
+
+    async def handler(stream: trio.SocketStream) -> None:
+        request = await stream.receive_some(4096)
+        if request.startswith(b"GET /go"):
+            where = f"http://elsewhere.localhost:{port_box[0]}/"
+            head = f"HTTP/1.1 302 Found\r\nLocation: {where}\r\nContent-Length: 0\r\n"
+            await stream.send_all(head.encode() + b"Connection: close\r\n\r\n")
+        else:
+            page = b"<!doctype html><title>elsewhere</title><p>not allowed</p>"
+            head = f"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {len(page)}\r\n"
+            await stream.send_all(head.encode() + b"Connection: close\r\n\r\n" + page)
+        await stream.aclose()
+
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    port_box.append(listeners[0].socket.getsockname()[1])
+    task_status.started()
+    await trio.serve_listeners(handler, listeners)

@@ -45,12 +45,19 @@ class Unseen(AssertionError):
     """The observation did not show something the task needs."""
 
 
-_KIND = re.compile(r"^(?P<head>.*) \((?P<kind>[a-z]+) / (?P<effect>[a-z]+) / region:", re.S)
+# A tool description's head text and kind: "Add (click / write / region:Form) …" as a page
+# declares it, "Yes (inferred click)" or "Inbox (tab) (inferred click / navigate) | …" inferred.
+_KIND = re.compile(
+    r"^(?P<head>.*) \((?:inferred )?(?P<kind>[a-z]+)(?: / (?P<effect>[a-z]+))?"
+    r"(?: / region:[^|]*)?\)(?= \||$)",
+    re.S,
+)
 _FENCE = re.compile(r"</?page_data>")
 # What an inferred description adds after the name: a role ("(tab)") or a note
 # ("(appeared after the last action; click to choose it)").
 _ROLE_NOTE = re.compile(r" \([^()]*\)$")
-_RECORD = re.compile(r"^- \d+\. (?P<id>\S+) \((?P<label>[^)]*)\): (?P<body>.*)$", re.M)
+# "- 1. id (label): fields", "- 1. id: fields" (no label) or "- 1. id (label)" (its text is its label).
+_RECORD = re.compile(r"^- \d+\. (?P<id>\S+?)(?: \((?P<label>[^)]*)\))?(?:: (?P<body>.*))?$", re.M)
 
 
 def squash(text: str) -> str:
@@ -208,7 +215,8 @@ class Look:
         return pool[0]
 
     def records(self) -> list[Record]:
-        return [Record(m["id"], m["label"], m["body"]) for m in _RECORD.finditer(_FENCE.sub("", self.raw))]
+        found = _RECORD.finditer(_FENCE.sub("", self.raw))
+        return [Record(m["id"], m["label"] or "", m["body"] or "") for m in found]
 
     def record(self, containing: str) -> list[Record]:
         """The records whose line shows ``containing`` (as a whole word)."""

@@ -33,6 +33,7 @@ from cdpagent.snapshot.tools import INPUT_PROPERTIES, PRESS_FOCUSED
 KINDS = PAGES / "kinds"
 DECLARED = KINDS / "declared.html"
 WIDGETS = KINDS / "widgets.html"
+SLIDER_SCALE = KINDS / "slider_scale.html"
 JS = Path(__file__).resolve().parent.parent / "js"
 
 
@@ -189,13 +190,50 @@ async def test_set_reads_an_aria_less_slider_from_its_handle_and_drags_one_that_
 ) -> None:
     tab = await browser.open(WIDGETS)
     receipt = await act(tab, "amount", value=42)
-    assert receipt.ok, receipt.to_json()
-    # PageUp while far (20 a press), then arrows: the page's own key handler moved it.
-    assert await log(tab) == ["amount:1", "amount:21", "amount:41", "amount:42"]
+    assert receipt.ok and receipt.result.state == "at 42 (0…100)", receipt.to_json()
+    # Home and End find its scale (the number shown beside it); then PageDown while far
+    # (20 a press) and arrows: the page's own key handler moved it.
+    steps = [0, 100, 99, 79, 59, *range(58, 41, -1)]
+    assert await log(tab) == [f"amount:{v}" for v in steps]
     assert await evaluate(tab, "document.getElementById('amount-shown').textContent") == "42"
     receipt = await act(tab, "zoom", value=60)
     assert receipt.ok and receipt.result.state == "at 60 (0…100)", receipt.to_json()
     assert await log(tab) == ["zoom:down:true", "zoom:60"]
+
+
+async def test_set_finds_an_aria_less_sliders_range_from_the_number_shown_beside_it(
+    browser: cdpagent.Browser,
+) -> None:
+    # Issue 20: jQuery UI keeps a slider's range in script; a person finds it with Home and
+    # End and reads the number the page shows. Before, set worked on 0…100 and refused -5.
+    tab = await browser.open(SLIDER_SCALE)
+    before = {t["function"]["name"]: t for t in (await observe_page(tab)).tools}
+    assert "minimum" not in before["level"]["function"]["parameters"]["properties"]["value"]
+    receipt = await act(tab, "level", value=-5)
+    assert receipt.ok and receipt.result.state == "at -5 (-10…10)", receipt.to_json()
+    assert (await log(tab))[:2] == ["level:-10", "level:10"]
+    assert await evaluate(tab, "document.getElementById('level-shown').textContent") == "-5"
+    # Measured once: the next set moves by arrows only, and the observation shows the range.
+    assert (await act(tab, "level", value=-3)).ok
+    assert await log(tab) == ["level:-4", "level:-3"]
+    after = await observe_page(tab)
+    value = next(t for t in after.tools if t["function"]["name"] == "level")["function"]["parameters"]
+    assert (value["properties"]["value"]["minimum"], value["properties"]["value"]["maximum"]) == (-10, 10)
+    assert "current value: <page_data>-3</page_data>" in after.text
+    assert "outside -10…10" in fails(await act(tab, "level", value=15), codes.INVALID_ARGUMENT)
+    assert await log(tab) == []
+    # Out of range at the first set: refused with the page's range, and put back where it was.
+    tab = await browser.open(SLIDER_SCALE)
+    message = fails(await act(tab, "level", value=-20), codes.INVALID_ARGUMENT)
+    assert "outside the slider's range -10…10" in message
+    assert await evaluate(tab, "document.getElementById('level-shown').textContent") == "3"
+    # No number beside it (the one in the page is another slider's): positional, and said so.
+    receipt = await act(tab, "blind", value=40)
+    assert receipt.ok and receipt.result.state == "at 40 (0…100)", receipt.to_json()
+    assert any("shows no number beside it" in w for w in receipt.result.warnings or []), receipt.to_json()
+    assert (await log(tab))[-1] == "blind:40"
+    message = fails(await act(tab, "blind", value=150), codes.INVALID_ARGUMENT)
+    assert "outside 0…100" in message and "shows no number beside it" in message
 
 
 # -- choose ------------------------------------------------------------------------------

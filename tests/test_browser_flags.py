@@ -33,7 +33,7 @@ def test_every_command_that_starts_a_browser_takes_the_launch_flags(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     _, commands = cli._parser()
-    starting = [name for name in commands if name != "examples"]  # examples only lists files
+    starting = [name for name in commands if name not in ("examples", "trace")]  # these only read files
     assert {"demo", "call", "script", "observe", "chat", "mcp", "eval"} <= set(starting)
     for name in starting:
         with pytest.raises(SystemExit) as done:
@@ -42,6 +42,7 @@ def test_every_command_that_starts_a_browser_takes_the_launch_flags(
         shown = capsys.readouterr().out
         for flag in FLAGS:
             assert flag in shown, (name, flag)
+        assert ("--trace PATH" in shown) is (name not in ("demo", "eval")), name
 
 
 def test_the_flags_become_launch_keyword_arguments() -> None:

@@ -19,7 +19,7 @@ import pytest
 import trio
 from mcp.client.client import Client
 from mcp.client.streamable_http import streamable_http_client
-from mcp_support import EXAMPLES, INIT, PAGES, call_error, call_ok, structured_size, text_of
+from mcp_support import EXAMPLES, INIT, PAGES, call_error, call_ok, redirector, structured_size, text_of
 
 from cdpagent.mcp_server.bounds import MAX_STRUCTURED_CHARS
 from cdpagent.mcp_server.http import BindRefused, serve_http
@@ -100,27 +100,6 @@ async def test_sf3_tabs_are_capped_per_session_and_closed_when_it_ends(chrome_en
                     pages = (await call_ok(third, "list_pages", {}))["pages"]
 
 
-async def _redirector(
-    port_box: list[int], task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
-) -> None:
-    async def handler(stream: trio.SocketStream) -> None:
-        request = await stream.receive_some(4096)
-        if request.startswith(b"GET /go"):
-            where = f"http://elsewhere.localhost:{port_box[0]}/"
-            head = f"HTTP/1.1 302 Found\r\nLocation: {where}\r\nContent-Length: 0\r\n"
-            await stream.send_all(head.encode() + b"Connection: close\r\n\r\n")
-        else:
-            page = b"<!doctype html><title>elsewhere</title><p>not allowed</p>"
-            head = f"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {len(page)}\r\n"
-            await stream.send_all(head.encode() + b"Connection: close\r\n\r\n" + page)
-        await stream.aclose()
-
-    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-    port_box.append(listeners[0].socket.getsockname()[1])
-    task_status.started()
-    await trio.serve_listeners(handler, listeners)
-
-
 async def test_sf3_redirects_and_navigations_are_checked_and_files_stay_in_their_roots(
     chrome_endpoint: str, tmp_path: Path
 ) -> None:
@@ -130,7 +109,7 @@ async def test_sf3_redirects_and_navigations_are_checked_and_files_stay_in_their
     outside.write_text("<!doctype html><title>outside</title><p>secret</p>", encoding="utf-8")
     port: list[int] = []
     async with served(chrome_endpoint) as (url, _), trio.open_nursery() as nursery:
-        await nursery.start(_redirector, port)
+        await nursery.start(redirector, port)
         async with _client(url) as client:
             redirected = await call_error(client, "open_page", {"url": f"http://127.0.0.1:{port[0]}/go"})
             assert redirected["code"] == "URL_NOT_ALLOWED", redirected

@@ -17,6 +17,7 @@ from cdpagent.snapshot import ObserveOptions, codes, tools_json
 from cdpagent.snapshot.actions import act
 from cdpagent.snapshot.observe import ObserveResult, observe_page
 from cdpagent.snapshot.receipts import Receipt
+from cdpagent.snapshot.render import COMPACT_PREAMBLE
 
 REAL = Path(__file__).resolve().parent / "realworld"
 TODOMVC = REAL / "todomvc" / "index.html"
@@ -48,7 +49,7 @@ async def test_ob12_todomvc_add_toggle_filter_clear(browser: cdpagent.Browser) -
     tab = await browser.open(TODOMVC)
     first = await observed(tab)
     assert tools_of(first)["what_needs_to_be_done"] == "type/write"
-    assert "Parts marked inferred" in first.text
+    assert first.text.startswith(COMPACT_PREAMBLE)
     assert all(r.source == "inferred" for r in first.observation.regions)
     clear = [e for e in first.observation.actions if e.tool == "clear_completed"]
     assert not clear or not clear[0].available  # hidden while nothing is completed

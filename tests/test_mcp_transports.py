@@ -23,8 +23,10 @@ import trio
 from mcp.client.client import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
-from mcp_support import CDPAGENT, EXAMPLES, INIT, ROOT, TOOLS, call_ok, seed_walkthrough
+from mcp_support import ALL_TOOLS, CDPAGENT, EXAMPLES, INIT, ROOT, TOOLS, call_ok, seed_walkthrough
 from process_support import alive, descendants
+
+from cdpagent.operations import OPERATIONS
 
 INSPECTOR = ROOT / ".venv" / "node" / "node_modules" / ".bin" / "mcp-inspector"
 TOKEN = "test-token-0123456789"
@@ -186,9 +188,16 @@ async def test_sf3_the_mcp_inspector_cli_lists_calls_and_observes(
         pytest.skip(f"MCP INSPECTOR TEST SKIPPED: {missing}")
     catalog = tmp_path / "catalog.json"
     listed = await _inspector(
-        "--method", "tools/list", "--", str(CDPAGENT), "mcp", "--connect", chrome_endpoint, catalog=catalog
-    )
-    assert {t["name"] for t in listed["tools"]} == TOOLS
+        "--method", "tools/list", "--", str(CDPAGENT), "mcp", "--connect", chrome_endpoint,
+        "--allow", "pdf", "--vision", catalog=catalog,
+    )  # fmt: skip
+    # Every operation of the table is a tool once the opt-ins are enabled, annotated from its entry.
+    assert {t["name"] for t in listed["tools"]} == ALL_TOOLS == {op.tool for op in OPERATIONS}
+    hints = {t["name"]: t["annotations"] for t in listed["tools"]}
+    for op in OPERATIONS:
+        assert hints[op.tool] == {
+            "readOnlyHint": op.read_only, "destructiveHint": op.destructive, "openWorldHint": op.open_world
+        }, op.tool  # fmt: skip
     async with http_server("--connect", chrome_endpoint, "--token", TOKEN) as url:
         common = (
             "--transport",

@@ -394,3 +394,23 @@ def test_ob10_property_page_text_is_fenced_or_reduced_in_every_section(
     assert " ZQX" not in loose and "ZQX " not in loose, loose
     for s in _strings(tools):
         assert "\n" not in s and "\r" not in s
+
+
+def test_ob3_entries_skipped_as_too_long_never_let_more_than_max_actions_through() -> None:
+    """The action budget measures entries in batches, larger once some were skipped; the
+    count bound holds across a batch (a long run of too-long entries before short ones)."""
+    long = [
+        PageAction(name=f"long{i}", kind="click", effect="write", description="why " * 60, order=i)
+        for i in range(10)
+    ]
+    short = [
+        PageAction(name=f"short{i}", kind="click", effect="write", description="go", order=10 + i)
+        for i in range(20)
+    ]
+    snap = msgspec.structs.replace(
+        todos_snapshot(), actions=[*long, *short], actions_total=30, row_actions=[]
+    )
+    opts = ObserveOptions(max_actions=3, max_action_chars=200, max_description_chars=400)
+    obs, _, tools = build(snap, opts)
+    assert [e.name for e in obs.actions] == ["short0", "short1", "short2"]
+    assert obs.omitted.action_entries_shown == len(tools) == 3

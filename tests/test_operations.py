@@ -22,18 +22,21 @@ from scripted_model import ScriptedModel, answer, calls
 
 import cdpagent
 from cdpagent.agent import Agent, Model, generic_role
-from cdpagent.agent.request import page_method_tool
+from cdpagent.agent.request import operation_tools, page_method_tool
 from cdpagent.agent.roles import MethodDoc
 from cdpagent.errors import ToolCallError
 from cdpagent.mcp_server.server import SurfaceConfig, open_server
 from cdpagent.operations import (
+    CAPABILITIES,
     OPERATIONS,
+    OPT_INS,
     ActArgs,
     InvokeArgs,
     OperationArgs,
     argument_names,
     decode,
     function_call,
+    surface_arguments,
 )
 from cdpagent.runtime.threads import Thread
 from cdpagent.script import STEPS, ScriptContext, act_step
@@ -41,30 +44,48 @@ from cdpagent.webmcp import WebMcp
 
 SHOP = EXAMPLES / "webmcp" / "index.html"
 
-#: The Python API of each operation: the callable and the arguments it names differently.
+#: The Python API of each operation (``Operation.python``), where it exists (Tab.click_at and
+#: Tab.type_at come with branch `files`, INTERFACES.md).
+_OWNERS = {"Browser": cdpagent.Browser, "Tab": cdpagent.Tab, "Thread": Thread}
 PYTHON: dict[str, Callable[..., Any]] = {
-    "open": cdpagent.Browser.open,
-    "close": cdpagent.Tab.close,
-    "navigate": cdpagent.Tab.navigate,
-    "observe": cdpagent.Tab.observe,
-    "act": cdpagent.Tab.act,
-    "invoke": cdpagent.Tab.invoke,
-    "notifications": Thread.notifications,
+    op.name: getattr(_OWNERS[op.python.split(".")[0]], op.python.split(".")[1])
+    for op in OPERATIONS
+    if op.python and hasattr(_OWNERS[op.python.split(".")[0]], op.python.split(".")[1])
 }
 #: Positional names of the Python API where the operation's argument is the first parameter.
 PYTHON_NAMES = {"open": {"url_or_path": "url"}, "navigate": {"url_or_path": "url"}}
 
 
+def test_every_operation_names_its_python_api() -> None:
+    assert {op.name for op in OPERATIONS if not op.python} == {"select"}
+    pending = {"click_at", "type_at"} - set(PYTHON)  # until branch files lands
+    assert set(PYTHON) | pending == {op.name for op in OPERATIONS if op.python}
+
+
 def test_every_operation_is_declared_once_with_a_struct() -> None:
     names = [op.name for op in OPERATIONS]
-    assert names == ["open", "close", "list", "navigate", "observe", "act", "invoke", "notifications"]
+    assert names == [
+        "open", "close", "list", "navigate", "observe", "act", "invoke", "notifications",
+        "back", "forward", "reload", "select", "screenshot", "pdf", "wait_for", "console", "network",
+        "downloads", "click_at", "type_at",
+    ]  # fmt: skip
+    assert [op.tool for op in OPERATIONS if op.opt_in == "vision"] == ["click_at", "type_at"]
+    assert [op.tool for op in OPERATIONS if op.opt_in == "pdf"] == ["pdf"]
+    for op in OPERATIONS:
+        assert not (op.read_only and op.destructive), op.name
+        schema = msgspec.json.schema(op.args)  # every argument described, with its bounds
+        props = next(iter(schema["$defs"].values()))["properties"] if "$defs" in schema else {}
+        assert all("description" in p or "$ref" in p for p in props.values()), op.name
     assert len({op.tool for op in OPERATIONS}) == len(OPERATIONS)
     assert set(argument_names(next(op for op in OPERATIONS if op.name == "act"))) == {
         "action", "record", "text", "option", "checked", "input", "key", "to", "value", "files",
     }  # fmt: skip
 
 
-@pytest.mark.parametrize("op", [op for op in OPERATIONS if op.name != "list"], ids=lambda op: op.name)
+# list is the property Browser.tabs; select has no Python form (a Tab is addressed directly).
+@pytest.mark.parametrize(
+    "op", [op for op in OPERATIONS if op.name in PYTHON and op.name != "list"], ids=lambda op: op.name
+)
 def test_the_python_api_takes_the_operation_arguments(op: Any) -> None:
     params = set(inspect.signature(PYTHON[op.name]).parameters) - {"self"}
     params = {PYTHON_NAMES.get(op.name, {}).get(p, p) for p in params}
@@ -73,15 +94,35 @@ def test_the_python_api_takes_the_operation_arguments(op: Any) -> None:
     assert isinstance(inspect.getattr_static(cdpagent.Browser, "tabs"), property)
 
 
-async def test_every_operation_is_a_script_step_and_an_mcp_tool_with_the_same_argument_names() -> None:
-    assert {op.name for op in OPERATIONS} <= set(STEPS)
-    async with open_server(SurfaceConfig()) as server, Client(server) as client:  # no browser starts
+#: How the agent reaches the operations that are no tool of their own: it observes the current
+#: tab for every request, and acts through the page's action tools and invoke_page_method.
+AGENT_BUILT_IN = {"observe", "act", "invoke"}
+
+
+async def test_every_operation_is_reachable_from_every_surface_with_the_same_argument_names() -> None:
+    """Python (above), script steps, the agent's tools (every capability enabled) and the MCP
+    tools (every opt-in enabled): each operation, by its name, with its argument names."""
+    assert set(STEPS) >= {op.name for op in OPERATIONS}
+    config = SurfaceConfig(capabilities=OPT_INS)
+    async with open_server(config) as server, Client(server) as client:  # no browser starts
         tools = {t.name: t for t in (await client.list_tools()).tools}
+    everything = msgspec.structs.replace(generic_role("page.html"), capabilities=list(CAPABILITIES))
+    agent = {t["function"]["name"]: t["function"] for t in operation_tools(everything, ["tab1", "tab2"])}
     for op in OPERATIONS:
-        properties = set(tools[op.tool].input_schema.get("properties", {}))
-        expected = set(argument_names(op)) | ({"tabId"} if op.on_tab else set())
         # observe's options are the MCP server's clamped budgets (still named options).
-        assert properties == expected, op.name
+        assert list(tools[op.tool].input_schema["properties"]) == list(
+            surface_arguments(op, current_tab=False)
+        ), op.name
+        if op.name in AGENT_BUILT_IN:
+            assert op.capability is None and op.tool not in agent
+            continue
+        assert op.capability in CAPABILITIES and op.tool in agent, op.name
+        assert list(agent[op.tool]["parameters"]["properties"]) == list(
+            surface_arguments(op, current_tab=True)
+        ), op.name
+    # Defaults stay as they were: a role that enables nothing is offered no operation tool.
+    assert operation_tools(generic_role("page.html"), ["tab1"]) == []
+    assert set(agent) == {op.tool for op in OPERATIONS} - {"observe", "act", "invoke_page_method"}
 
 
 def test_the_agent_tools_take_the_act_and_invoke_arguments() -> None:

@@ -18,18 +18,8 @@ import cdpagent
 # Tasks of the corpus this test leaves out for now, and why: each is a gap of the
 # observation or of an action kind (issue 20), not of the page or the policy.
 # bench/realworld.py still runs them (the policy success rate counts them as failures).
-NOT_YET: dict[str, str] = {
-    "choose-date-easy": (
-        "the jQuery UI datepicker's day links are folded into seven column row actions all "
-        "named 'open' … 'open_7' (\"Open the row's link\"): nothing says which column is 'Th'"
-    ),
-    "choose-date-nodelay": "as choose-date-easy (Prev works; the day cannot be picked)",
-    "use-slider": (
-        "an ARIA-less jQuery UI slider declares no range: 'set' works on a 0…100 scale, not "
-        "the page's (10…60 here), so no value the task names can be set"
-    ),
-    "form-sequence": "as use-slider (the page's range is -10…10)",
-}
+# Empty since the last four (date picker days, ARIA-less sliders) were solved.
+NOT_YET: dict[str, str] = {}
 
 TASKS = sorted(t for t in POLICIES if t not in NOT_YET)
 

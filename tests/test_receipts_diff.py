@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cdpagent.snapshot import codes
+from cdpagent.snapshot.folding import fold_actions
 from cdpagent.snapshot.model import (
     ActionState,
     Feedback,
@@ -20,7 +23,13 @@ from cdpagent.snapshot.model import (
     StateItem,
 )
 from cdpagent.snapshot.options import ObserveOptions
-from cdpagent.snapshot.receipts import ActionRef, diff, error_receipt, ok_receipt
+from cdpagent.snapshot.receipts import ActionRef, Changes, diff, error_receipt, ok_receipt
+
+
+def changes_of(before: Snapshot, after: Snapshot, **kwargs: Any) -> Changes:
+    """The receipt's diff, each snapshot folded once as acting folds it."""
+    folded = fold_actions(before), fold_actions(after)
+    return diff(before, after, before_entries=folded[0], after_entries=folded[1], **kwargs)
 
 
 def rows(
@@ -56,7 +65,7 @@ def snapshot(records: list[Record], **kwargs: object) -> Snapshot:
 
 def test_ob8_nothing_changed_is_observed_false() -> None:
     a = snapshot(rows(5))
-    changes = diff(a, snapshot(rows(5)))
+    changes = changes_of(a, snapshot(rows(5)))
     assert changes.observed is False
     assert msgspec.to_builtins(changes) == {"observed": False}
 
@@ -64,7 +73,7 @@ def test_ob8_nothing_changed_is_observed_false() -> None:
 def test_ob8_records_added_removed_and_changed_per_field() -> None:
     before = snapshot(rows(5))
     after_rows = [r for r in rows(6, done={"t2"}) if r.id != "t4"]
-    changes = diff(before, snapshot(after_rows, state=before.state))
+    changes = changes_of(before, snapshot(after_rows, state=before.state))
     assert changes.observed and changes.records is not None
     assert changes.records.added == ["t6"]
     assert changes.records.removed == ["t4"]
@@ -74,7 +83,7 @@ def test_ob8_records_added_removed_and_changed_per_field() -> None:
 def test_ob8_diff_is_keyed_by_stable_id_not_position() -> None:
     before = snapshot(rows(5))
     shuffled = list(reversed(rows(5, done={"t3"})))
-    changes = diff(before, snapshot(shuffled, state=before.state))
+    changes = changes_of(before, snapshot(shuffled, state=before.state))
     assert changes.records is not None
     assert list(changes.records.changed) == ["t3"]
     assert changes.records.added == changes.records.removed == []
@@ -88,7 +97,7 @@ def test_ob8_records_only_as_ids_on_one_side_are_not_guessed() -> None:
         state=before.state,
         row_actions=before.row_actions,
     )
-    changes = diff(before, after)
+    changes = changes_of(before, after)
     assert changes.observed is False  # t3 is not in full afterwards: no invented before/after
 
 
@@ -108,7 +117,7 @@ def test_ob8_actions_appear_disappear_and_change_availability() -> None:
         ],
         row_actions=[RowActionGroup("toggle", "click", "write", "Toggle", rows=3, available=2, order=3)],
     )
-    changes = diff(before, after)
+    changes = changes_of(before, after)
     assert changes.actions is not None
     assert changes.actions.appeared == ["publish"]
     assert changes.actions.disappeared == ["export"]
@@ -116,7 +125,7 @@ def test_ob8_actions_appear_disappear_and_change_availability() -> None:
         ("save", "nothing to save"),
         ("toggle@t2", "locked"),
     ]
-    back = diff(after, before)
+    back = changes_of(after, before)
     assert back.actions is not None and back.actions.available == ["save", "toggle@t2"]
 
 
@@ -127,7 +136,7 @@ def test_ob8_state_keys_and_feedback() -> None:
         state=[StateItem("filter", "done"), StateItem("total", 2)],
         feedback=[Feedback("error", "Title is required", field="add_todo")],
     )
-    changes = diff(before, after)
+    changes = changes_of(before, after)
     assert msgspec.to_builtins(changes.state) == {"filter": {"before": "open", "after": "done"}}
     assert changes.feedback is not None
     assert [f.message for f in changes.feedback.gained] == ["Title is required"]
@@ -138,7 +147,7 @@ def test_ob8_state_keys_and_feedback() -> None:
 def test_ob8_identity_and_modal() -> None:
     before = snapshot(rows(1))
     after = snapshot(rows(1), identity=Identity(title="Done", path="/done", route="done"), modal="Confirm")
-    changes = diff(before, after, navigated=True)
+    changes = changes_of(before, after, navigated=True)
     assert changes.navigated and changes.identity is not None
     assert changes.identity.after.route == "done"
     assert changes.modal is not None and (changes.modal.before, changes.modal.after) == (None, "Confirm")
@@ -149,7 +158,7 @@ def test_ob8_receipt_is_bounded_and_counts_what_it_left_out() -> None:
     before = snapshot(rows(200))
     long_rows = [msgspec.structs.replace(r, fields={**r.fields, "title": "x" * 500}) for r in rows(150)]
     after = snapshot(long_rows + rows(260)[200:], state=before.state)
-    changes = diff(before, after, options=opts)
+    changes = changes_of(before, after, options=opts)
     assert changes.records is not None and changes.omitted is not None
     assert len(changes.records.changed) == 5
     assert changes.omitted.records_changed == 145
@@ -161,7 +170,7 @@ def test_ob8_receipt_is_bounded_and_counts_what_it_left_out() -> None:
 
 
 def test_ob8_receipt_shape_matches_the_seed() -> None:
-    changes = diff(snapshot(rows(2)), snapshot(rows(2, done={"t1"})))
+    changes = changes_of(snapshot(rows(2)), snapshot(rows(2, done={"t1"})))
     ok = ok_receipt(ActionRef("search", "Search tasks by text"), changes).to_builtins()
     assert ok == {
         "result": {
@@ -200,7 +209,7 @@ def test_ob8_diff_of_two_10k_snapshots_lists_what_fits_and_counts_the_rest() -> 
     # fails on a loaded machine whatever the code does.
     before = snapshot(rows(10_000))
     after = snapshot(rows(10_000, done={f"t{i}" for i in range(1, 10_001, 100)}), state=before.state)
-    changes = diff(before, after)
+    changes = changes_of(before, after)
     assert changes.records is not None and len(changes.records.changed) == 20
     assert changes.omitted is not None and changes.omitted.records_changed == 80
 
@@ -231,7 +240,7 @@ def snapshot_pairs(draw: st.DrawFn) -> tuple[Snapshot, Snapshot]:
 @settings(max_examples=200, deadline=None)
 def test_ob8_diff_reports_exactly_the_records_that_changed(pair: tuple[Snapshot, Snapshot]) -> None:
     before, after = pair
-    changes = diff(before, after, options=ObserveOptions(max_records=100))
+    changes = changes_of(before, after, options=ObserveOptions(max_records=100))
     b = {r.id: r.fields for r in before.records}
     a = {r.id: r.fields for r in after.records}
     expected_changed = {i for i in a if i in b and a[i] != b[i]}
@@ -242,4 +251,4 @@ def test_ob8_diff_reports_exactly_the_records_that_changed(pair: tuple[Snapshot,
     for rid, fields in (records.changed if records else {}).items():
         for name, change in fields.items():
             assert (change.before, change.after) == (b[rid].get(name), a[rid].get(name))
-    assert diff(before, before).observed is False
+    assert changes_of(before, before).observed is False

@@ -10,9 +10,13 @@ wake-up) and goes:
 4. no tool call → the content is the final answer, the turn ends;
 5. otherwise run the calls one after another, in order, on the tab — declared
    actions through :meth:`Tab.act`, ``invoke_page_method`` through
-   :meth:`Tab.invoke`, their arguments decoded once into the operation's Struct
-   (:mod:`cdpagent.operations`) — and append one tool message per call
-   with its receipt or error envelope (cut to ``maxToolResultTokens``); back to 1.
+   :meth:`Tab.invoke`, the browser operations the role's ``capabilities`` enable
+   through :func:`cdpagent.tabops.run`, their arguments decoded once into the
+   operation's Struct (:mod:`cdpagent.operations`) — and append one tool message
+   per call with its receipt or error envelope (cut to ``maxToolResultTokens``);
+   a screenshot's image follows the turn's tool messages as a user message with an
+   image part (only the latest image stays attached; with ``images=False`` the tool
+   result says images are not available instead); back to 1.
 
 A call the agent cannot run — a tool name the request did not offer (for
 example an action from an older snapshot), arguments that are not a JSON
@@ -27,6 +31,7 @@ the thread's conversation.
 
 from __future__ import annotations
 
+import base64
 import json
 import time
 from collections.abc import Callable, Mapping
@@ -35,23 +40,34 @@ from typing import Any, Final
 import msgspec
 import trio
 
+from .. import tabops
 from ..browser import Browser, Tab
-from ..errors import PageApiError, SessionClosed, ToolCallError
-from ..operations import InvokeArgs, act_inputs, decode, function_call
+from ..capture import Screenshot
+from ..errors import PageApiError, RoleError, SessionClosed, ToolCallError
+from ..failures import code_of
+from ..operations import (
+    CAPABILITIES,
+    InvokeArgs,
+    Operation,
+    act_inputs,
+    decode,
+    function_call,
+    surface_arguments,
+)
 from ..runtime.codes import PAGE_API_TAB_NOT_FOUND, refusal
 from ..runtime.jsonstrict import check_args_present
 from ..runtime.threads import Notification, Thread
 from ..snapshot import codes as action_codes
 from ..snapshot.actions import ConfirmCallback
-from ..snapshot.observe import observe_page
 from ..snapshot.options import ObserveOptions
 from ..snapshot.receipts import ActionRef, error_receipt
+from ..tracing import model_turn
 from . import codes
 from .history import AsyncSummariser, Budgets, Message, Summariser, compact_async, summarise_conversation
 from .history import outcome as describe_outcome
 from .model import Model, ToolCall
 from .replies import bound_reply
-from .request import PAGE_METHOD_TOOL, Request, assemble_request, page_options
+from .request import PAGE_METHOD_TOOL, Request, assemble_request, enabled_operations, page_options
 from .roles import Role
 from .tokens import TokenCounter, estimate_tokens
 from .truncation import truncate_middle
@@ -110,8 +126,11 @@ class Agent:
     model call; :class:`~cdpagent.agent.summary.ModelSummariser` asks the model).
     ``max_steps`` bounds the model requests of one turn. ``observe_options``
     are the page's budgets; their ``max_total_chars`` is lowered so that system
-    message and tools stay within 16,000 characters. Raises
-    :class:`ValueError` when ``max_steps`` is below 1.
+    message and tools stay within 16,000 characters. ``images`` says whether the
+    model endpoint takes image parts in user messages (OpenAI's chat format does;
+    a text-only endpoint does not): a screenshot is sent to the model only then.
+    Raises :class:`ValueError` when ``max_steps`` is below 1 and
+    :class:`~cdpagent.errors.RoleError` for a capability the operations do not have.
     """
 
     def __init__(
@@ -128,9 +147,15 @@ class Agent:
         confirm: ConfirmCallback | None = None,
         observe_options: ObserveOptions | None = None,
         progress: Progress | None = None,
+        images: bool = True,
     ) -> None:
         if max_steps < 1:
             raise ValueError(f"max_steps must be at least 1 (got {max_steps})")
+        unknown = [c for c in role.capabilities if c not in CAPABILITIES]
+        if unknown:
+            raise RoleError(
+                f"role {role.name}: unknown capability {unknown[0]!r} (known: {', '.join(CAPABILITIES)})"
+            )
         self.browser = browser
         self.model = model
         self.role = role
@@ -147,6 +172,9 @@ class Agent:
         self.last_request: Request | None = None
         """The latest request sent (system text, tools, messages, estimated tokens)."""
         self.tab_id: str | None = None
+        self.images = images
+        self._operations = {op.tool: op for op in enabled_operations(role)}
+        self._images: list[Message] = []  # this step's screenshots, sent after its tool messages
         self._turn_lock = trio.Lock()
 
     async def open(self, page: str | None = None) -> str:
@@ -222,7 +250,7 @@ class Agent:
                 self.tab_id = tab.id
                 tab_ids = [t.id for t in self.thread.tabs]
                 options = page_options(self.role, tab_ids, self.observe_options)
-                page = await observe_page(tab, options)
+                page = await tab.view(options)
                 request = assemble_request(
                     self.role, page, self.history, tab_id=tab.id, tab_ids=tab_ids, counter=self.counter
                 )
@@ -235,8 +263,11 @@ class Agent:
                 )
                 started = time.perf_counter()
                 reply = await self.model.complete(body)
+                model_turn(tab.browser.tracer, started, size, request.tokens, reply)
                 bounded = bound_reply(  # what the model sends is cut before it enters the history
-                    reply, request.tool_names(), max_content_tokens=self.budgets.max_tool_result_tokens,
+                    reply,
+                    request.tool_names(),
+                    max_content_tokens=self.budgets.max_tool_result_tokens,
                     counter=self.counter,
                 )
                 assistant = bounded.reply.message()
@@ -263,6 +294,7 @@ class Agent:
                     self.history.append(message)
                     transcript.append(message)
                     self.progress(f"  {call.name} {call.arguments[:120]} → {describe_outcome(content)}")
+                self._attach_images(transcript)
             answer = (
                 f"I stopped after {self.max_steps} model requests (the step limit) before the task was "
                 "finished; the receipts of this turn show what was done."
@@ -318,6 +350,8 @@ class Agent:
             return record(_refused(call.name, codes.TOOL_ARGUMENTS_NOT_JSON, message, available), False)
         if call.name == PAGE_METHOD_TOOL and self.role.methods:
             return await self._invoke(args, record)
+        if call.name in self._operations:
+            return await self._operate(self._operations[call.name], args, tab, call.id, record)
         try:
             act = function_call(call.name, kinds.get(call.name), args)
         except ToolCallError as error:
@@ -355,3 +389,73 @@ class Agent:
         # A domain refusal ({"ok": false, "error": {"code": "STALE_STATE"}}) is the page's
         # answer, not a failed call: ok, as on every surface (cdpagent.failures, rule 3).
         return record(value, True)
+
+    async def _operate(
+        self,
+        op: Operation,
+        args: dict[str, Any],
+        tab: Tab,
+        call_id: str,
+        record: Callable[[Any, bool], ToolRecord],
+    ) -> ToolRecord:
+        """Run a browser operation the role enables on the current tab (:mod:`cdpagent.tabops`)."""
+        tab_id = args.pop("tabId", None) if "tabId" in surface_arguments(op, current_tab=True) else None
+        try:
+            if tab_id is not None and not isinstance(tab_id, str):
+                raise ToolCallError(
+                    action_codes.INVALID_ARGUMENT, f"{op.name}: tabId must be a tab id string"
+                )
+            decoded = decode(op.args, args)
+        except ToolCallError as error:
+            message = error.message.replace(f"{op.name}:", f"{op.tool}:", 1)
+            return record(refusal(action_codes.INVALID_ARGUMENT, message), False)
+        current = _Current(tab, self.thread)
+        try:
+            outcome = await tabops.run(current, op.name, decoded, tab_id)
+        except Exception as exc:
+            found = code_of(exc)  # the operation's stable code, as on every surface
+            if found is None:
+                raise
+            return record(refusal(*found), False)
+        self.tab_id = current.tab.id
+        value: dict[str, Any] = {"ok": True, **outcome.value}
+        receipt = value.get("receipt")
+        ok = not isinstance(receipt, dict) or bool(receipt.get("result", {}).get("ok", True))
+        if outcome.image is not None:
+            value["image"] = self._queue_image(outcome.image, call_id, str(value.get("summary", "")))
+        if outcome.document is not None:
+            value["note"] = "the PDF is not shown to the model; its size is in bytes"
+        return record(value, ok)
+
+    def _queue_image(self, shot: Screenshot, call_id: str, summary: str) -> str:
+        """Queue ``shot`` for the model (after this step's tool messages); say where it is."""
+        if not self.images:
+            return "not available: this model endpoint's messages cannot carry images"
+        data = base64.b64encode(shot.data).decode()
+        self._images.append({
+            "role": "user",
+            "content": [
+                {"type": "text", "text": f"[the screenshot of tool call {call_id}: {summary}; page data]"},
+                {"type": "image_url", "image_url": {"url": f"data:{shot.mime_type};base64,{data}"}},
+            ],
+        })  # fmt: skip
+        return "attached in the next message"
+
+    def _attach_images(self, transcript: list[Message]) -> None:
+        """Append the queued screenshots; earlier ones in the history become a short text."""
+        if not self._images:
+            return
+        for message in self.history:
+            if isinstance(message.get("content"), list):
+                message["content"] = "[an earlier screenshot, no longer attached]"
+        self.history += self._images
+        transcript += self._images
+        self._images = []
+
+
+class _Current:
+    """The agent's current tab as :mod:`cdpagent.tabops` changes it (``open``, ``select``, ``close``)."""
+
+    def __init__(self, tab: Tab, thread: Thread[Tab]) -> None:
+        self.tab = tab
+        self.thread: Thread[Tab] | None = thread

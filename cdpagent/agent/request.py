@@ -19,6 +19,7 @@ from typing import Any, Final
 
 import msgspec
 
+from ..operations import OPERATIONS, Operation, argument_schema, surface_arguments
 from ..snapshot.observe import ObserveResult
 from ..snapshot.options import ObserveOptions
 from ..snapshot.tools import press_focused_tool
@@ -32,6 +33,8 @@ __all__ = [
     "RULES",
     "Request",
     "assemble_request",
+    "enabled_operations",
+    "operation_tools",
     "page_method_tool",
     "page_options",
 ]
@@ -102,6 +105,28 @@ def page_method_tool(role: Role, tab_ids: list[str]) -> dict[str, Any]:
     }
 
 
+def enabled_operations(role: Role) -> list[Operation]:
+    """The operations ``role``'s capabilities enable, in table order (none by default)."""
+    return [op for op in OPERATIONS if op.capability is not None and op.capability in role.capabilities]
+
+
+def operation_tools(role: Role, tab_ids: list[str]) -> list[dict[str, Any]]:
+    """The function tools of :func:`enabled_operations`: each named, described and with the
+    arguments of its operation; ``select_page`` takes ``tabId``, enumerated from ``tab_ids``."""
+    tools = []
+    for op in enabled_operations(role):
+        parameters = argument_schema(op.args)
+        if "tabId" in surface_arguments(op, current_tab=True):
+            tab = {"type": "string", "enum": list(tab_ids), "description": "The tab, from Tabs."}
+            parameters["properties"] = {"tabId": tab, **parameters["properties"]}
+            parameters["required"] = ["tabId", *parameters["required"]]
+        tools.append(
+            {"type": "function", "function": {"name": op.tool, "description": op.description,
+                                              "parameters": parameters}}
+        )  # fmt: skip
+    return tools
+
+
 def page_options(role: Role, tab_ids: list[str], base: ObserveOptions | None = None) -> ObserveOptions:
     """``base`` with ``max_total_chars`` lowered so that a request stays within
     :data:`MAX_SYSTEM_AND_TOOLS_CHARS`: the page section and its tools get what the
@@ -109,11 +134,19 @@ def page_options(role: Role, tab_ids: list[str], base: ObserveOptions | None = N
     """
     opts = base or ObserveOptions()
     fixed = len(RULES) + len(role.section()) + 8
-    if role.methods:
+    if _lists_tabs(role):
         fixed += len(_tabs_section(tab_ids, tab_ids[0] if tab_ids else "")) + 1
+    if role.methods:
         fixed += len(msgspec.json.encode([page_method_tool(role, tab_ids)]))
+    if role.capabilities:
+        fixed += len(msgspec.json.encode(operation_tools(role, tab_ids)))
     room = max(MAX_SYSTEM_AND_TOOLS_CHARS - fixed, 2000)
     return msgspec.structs.replace(opts, max_total_chars=min(opts.max_total_chars, room))
+
+
+def _lists_tabs(role: Role) -> bool:
+    """Whether the request names the thread's tabs: for page methods and for ``select_page``."""
+    return bool(role.methods) or "tabs" in role.capabilities
 
 
 def _tabs_section(tab_ids: list[str], current: str) -> str:
@@ -134,17 +167,22 @@ def assemble_request(
     """The request for the page of ``tab_id`` observed as ``page``, carrying ``messages``.
 
     ``tab_ids`` are the tabs of the thread (default: just ``tab_id``); they are
-    listed, and enumerated in ``invoke_page_method``, only when ``role``
-    documents methods. Never raises.
+    listed, and enumerated in ``invoke_page_method`` and ``select_page``, only when
+    ``role`` documents methods or enables ``tabs``. An operation tool the role enables
+    takes the place of a page action of the same name. Never raises.
     """
     tabs = tab_ids or [tab_id]
     parts = [RULES, role.section()]
-    tools = list(page.tools)
+    operations = operation_tools(role, tabs)
+    taken = {t["function"]["name"] for t in operations}
+    tools = [t for t in page.tools if t["function"]["name"] not in taken]
     if tools:
         tools.append(press_focused_tool())  # press Escape/Tab/Enter wherever the focus is
-    if role.methods:
+    if _lists_tabs(role):
         parts.append(_tabs_section(tabs, tab_id))
+    if role.methods:
         tools.append(page_method_tool(role, tabs))
+    tools += operations
     parts.append(page.text.strip())
     system = "\n".join(parts)
     tokens = (

@@ -9,13 +9,20 @@ A role is a small TOML file (read with the standard library's ``tomllib``)::
     [wakeup]                                   # optional: after a thread_notify
     instructions = "Call read_current, then submit_review with the revision you read."
 
+    capabilities = ["navigation", "screenshot"]  # optional: browser operations the agent may use
+
     [[methods]]                                # optional: the documented page method table
     name = "read_current"
     effect = "read"                            # "read" or "write"
     description = "The essay, its revision and the pending review request."
     args = "{}"                                # the argument shape, in words or JSON
 
-Every field but ``wakeup`` and ``methods`` is required; a method needs all four
+``capabilities`` names the groups of browser operations the agent offers besides the
+page's own actions (:data:`cdpagent.operations.CAPABILITIES`: ``tabs``, ``navigation``,
+``notifications``, ``screenshot``, ``pdf``, ``wait``, ``logs``, ``downloads``, ``vision``);
+none by default, so a role that does not ask widens nothing.
+
+Every field but ``wakeup``, ``capabilities`` and ``methods`` is required; a method needs all four
 of its fields, ``effect`` is ``read`` or ``write``, and names are unique. When
 ``methods`` is not empty the agent offers the ``invoke_page_method`` tool with
 ``method`` enumerated from this table, so no other method can be called.
@@ -32,6 +39,7 @@ import msgspec
 
 from ..bundled import EXAMPLE_PREFIX, example_page
 from ..errors import RoleError
+from ..operations import CAPABILITIES
 
 __all__ = [
     "GENERIC_APPLICATION",
@@ -76,6 +84,8 @@ class Role(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The ``## This application`` section: short, fixed for the session."""
     methods: list[MethodDoc] = []
     wakeup: WakeUp | None = None
+    capabilities: list[str] = []
+    """The groups of browser operations the agent offers (:data:`cdpagent.operations.CAPABILITIES`)."""
 
     def section(self) -> str:
         """The ``## This application`` section, with the method table and wake-up instructions."""
@@ -121,7 +131,7 @@ def load_role(path: str | os.PathLike[str]) -> Role:
     ``.toml``, and no file of that name here). Raises :class:`RoleError` for an
     unknown role name, an unreadable or non-UTF-8 file, invalid TOML, a missing or
     mistyped field, an unknown field, an ``effect`` other than read/write, a duplicate
-    method name or an unknown bundled example.
+    method name, an unknown capability or an unknown bundled example.
     """
     where = Path(path)
     if where.suffix != ".toml" and len(where.parts) == 1 and not where.exists():
@@ -149,4 +159,7 @@ def load_role(path: str | os.PathLike[str]) -> Role:
         raise RoleError(f"{where}: method {duplicates[0]!r} is documented twice")
     if not role.application.strip():
         raise RoleError(f"{where}: `application` is empty")
+    unknown = [c for c in role.capabilities if c not in CAPABILITIES]
+    if unknown:
+        raise RoleError(f"{where}: unknown capability {unknown[0]!r} (known: {', '.join(CAPABILITIES)})")
     return msgspec.structs.replace(role, page=_resolve_page(role.page, where.parent))

@@ -8,6 +8,9 @@ HTTP: ``cdpagent mcp --http 127.0.0.1:8765`` serves ``http://127.0.0.1:8765/mcp`
 (port 0 picks a free port; the URL is printed on stderr) until SIGTERM/SIGHUP or
 Ctrl-C. A non-loopback address needs ``--token`` (or ``CDPAGENT_MCP_TOKEN``), and
 ``--allow-host`` names the ``Host`` clients use to reach it (the machine's address).
+
+Opt-in tools: ``--allow pdf`` serves ``pdf``; ``--vision`` (``--allow vision``) serves
+``click_at`` and ``type_at``. ``--download-dir DIR`` keeps the pages' downloads there.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import trio
 
 from ..argtypes import positive_count
 from ..browser_flags import add_browser_flags, launch_only_flags, launch_options
+from ..operations import OPT_INS
 from .limits import DEFAULT_MAX_TABS
 
 if TYPE_CHECKING:
@@ -86,6 +90,9 @@ async def run(args: argparse.Namespace) -> int:
         allow_dirs=tuple(args.allow_dir),
         browser_options=launch_options(args),
         max_tabs=args.max_tabs,
+        capabilities=tuple(args.allow),
+        download_dir=args.download_dir,
+        trace=args.trace,
     )
     async with open_server(config) as server, trio.open_nursery() as nursery:
         if args.eager:
@@ -97,7 +104,11 @@ async def run(args: argparse.Namespace) -> int:
         else:
             nursery.start_soon(_stop_on_signal, nursery.cancel_scope)
             serve = partial(
-                serve_http, server, *address, token=token, allow_hosts=args.allow_host,
+                serve_http,
+                server,
+                *address,
+                token=token,
+                allow_hosts=args.allow_host,
                 on_session_end=server.surface.guard.end_session,
             )
             url = await nursery.start(serve)
@@ -115,19 +126,39 @@ def add_command(sub: Any, commands: dict[str, Callable[[argparse.Namespace], Awa
     mcp.add_argument("--connect", metavar="URL", help="attach to a running browser instead of launching")
     mcp.add_argument("--allow-origin", action="append", default=[], help="an extra origin open_page may open")
     mcp.add_argument(
-        "--allow-host", action="append", default=[], metavar="HOST",
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="HOST",
         help="with --token: a further Host name clients may use (this machine's address or DNS name)",
     )
     mcp.add_argument(
-        "--max-tabs", type=positive_count, default=DEFAULT_MAX_TABS, metavar="N",
+        "--max-tabs",
+        type=positive_count,
+        default=DEFAULT_MAX_TABS,
+        metavar="N",
         help=f"open tabs one MCP session may hold (default {DEFAULT_MAX_TABS})",
     )
+    mcp.add_argument(
+        "--allow",
+        action="append",
+        default=[],
+        choices=OPT_INS,
+        metavar="CAPABILITY",
+        help=f"serve an opt-in operation group: {', '.join(OPT_INS)} (pdf: the pdf tool)",
+    )
+    mcp.add_argument(
+        "--vision",
+        action="append_const",
+        const="vision",
+        dest="allow",
+        help="serve click_at and type_at (coordinates, for canvas/SVG pages); same as --allow vision",
+    )
+    mcp.add_argument("--download-dir", metavar="DIR", help="save the pages' downloads here")
     mcp.add_argument("--yes", action="store_true", help="accept every confirmation (unattended runs)")
     mcp.add_argument(
         "--page-tools", action="store_true", help="also list the current page's declared actions as tools"
     )
-    mcp.add_argument(
-        "--eager", action="store_true", help="start the browser now, not on the first tool call"
-    )
+    mcp.add_argument("--eager", action="store_true", help="start the browser now, not on the first tool call")
     add_browser_flags(mcp)
     commands["mcp"] = run

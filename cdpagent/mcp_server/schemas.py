@@ -56,6 +56,31 @@ def _value_or_truncated(name: str, value: dict[str, Any]) -> dict[str, Any]:
 
 _TAB_ID: Final = {"type": "string", "description": "the tab id, e.g. tab1"}
 
+_MOVED: Final = {
+    "type": "object",
+    "properties": {
+        "tabId": _TAB_ID,
+        "url": {"type": "string"},
+        "title": {"type": "string"},
+        "changed": {"type": "string", "description": "what changed, in one line"},
+    },
+    "required": ["tabId", "url", "title", "changed"],
+}
+_OBSERVATION: Final = {
+    "type": "object",
+    "properties": {
+        "observation": {"type": "object", "description": "the observation model (docs/observation.md)"},
+        "tools": {"type": "array", "items": {"type": "object"}, "description": "OpenAI function tools"},
+    },
+    "required": ["observation", "tools"],
+}
+_RECEIPT: Final = _value_or_truncated("result", {"type": "object", "description": "the change receipt"})
+
+
+def _list_of(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "array", "items": {"type": "object", "properties": properties, "required": required}}
+
+
 #: ``structuredContent`` of each tool's successful result (error results carry ``{ok: false, error}``).
 OUTPUT_SCHEMAS: Final[dict[str, dict[str, Any]]] = {
     "open_page": {
@@ -64,11 +89,75 @@ OUTPUT_SCHEMAS: Final[dict[str, dict[str, Any]]] = {
         "required": ["tabId", "url"],
     },
     "close_page": {"type": "object", "properties": {"closed": _TAB_ID}, "required": ["closed"]},
-    "navigate": {
+    "navigate": _MOVED,
+    "go_back": _MOVED,
+    "go_forward": _MOVED,
+    "reload": _MOVED,
+    "select_page": {
         "type": "object",
-        "properties": {"tabId": _TAB_ID, "url": {"type": "string"}},
-        "required": ["tabId", "url"],
+        "properties": {"tabId": _TAB_ID, "url": {"type": "string"}, "title": {"type": "string"}},
+        "required": ["tabId", "url", "title"],
     },
+    "screenshot": {
+        "type": "object",
+        "description": "the image is the result's image content; this says what it is",
+        "properties": {
+            "format": {"enum": ["png", "jpeg"]},
+            "width": {"type": "integer", "minimum": 0},
+            "height": {"type": "integer", "minimum": 0},
+            "bytes": {"type": "integer", "minimum": 0},
+            "masked": {"type": "integer", "minimum": 0, "description": "sensitive fields covered"},
+            "truncated": {"type": "boolean", "description": "a full page cut at 16,384 CSS pixels"},
+        },
+        "required": ["format", "width", "height", "bytes", "masked", "truncated"],
+    },
+    "pdf": {
+        "type": "object",
+        "description": "the document is the result's embedded application/pdf resource",
+        "properties": {"bytes": {"type": "integer", "minimum": 0}},
+        "required": ["bytes"],
+    },
+    "wait_for": _OBSERVATION,
+    "console": _value_or_truncated(
+        "messages",
+        _list_of(
+            {
+                "level": {"enum": ["debug", "info", "log", "warning", "error"]},
+                "text": {"type": "string"},
+                "url": {"type": "string"},
+            },
+            ["level", "text"],
+        ),
+    ),
+    "network": _value_or_truncated(
+        "requests",
+        _list_of(
+            {
+                "method": {"type": "string"},
+                "url": {"type": "string"},
+                "resource": {"type": "string"},
+                "status": {"type": "integer"},
+                "error": {"type": "string"},
+            },
+            ["method", "url"],
+        ),
+    ),
+    "downloads": _value_or_truncated(
+        "downloads",
+        _list_of(
+            {
+                "name": {"type": "string"},
+                "state": {"type": "string"},
+                "size": {"type": "integer", "minimum": 0},
+                "path": {"type": ["string", "null"]},
+                "tab": {"type": ["string", "null"]},
+                "url": {"type": "string"},
+            },
+            ["name", "state", "size"],
+        ),
+    ),
+    "click_at": _RECEIPT,
+    "type_at": _RECEIPT,
     "list_pages": {
         "type": "object",
         "properties": {
@@ -76,22 +165,20 @@ OUTPUT_SCHEMAS: Final[dict[str, dict[str, Any]]] = {
                 "type": "array",
                 "items": {
                     "type": "object",
-                    "properties": {"tabId": _TAB_ID, "title": {"type": "string"}, "url": {"type": "string"}},
+                    "properties": {
+                        "tabId": _TAB_ID,
+                        "title": {"type": "string"},
+                        "url": {"type": "string"},
+                        "opener": {**_TAB_ID, "description": "the tab whose page opened this one (a popup)"},
+                    },
                     "required": ["tabId", "title", "url"],
                 },
             }
         },
         "required": ["pages"],
     },
-    "observe": {
-        "type": "object",
-        "properties": {
-            "observation": {"type": "object", "description": "the observation model (docs/observation.md)"},
-            "tools": {"type": "array", "items": {"type": "object"}, "description": "OpenAI function tools"},
-        },
-        "required": ["observation", "tools"],
-    },
-    "act": _value_or_truncated("result", {"type": "object", "description": "the change receipt"}),
+    "observe": _OBSERVATION,
+    "act": _RECEIPT,
     "invoke_page_method": _value_or_truncated("value", {"description": "the method's JSON value"}),
     "notifications": {
         "type": "object",
@@ -234,8 +321,9 @@ def announce_tool_list_changes(server: MCPServer[Any], changes: bool) -> None:
     lowlevel = server._lowlevel_server
     original = lowlevel.get_capabilities
 
-    def get_capabilities(notification_options: NotificationOptions | None = None, *args: Any,
-                         **kwargs: Any) -> Any:
+    def get_capabilities(
+        notification_options: NotificationOptions | None = None, *args: Any, **kwargs: Any
+    ) -> Any:
         options = notification_options or NotificationOptions()
         options.tools_changed = options.tools_changed or changes
         return original(options, *args, **kwargs)

@@ -30,10 +30,10 @@ import msgspec
 import trio
 
 from ..documents import Document
-from ..errors import CallTimeout, ConnectionClosed, ProtocolError, SessionClosed
+from ..errors import CallTimeout, ConnectionClosed, PageFunctionError, ProtocolError, SessionClosed
 from ..failures import Failure
 from ..tabstate import refusal
-from ..target import Host, Target
+from ..target import Host, Target, call_function
 from .codes import (
     PAGE_API_ARGS_INVALID,
     PAGE_API_CALL_FAILED,
@@ -70,21 +70,6 @@ _ANSWER_CODES: Final = frozenset(
 )
 
 
-class _RemoteObject(msgspec.Struct):
-    type: str = ""
-    value: Any = None
-
-
-class _ExceptionDetails(msgspec.Struct):
-    text: str = ""
-    exception: _RemoteObject | None = None
-
-
-class _CallResult(msgspec.Struct):
-    result: _RemoteObject
-    exceptionDetails: _ExceptionDetails | None = None
-
-
 class _Envelope(msgspec.Struct):
     ok: bool
     value: Any = None
@@ -92,23 +77,8 @@ class _Envelope(msgspec.Struct):
     message: str = ""
 
 
-class _Argument(msgspec.Struct):
-    value: str
-
-
-class _InvokeParams(msgspec.Struct):
-    """``Runtime.callFunctionOn`` params of one invoke (a Struct encodes faster than a dict)."""
-
-    executionContextId: int
-    arguments: tuple[_Argument, _Argument, _Argument, _Argument]
-    functionDeclaration: str = INVOKE_FUNCTION
-    returnByValue: bool = True
-    awaitPromise: bool = True
-
-
-_call_result = msgspec.json.Decoder(_CallResult)
 _envelope = msgspec.json.Decoder(_Envelope)
-_NO_ARGS: Final = _Argument("{}")
+_NO_ARGS: Final = "{}"
 
 
 def _check_method(method: object) -> str:
@@ -124,11 +94,11 @@ async def invoke(tab: Target, method: str, args: Any = None, *, timeout: float =
     whole call in seconds. Raises :class:`PageApiError` with one of the codes in the
     module docstring. Domain refusals (``STALE_STATE`` …) are ordinary return values.
     """
-    # The happy path is kept in this one coroutine: every extra coroutine layer costs
-    # on each suspension, and invoke is the hot path of the benchmark (its CPU per
-    # call is measured against a raw callFunctionOn).
+    # The happy path is this coroutine and call_function's (the one decoder of page
+    # calls): every extra coroutine layer costs on each suspension, and invoke is the
+    # hot path of the benchmark (its CPU per call is measured against a raw callFunctionOn).
     _check_method(method)
-    arguments = _NO_ARGS if args is None else _Argument(encode_args(args))
+    arguments = _NO_ARGS if args is None else encode_args(args)
     refused = refusal(tab, "invoke")  # closed, crashed, a dialog open: cdpagent.tabstate
     if refused is not None:
         raise _refused(tab, refused)
@@ -141,11 +111,22 @@ async def invoke(tab: Target, method: str, args: Any = None, *, timeout: float =
         if target is None:
             raise _timeout(method, timeout)
     context, serial = target
-    params = _InvokeParams(context, (_Argument(api.entry), _Argument(api.key), _Argument(method), arguments))
     try:
-        reply = await tab.session.send_typed(
-            "Runtime.callFunctionOn", params, _call_result, deadline=deadline
+        text = await call_function(
+            tab.session,
+            INVOKE_FUNCTION,
+            api.entry,
+            api.key,
+            method,
+            arguments,
+            context=context,
+            await_promise=True,
+            deadline=deadline,
         )
+    except PageFunctionError as error:
+        with trio.move_on_at(deadline):
+            raise await _explain(tab, serial, f"the call raised in the page: {error.text}") from None
+        raise _timeout(method, timeout) from None
     except CallTimeout:
         raise _timeout(method, timeout) from None
     except (SessionClosed, ConnectionClosed) as error:
@@ -154,8 +135,7 @@ async def invoke(tab: Target, method: str, args: Any = None, *, timeout: float =
         with trio.move_on_at(deadline):
             raise await _explain(tab, serial, f"the browser refused the call: {error.message}") from None
         raise _timeout(method, timeout) from None
-    text = reply.result.value
-    if reply.exceptionDetails is None and type(text) is str:
+    if type(text) is str:
         try:
             envelope = _envelope.decode(text)
         except msgspec.DecodeError:
@@ -166,8 +146,6 @@ async def invoke(tab: Target, method: str, args: Any = None, *, timeout: float =
             raise PageApiError(PAGE_API_CALL_FAILED, "the page's answer carried an unknown failure code")
         raise PageApiError(envelope.code, envelope.message)
     with trio.move_on_at(deadline):
-        if reply.exceptionDetails is not None:
-            raise await _explain(tab, serial, f"the call raised in the page: {_exception_text(reply)}")
         raise await _explain(tab, serial, "the page's Page Agent API answered with no result")
     raise _timeout(method, timeout)
 
@@ -329,11 +307,3 @@ async def _explain(tab: Target, serial: int, detail: str) -> PageApiError:
     if tab.crashed:
         return PageApiError(PAGE_API_CALL_FAILED, "the tab's renderer crashed during the call")
     return PageApiError(PAGE_API_CALL_FAILED, detail[:1000])
-
-
-def _exception_text(reply: _CallResult) -> str:
-    details = reply.exceptionDetails
-    assert details is not None
-    if details.exception is not None and isinstance(details.exception.value, str):
-        return details.exception.value[:500]
-    return details.text[:500]

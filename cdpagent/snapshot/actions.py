@@ -113,6 +113,8 @@ class ActTimings(msgspec.Struct):
     """Re-check, scroll, input and post-condition."""
     diff_ms: float = 0.0
     total_ms: float = 0.0
+    quiet_ms: float = 0.0
+    """Of ``settle_ms``, the post-action quiet window: the settle after the input."""
 
 
 class ActInput(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -222,6 +224,10 @@ class _Slider(msgspec.Struct, frozen=True):
 
     found: bool = False
     native: bool = False
+    positional: bool = False
+    """An ARIA-less slider whose scale is not known: ``value`` is where its thumb is (0…100 %)."""
+    shown: bool = False
+    """``value``, ``min`` and ``max`` are the numbers the page shows beside it (:func:`_measure_scale`)."""
     value: float = 0.0
     min: float = 0.0
     max: float = 100.0
@@ -231,6 +237,16 @@ class _Slider(msgspec.Struct, frozen=True):
     track: _Rect = _Rect()
     tolerance: float = 0.0
     """How close counts as reached: one pixel of the track for a slider read from its thumb's position."""
+
+
+class _Scale(msgspec.Struct, frozen=True):
+    """``measureScale``: the number shown beside an ARIA-less slider at the start and at its ends."""
+
+    found: bool = False
+    ok: bool = False
+    start: float = 0.0
+    min: float = 0.0
+    max: float = 0.0
 
 
 class _Radio(msgspec.Struct, frozen=True):
@@ -327,6 +343,8 @@ class _Run:
         wall = (time.perf_counter() - t0) * 1000
         settle = report.waited_ms if report else 0.0
         self.timings.settle_ms += settle
+        if after_input:
+            self.timings.quiet_ms += settle
         self.timings.collect_ms += snap.collect_ms
         self.timings.transfer_ms += max(wall - settle - snap.collect_ms, 0.0)
         self._settle_warning(report)
@@ -759,14 +777,20 @@ async def _set(step: _Step) -> str | None:
     now = await step.call(_Slider, "slider")
     if not now.found:
         raise _Refused(codes.ACTION_UNAVAILABLE, f"{step.id} is no longer on the page", "gone")
+    focus = await step.call(_Focused, "focusFor") if now.positional else None
+    if focus is not None and focus.ok:
+        now = await _measure_scale(step, now, target)
+    if now.positional:
+        step.run.warnings.append(_NO_SCALE.format(id=step.id))
     problem = _value_problem(now, target)
     if problem:
-        raise _Refused(codes.INVALID_ARGUMENT, f"{step.entry.tool}: {problem}")
+        why = f" ({_NO_SCALE.format(id='it')})" if now.positional else ""
+        raise _Refused(codes.INVALID_ARGUMENT, f"{step.entry.tool}: {problem}{why}")
     if _same(now.value, target, now):
         step.run.warnings.append(f"{step.id} was already at {_number(target)}")
         step.run.state = _slider_state(now)
         return None
-    focus = await step.call(_Focused, "focusFor")
+    focus = focus or await step.call(_Focused, "focusFor")
     step.run.performed = True
     if focus.ok:
         now = await _set_by_keys(step, now, target)
@@ -811,6 +835,44 @@ async def _set_by_keys(step: _Step, now: _Slider, target: float) -> _Slider:
         if moved == 0 or crossed:
             break
     return now
+
+
+async def _measure_scale(step: _Step, now: _Slider, target: float) -> _Slider:
+    """An ARIA-less slider's own scale, found as a person finds it: Home, End, and the
+    number the page shows beside it at each end (the handle has the focus). Moves the
+    slider; when ``target`` is outside the scale found, moves it back to where it was
+    before refusing. Without such a number the slider stays positional (0…100 % of its
+    track, ``positional`` still true) and is dragged back to where it was.
+
+    Raises :class:`_Refused` (``INVALID_ARGUMENT``) with the page's range when ``target``
+    is outside it.
+    """
+    start = await step.call(_Scale, "measureScale", "start")
+    if not start.ok:
+        return now
+    step.run.performed = True
+    await press_chord(step.session, _KEYS["Home"])
+    await step.call(_Scale, "measureScale", "min")
+    await press_chord(step.session, _KEYS["End"])
+    scale = await step.call(_Scale, "measureScale", "max")
+    measured = await step.call(_Slider, "slider")
+    if not (scale.ok and measured.shown):
+        return await _set_by_drag(step, measured, now.value)
+    if not scale.min <= target <= scale.max:
+        back = await _set_by_keys(step, measured, scale.start)
+        step.run.state = _slider_state(back)
+        raise _Refused(
+            codes.INVALID_ARGUMENT,
+            f"{step.entry.tool}: value {_number(target)} is outside the slider's range "
+            f"{_number(scale.min)}…{_number(scale.max)} (the numbers the page shows at its ends)",
+        )
+    return measured
+
+
+_NO_SCALE: Final = (
+    "{id} shows no number beside it and declares no range: its value is taken as a position "
+    "0…100 along its track"
+)
 
 
 async def _set_by_drag(step: _Step, now: _Slider, target: float) -> _Slider:

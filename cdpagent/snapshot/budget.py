@@ -1,16 +1,23 @@
 """Budgets (OB-3): from a snapshot to a bounded observation, every omission counted.
 
+:func:`build` screens the snapshot's record ids and folds its actions once, then
 :func:`assemble` applies each budget of :class:`~cdpagent.snapshot.options.ObserveOptions`
 section by section and records what it left out in
-:class:`~cdpagent.snapshot.model.Omitted`. :func:`present` renders the text and
-tools of an observation and guarantees ``len(text) + len(tools JSON) <=
+:class:`~cdpagent.snapshot.model.Omitted`; :func:`present` renders the text and
+tools, and :func:`build` guarantees ``len(text) + len(tools JSON) <=
 max_total_chars`` by shrinking the character budgets until it holds.
+
+A budget never renders: it asks each section of :mod:`.render` for the sizes of its
+items (``region_sizes``, ``action_sizes``, …) in one call and does the arithmetic here,
+so the walk from a snapshot to its text goes fold → budget → render once, not back
+and forth per line (``scripts/observation_walk.py`` measures it).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -29,22 +36,21 @@ from .model import (
 )
 from .options import REFUSED_RECORD_ID, ObserveOptions
 from .render import (
-    action_line,
-    clean,
-    feedback_line,
-    identity_lines,
-    inferred_paths,
-    record_line,
-    region_labels,
-    region_line,
+    action_sizes,
+    feedback_sizes,
+    identity_sizes,
+    record_id_sizes,
+    record_sizes,
+    region_sizes,
     render_text,
-    state_json,
-    text_line,
+    state_sizes,
+    text_sizes,
 )
-from .tools import tool_declaration
+from .tools import declaration_sizes, tool_declarations
 
 __all__ = ["assemble", "build", "present", "screen_record_ids", "tools_json"]
 
+_T = TypeVar("_T")
 _REFUSED_ID = re.compile(REFUSED_RECORD_ID, re.IGNORECASE)
 # The last record id list found clean: a still page's snapshot is reused with the same
 # list (snapshot.observe), so its ids are not scanned again (tens of ms at 100,000 ids).
@@ -94,38 +100,56 @@ def screen_record_ids(snapshot: Snapshot) -> Snapshot:
     )
 
 
+def _fit(
+    items: list[_T], sizes: Callable[[list[_T]], list[int]], max_chars: int, batch: int
+) -> tuple[int, int]:
+    """How many leading ``items`` fit in ``max_chars``, and the characters they take.
+
+    ``sizes`` is the section's measure, asked for ``batch`` items first, then for as many
+    more as the room left holds at the average size so far (on an ordinary page, once or
+    twice per section; never for many items past the budget).
+    """
+    count = used = 0
+    while count < len(items):
+        for size in sizes(items[count : count + max(batch, 1)]):
+            if used + size > max_chars:
+                return count, used
+            used += size
+            count += 1
+        batch = (max_chars - used) * count // max(used, 1) + 1
+    return count, used
+
+
 def _identity(identity: Identity, max_chars: int) -> Identity:
     """Drop query fields and route params that do not fit the page budget."""
-    if len("\n".join(identity_lines(identity, 10_000))) <= max_chars:
+    sizes = identity_sizes(identity)
+    if sum(sizes) + len(sizes) - 1 <= max_chars:
         return identity
-    query: dict[str, str] = {}
     trimmed = msgspec.structs.replace(identity, route_params={}, query={})
-    for key, value in identity.query.items():
-        query[key] = value
-        trial = msgspec.structs.replace(trimmed, query=query)
-        if len("\n".join(identity_lines(trial, 10_000))) > max_chars:
-            del query[key]
+    fields = len(identity.query)
+    base = sizes[: len(sizes) - fields - (1 if identity.route_params else 0)]
+    used = sum(base) + len(base) - 1
+    query: dict[str, str] = {}
+    for (key, value), size in zip(identity.query.items(), sizes[len(sizes) - fields :], strict=True):
+        if used + size + 1 > max_chars:
             break
+        query[key] = value
+        used += size + 1
     return msgspec.structs.replace(trimmed, query=query)
 
 
 def _regions(regions: list[Region], opts: ObserveOptions) -> list[Region]:
-    out: list[Region] = []
-    used = 0
-    for region in regions:
-        cost = len(region_line(region)) + 1
-        if len(out) >= opts.max_scopes or used + cost > opts.max_scope_chars:
-            break
-        out.append(region)
-        used += cost
-    return out
+    listed = regions[: opts.max_scopes]
+    count, _ = _fit(listed, region_sizes, opts.max_scope_chars, len(listed))
+    return listed[:count]
 
 
 def _actions(entries: list[ActionEntry], opts: ObserveOptions) -> list[ActionEntry]:
     """Entries within the entry and char budgets, listed in document order.
 
     Chosen by priority: available row actions (what one does with records), other
-    available actions, then unavailable ones (so their reasons stay visible).
+    available actions, then unavailable ones (so their reasons stay visible). An
+    entry that does not fit is skipped: a shorter one further down may still fit.
     """
     ranked = (
         [e for e in entries if e.available and e.folded]
@@ -135,67 +159,76 @@ def _actions(entries: list[ActionEntry], opts: ObserveOptions) -> list[ActionEnt
     chosen: set[int] = set()
     text_used = 0
     tool_used = 2
-    for entry in ranked:
-        if len(chosen) >= opts.max_actions:
-            break
-        line = len(action_line(entry, opts.max_description_chars)) + 1
-        tool = 0
-        if entry.available:
-            tool = len(_encode(tool_declaration(entry, opts.max_description_chars))) + 1
-        if text_used + line > opts.max_action_chars or tool_used + tool > opts.max_tool_chars:
-            continue  # a shorter entry further down may still fit
-        chosen.add(id(entry))
-        text_used += line
-        tool_used += tool
+    start = size = 0
+    while start < len(ranked) and len(chosen) < opts.max_actions:
+        # As many as may still be chosen; more (doubling) once entries were skipped, so a long
+        # list of entries too large for the room left is measured in a few asks, not one by one.
+        size = max(opts.max_actions - len(chosen), size * 2)
+        batch = ranked[start : start + size]
+        start += len(batch)
+        lines = action_sizes(batch, opts.max_description_chars)
+        # Only an entry whose line fits the room left now can be chosen: only those tools are measured.
+        room = opts.max_action_chars - text_used
+        offered = [e for e, line in zip(batch, lines, strict=True) if e.available and line <= room]
+        measured = declaration_sizes(offered, opts.max_description_chars)
+        tools = dict(zip(map(id, offered), measured, strict=True))
+        for entry, line in zip(batch, lines, strict=True):
+            if len(chosen) >= opts.max_actions:
+                break
+            if text_used + line > opts.max_action_chars:
+                continue
+            tool = tools[id(entry)] + 1 if entry.available else 0
+            if tool_used + tool > opts.max_tool_chars:
+                continue
+            chosen.add(id(entry))
+            text_used += line
+            tool_used += tool
     return [e for e in entries if id(e) in chosen]
 
 
 def _records(records: list[Record], opts: ObserveOptions) -> tuple[list[Record], int]:
     """Full records within ``max_records`` and ``max_record_chars``; also counts cut fields."""
-    out: list[Record] = []
-    used = 0
-    cut = 0
-    for record in records:
-        if len(out) >= opts.max_records:
-            break
-        line = record_line(len(out) + 1, record, opts.max_field_chars)
-        if used + len(line) + 1 > opts.max_record_chars:
-            break
-        out.append(record)
-        used += len(line) + 1
-        cut += sum(
-            1 for v in record.fields.values() if isinstance(v, str) and len(v) > opts.max_field_chars
-        )
+    listed = records[: opts.max_records]
+    count, _ = _fit(
+        listed, lambda rs: record_sizes(rs, opts.max_field_chars), opts.max_record_chars, len(listed)
+    )
+    out = listed[:count]
+    cut = sum(
+        1 for r in out for v in r.fields.values() if isinstance(v, str) and len(v) > opts.max_field_chars
+    )
     return out, cut
 
 
 def _record_ids(ids: list[str], max_chars: int) -> list[str]:
-    out: list[str] = []
-    used = 0
-    for rid in ids:
-        cost = len(clean(rid, 80)) + 3
-        if used + cost > max_chars:
-            break
-        out.append(rid)
-        used += cost
-    return out
+    count, _ = _fit(ids, record_id_sizes, max_chars, 32)
+    return ids[:count]
 
 
 def _state(items: list[StateItem], opts: ObserveOptions) -> list[StateItem]:
+    """The state items within ``max_state_chars`` (the object and the description lines);
+    an item too large on its own is summarised rather than dropped silently."""
+    summaries = [msgspec.structs.replace(item, value=_summary(item.value)) for item in items]
+    full = state_sizes(items, opts.max_field_chars)
+    short = state_sizes(summaries, opts.max_field_chars)
+    entries: dict[str, int] = {}  # name -> entry size: a later item of a name replaces its value
+    described = 0
     out: list[StateItem] = []
-    for item in items:
-        trial = [*out, item]
-        size = len(state_json(trial, opts.max_field_chars))
-        size += sum(len(s.name) + len(s.description) + 4 for s in trial if s.description)
-        if size > opts.max_state_chars:
-            # A value too large on its own is summarised rather than dropped silently.
-            summary = msgspec.structs.replace(item, value=_summary(item.value))
-            trial = [*out, summary]
-            if len(state_json(trial, opts.max_field_chars)) > opts.max_state_chars:
-                break
+
+    def object_size(name: str, size: int) -> int:
+        trial = {**entries, name: size}
+        return 2 + sum(trial.values()) + len(trial) - 1
+
+    for item, summary, (entry, line), (short_entry, _) in zip(items, summaries, full, short, strict=True):
+        if object_size(item.name, entry) + described + line <= opts.max_state_chars:
+            out.append(item)
+            entries[item.name] = entry
+            described += line
+        elif object_size(item.name, short_entry) <= opts.max_state_chars:
             out.append(summary)
-            continue
-        out.append(item)
+            entries[item.name] = short_entry
+            described += line  # its description is still shown
+        else:
+            break
     return out
 
 
@@ -212,40 +245,35 @@ def _page_text(text: PageText | None, max_chars: int) -> tuple[PageText | None, 
     point), and how many viewport blocks the page and this budget left out or cut."""
     if text is None:
         return None, 0
-    blocks: list[str] = []
-    used = 0
-    for block in text.blocks:
-        line = len(text_line(block)) + 1
-        if used + line > max_chars:
-            room = max_chars - used - 3
-            if room > 20:
-                blocks.append(block[: room - 1] + "…")
-            break
-        blocks.append(block)
-        used += line
-    whole = len(blocks) - (1 if blocks and blocks[-1] != text.blocks[len(blocks) - 1] else 0)
+    count, used = _fit(text.blocks, text_sizes, max_chars, 16)
+    blocks = text.blocks[:count]
+    room = max_chars - used - 3
+    if count < len(text.blocks) and room > 20:
+        blocks = [*blocks, text.blocks[count][: room - 1] + "…"]
+    whole = count
     lost = max(text.viewport_blocks - whole, 0) + text.viewport_left
     bounded = msgspec.structs.replace(text, blocks=blocks, viewport_blocks=min(text.viewport_blocks, whole))
     return bounded, lost
 
 
 def _feedback(items: list[Feedback], regions: list[Region], opts: ObserveOptions) -> list[Feedback]:
-    tags = region_labels(regions)
-    inferred = inferred_paths(regions)
+    """The feedback within its budgets, as rendered beside ``regions`` (the observation's)."""
+    listed = items[: opts.max_feedback]
     out: list[Feedback] = []
     used = 0
-    for item in items:
-        if len(out) >= opts.max_feedback:
+    while len(out) < len(listed):
+        rest = listed[len(out) :]
+        room_left = opts.max_feedback_chars - used
+        count, size = _fit(rest, lambda fs: feedback_sizes(fs, regions), room_left, len(rest))
+        out += rest[:count]
+        used += size
+        room = opts.max_feedback_chars - used - 80
+        if count == len(rest) or room < 40:
             break
-        line = feedback_line(item, tags, inferred)
-        if used + len(line) + 1 > opts.max_feedback_chars:
-            room = opts.max_feedback_chars - used - 80
-            if room < 40:
-                break
-            item = msgspec.structs.replace(item, message=item.message[:room] + "…")
-            line = feedback_line(item, tags, inferred)
-        out.append(item)
-        used += len(line) + 1
+        # An item that does not fit is cut to the room left, rather than dropped.
+        cut = msgspec.structs.replace(rest[count], message=rest[count].message[:room] + "…")
+        out.append(cut)
+        used += feedback_sizes([cut], regions)[0]
     return out
 
 
@@ -253,26 +281,24 @@ def assemble(
     snapshot: Snapshot,
     options: ObserveOptions | None = None,
     *,
-    entries: list[ActionEntry] | None = None,
+    entries: list[ActionEntry],
     warnings: list[str] | None = None,
     settle_ms: float = 0.0,
 ) -> Observation:
     """Apply every budget of ``options`` to ``snapshot``; never raises on page content.
 
-    ``entries`` are the snapshot's folded action entries when the caller has them
-    already (:func:`~cdpagent.snapshot.folding.fold_actions`); else they are folded here.
+    ``entries`` are the snapshot's folded action entries
+    (:func:`~cdpagent.snapshot.folding.fold_actions` of the snapshot that
+    :func:`screen_record_ids` screened): the snapshot is folded once, by the caller.
     """
     opts = options or ObserveOptions()
-    if entries is None:
-        snapshot = screen_record_ids(snapshot)
-        entries = fold_actions(snapshot)
     actions = _actions(entries, opts)
     regions = _regions(snapshot.regions, opts)
     records, fields_cut = _records(snapshot.records, opts)
     index = snapshot.record_index
     record_ids = _record_ids(index.ids, opts.max_index_chars)
     state = _state(snapshot.state, opts)
-    feedback = _feedback(snapshot.feedback, snapshot.regions, opts)
+    feedback = _feedback(snapshot.feedback, regions, opts)
     page_text, text_visible_lost = _page_text(snapshot.page_text, opts.max_text_chars)
     declared = snapshot.actions_total + sum(g.rows for g in snapshot.row_actions)
     shown_ids = {id(e) for e in actions}
@@ -332,9 +358,8 @@ def tools_json(tools: list[dict[str, Any]]) -> str:
 def present(obs: Observation, options: ObserveOptions | None = None) -> tuple[str, list[dict[str, Any]]]:
     """The rendered text and the tools array of ``obs`` (available actions only)."""
     opts = options or ObserveOptions()
-    text = render_text(obs, opts.max_field_chars)
-    tools = [tool_declaration(e, opts.max_description_chars) for e in obs.actions if e.available]
-    return text, tools
+    text = render_text(obs, opts.max_field_chars, opts.max_description_chars)
+    return text, tool_declarations([e for e in obs.actions if e.available], opts.max_description_chars)
 
 
 def build(

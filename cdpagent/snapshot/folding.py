@@ -10,21 +10,29 @@ all entries, so a name does not change when an action's availability does.
 
 from __future__ import annotations
 
-from .model import ROW_PLACEHOLDER, ActionEntry, PageAction, RowActionGroup, Snapshot, action_id
-from .render import region_labels
+from .model import (
+    ROW_PLACEHOLDER,
+    ActionEntry,
+    PageAction,
+    RegionPath,
+    RowActionGroup,
+    Snapshot,
+    action_id,
+    region_tags,
+)
 from .tools import assign_tool_names
 
 __all__ = ["fold_actions"]
 
 
-def _tag(labels: dict[tuple[str, ...], str], path: list[str]) -> str:
+def _tag(labels: dict[RegionPath, str], path: list[str]) -> str:
     if not path:
         return "page"
     key = tuple(path)
     return labels.get(key, " > ".join(path))
 
 
-def _page_entry(action: PageAction, labels: dict[tuple[str, ...], str]) -> ActionEntry:
+def _page_entry(action: PageAction, labels: dict[RegionPath, str]) -> ActionEntry:
     return ActionEntry(
         tool="",
         action=action.name,
@@ -47,7 +55,7 @@ def _page_entry(action: PageAction, labels: dict[tuple[str, ...], str]) -> Actio
     )
 
 
-def _group_entry(group: RowActionGroup, labels: dict[tuple[str, ...], str]) -> ActionEntry:
+def _group_entry(group: RowActionGroup, labels: dict[RegionPath, str]) -> ActionEntry:
     reason = None
     if group.available == 0:
         reason = "; ".join(sorted(group.reasons)) or "no row can do this now"
@@ -81,7 +89,7 @@ def _group_entry(group: RowActionGroup, labels: dict[tuple[str, ...], str]) -> A
 
 def fold_actions(snapshot: Snapshot) -> list[ActionEntry]:
     """Every action entry of ``snapshot`` in document order, with unique tool names."""
-    labels = region_labels(snapshot.regions)
+    labels = region_tags(snapshot.regions)
     ordered: list[tuple[int, ActionEntry]] = [
         (a.order, _page_entry(a, labels)) for a in snapshot.actions
     ]

@@ -366,62 +366,99 @@ def merge(top: Snapshot, parts: Sequence[FramePart], refused: Counter[str]) -> S
 
     ``refused`` counts the frames left out, by reason. Pure: no IO.
     """
-    regions = list(top.regions)
-    actions = list(top.actions)
-    groups = list(top.row_actions)
-    records = list(top.records)
-    index = top.record_index
-    ids, viewport = list(index.ids), list(index.viewport)
-    inactive, hidden, duplicates = index.inactive, index.hidden, list(index.duplicates)
-    state, feedback, warnings = list(top.state), list(top.feedback), list(top.warnings)
-    totals = [top.regions_total, top.actions_total, top.state_total, top.feedback_total]
-    collect_ms = top.collect_ms
-    searched = top.unseen.shadow_searched
-    taken = set(ids) | {r.id for r in records}
-    order = max([a.order for a in actions] + [g.order for g in groups] + [-1]) + 1
+    merged = _Merged(top)
     for part in parts:
-        s, pre, step, shown = part.snapshot, list(part.path), part.path[-1], part.shown
-        dup = {i for i in s.record_index.ids if i in taken}
+        merged.add(part)
+    return merged.snapshot(parts, refused)
+
+
+class _Merged:
+    """The snapshot :func:`merge` builds: the top document's parts, then each frame's in turn.
+
+    :meth:`add` takes one frame in phases: which of its record ids are already taken,
+    the frame's own region, its declarations moved under that region, its records,
+    and its page facts (state, feedback, warnings, totals).
+    """
+
+    def __init__(self, top: Snapshot) -> None:
+        self.top = top
+        index = top.record_index
+        self.regions = list(top.regions)
+        self.actions = list(top.actions)
+        self.groups = list(top.row_actions)
+        self.records = list(top.records)
+        self.ids, self.viewport = list(index.ids), list(index.viewport)
+        self.inactive, self.hidden, self.duplicates = index.inactive, index.hidden, list(index.duplicates)
+        self.state, self.feedback, self.warnings = list(top.state), list(top.feedback), list(top.warnings)
+        self.regions_total, self.actions_total = top.regions_total, top.actions_total
+        self.state_total, self.feedback_total = top.state_total, top.feedback_total
+        self.collect_ms = top.collect_ms
+        self.searched = top.unseen.shadow_searched
+        self.taken = set(self.ids) | {r.id for r in self.records}
+        self.order = self._next_order(-1)
+
+    def _next_order(self, at_least: int) -> int:
+        return max([a.order for a in self.actions] + [g.order for g in self.groups] + [at_least]) + 1
+
+    def add(self, part: FramePart) -> None:
+        """Merge one frame's snapshot under its region path."""
+        s = part.snapshot
+        dup = {i for i in s.record_index.ids if i in self.taken}
         own_ids = [i for i in s.record_index.ids if i not in dup]
-        taken.update(own_ids)
-        group_rows = sum(g.rows for g in s.row_actions)
-        declared = [i for i, r in enumerate(regions) if part.owner.declared and tuple(r.path) == part.path]
-        frame_state: RegionState = (
+        self.taken.update(own_ids)
+        state: RegionState = (
             "active" if part.blocked is None else "covered" if part.covered_by is not None else "inert"
         )
-        frame_region = Region(
-            id=step,
-            label=regions[declared[0]].label if declared else part.owner.label,
+        declared = self._frame_region(part, state, dup, own_ids)
+        self._declarations(part, state, dup)
+        self._records(part, dup, own_ids)
+        self._facts(part, declared)
+
+    def _frame_region(self, part: FramePart, state: RegionState, dup: set[str], own_ids: list[str]) -> bool:
+        """The frame as a region (role ``document``), in place of the owner's declared region
+        of the same path if there is one; returns whether there was."""
+        s, pre, shown = part.snapshot, list(part.path), part.shown
+        owner = part.owner.declared
+        declared = [i for i, r in enumerate(self.regions) if owner and tuple(r.path) == part.path]
+        visible = sum(a.in_viewport for a in s.actions) + sum(g.visible for g in s.row_actions)
+        region = Region(
+            id=part.path[-1],
+            label=self.regions[declared[0]].label if declared else part.owner.label,
             role="document",
             parent=pre[-2] if len(pre) > 1 else None,
             path=pre,
-            state=frame_state,
+            state=state,
             covered_by=part.covered_by,
             in_viewport=shown,
-            actions_total=s.actions_total + group_rows,
-            actions_visible=(sum(a.in_viewport for a in s.actions) + sum(g.visible for g in s.row_actions))
-            if shown
-            else 0,
+            actions_total=s.actions_total + sum(g.rows for g in s.row_actions),
+            actions_visible=visible if shown else 0,
             records_total=len(own_ids),
             records_visible=len([i for i in s.record_index.viewport if i not in dup]) if shown else 0,
         )
         if declared:
-            regions[declared[0]] = frame_region
+            self.regions[declared[0]] = region
         else:
-            regions.append(frame_region)
-        regions += [
-            msgspec.structs.replace(
+            self.regions.append(region)
+        return bool(declared)
+
+    def _declarations(self, part: FramePart, state: RegionState, dup: set[str]) -> None:
+        """The frame's regions, page actions and row action groups, moved under its region
+        path; its actions come after every action merged so far."""
+        s, pre, step, shown, order = part.snapshot, list(part.path), part.path[-1], part.shown, self.order
+        replace = msgspec.structs.replace
+        self.regions += [
+            replace(
                 r,
                 path=pre + r.path,
                 parent=r.parent or step,
                 in_viewport=r.in_viewport and shown,
-                state=r.state if r.state != "active" else frame_state,
+                state=r.state if r.state != "active" else state,
                 covered_by=r.covered_by if r.state != "active" else part.covered_by,
             )
             for r in s.regions
         ]
-        actions += [
-            msgspec.structs.replace(
+        self.actions += [
+            replace(
                 a,
                 region=a.region or step,
                 region_path=pre + a.region_path,
@@ -430,8 +467,8 @@ def merge(top: Snapshot, parts: Sequence[FramePart], refused: Counter[str]) -> S
             )
             for a in s.actions
         ]
-        groups += [
-            msgspec.structs.replace(
+        self.groups += [
+            replace(
                 g,
                 region=g.region or step,
                 region_path=pre + g.region_path,
@@ -443,49 +480,68 @@ def merge(top: Snapshot, parts: Sequence[FramePart], refused: Counter[str]) -> S
             )
             for g in s.row_actions
         ]
-        order = max([a.order for a in actions] + [g.order for g in groups] + [order - 1]) + 1
-        records += [
+        self.order = self._next_order(order - 1)
+
+    def _records(self, part: FramePart, dup: set[str], own_ids: list[str]) -> None:
+        """The frame's records and record ids, but those the page already uses (counted as duplicates)."""
+        s, step, shown = part.snapshot, part.path[-1], part.shown
+        self.records += [
             msgspec.structs.replace(r, region=r.region or step, in_viewport=r.in_viewport and shown)
             for r in s.records
             if r.id not in dup
         ]
-        ids += own_ids
-        viewport += [i for i in s.record_index.viewport if i not in dup] if shown else []
-        inactive, hidden = inactive + s.record_index.inactive, hidden + s.record_index.hidden
-        duplicates += [*s.record_index.duplicates, *sorted(dup)]
-        state += [msgspec.structs.replace(x, region=x.region or step) for x in s.state]
-        feedback += [msgspec.structs.replace(f, region_path=pre + f.region_path) for f in s.feedback]
-        warnings += [f"in frame {step}: {w}" for w in s.warnings]
-        totals = [
-            totals[0] + s.regions_total + (0 if declared else 1),
-            totals[1] + s.actions_total,
-            totals[2] + s.state_total,
-            totals[3] + s.feedback_total,
-        ]
-        collect_ms += s.collect_ms
-        searched = searched and s.unseen.shadow_searched
-    return msgspec.structs.replace(
-        top,
-        regions=regions,
-        regions_total=totals[0],
-        actions=actions,
-        actions_total=totals[1],
-        row_actions=groups,
-        records=records,
-        record_index=msgspec.structs.replace(
-            index, ids=ids, viewport=viewport, inactive=inactive, hidden=hidden, duplicates=duplicates
-        ),
-        state=state,
-        state_total=totals[2],
-        feedback=feedback,
-        feedback_total=totals[3],
-        warnings=warnings,
-        collect_ms=collect_ms,
-        unseen=msgspec.structs.replace(
-            top.unseen, frames=sum(refused.values()), frame_reasons=dict(refused), shadow_searched=searched
-        ),
-        frames=[*top.frames, *(FrameRef(p.frame_id, p.path) for p in parts)],
-    )
+        self.ids += own_ids
+        self.viewport += [i for i in s.record_index.viewport if i not in dup] if shown else []
+        self.inactive += s.record_index.inactive
+        self.hidden += s.record_index.hidden
+        self.duplicates += [*s.record_index.duplicates, *sorted(dup)]
+
+    def _facts(self, part: FramePart, declared: bool) -> None:
+        """The frame's state, feedback and warnings, and its totals added to the page's."""
+        s, pre, step = part.snapshot, list(part.path), part.path[-1]
+        self.state += [msgspec.structs.replace(x, region=x.region or step) for x in s.state]
+        self.feedback += [msgspec.structs.replace(f, region_path=pre + f.region_path) for f in s.feedback]
+        self.warnings += [f"in frame {step}: {w}" for w in s.warnings]
+        self.regions_total += s.regions_total + (0 if declared else 1)
+        self.actions_total += s.actions_total
+        self.state_total += s.state_total
+        self.feedback_total += s.feedback_total
+        self.collect_ms += s.collect_ms
+        self.searched = self.searched and s.unseen.shadow_searched
+
+    def snapshot(self, parts: Sequence[FramePart], refused: Counter[str]) -> Snapshot:
+        """The merged snapshot; ``refused`` counts the frames left out, by reason."""
+        top = self.top
+        return msgspec.structs.replace(
+            top,
+            regions=self.regions,
+            regions_total=self.regions_total,
+            actions=self.actions,
+            actions_total=self.actions_total,
+            row_actions=self.groups,
+            records=self.records,
+            record_index=msgspec.structs.replace(
+                top.record_index,
+                ids=self.ids,
+                viewport=self.viewport,
+                inactive=self.inactive,
+                hidden=self.hidden,
+                duplicates=self.duplicates,
+            ),
+            state=self.state,
+            state_total=self.state_total,
+            feedback=self.feedback,
+            feedback_total=self.feedback_total,
+            warnings=self.warnings,
+            collect_ms=self.collect_ms,
+            unseen=msgspec.structs.replace(
+                top.unseen,
+                frames=sum(refused.values()),
+                frame_reasons=dict(refused),
+                shadow_searched=self.searched,
+            ),
+            frames=[*top.frames, *(FrameRef(p.frame_id, p.path) for p in parts)],
+        )
 
 
 def frame_of(snapshot: Snapshot, locator: ActionLocator) -> tuple[str | None, ActionLocator]:

@@ -57,6 +57,7 @@ __all__ = [
     "Record",
     "RecordIndex",
     "Region",
+    "RegionPath",
     "RowActionGroup",
     "Snapshot",
     "Source",
@@ -64,6 +65,8 @@ __all__ = [
     "Unseen",
     "action_id",
     "decode_snapshot",
+    "inferred_paths",
+    "region_tags",
     "split_action_id",
 ]
 
@@ -138,6 +141,35 @@ class Region(msgspec.Struct, frozen=True):
     records_total: int = 0
     records_visible: int = 0
     source: Source = "declared"
+
+
+RegionPath = tuple[str, ...]
+"""Region ids from the outermost region in, as :attr:`Region.path` (a hashable key)."""
+
+
+def region_tags(regions: list[Region]) -> dict[RegionPath, str]:
+    """Each region path's tag: its regions' labels from outer to inner, `` > ``-joined.
+
+    The tag is a fact of the model, not of a rendering: folding stores it on each
+    :class:`ActionEntry` (``region``) and the renderers show it (``region:Todo list``).
+    A step whose region is not among ``regions`` is shown by its id.
+    """
+    label_of: dict[RegionPath, str] = {}
+    out: dict[RegionPath, str] = {}
+    for region in regions:
+        path = tuple(region.path)
+        label_of[path] = region.label
+        out[path] = " > ".join(label_of.get(path[: i + 1], path[i]) for i in range(len(path)))
+    return out
+
+
+def inferred_paths(regions: list[Region]) -> frozenset[RegionPath]:
+    """The paths of ``regions`` that are inferred, or lie inside an inferred region (OB-12):
+    their labels are the page's text, so a renderer fences them."""
+    inferred = {tuple(r.path) for r in regions if r.source == "inferred"}
+    return frozenset(
+        tuple(r.path) for r in regions if any(tuple(r.path[: i + 1]) in inferred for i in range(len(r.path)))
+    )
 
 
 class InputSpec(msgspec.Struct, frozen=True, omit_defaults=True):

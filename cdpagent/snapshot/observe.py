@@ -28,11 +28,12 @@ import trio
 from ..concurrency import collapse
 from ..connection import Session
 from ..dialogs import ACCEPT, DISMISS, JavaScriptDialog
-from ..errors import CDPAgentError, ObservationError, ProtocolError, SessionClosed
+from ..errors import CDPAgentError, ObservationError, PageFunctionError, ProtocolError, SessionClosed
 from ..logs import OBSERVE as _LOG
 from ..pagescripts import WORLD_SCRIPTS, source
-from ..target import Command, Target
+from ..target import Command, Target, call_function
 from ..webmcp import WebMcp
+from . import quiet
 from .budget import build
 from .clickables import probe_listeners
 from .frames import collect_frames
@@ -117,7 +118,7 @@ def install_commands() -> list[Command]:
             {"source": source(name), "worldName": WORLD, "runImmediately": True},
         )
         for name in WORLD_SCRIPTS
-    ]
+    ] + quiet.install_commands(WORLD)  # callspeed: the post-action quiet window's evidence
 
 
 async def install(tab: Target) -> None:
@@ -131,13 +132,22 @@ async def install(tab: Target) -> None:
     tab.installed.add(WORLD)
 
 
-def _value(result: dict[str, Any]) -> Any:
-    details = result.get("exceptionDetails")
-    if details:
-        exc = details.get("exception") or {}
-        text = exc.get("description") or details.get("text") or "exception"
-        raise ObservationError("COLLECT_FAILED", str(text).splitlines()[0][:300])
-    return result.get("result", {}).get("value")
+async def _call(
+    session: Session,
+    function: str,
+    *args: Any,
+    context: int,
+    deadline: float | None = None,
+    await_promise: bool = False,
+) -> Any:
+    """:func:`~cdpagent.target.call_function` in the isolated world ``context``; a collector
+    that threw is :class:`ObservationError` (``COLLECT_FAILED``)."""
+    try:
+        return await call_function(
+            session, function, *args, context=context, await_promise=await_promise, deadline=deadline
+        )
+    except PageFunctionError as exc:
+        raise ObservationError("COLLECT_FAILED", exc.text) from None
 
 
 class _DocumentChanged(Exception):
@@ -196,22 +206,15 @@ async def _collect_in(
     and the driver's errors (``ProtocolError`` when the world is gone, ``CallTimeout``).
     """
     mine = _held.get(session, {}).get(context)
-    texts = _value(
-        await session.send(
-            "Runtime.callFunctionOn",
-            {
-                "functionDeclaration": _CALL_COLLECT,
-                "executionContextId": context,
-                "arguments": [
-                    {"value": msgspec.json.encode(opts.collector_args()).decode()},
-                    {"value": opts.infer},
-                    {"value": mine.token if mine is not None else 0},
-                    {"value": opts.page_text is True},
-                ],
-                "returnByValue": True,
-            },
-            deadline=deadline,
-        )
+    texts = await _call(
+        session,
+        _CALL_COLLECT,
+        msgspec.json.encode(opts.collector_args()).decode(),
+        opts.infer,
+        mine.token if mine is not None else 0,
+        opts.page_text is True,
+        context=context,
+        deadline=deadline,
     )
     if not isinstance(texts, list) or len(texts) != 3 or not any(isinstance(t, str) for t in texts):
         raise ObservationError("COLLECT_FAILED", "the collector returned no snapshot")
@@ -263,21 +266,14 @@ async def _attempt(
 
 
 async def _settle_in(session: Session, context: int, opts: ObserveOptions, after_input: bool) -> SettleReport:
-    raw = _value(
-        await session.send(
-            "Runtime.callFunctionOn",
-            {
-                "functionDeclaration": _CALL_SETTLE,
-                "executionContextId": context,
-                "arguments": [
-                    {"value": opts.settle_quiet_ms},
-                    {"value": opts.settle_timeout_ms},
-                    {"value": after_input},
-                ],
-                "awaitPromise": True,
-                "returnByValue": True,
-            },
-        )
+    raw = await _call(
+        session,
+        _CALL_SETTLE,
+        opts.settle_quiet_ms,
+        opts.settle_timeout_ms,
+        after_input,
+        context=context,
+        await_promise=True,
     )
     return msgspec.convert(raw, SettleReport)
 

@@ -37,7 +37,6 @@ from typing import Any
 
 import msgspec
 
-from .folding import fold_actions
 from .model import ActionEntry, Feedback, FieldValue, Identity, Record, Snapshot, StateItem, action_id
 from .options import ObserveOptions
 
@@ -491,23 +490,20 @@ def diff(
     before: Snapshot,
     after: Snapshot,
     *,
+    before_entries: list[ActionEntry],
+    after_entries: list[ActionEntry],
     navigated: bool = False,
     options: ObserveOptions | None = None,
-    before_entries: list[ActionEntry] | None = None,
-    after_entries: list[ActionEntry] | None = None,
 ) -> Changes:
     """The changes from ``before`` to ``after``, bounded by ``options``' budgets.
 
-    ``navigated`` says the after snapshot is of a new document. ``before_entries``
-    and ``after_entries`` are the snapshots' folded action entries when the caller
-    has folded them already (acting does); else they are folded here. Pure: never
-    raises on page content.
+    ``before_entries`` and ``after_entries`` are the snapshots' folded action entries
+    (:func:`~cdpagent.snapshot.folding.fold_actions`): acting folds each snapshot once
+    and every step after it (the receipt, the tool names it lists) reads those entries.
+    ``navigated`` says the after snapshot is of a new document. Pure: never raises on
+    page content.
     """
     opts = options or ObserveOptions()
-    if before_entries is None:
-        before_entries = fold_actions(before)
-    if after_entries is None:
-        after_entries = fold_actions(after)
     identity = None if before.identity == after.identity else IdentityChange(before.identity, after.identity)
     modal = None if before.modal == after.modal else ValueChange(before.modal, after.modal)
     records, counts, row_actions = _records(before, after, opts)

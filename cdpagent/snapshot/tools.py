@@ -33,10 +33,12 @@ __all__ = [
     "TOOL_NAME",
     "ToolCallError",
     "assign_tool_names",
+    "declaration_sizes",
     "legal_name",
     "press_focused_tool",
     "resolve_tool_call",
     "tool_declaration",
+    "tool_declarations",
     "tool_description",
 ]
 
@@ -134,31 +136,49 @@ def constraint_words(spec: InputSpec) -> list[str]:
     return words
 
 
-INFERRED_NOTE: Final = "Inferred from HTML: name may be imprecise."
+INFERRED_NOTE: Final = "inferred"
+"""What marks an inferred entry's tool description: ``Yes (inferred click)``."""
+INFERRED_RECORD_DOC: Final = "Which row: a record id (for example, {example})."
 
 
 def fold_note(entry: ActionEntry) -> str:
-    """The tool description's fold note for a folded entry."""
-    note = (
-        "Row actions of the same type are folded into one: pass record to choose a row "
-        f"({entry.rows} rows"
-    )
+    """The tool description's fold note for a folded entry (in fewer words when inferred:
+    the observation of a page that declares nothing is written short)."""
+    short = entry.source == "inferred"
+    if short:
+        note = f"Row action: pass record ({entry.rows} rows"
+    else:
+        note = (
+            "Row actions of the same type are folded into one: pass record to choose a row "
+            f"({entry.rows} rows"
+        )
     if entry.offscreen:
-        note += f"; {entry.offscreen} rows outside the viewport (auto-scroll before execution)"
+        where = ", {n} outside the viewport, scrolled to" if short else (
+            "; {n} rows outside the viewport (auto-scroll before execution)"
+        )
+        note += where.format(n=entry.offscreen)
     note += ")."
     if entry.rows_available < entry.rows:
-        note += f" Available on {entry.rows_available} of {entry.rows} rows."
+        note += f" Available on {entry.rows_available}" + ("." if short else f" of {entry.rows} rows.")
     return note
 
 
 def tool_description(entry: ActionEntry, max_chars: int = 160) -> str:
-    """``description (kind / effect / region:…)`` plus fold, confirm and hand-off notes."""
-    text = (
-        f"{_cut(entry.description, max_chars)} "
-        f"({entry.kind} / {entry.effect} / region:{_cut(entry.region, 80)})"
-    )
+    """``description (kind / effect / region:…)`` plus fold, confirm and hand-off notes.
+
+    An inferred entry says ``description (inferred kind)``, its effect only when it is not
+    ``write`` and its region only when it has one (issue 20: the size of inferred pages).
+    """
     if entry.source == "inferred":
-        text += f" | {INFERRED_NOTE}"
+        head = f"inferred {entry.kind}" + ("" if entry.effect == "write" else f" / {entry.effect}")
+        if entry.region_path:
+            head += f" / region:{_cut(entry.region, 80)}"
+        text = f"{_cut(entry.description, max_chars)} ({head})"
+    else:
+        text = (
+            f"{_cut(entry.description, max_chars)} "
+            f"({entry.kind} / {entry.effect} / region:{_cut(entry.region, 80)})"
+        )
     if legal_name(entry.name) in RESERVED_TOOL_NAMES:
         text += " | " + _RENAMED.format(name=legal_name(entry.name))
     if entry.folded:
@@ -183,7 +203,8 @@ def _html_pattern(pattern: str) -> str:
 def _text_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
     words = constraint_words(spec)
     prop: dict[str, Any] = {"type": "string"}
-    desc = doc or "The text to type (replaces the current value)."
+    desc = doc or ("Text to type (replaces the value)." if entry.source == "inferred" else
+                   "The text to type (replaces the current value).")
     if spec.input_type in _ISO_FORMATS and "ISO" not in desc:
         desc += f" As ISO text: {_ISO_FORMATS[spec.input_type]}."
     if words:
@@ -347,9 +368,10 @@ def tool_declaration(entry: ActionEntry, max_chars: int = 160) -> dict[str, Any]
     properties: dict[str, Any] = {}
     if entry.folded:
         example = _cut(entry.sample[0], 40) if entry.sample else "an id"
+        doc = INFERRED_RECORD_DOC if entry.source == "inferred" else RECORD_DOC
         record: dict[str, Any] = {
             "type": "string",
-            "description": RECORD_DOC.format(example=example).replace("<", "\\u003c"),
+            "description": doc.format(example=example).replace("<", "\\u003c"),
         }
         if entry.record_enum is not None:
             record["enum"] = list(entry.record_enum)
@@ -378,6 +400,18 @@ PRESS_FOCUSED_DESCRIPTION: Final = (
     "Press a key or chord on whatever has the focus now (Escape closes a popup or menu, "
     "Tab moves the focus, Enter submits)"
 )
+
+
+def tool_declarations(entries: list[ActionEntry], max_chars: int = 160) -> list[dict[str, Any]]:
+    """:func:`tool_declaration` of each of ``entries``, in order (what a budget measures at once)."""
+    return [tool_declaration(entry, max_chars) for entry in entries]
+
+
+def declaration_sizes(entries: list[ActionEntry], max_chars: int = 160) -> list[int]:
+    """The characters (not bytes) of each entry's :func:`tool_declaration` as compact JSON
+    (what the tools budget counts), each declaration measured and let go."""
+    encode = msgspec.json.encode
+    return [len(encode(tool_declaration(entry, max_chars)).decode()) for entry in entries]
 
 
 def press_focused_tool() -> dict[str, Any]:

@@ -1,0 +1,287 @@
+"""First observations of pages that declare nothing (OB-12), at 1,000, 10,000 and 100,000
+table rows and on a page of 50,000 links, beside Playwright's ``aria_snapshot(mode="ai")``.
+
+For each page, in one run:
+
+- **first**: the p50 wall time of the first observation of a freshly loaded document
+  (``tab.reload`` before each sample; ``settle=False``: listener probe + collect +
+  transfer + decode + budget + render), and its in-page ``collect_ms``;
+- **again**: an observation of the same document once more (what ``bench/observe.py``'s
+  inferred table shows; inference keeps no model between observations yet);
+- **changed**: an observation right after the page edited one row's text out of view;
+- the in-page phases of the first pass (``__cdpagentInfer.phases()``, performance.now());
+- with ``--split``, the share of one inference pass that is Chromium's style and layout
+  (``UpdateLayoutTree`` and ``Layout`` trace events, ``Tracing`` domain) against the rest
+  (our JavaScript and the DOM calls it makes);
+- Playwright's first ``aria_snapshot(mode="ai")`` of the same freshly opened page
+  (``bench/peer.py``, same Chromium, same run), the ratio, and the issue 20 / 25 targets
+  with met / NOT MET.
+
+    .venv/bin/python bench/observe_inferred.py [--samples N] [--split] [--no-playwright] [--pages ...]
+
+``bench/observe.py`` prints these rows in issue 25's table through :func:`issue25_rows`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import trio
+
+import cdpagent
+from cdpagent.snapshot import ObserveOptions
+from cdpagent.snapshot.observe import WORLD, observe_page
+
+ROOT = Path(__file__).resolve().parent.parent
+GENERATED = ROOT / "tests" / "realworld" / "generated"
+
+
+# A main-world edit of one row's text at the end of the page (out of view).
+EDITS = {
+    "table": "document.getElementById('rows').lastElementChild.cells[2].textContent += '!'",
+    "links": "document.getElementById('sections').lastElementChild.querySelector('p').append('!')",
+}
+
+
+def pages() -> dict[str, str]:
+    """Label → url of the pages measured."""
+    table = (GENERATED / "table.html").as_uri()
+    return {
+        "table 1k": f"{table}?rows=1000",
+        "table 10k": f"{table}?rows=10000",
+        "table 100k": f"{table}?rows=100000",
+        "links 50k": (GENERATED / "docs.html").as_uri() + "?sections=10000",
+    }
+
+
+class Row(msgspec.Struct):
+    label: str
+    url: str
+    first_ms: float = 0.0
+    first_collect_ms: float = 0.0
+    again_ms: float = 0.0
+    changed_ms: float = 0.0
+    phases: dict[str, float] = {}
+    split: dict[str, float] = {}
+    omitted_actions: int = 0
+    pw_ms: float | None = None
+
+
+async def _phases(tab: cdpagent.Tab) -> dict[str, float]:
+    ctx = await tab.context_id(WORLD)
+    reply = await tab.session.send(
+        "Runtime.callFunctionOn",
+        {
+            "functionDeclaration": "function () { return globalThis.__cdpagentInfer.phases(); }",
+            "executionContextId": ctx,
+            "returnByValue": True,
+        },
+    )
+    value = reply.get("result", {}).get("value")
+    return {k: float(v) for k, v in json.loads(value).items()} if isinstance(value, str) else {}
+
+
+async def style_layout_split(tab: cdpagent.Tab) -> dict[str, float]:
+    """ms of one inference pass on a freshly loaded document: ``total`` (the call), ``style``
+    (UpdateLayoutTree), ``layout`` (Layout), ``gc`` and ``ours`` (the rest)."""
+    await tab.reload(timeout=300)
+    ctx = await tab.context_id(WORLD)
+    events: list[dict[str, Any]] = []
+    done = trio.Event()
+    off = [
+        tab.session.on("Tracing.dataCollected", lambda p: events.extend(p.get("value", []))),
+        tab.session.on("Tracing.tracingComplete", lambda _: done.set()),
+    ]
+    categories = ["devtools.timeline", "v8", "blink.user_timing"]
+    await tab.session.send(
+        "Tracing.start",
+        {"traceConfig": {"includedCategories": categories}, "transferMode": "ReportEvents"},
+    )
+    t0 = time.perf_counter()
+    await tab.session.send(
+        "Runtime.callFunctionOn",
+        {
+            "functionDeclaration": "function (o) { const I = globalThis.__cdpagentInfer; "
+            "return I.infer(o, I.plan(null)).length; }",
+            "arguments": [{"value": msgspec.json.encode(ObserveOptions().collector_args()).decode()}],
+            "executionContextId": ctx,
+            "returnByValue": True,
+        },
+    )
+    total = (time.perf_counter() - t0) * 1000
+    await tab.session.send("Tracing.end")
+    with trio.fail_after(60):
+        await done.wait()
+    for remove in off:
+        remove()
+    sums: defaultdict[str, float] = defaultdict(float)
+    begun: dict[tuple[Any, str], float] = {}
+    for e in events:
+        name = str(e.get("name"))
+        if e.get("ph") == "X" and "dur" in e:
+            sums[name] += float(e["dur"]) / 1000
+        elif e.get("ph") == "B":
+            begun[(e.get("tid"), name)] = float(e["ts"])
+        elif e.get("ph") == "E" and (e.get("tid"), name) in begun:
+            sums[name] += (float(e["ts"]) - begun.pop((e.get("tid"), name))) / 1000
+    style = sums["UpdateLayoutTree"]
+    layout = sums["Layout"]
+    gc = sums["MinorGC"] + sums["MajorGC"]  # the V8.GC* events are their parts
+    return {"total": total, "style": style, "layout": layout, "gc": gc, "ours": total - style - layout - gc}
+
+
+async def measure(rows: dict[str, Row], samples: int, split: bool) -> None:
+    quick = ObserveOptions(settle=False)
+    async with cdpagent.launch() as browser:
+        for row in rows.values():
+            tab = await browser.open(row.url, timeout=300)
+            first: list[float] = []
+            collect: list[float] = []
+            again: list[float] = []
+            changed: list[float] = []
+            edit = EDITS[row.label.split()[0]]
+            phases: list[dict[str, float]] = []
+            for _ in range(samples):
+                await tab.reload(timeout=300)
+                t0 = time.perf_counter()
+                result = await observe_page(tab, quick, timeout=300)
+                first.append((time.perf_counter() - t0) * 1000)
+                collect.append(result.observation.collect_ms)
+                phases.append(await _phases(tab))
+                row.omitted_actions = result.observation.omitted.action_entries
+                t0 = time.perf_counter()
+                await observe_page(tab, quick, timeout=300)
+                again.append((time.perf_counter() - t0) * 1000)
+                await tab.session.send("Runtime.evaluate", {"expression": edit})
+                t0 = time.perf_counter()
+                await observe_page(tab, quick, timeout=300)
+                changed.append((time.perf_counter() - t0) * 1000)
+            row.first_ms = statistics.median(first)
+            row.first_collect_ms = statistics.median(collect)
+            row.again_ms = statistics.median(again)
+            row.changed_ms = statistics.median(changed)
+            row.phases = {k: statistics.median(p.get(k, 0.0) for p in phases) for k in phases[0]}
+            if split:
+                row.split = await style_layout_split(tab)
+            await tab.close()
+
+
+def measure_playwright(rows: dict[str, Row], samples: int) -> bool:
+    """Playwright's first ``aria_snapshot(mode="ai")`` of each freshly opened page, from
+    ``bench/peer.py`` (branch declspeed's peer of every ratio); False without it."""
+    try:
+        from peer import playwright_peer  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        print("Playwright peer: bench/peer.py is not here (branch declspeed adds it)")
+        return False
+    found = playwright_peer([r.url for r in rows.values()], samples)
+    if found is None:
+        return False
+    for row in rows.values():
+        peer = found.get(row.url)
+        row.pw_ms = float(peer.first_ms) if peer is not None else None
+    return True
+
+
+class Goal(msgspec.Struct):
+    """One target of issues 20 / 25 (the fields of ``bench/targets.py``'s ``Target``)."""
+
+    figure: str
+    value: float
+    unit: str
+    target: float
+    higher_is_better: bool
+
+    def line(self) -> str:
+        met = self.value >= self.target if self.higher_is_better else self.value <= self.target
+        sign = "≥" if self.higher_is_better else "≤"
+        shown = f"{self.value:.1f}{self.unit}" if self.unit == "x" else f"{self.value:.1f} {self.unit}"
+        goal = f"{sign} {self.target:g}{self.unit}"
+        return f"{self.figure:52} {shown:>10} {goal:>10}  {'met' if met else 'NOT MET'}"
+
+
+def goals(rows: dict[str, Row]) -> list[Goal]:
+    """The targets whose pages were measured."""
+    out: list[Goal] = []
+    t10, t1, t100, links = (rows.get(k) for k in ("table 10k", "table 1k", "table 100k", "links 50k"))
+    if t10 is not None:
+        out.append(Goal("inferred 10k first observe (issue 20)", t10.first_ms, "ms", 205, False))
+        if t10.pw_ms is not None:
+            ratio = t10.pw_ms / t10.first_ms
+            out.append(Goal("inferred 10k first observe vs Playwright", ratio, "x", 150, True))
+        out.append(Goal("inferred 10k after a one-row change out of view", t10.changed_ms, "ms", 15, False))
+    if t1 is not None and t100 is not None:
+        out.append(Goal("inferred first observe 100k ÷ 1k", t100.first_ms / t1.first_ms, "x", 5, False))
+    if links is not None:
+        # Met only when what is past the budgets is counted, too.
+        value = links.first_ms if links.omitted_actions > 0 else float("inf")
+        out.append(Goal("50,000 links first observe (rest counted)", value, "ms", 500, False))
+    return out
+
+
+def inferred_report(
+    samples: int = 3, split: bool = False, playwright: bool = True, only: list[str] | None = None
+) -> dict[str, Row]:
+    """Measure and print the inferred first-observe table and its targets (those whose pages
+    were measured: ``only`` names a subset of :func:`pages`); return the rows."""
+    rows = {label: Row(label, address) for label, address in pages().items() if not only or label in only}
+    trio.run(measure, rows, samples, split)
+    have_pw = playwright and measure_playwright(rows, max(1, min(samples, 3)))
+    print(f"inferred pages, first observe of a freshly loaded document, p50 of {samples} (ms)")
+    head = f"{'first':>8} {'in-page':>8} {'again':>8} {'changed':>8}"
+    print(f"{'page':>11} {head} {'omitted':>8} | {'pw ai':>9} {'ratio':>7}")
+    for r in rows.values():
+        times = f"{r.first_ms:>8.1f} {r.first_collect_ms:>8.1f} {r.again_ms:>8.1f} {r.changed_ms:>8.1f}"
+        line = f"{r.label:>11} {times} {r.omitted_actions:>8} |"
+        if r.pw_ms is not None:
+            line += f" {r.pw_ms:>9.1f} {r.pw_ms / r.first_ms:>6.1f}x"
+        else:
+            line += " (Playwright not measured)" if have_pw else " (Playwright not installed)"
+        print(line)
+    print("in-page phases of the first pass (ms):")
+    for r in rows.values():
+        print(f"  {r.label:>11}: " + ", ".join(f"{k} {v:.1f}" for k, v in r.phases.items()))
+    if split:
+        print("one inference pass on a fresh document: Chromium style/layout vs the rest (ms; trace events):")
+        for r in rows.values():
+            s = r.split
+            share = (s["style"] + s["layout"]) / s["total"] * 100 if s.get("total") else 0.0
+            print(
+                f"  {r.label:>11}: total {s['total']:.1f}, style {s['style']:.1f}, layout {s['layout']:.1f}, "
+                f"gc {s['gc']:.1f}, ours {s['ours']:.1f} (style+layout {share:.0f} %)"
+            )
+    print(f"{'target (issues 20, 25)':52} {'figure':>10} {'target':>10}  result")
+    for goal in goals(rows):
+        print(goal.line())
+    return rows
+
+
+def issue25_rows(samples: int) -> list[Any]:
+    """Issue 25's inferred rows as ``bench/targets.py`` ``Target`` objects (the hook of
+    ``bench/observe.py``'s table), measured and printed by :func:`inferred_report`."""
+    from targets import Target  # type: ignore[import-not-found, unused-ignore]  # branch declspeed
+
+    rows = inferred_report(samples)
+    return [Target(g.figure, g.value, g.unit, g.target, g.higher_is_better) for g in goals(rows)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--samples", type=int, default=3)
+    parser.add_argument("--split", action="store_true", help="trace style/layout against the rest")
+    parser.add_argument("--no-playwright", action="store_true")
+    parser.add_argument("--pages", help=f"comma-separated subset of: {', '.join(pages())}")
+    args = parser.parse_args()
+    only = args.pages.split(",") if args.pages else None
+    inferred_report(args.samples, args.split, not args.no_playwright, only)
+
+
+if __name__ == "__main__":
+    main()

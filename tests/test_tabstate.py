@@ -1,0 +1,130 @@
+"""The tab's state machine (:mod:`cdpagent.tabstate`) fed CDP events on a fake target (DR-7, issue 21).
+
+A real :class:`cdpagent.Tab` runs over a :class:`~fake_target.FakeSession`: the test feeds
+the events Chromium sends (a dialog opening or closing, a renderer crash and its reload)
+in CDP's own shapes, and the session fails the test on any command the tab was not
+expected to send. So each row of the module's table is checked end to end — decision,
+what the tab sends, what it refuses — in milliseconds, without a browser. What Chromium
+itself does on a crash or a dialog is tested against Chromium
+(``tests/test_failures_across_surfaces.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+import trio
+import trio.testing
+from fake_target import FakeSession, Step, call_step, load, replay_tab, with_steps
+
+import cdpagent
+from cdpagent.dialogs import LEAVE_NOTICE
+from cdpagent.failures import failure
+
+Replay = Callable[[list[Step]], tuple[cdpagent.Tab, FakeSession]]
+
+
+@pytest.fixture
+async def replay() -> AsyncIterator[Replay]:
+    """A replayed editor tab whose session continues with the given steps."""
+    async with trio.open_nursery() as nursery:
+        yield lambda steps: replay_tab(nursery, with_steps(load("invoke_editor"), steps))
+        nursery.cancel_scope.cancel()
+
+
+def _dialog(kind: str, message: str = "sure?") -> Step:
+    return {
+        "event": "Page.javascriptDialogOpening",
+        "params": {"url": "file:///editor", "message": message, "type": kind, "hasBrowserHandler": False,
+                   "defaultPrompt": ""},
+    }
+
+
+async def _feed(tab: cdpagent.Tab, predicate: Callable[[], bool] | None = None) -> None:
+    """Send the marker command; the events after its answer arrive; wait until ``predicate``
+    holds (or, without one, until every task — the tab's own replies included — is blocked)."""
+    await tab.session.send("Runtime.evaluate", {"expression": "1"})
+    if predicate is None:
+        await trio.testing.wait_all_tasks_blocked()
+    else:
+        await tab.wait_until(predicate, timeout=5)
+
+
+async def _refused(tab: cdpagent.Tab, session: FakeSession) -> dict[str, Any]:
+    """The codes invoke and act are refused with, checking that neither sent anything."""
+    sent = len(session.sent)
+    with pytest.raises(cdpagent.PageApiError) as caught:
+        await tab.invoke("read_current")
+    receipt = await tab.act("toggle", record="t1")
+    assert len(session.sent) == sent, "refused by the tab before anything was sent"
+    return {"invoke": caught.value.code, "act": receipt.code}
+
+
+async def test_dr7_a_beforeunload_dialog_is_accepted_at_once_and_noted(replay: Replay) -> None:
+    steps = [
+        *call_step("Runtime.evaluate"),
+        _dialog("beforeunload", ""),
+        *call_step("Page.handleJavaScriptDialog"),
+    ]
+    tab, session = replay(steps)
+    with trio.fail_after(5):
+        await _feed(tab)
+    assert session.params[-1] == {"accept": True}
+    assert tab.dialog is None  # never the tab's dialog: the navigation goes ahead
+    assert tab.take_notices() == [LEAVE_NOTICE]
+
+
+async def test_dr7_an_alert_while_an_action_delivers_input_is_dismissed(replay: Replay) -> None:
+    steps = [*call_step("Runtime.evaluate"), _dialog("alert"), *call_step("Page.handleJavaScriptDialog")]
+    tab, session = replay(steps)
+    tab.acting = True  # what Tab.act sets while it delivers input
+    with trio.fail_after(5):
+        await _feed(tab)
+    assert session.params[-1] == {"accept": False}
+    assert tab.dialog is None
+
+
+async def test_dr7_a_confirm_at_rest_is_kept_refuses_calls_and_closes_with_its_event(replay: Replay) -> None:
+    steps = [
+        *call_step("Runtime.evaluate"),
+        _dialog("confirm"),
+        *call_step("Runtime.evaluate"),
+        {"event": "Page.javascriptDialogClosed", "params": {"result": False, "userInput": ""}},
+        *call_step("Runtime.evaluate"),
+    ]
+    tab, session = replay(steps)
+    with trio.fail_after(5):
+        await _feed(tab, lambda: tab.dialog is not None)
+        assert tab.dialog is not None and tab.dialog.type == "confirm" and tab.dialog.message == "sure?"
+        row = failure("open dialog")
+        assert await _refused(tab, session) == {"invoke": row.invoke, "act": row.code}
+        await _feed(tab, lambda: tab.dialog is None)  # closed by the page or a person
+        await tab.session.send("Runtime.evaluate", {"expression": "1"})
+    assert "Page.handleJavaScriptDialog" not in session.sent  # kept: nobody resolved it but its closer
+
+
+async def test_dr7_a_crashed_tab_refuses_every_call_until_it_is_reloaded(replay: Replay) -> None:
+    steps = [
+        *call_step("Runtime.evaluate"),
+        {"event": "Inspector.targetCrashed", "params": {}},
+        *call_step("Runtime.evaluate"),
+        {"event": "Inspector.targetReloadedAfterCrash", "params": {}},
+        *call_step("Runtime.evaluate"),
+    ]
+    tab, session = replay(steps)
+    with trio.fail_after(5):
+        await _feed(tab, lambda: tab.crashed)
+        row = failure("crash")
+        assert await _refused(tab, session) == {"invoke": row.invoke, "act": row.code}
+        await _feed(tab, lambda: not tab.crashed)
+        await tab.session.send("Runtime.evaluate", {"expression": "1"})
+
+
+async def test_dr7_a_closed_tab_refuses_every_call_before_sending(replay: Replay) -> None:
+    tab, session = replay([])
+    tab._mark_closed()  # what the browser's Target.detachedFromTarget does
+    row = failure("closed tab")
+    with trio.fail_after(5):
+        assert await _refused(tab, session) == {"invoke": row.invoke, "act": row.code}

@@ -1,0 +1,173 @@
+"""The transports write a burst's commands with one system call (issue 25), without a browser.
+
+The test plays the browser on the far end of a real pipe pair or socket pair: it
+answers many calls in one write, and counts the writes the commands that those
+replies set off took. A lone reply must not hold its caller's next command back.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+import trio
+
+from cdpagent.connection import Connection
+from cdpagent.transport import PipeTransport, WebSocketTransport
+
+CALLERS = 16
+
+
+class Peer:
+    """The browser's end: reads commands, writes replies (framed as the transport expects)."""
+
+    def __init__(self, read: Callable[[], bytes], write: Callable[[bytes], None], framed: bool) -> None:
+        self._read = read
+        self._write = write
+        self._framed = framed
+        self._buffer = b""
+
+    async def commands(self, count: int) -> list[dict[str, Any]]:
+        """The next ``count`` commands (their JSON objects), in the order they arrived."""
+        out: list[dict[str, Any]] = []
+        with trio.fail_after(10):
+            while len(out) < count:
+                message = self._take()
+                if message is None:
+                    await trio.sleep(0.001)
+                    continue
+                out.append(json.loads(message))
+        return out
+
+    def reply_all(self, commands: list[dict[str, Any]]) -> None:
+        """Answer every command in ``commands`` with one write."""
+        replies = (json.dumps({"id": c["id"], "result": {}}).encode() for c in commands)
+        self._write(b"".join(self._frame(reply) for reply in replies))
+
+    def _frame(self, payload: bytes) -> bytes:
+        if not self._framed:
+            return payload + b"\0"
+        assert len(payload) < 126
+        return bytes((0x81, len(payload))) + payload
+
+    def _take(self) -> bytes | None:
+        try:
+            self._buffer += self._read()
+        except BlockingIOError:
+            pass
+        if not self._framed:
+            message, nul, rest = self._buffer.partition(b"\0")
+            if not nul:
+                return None
+            self._buffer = rest
+            return message
+        if len(self._buffer) < 6:
+            return None
+        size = self._buffer[1] & 0x7F
+        offset = 2 + (2 if size == 126 else 0)
+        if size == 126:
+            size = int.from_bytes(self._buffer[2:4], "big")
+        if len(self._buffer) < offset + 4 + size:
+            return None
+        key = self._buffer[offset : offset + 4]
+        masked = self._buffer[offset + 4 : offset + 4 + size]
+        self._buffer = self._buffer[offset + 4 + size :]
+        return bytes(b ^ key[i % 4] for i, b in enumerate(masked))
+
+
+@asynccontextmanager
+async def wired(kind: str) -> AsyncIterator[tuple[Connection, Peer, list[int], list[int]]]:
+    """A running connection over ``kind`` ("pipe" or "websocket"), its peer, the sizes of
+    the transport's writes (one entry per system call) and one entry per hold."""
+    writes: list[int] = []
+    holds: list[int] = []
+    closers: list[Callable[[], None]] = []
+    transport: PipeTransport | WebSocketTransport
+    if kind == "pipe":
+        to_us_r, to_us_w = os.pipe()
+        to_peer_r, to_peer_w = os.pipe()
+        os.set_blocking(to_peer_r, False)
+        transport = PipeTransport(to_us_r, to_peer_w)
+        peer = Peer(lambda: os.read(to_peer_r, 1 << 16), lambda data: _write_all(to_us_w, data), framed=False)
+        closers += [lambda: os.close(to_us_w), lambda: os.close(to_peer_r)]
+    else:
+        ours, theirs = socket.socketpair()
+        ours.setblocking(False)
+        theirs.setblocking(False)
+        transport = WebSocketTransport(ours)
+        peer = Peer(lambda: theirs.recv(1 << 16), theirs.sendall, framed=True)
+        closers.append(theirs.close)
+    writer = transport._writer
+    write = writer._write
+
+    def counted(data: memoryview) -> int:
+        written = write(data)
+        writes.append(written)
+        return written
+
+    writer._write = counted
+    hold = writer.hold
+
+    def counted_hold() -> None:
+        holds.append(1)
+        hold()
+
+    writer.hold = counted_hold  # type: ignore[method-assign]
+    connection = Connection(transport)
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(connection.run)
+            yield connection, peer, writes, holds
+            nursery.cancel_scope.cancel()
+    finally:
+        await transport.aclose()
+        for close in closers:
+            close()
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    while data:
+        data = data[os.write(fd, data) :]
+
+
+@pytest.mark.parametrize("kind", ["pipe", "websocket"])
+async def test_the_commands_a_burst_of_replies_sets_off_go_out_in_one_write(kind: str) -> None:
+    async with wired(kind) as (connection, peer, writes, _):
+
+        async def caller() -> None:
+            await connection.call("First.call", None, None)
+            await connection.call("Second.call", None, None)
+
+        async with trio.open_nursery() as nursery:
+            for _ in range(CALLERS):
+                nursery.start_soon(caller)
+            first = await peer.commands(CALLERS)
+            assert {c["method"] for c in first} == {"First.call"}
+            del writes[:]
+            peer.reply_all(first)  # one read brings every reply
+            second = await peer.commands(CALLERS)
+            assert {c["method"] for c in second} == {"Second.call"}
+            assert len(writes) == 1, f"{CALLERS} commands took {len(writes)} writes"
+            peer.reply_all(second)
+
+
+@pytest.mark.parametrize("kind", ["pipe", "websocket"])
+async def test_a_lone_reply_does_not_hold_back_its_callers_next_command(kind: str) -> None:
+    async with wired(kind) as (connection, peer, writes, holds):
+
+        async def caller() -> None:
+            for _ in range(3):
+                await connection.call("Alone.call", None, None)
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(caller)
+            for _ in range(3):
+                (command,) = await peer.commands(1)
+                peer.reply_all([command])
+        assert len(writes) == 3  # each command written by its caller, at once
+        assert not holds
