@@ -119,7 +119,7 @@ async def test_an_inferred_file_input_is_offered_as_an_upload_that_takes_files(
     kinds = {e.tool: e.kind for e in observation.actions}
     # The résumé's input is hidden behind its styled label: still offered, by the label's name.
     assert kinds == {"cover_letter": "upload", "upload_resume": "upload"}
-    assert "upload_resume (upload / write" in text
+    assert "- upload_resume (upload / " in text
     schema = next(t["function"]["parameters"] for t in tools if t["function"]["name"] == "upload_resume")
     assert schema["required"] == ["files"]
     assert schema["properties"]["files"]["type"] == "array" and schema["properties"]["files"]["maxItems"] == 1
