@@ -725,9 +725,20 @@
         continue;
       }
       const tree = t.nodeType === Node.DOCUMENT_NODE ? t : t.getRootNode();
-      for (const node of m.addedNodes) if (isElement(node) && !absorbNode(B, node, true, tree)) return false;
-      for (const node of m.removedNodes) if (isElement(node) && !absorbNode(B, node, false, tree)) return false;
-      if (isElement(t)) {
+      let elements = false;
+      for (const node of m.addedNodes) {
+        if (!isElement(node)) continue;
+        elements = true;
+        if (!absorbNode(B, node, true, tree)) return false;
+      }
+      for (const node of m.removedNodes) {
+        if (!isElement(node)) continue;
+        elements = true;
+        if (!absorbNode(B, node, false, tree)) return false;
+      }
+      // Text nodes added or removed (textContent, innerText) change no row action:
+      // the record's folded totals stand (they are read again only for elements).
+      if (elements && isElement(t)) {
         const rec = closestAcross(t, RECORD);
         if (rec) B.dirty.add(rec);
       }
