@@ -213,26 +213,47 @@
   // them; when there are none (almost every page) every query below is the plain
   // DOM one, at no extra cost.
 
+  // Only these HTML elements can host a shadow root (DOM Standard, attachShadow;
+  // declarative roots alike): article, aside, blockquote, body, div, footer, h1-h6,
+  // header, main, nav, p, section, span and custom elements (names with a dash, not
+  // selectable). So the search asks the complement of the other known names, most
+  // frequent first: a table or list of 10,000 rows is skipped by one selector
+  // instead of being asked element by element.
+  const NO_HOST = ['td', 'tr', 'a', 'li', 'input', 'button', 'img', 'i', 'b', 'th', 'option', 'label', 'svg',
+    'path', 'g', 'use', 'rect', 'circle', 'ul', 'ol', 'table', 'tbody', 'thead', 'tfoot', 'caption', 'col',
+    'colgroup', 'select', 'optgroup', 'textarea', 'form', 'fieldset', 'legend', 'em', 'strong', 'small', 'code',
+    'pre', 'br', 'hr', 'dl', 'dt', 'dd', 'figure', 'figcaption', 'picture', 'source', 'video', 'audio', 'track',
+    'canvas', 'iframe', 'embed', 'object', 'param', 'html', 'head', 'title', 'meta', 'link', 'style', 'script',
+    'noscript', 'template', 'slot', 'abbr', 'address', 'area', 'map', 'bdi', 'bdo', 'cite', 'data', 'datalist',
+    'del', 'ins', 'details', 'summary', 'dialog', 'dfn', 'kbd', 'mark', 'menu', 'meter', 'progress', 'output',
+    'q', 'rp', 'rt', 'ruby', 's', 'samp', 'search', 'sub', 'sup', 'time', 'u', 'var', 'wbr', 'hgroup', 'base',
+    'tt', 'big', 'center', 'font', 'nobr', 'strike', 'marquee', 'frame', 'frameset', 'noframes', 'acronym',
+    'text', 'tspan', 'line', 'polyline', 'polygon', 'ellipse', 'defs', 'symbol', 'mask', 'pattern', 'image',
+    'stop', 'desc', 'metadata', 'filter', 'marker', 'math', 'mi', 'mn', 'mo', 'mrow', 'msup', 'msub', 'mfrac',
+    'msqrt', 'mtext', 'mspace'];
+  const MAY_HOST = `:not(${NO_HOST.join(',')})`;
+
   // Every open shadow root (nested ones included) in document order, or null
-  // when the page has more than `budget` elements to ask (hosts have no selector).
-  // stats, when given, counts the custom elements without an open root (the usual
-  // hosts of closed ones, OB-11) of a tree of at most stats.limit elements: the
-  // check would double the cost of this walk on a large page; it also notes the
-  // elements of the document (stats.elements) and of the shadow trees searched.
+  // when the page has more than `budget` elements (the elements of the trees
+  // searched count, hosts or not). stats, when given, counts the custom elements
+  // without an open root (the usual hosts of closed ones, OB-11) of a tree of at
+  // most stats.limit elements, and notes the elements of the document
+  // (stats.elements) and of the shadow trees searched.
   function openShadowRoots(budget, stats) {
     const roots = [];
     const search = (root) => {
-      const all = root.querySelectorAll('*');
-      budget -= all.length;
-      if (stats) stats[root === document ? 'elements' : 'shadowElements'] += all.length;
+      const size = (root === document ? document.getElementsByTagName('*') : root.querySelectorAll('*')).length;
+      budget -= size;
+      if (stats) stats[root === document ? 'elements' : 'shadowElements'] += size;
       if (budget < 0) return false;
-      const check = !!stats && all.length <= stats.limit;
-      for (let i = 0; i < all.length; i++) {
-        const shadow = all[i].shadowRoot;
+      const check = !!stats && size <= stats.limit;
+      const hosts = root.querySelectorAll(MAY_HOST);
+      for (let i = 0; i < hosts.length; i++) {
+        const shadow = hosts[i].shadowRoot;
         if (shadow) {
           roots.push(shadow);
           if (!search(shadow)) return false;
-        } else if (check && all[i].localName.includes('-')) {
+        } else if (check && hosts[i].localName.includes('-')) {
           stats.components++;
         }
       }
@@ -583,12 +604,13 @@
     for (const root of shadowRoots || []) indexObserver.observe(root, WATCH);
     const few = fewElements();
     const B = {
-      key: optionsKey(opts), shadowRoots, stats, few, hasInert: few.modal.some((d) => d.hasAttribute('inert')),
+      key: optionsKey(opts), reference, shadowRoots, stats, few, hasInert: few.modal.some((d) => d.hasAttribute('inert')),
       regionEls: queryAll(document, REGION), recs: [], recOf: new Map(), byId: new Map(), refused: 0,
       duplicates: new Set(), skipped: [], nested: !!hostsIn, flat: false, pageEls: null, undefinedEls: Array.from(queryAll(document, ':not(:defined)')),
       sheets: sheetsPrint(shadowRoots), sheetsSafe: sheetsSafe(shadowRoots), animations: animationsPrint(),
       dirty: new Set(), touched: new Set(),
     };
+   
     const refuse = new RegExp(opts.refused_record_id, 'i');
     const parentFacts = new Map();
     const seen = new Set();
@@ -625,6 +647,7 @@
       B.recOf.set(el, rec);
       B.byId.set(id, rec);
     }
+   
     for (const r of B.regionEls) {
       if (B.nested) break;
       const p = parentAcross(r);
@@ -685,7 +708,7 @@
     const inside = node.getElementsByTagName('*');
     if (added) {
       if (node.shadowRoot) return false;
-      for (const el of inside) if (el.shadowRoot) return false;
+      for (const el of node.querySelectorAll(MAY_HOST)) if (el.shadowRoot) return false;
       if (node.matches(':not(:defined)')) B.undefinedEls.push(node);
       for (const el of node.querySelectorAll(':not(:defined)')) B.undefinedEls.push(el);
     } else if (B.shadowRoots && B.shadowRoots.some((r) => node === r.host || node.contains(r.host))) {
@@ -811,6 +834,101 @@
 
   // --- phase: records ------------------------------------------------------------------
 
+  // Which rows can be hidden, asked in bulk. A row is hidden only when it or an
+  // element around it is matched by a declaration that can hide (display,
+  // visibility, opacity, content-visibility with a value that may hide), by the
+  // user agent's hiding rules, or has a style attribute, or when an animation of
+  // those properties runs. hidingSelector() is that set of selectors, read from
+  // the page's sheets, or null when a sheet cannot be read or decided (another
+  // origin, CSS nesting, @scope, pseudo-elements, open shadow roots): then every
+  // row is asked (checkVisibility), as from scratch.
+  // (Elements inside replaced or fallback-content elements are not rendered either.)
+  const UA_HIDES = ['[hidden]', '[style]', '[slot]', 'details:not([open])', 'dialog:not([open])', 'template',
+    'noscript', 'datalist', 'rp', '[popover]', 'input[type="hidden"]', 'head', 'script', 'style', 'select',
+    'canvas', 'video', 'audio', 'iframe', 'object', 'embed', 'picture', 'meter', 'progress', 'textarea', 'svg',
+    'frameset', 'noembed', 'noframes'];
+  const SAFE_VALUE = {
+    display: (v) => !/none|contents|var\(|inherit|unset|revert/.test(v),
+    visibility: (v) => v === 'visible',
+    'content-visibility': (v) => v === 'visible' || v === 'auto',
+    opacity: (v) => /^\d*\.?\d+%?$/.test(v) && parseFloat(v) > 0,
+  };
+
+  function hidingSelector(B) {
+    if (B.shadowRoots && B.shadowRoots.length) return null;
+    const found = UA_HIDES.slice();
+    const visit = (rules) => {
+      for (const rule of rules) {
+        if (rule instanceof CSSImportRule) {
+          const inner = rule.styleSheet && rulesOf(rule.styleSheet);
+          if (!inner || !visit(inner)) return false;
+          continue;
+        }
+        if (typeof CSSScopeRule !== 'undefined' && rule instanceof CSSScopeRule) return false;
+        if (rule instanceof CSSStyleRule) {
+          if (rule.cssRules && rule.cssRules.length) return false;
+          const hides = Object.keys(SAFE_VALUE).some((p) => {
+            const v = rule.style.getPropertyValue(p).trim();
+            return v && !SAFE_VALUE[p](v);
+          });
+          if (!hides) continue;
+          if (rule.selectorText.includes('::')) return false;
+          found.push(rule.selectorText);
+          continue;
+        }
+        if (rule.cssRules && !visit(rule.cssRules)) return false;
+      }
+      return true;
+    };
+    for (const sheets of sheetLists(null)) {
+      for (const sheet of sheets) {
+        const rules = rulesOf(sheet);
+        if (!rules || !visit(rules)) return null;
+      }
+    }
+    for (const a of document.getAnimations()) {
+      if (a.effect && a.effect.getKeyframes &&
+        a.effect.getKeyframes().some((frame) => Object.keys(frame).some((key) => SHOWING.has(key)))) return null;
+    }
+    return `:is(${found.join(',')})`;
+  }
+
+  // The records that may be hidden (see hidingSelector), or null: ask every row.
+  function mayBeHidden(B) {
+    if (B.reference) return null;
+    const sel = hidingSelector(B);
+    if (!sel) return null;
+    try {
+      return new Set(document.querySelectorAll(`${sel} ${RECORD},${RECORD}${sel}`));
+    } catch (_) {
+      return null; // a selector this engine reads in a sheet but not in a query
+    }
+  }
+
+  // Whether each record is rendered, by index in B.recs: asked of the rows that may
+  // be hidden only, and of one row per parent as a proof that the bulk answer holds
+  // (a shadow root that does not slot its light children hides them without any
+  // declaration). null (a proof failed, or no bulk answer): ask every row.
+  function rowsShown(B) {
+    const maybe = mayBeHidden(B);
+    if (!maybe) return null;
+    const shown = new Array(B.recs.length);
+    let proven = null;
+    for (let i = 0; i < B.recs.length; i++) {
+      const el = B.recs[i].el;
+      if (maybe.has(el)) {
+        shown[i] = el.checkVisibility(ROW_VIS);
+      } else if (el.parentNode !== proven) {
+        proven = el.parentNode;
+        if (!el.checkVisibility(ROW_VIS)) return null;
+        shown[i] = true;
+      } else {
+        shown[i] = true;
+      }
+    }
+    return shown;
+  }
+
   // The style tier: which records are active and behind the dialog, the ids of the
   // active ones, hidden and inactive counts, active records per region and the folded
   // row action totals.
@@ -818,10 +936,12 @@
     const S = {
       modal: ctx.modal, active: [], ids: [], hidden: 0, inactive: 0, perRegion: new Map(), fold: null,
     };
-    for (const rec of B.recs) {
+    const shown = rowsShown(B);
+    for (let i = 0; i < B.recs.length; i++) {
+      const rec = B.recs[i];
       const region = R.at(rec.regionEl);
       const inRegion = !region || region.state === 'active' || region.state === 'covered';
-      rec.active = inRegion && !rec.inert && rec.el.checkVisibility(ROW_VIS);
+      rec.active = inRegion && !rec.inert && (shown ? shown[i] : rec.el.checkVisibility(ROW_VIS));
       rec.covered = rec.active && !!ctx.modal && ctx.covered(rec.el);
       if (!rec.active) {
         if (inRegion) S.hidden++;
@@ -1423,6 +1543,7 @@
         shadow_searched: !!ctx.shadowRoots, components: ctx.stats.components,
       },
     });
+   
     const idsHeld = have === sent.token && sameIds(V.ids, sent.ids);
     if (idsHeld && rest === sent.rest) return `{"same":${have},"collect_ms":${now() - t0}}`;
     sent = { token: sent.token + 1, rest, ids: V.ids };

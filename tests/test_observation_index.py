@@ -215,13 +215,22 @@ async def compare(tab: cdpagent.Tab, context: int, pick: int) -> dict[str, Any]:
     return index
 
 
-async def start(tab: cdpagent.Tab, context: int, rows: int, flat: bool = False) -> None:
+async def start(tab: cdpagent.Tab, context: int, rows: int, flat: bool = False, lazy: bool = False) -> int:
     """Render the page afresh (``flat``: one list, no shadow root), drop the index (a
     from-scratch collection), then collect once from the index, so that it exists before
-    the first edit."""
+    the first edit; returns the isolated world's context.
+
+    ``lazy``: a new document instead (a reload), whose first collection is the index's own
+    lazy first observation (rows asked in bulk, totals counted by query), not one from
+    scratch; the from-scratch collections come only with the comparison."""
+    if lazy:
+        await tab.reload()
+        context = await tab.context_id(WORLD)
     await evaluate(tab, f"window.reset({rows}, {json.dumps(flat)})")
-    await collect(tab, context, fresh=True)
+    if not lazy:
+        await collect(tab, context, fresh=True)
     await collect(tab, context)
+    return context
 
 
 async def test_index_agrees_with_from_scratch_after_every_kind_of_edit(browser: cdpagent.Browser) -> None:
@@ -248,6 +257,13 @@ async def test_index_agrees_with_from_scratch_after_every_kind_of_edit(browser: 
         for step in EVERY_KIND:
             await edit(tab, context, step)
             await compare(tab, context, 50)
+    # The lazy first observation of a new document, then every edit, then a full need
+    # (a record included in full) at each comparison.
+    for flat in (False, True):
+        context = await start(tab, context, 60, flat, lazy=True)
+        for step in EVERY_KIND:
+            await edit(tab, context, step)
+        await compare(tab, context, 50)
     assert last["modal"] == "Confirm" and "s0" not in last["record_index"]["ids"]
     assert "duplicate record ids" in " ".join(last["warnings"])
 
@@ -256,8 +272,9 @@ async def test_index_agrees_with_from_scratch_after_random_edits(browser: cdpage
     tab = await browser.open(PAGE)
     context = await tab.context_id(WORLD)
 
-    async def agree(rows: int, flat: bool, edits: list[Step], pick: int) -> None:
-        await start(tab, context, rows, flat)
+    async def agree(rows: int, flat: bool, lazy: bool, edits: list[Step], pick: int) -> None:
+        nonlocal context
+        context = await start(tab, context, rows, flat, lazy)
         for step in edits:
             await edit(tab, context, step)
         await compare(tab, context, pick)
@@ -268,10 +285,11 @@ async def test_index_agrees_with_from_scratch_after_random_edits(browser: cdpage
     @given(
         rows=st.integers(40, 80),
         flat=st.booleans(),
+        lazy=st.booleans(),
         edits=st.lists(EDIT, min_size=1, max_size=8),
         pick=TARGET,
     )
-    def agreement(rows: int, flat: bool, edits: list[Step], pick: int) -> None:
-        trio.from_thread.run(agree, rows, flat, edits, pick)
+    def agreement(rows: int, flat: bool, lazy: bool, edits: list[Step], pick: int) -> None:
+        trio.from_thread.run(agree, rows, flat, lazy, edits, pick)
 
     await trio.to_thread.run_sync(agreement)
