@@ -352,18 +352,19 @@
     return el.getAttribute('data-agent-region');
   }
 
-  // Modal candidates, state and feedback elements are few: one walk of the
-  // document finds all three, each list in document order.
+  // Modal candidates, state and feedback elements, regions and undefined custom
+  // elements are few: one walk of the document finds them all, each list in
+  // (composed) document order.
   function fewElements() {
-    const modal = [];
-    const state = [];
-    const feedback = [];
-    for (const el of queryAll(document, `${MODAL},${STATE},${FEEDBACK}`)) {
-      if (el.matches(MODAL)) modal.push(el);
-      if (el.matches(STATE)) state.push(el);
-      if (el.matches(FEEDBACK)) feedback.push(el);
+    const few = { modal: [], state: [], feedback: [], regions: [], undefined: [] };
+    for (const el of queryAll(document, `${MODAL},${STATE},${FEEDBACK},${REGION},:not(:defined)`)) {
+      if (el.matches(MODAL)) few.modal.push(el);
+      if (el.matches(STATE)) few.state.push(el);
+      if (el.matches(FEEDBACK)) few.feedback.push(el);
+      if (el.matches(REGION)) few.regions.push(el);
+      if (el.matches(':not(:defined)')) few.undefined.push(el);
     }
-    return { modal, state, feedback };
+    return few;
   }
 
   // The open modal dialog and whether anything is inert.
@@ -605,15 +606,14 @@
     const few = fewElements();
     const B = {
       key: optionsKey(opts), reference, shadowRoots, stats, few, hasInert: few.modal.some((d) => d.hasAttribute('inert')),
-      regionEls: queryAll(document, REGION), recs: [], recOf: new Map(), byId: new Map(), refused: 0,
-      duplicates: new Set(), skipped: [], nested: !!hostsIn, flat: false, pageEls: null, undefinedEls: Array.from(queryAll(document, ':not(:defined)')),
+      regionEls: few.regions, recs: [], recOf: null, byId: new Map(), refused: 0,
+      duplicates: new Set(), skipped: [], nested: !!hostsIn, flat: false, pageEls: null, undefinedEls: few.undefined,
       sheets: sheetsPrint(shadowRoots), sheetsSafe: sheetsSafe(shadowRoots), animations: animationsPrint(),
       dirty: new Set(), touched: new Set(),
     };
    
     const refuse = new RegExp(opts.refused_record_id, 'i');
     const parentFacts = new Map();
-    const seen = new Set();
     for (const el of queryAll(document, RECORD)) {
       // Records that share a parent share their region and whether they sit inside
       // another record: one closest() per distinct parent.
@@ -633,18 +633,16 @@
         continue;
       }
       const id = cutLong(raw, opts.record_id_chars);
-      if (seen.has(id)) {
+      if (B.byId.has(id)) {
         B.duplicates.add(id);
         B.skipped.push(el);
         continue;
       }
-      seen.add(id);
       const rec = {
         el, id, regionEl: facts ? facts[0] : null, inert: false, acts: null,
         active: false, covered: false, visible: false, full: null,
       };
       B.recs.push(rec);
-      B.recOf.set(el, rec);
       B.byId.set(id, rec);
     }
    
@@ -658,6 +656,23 @@
     B.pageEls = hostsIn ? queryAll(document, ACTION).filter((el) => !closestAcross(el, RECORD))
       : Array.from(document.querySelectorAll(`${ACTION}:not(${RECORD} *)`));
     return B;
+  }
+
+  // The index entry of record element el (undefined: none). The element → entry map
+  // is not on the first observation's path: it is built when first needed (a
+  // mutation inside a record, a blocked row action) or in idle time after it.
+  function recordOf(B, el) {
+    if (!B.recOf) {
+      B.recOf = new Map();
+      for (const rec of B.recs) B.recOf.set(rec.el, rec);
+    }
+    return B.recOf.get(el);
+  }
+
+  // The rest of the index, built when the page is idle after an answer.
+  function finishInIdle(B) {
+    if (B.recOf || typeof requestIdleCallback !== 'function') return;
+    requestIdleCallback(() => { if (base === B) recordOf(B, null); });
   }
 
   // The row actions of one record: element, name, the region they fold in (a region
@@ -823,7 +838,7 @@
       B.touched.clear();
     }
     for (const el of B.dirty) {
-      const rec = B.recOf.get(el);
+      const rec = recordOf(B, el);
       if (rec) rec.acts = null;
     }
     // A kept style tier folds the row actions again.
@@ -1018,7 +1033,7 @@
       for (const a of el.querySelectorAll(ACTION)) discount(a.getAttribute('data-agent-action'));
     }
     const counted = (el) => {
-      const rec = B.recOf.get(el.closest(RECORD));
+      const rec = recordOf(B, el.closest(RECORD));
       return !!rec && rec.active;
     };
     const unavailable = (el, reason) => {
@@ -1544,6 +1559,7 @@
       },
     });
    
+    finishInIdle(B);
     const idsHeld = have === sent.token && sameIds(V.ids, sent.ids);
     if (idsHeld && rest === sent.rest) return `{"same":${have},"collect_ms":${now() - t0}}`;
     sent = { token: sent.token + 1, rest, ids: V.ids };
