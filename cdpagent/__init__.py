@@ -7,6 +7,7 @@ for a Selenium Grid session, :class:`Pool` for many browsers)::
         tab = await browser.open("page.html")
         value = await tab.invoke("read_current")      # Page Agent API (PA)
         observation = await tab.observe()             # bounded observation (OB)
+        seen = await tab.view()                       # its text and tools, as a model is given them
         receipt = await tab.act("toggle", record="t9")  # declared action + change receipt
 
 The names below are the public API, with two namespaces besides: ``cdpagent.codes``
@@ -52,6 +53,7 @@ from .pagelog import ConsoleMessage, FailedRequest
 from .pool import Pool
 from .runtime import Notification, PageApi, Thread, invoke_page_method
 from .snapshot import Observation, ObserveOptions
+from .snapshot.observe import ObserveResult
 from .snapshot.receipts import Receipt
 from .storage import StorageState
 from .target import Command, Extension, Target
@@ -88,6 +90,7 @@ __all__ = [
     "Observation",
     "ObservationError",
     "ObserveOptions",
+    "ObserveResult",
     "OperationError",
     "PageApi",
     "PageApiError",

@@ -53,7 +53,7 @@ from .runtime.pageapi import PageApi
 from .snapshot.actions import ConfirmCallback
 from .snapshot.actions import act as _act
 from .snapshot.model import Observation, action_id, split_action_id
-from .snapshot.observe import ObservationExtension, ObserveResult
+from .snapshot.observe import ObservationExtension, ObserveResult, observe_page
 from .snapshot.observe import observe as _observe
 from .snapshot.options import ObserveOptions
 from .snapshot.receipts import ActionRef, Receipt, error_receipt
@@ -394,6 +394,16 @@ class Tab:
     async def observe(self, options: ObserveOptions | None = None, *, timeout: float = 10.0) -> Observation:
         """The bounded observation of this tab now (OB-1…OB-6); see :func:`cdpagent.snapshot.observe`."""
         return await _observe(self, options, timeout=timeout)
+
+    async def view(self, options: ObserveOptions | None = None, *, timeout: float = 10.0) -> ObserveResult:
+        """What a model is given of this tab now: the observation, its rendered text and its tools.
+
+        ``result.text`` is the page section of the system message and ``result.tools``
+        the OpenAI function tools built from the same snapshot. Raises what
+        :func:`cdpagent.snapshot.observe.observe_page` raises (``ObservationError``,
+        ``SessionClosed``); while a dialog blocks the page the observation is that dialog.
+        """
+        return await observe_page(self, options, timeout=timeout)
 
     async def act(
         self,

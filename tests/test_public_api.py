@@ -46,6 +46,7 @@ EXPECTED = {
     "Observation",
     "ObservationError",
     "ObserveOptions",
+    "ObserveResult",
     "PageApi",
     "PageApiError",
     "PageFunctionError",
