@@ -639,7 +639,7 @@
         continue;
       }
       const rec = {
-        el, id, regionEl: facts ? facts[0] : null, inert: false, acts: null,
+        el, id, parent: p, regionEl: facts ? facts[0] : null, inert: false, acts: null,
         active: false, covered: false, visible: false, full: null,
       };
       B.recs.push(rec);
@@ -908,16 +908,37 @@
     return `:is(${found.join(',')})`;
   }
 
-  // The records that may be hidden (see hidingSelector), or null: ask every row.
+  // Which records may be hidden (see hidingSelector): a test of a record, or null (ask
+  // every row). A record's own match is one query; what is around it is asked once
+  // per parent, up its ancestors (rows share their parents), never per row.
   function mayBeHidden(B) {
     if (B.reference) return null;
     const sel = hidingSelector(B);
     if (!sel) return null;
+    let own;
     try {
-      return new Set(document.querySelectorAll(`${sel} ${RECORD},${RECORD}${sel}`));
+      own = new Set(document.querySelectorAll(`${RECORD}${sel}`));
     } catch (_) {
       return null; // a selector this engine reads in a sheet but not in a query
     }
+    const memo = new Map();
+    const around = (el) => {
+      if (!el) return false;
+      let hides = memo.get(el);
+      if (hides === undefined) {
+        hides = el.matches(sel) || around(el.parentElement);
+        memo.set(el, hides);
+      }
+      return hides;
+    };
+    const parents = new Set();
+    let last;
+    for (const rec of B.recs) {
+      if (rec.parent === last) continue;
+      last = rec.parent;
+      if (around(last)) parents.add(last);
+    }
+    return (rec) => own.has(rec.el) || parents.has(rec.parent);
   }
 
   // Whether each record is rendered, by index in B.recs: asked of the rows that may
@@ -928,14 +949,14 @@
     const maybe = mayBeHidden(B);
     if (!maybe) return null;
     const shown = new Array(B.recs.length);
-    let proven = null;
+    let proven;
     for (let i = 0; i < B.recs.length; i++) {
-      const el = B.recs[i].el;
-      if (maybe.has(el)) {
-        shown[i] = el.checkVisibility(ROW_VIS);
-      } else if (el.parentNode !== proven) {
-        proven = el.parentNode;
-        if (!el.checkVisibility(ROW_VIS)) return null;
+      const rec = B.recs[i];
+      if (maybe(rec)) {
+        shown[i] = rec.el.checkVisibility(ROW_VIS);
+      } else if (rec.parent !== proven) {
+        proven = rec.parent;
+        if (!rec.el.checkVisibility(ROW_VIS)) return null;
         shown[i] = true;
       } else {
         shown[i] = true;
