@@ -568,10 +568,15 @@
       }
       return true;
     };
+    return everySheet(roots, safe);
+  }
+
+  // Whether every style sheet of the index's trees can be read and passes test(rules).
+  function everySheet(roots, test) {
     for (const sheets of sheetLists(roots)) {
       for (const sheet of sheets) {
         const rules = rulesOf(sheet);
-        if (!rules || !safe(rules)) return false;
+        if (!rules || !test(rules)) return false;
       }
     }
     return true;
@@ -582,13 +587,14 @@
   // mutation, so a change of this text is what says they moved.
   function animationsPrint() {
     let print = '';
-    for (const a of document.getAnimations()) {
-      if (!a.effect || !a.effect.getKeyframes) continue;
-      if (a.effect.getKeyframes().some((frame) => Object.keys(frame).some((key) => SHOWING.has(key)))) {
-        print += `${a.playState}@${a.currentTime},`;
-      }
-    }
+    for (const a of showingAnimations()) print += `${a.playState}@${a.currentTime},`;
     return print;
+  }
+
+  // The animations of properties that can change which rows are rendered.
+  function showingAnimations() {
+    return document.getAnimations().filter((a) => a.effect && a.effect.getKeyframes &&
+      a.effect.getKeyframes().some((frame) => Object.keys(frame).some((key) => SHOWING.has(key))));
   }
 
   const optionsKey = (opts) => JSON.stringify(Object.assign({}, opts, { include: null }));
@@ -895,16 +901,7 @@
       }
       return true;
     };
-    for (const sheets of sheetLists(null)) {
-      for (const sheet of sheets) {
-        const rules = rulesOf(sheet);
-        if (!rules || !visit(rules)) return null;
-      }
-    }
-    for (const a of document.getAnimations()) {
-      if (a.effect && a.effect.getKeyframes &&
-        a.effect.getKeyframes().some((frame) => Object.keys(frame).some((key) => SHOWING.has(key)))) return null;
-    }
+    if (!everySheet(null, visit) || showingAnimations().length) return null;
     return `:is(${found.join(',')})`;
   }
 
