@@ -48,7 +48,7 @@ from cdpagent.snapshot import ObserveOptions, tools_json
 from cdpagent.snapshot.observe import observe_page
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from pageprofile import print_page_profile
+from pageprofile import EDIT_ONE_ROW, print_page_profile
 from peer import playwright_peer
 from targets import Target, print_targets
 
@@ -181,13 +181,6 @@ def report(title: str, figures: dict[str, Figures], have_pw: bool) -> None:
 
 # --- issue 25: what a user pays for, first / after a change / unchanged, in one run ----------
 
-# The "after change" edit: one contact's name 3/4 down the list (out of view) reversed in
-# place; the same glyphs, so the table's column widths (its layout) stay.
-EDIT_ONE_ROW = (
-    "(() => { const r = document.querySelectorAll('[data-agent-record]'); "
-    "const f = r[Math.floor(r.length * 3 / 4)].querySelector('[data-agent-field=name]'); "
-    "f.textContent = [...f.textContent].reverse().join(''); })()"
-)
 QUICK = ObserveOptions(settle=False)
 CRM_SIZES = (1_000, 10_000, 100_000)
 

@@ -928,12 +928,14 @@
       }
       return hides;
     };
+    // A custom element may hold a closed shadow root whose ::slotted() rules hide some
+    // of its children: rows right under one are always asked.
     const parents = new Set();
     let last;
     for (const rec of B.recs) {
       if (rec.parent === last) continue;
       last = rec.parent;
-      if (around(last)) parents.add(last);
+      if (last && (last.localName.includes('-') || around(last))) parents.add(last);
     }
     return (rec) => own.has(rec.el) || parents.has(rec.parent);
   }
