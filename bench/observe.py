@@ -47,6 +47,11 @@ from cdpagent.launcher import find_browser
 from cdpagent.snapshot import ObserveOptions, tools_json
 from cdpagent.snapshot.observe import observe_page
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from pageprofile import EDIT_ONE_ROW, print_page_profile
+from peer import playwright_peer
+from targets import Target, print_targets
+
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "examples" / "inventory" / "index.html"
 CRM = ROOT / "bench" / "crm.html"
@@ -174,23 +179,51 @@ def report(title: str, figures: dict[str, Figures], have_pw: bool) -> None:
         print("Playwright comparison skipped.")
 
 
-# --- the issue 12 table: every target figure with its ratio, in one run -----------------
+# --- issue 25: what a user pays for, first / after a change / unchanged, in one run ----------
+
+QUICK = ObserveOptions(settle=False)
+CRM_SIZES = (1_000, 10_000, 100_000)
 
 
-class Target(msgspec.Struct):
-    figure: str
-    value: float
-    unit: str
-    target: float
-    higher_is_better: bool
+class Lifecycle(msgspec.Struct):
+    """p50 wall times (ms) of one page's observations: the first of a freshly opened
+    document, one right after :data:`EDIT_ONE_ROW`, one of the unchanged page."""
 
-    @property
-    def met(self) -> bool:
-        return self.value >= self.target if self.higher_is_better else self.value <= self.target
+    first_ms: float
+    changed_ms: float
+    unchanged_ms: float
+    first_collect_ms: float
 
 
 def crm_url(size: int) -> str:
     return f"{CRM.as_uri()}?rows={size}"
+
+
+async def lifecycle(address: str, samples: int, timeout: float = 900) -> Lifecycle:
+    """Open ``address`` ``samples`` times; each time observe (settle off) first, then after
+    an edit and unchanged, ``samples`` times each."""
+    first: list[float] = []
+    collect: list[float] = []
+    changed: list[float] = []
+    unchanged: list[float] = []
+    async with cdpagent.launch() as browser:
+        for _ in range(samples):
+            tab = await browser.open(address, timeout=timeout)
+            t0 = time.perf_counter()
+            result = await observe_page(tab, QUICK, timeout=timeout)
+            first.append(time.perf_counter() - t0)
+            collect.append(result.observation.collect_ms)
+            for _ in range(samples):
+                await tab.session.send("Runtime.evaluate", {"expression": EDIT_ONE_ROW})
+                t0 = time.perf_counter()
+                await observe_page(tab, QUICK, timeout=timeout)
+                changed.append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                await observe_page(tab, QUICK, timeout=timeout)
+                unchanged.append(time.perf_counter() - t0)
+            await tab.close()
+    p50 = statistics.median
+    return Lifecycle(p50(first) * 1000, p50(changed) * 1000, p50(unchanged) * 1000, p50(collect))
 
 
 async def still_settle_ms(samples: int) -> float:
@@ -202,90 +235,98 @@ async def still_settle_ms(samples: int) -> float:
     return statistics.median(waits)
 
 
-async def act_offscreen_ms(runs: int) -> float:
-    """p50 total of act on an offscreen row at 10,000 rows, settle included (bench/act.py)."""
-    from act import bench_act
-
-    async with cdpagent.launch() as browser:
-        parts = await bench_act(browser, 10_000, runs)
-    return parts["total_ms"]
-
-
-def invoke_ratio(seconds: float) -> float:
-    """Best Tab.invoke throughput on 4 tabs ÷ best raw callFunctionOn (bench/invoke.py)."""
-    from invoke import throughput_4_tabs
-
-    raw, invoke = trio.run(throughput_4_tabs, seconds)
-    print(f"throughput on 4 tabs (best of 1/8/64 in flight): raw {raw:.0f}/s, Tab.invoke {invoke:.0f}/s")
-    return invoke / raw
-
-
-def websocket_ratio(calls: int) -> float:
-    """Websocket callFunctionOn p50 ÷ the blocking pipe floor's p50 (bench/roundtrip.py)."""
-    from roundtrip import measure, ratios
-
-    found = ratios(trio.run(measure, calls, 100))
-    pipe, ws = found[("cdpagent pipe", "callFunctionOn")], found[("cdpagent websocket", "callFunctionOn")]
-    print(f"round trip ÷ blocking pipe floor: cdpagent pipe {pipe:.2f}x, websocket {ws:.2f}x")
-    return ws
+def inferred_rows(samples: int) -> list[Target]:
+    """Issue 25's inferred rows, from branch inferspeed's bench/observe_inferred.py."""
+    try:
+        from observe_inferred import issue25_rows  # type: ignore[import-not-found, unused-ignore]
+    except ModuleNotFoundError:
+        print("inferred rows: bench/observe_inferred.py is not here (branch inferspeed adds it)")
+        return []
+    rows: list[Target] = issue25_rows(samples)
+    return rows
 
 
 def issue_table(samples: int) -> list[Target]:
-    """Measure every figure of issue 12's table; print the pages' figures on the way."""
+    """Measure issue 25's declared rows (and issue 12's observation rows) on the CRM page
+    at 1k/10k/100k beside Playwright at 10k; print the figures on the way."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    pages = {
-        "inventory 1k": url(1_000),
-        "inventory 10k": url(10_000),
-        "inventory 100k": url(100_000),
-        "crm 10k": crm_url(10_000),
-    }
-    # Loading and laying out the 100,000-row table alone takes minutes on a busy 2-core machine.
-    figures = trio.run(measure_ours, pages, samples, 900)
+    ours = {size: trio.run(lifecycle, crm_url(size), samples) for size in CRM_SIZES}
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    compared = {k: v for k, v in figures.items() if k in ("inventory 10k", "crm 10k")}
-    have_pw = measure_playwright(compared, samples)
-    report(f"issue 12 pages against Playwright, p50 of {samples} samples (ms; chars)", compared, have_pw)
-    for key, fig in figures.items():
-        if key not in compared:
-            times = f"{fig.ours_ms:>8.1f} {fig.ours_settled_ms:>8.1f} {fig.collect_ms:>8.1f}"
-            print(f"{key:>16} {times} (cdpagent only)")
-    ours = {k: v.ours_ms for k, v in figures.items()}
+    peers = playwright_peer([crm_url(10_000)], samples, EDIT_ONE_ROW)
+    peer = peers.get(crm_url(10_000)) if peers is not None else None
+    print(f"\ndeclared CRM page (bench/crm.html), settle off, p50 of {samples} (ms)")
+    print(f"{'rows':>8} {'first':>9} {'in-page':>8} {'changed':>8} {'unchanged':>9}")
+    for size, fig in ours.items():
+        print(
+            f"{size:>8} {fig.first_ms:>9.1f} {fig.first_collect_ms:>8.1f} "
+            f"{fig.changed_ms:>8.1f} {fig.unchanged_ms:>9.1f}"
+        )
+    if peer is not None:
+        print(
+            f"{'pw 10k':>8} {peer.first_ms:>9.1f} {'':>8} {peer.changed_ms or 0:>8.1f} {peer.repeat_ms:>9.1f}"
+            "  (Playwright aria_snapshot(ai): first, after the edit, repeated)"
+        )
+    else:
+        print("Playwright peer not measured (not installed: pip install -e '.[bench]', or timed out)")
+    ten = ours[10_000]
     out: list[Target] = []
-    for key in ("inventory 10k", "crm 10k"):
-        pw = figures[key].pw_ms
-        if pw is not None:
-            figure = f"observe {key} vs Playwright aria_snapshot(ai)"
-            out.append(Target(figure, pw / ours[key], "x", 100, True))
-        else:
-            print(f"observe {key} vs Playwright: not measured (Playwright missing or timed out)")
+    if peer is not None:
+        # Playwright's repeated snapshot is its best case: the peer of every ratio.
+        out.append(
+            Target("first observe, CRM 10k, vs Playwright", peer.repeat_ms / ten.first_ms, "x", 200, True)
+        )
+        after = peer.changed_ms or peer.repeat_ms
+        out.append(
+            Target(
+                "observe after a one-row change, CRM 10k, vs Playwright",
+                after / ten.changed_ms,
+                "x",
+                1000,
+                True,
+            )
+        )
+        out.append(
+            Target(
+                "unchanged observe, CRM 10k, vs Playwright (issue 12)",
+                peer.repeat_ms / ten.unchanged_ms,
+                "x",
+                100,
+                True,
+            )
+        )
+    out.append(Target("observe after a one-row change, CRM 10k", ten.changed_ms, "ms", 15, False))
     out.append(
-        Target("observe growth 1k -> 10k rows", ours["inventory 10k"] / ours["inventory 1k"], "x", 1.5, False)
+        Target("first observe 100k ÷ 1k rows", ours[100_000].first_ms / ours[1_000].first_ms, "x", 5, False)
     )
-    out.append(Target("observe 100k ÷ 1k rows", ours["inventory 100k"] / ours["inventory 1k"], "x", 3, False))
+    out.append(
+        Target(
+            "unchanged observe 1k -> 10k rows (issue 12)",
+            ten.unchanged_ms / ours[1_000].unchanged_ms,
+            "x",
+            1.5,
+            False,
+        )
+    )
+    out.append(
+        Target(
+            "unchanged observe 100k ÷ 1k rows (issue 12)",
+            ours[100_000].unchanged_ms / ours[1_000].unchanged_ms,
+            "x",
+            3,
+            False,
+        )
+    )
     out.append(Target("Python peak RSS through 100k rows", peak_mb, "MB", 200, False))
     out.append(Target("settle on a still page", trio.run(still_settle_ms, samples), "ms", 10, False))
-    act_ms = trio.run(act_offscreen_ms, samples)
-    out.append(Target("act offscreen row at 10k, settle incl.", act_ms, "ms", 60, False))
-    out.append(Target("Tab.invoke ÷ raw throughput, 4 tabs", invoke_ratio(2.0), "x", 0.9, True))
-    out.append(Target("websocket round trip ÷ pipe floor", websocket_ratio(1000), "x", 1.25, False))
+    out += inferred_rows(samples)
     return out
-
-
-def print_table(targets: list[Target]) -> None:
-    print()
-    print(f"{'issue 12 target':54} {'figure':>10} {'target':>10}  result")
-    for t in targets:
-        sign = "≥" if t.higher_is_better else "≤"
-        figure = f"{t.value:.2f} {t.unit}" if t.unit != "x" else f"{t.value:.2f}x"
-        goal = f"{sign} {t.target:g}{t.unit if t.unit == 'x' else ' ' + t.unit}"
-        print(f"{t.figure:54} {figure:>10} {goal:>10}  {'met' if t.met else 'NOT MET'}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--samples", type=int, default=7)
     parser.add_argument("--sizes", default="100,1000,10000")
-    parser.add_argument("--only", choices=("declared", "inferred", "table"))
+    parser.add_argument("--only", choices=("declared", "inferred", "table", "profile"))
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     if args.only in (None, "declared"):
@@ -301,7 +342,9 @@ def main() -> None:
 
         corpus_report()
     if args.only in (None, "table"):
-        print_table(issue_table(args.samples))
+        print_targets("issue 25 target (observation)", issue_table(args.samples))
+    if args.only in (None, "table", "profile"):
+        trio.run(print_page_profile, crm_url(10_000))
 
 
 if __name__ == "__main__":

@@ -227,26 +227,47 @@
   // them; when there are none (almost every page) every query below is the plain
   // DOM one, at no extra cost.
 
+  // Only these HTML elements can host a shadow root (DOM Standard, attachShadow;
+  // declarative roots alike): article, aside, blockquote, body, div, footer, h1-h6,
+  // header, main, nav, p, section, span and custom elements (names with a dash, not
+  // selectable). So the search asks the complement of the other known names, most
+  // frequent first: a table or list of 10,000 rows is skipped by one selector
+  // instead of being asked element by element.
+  const NO_HOST = ['td', 'tr', 'a', 'li', 'input', 'button', 'img', 'i', 'b', 'th', 'option', 'label', 'svg',
+    'path', 'g', 'use', 'rect', 'circle', 'ul', 'ol', 'table', 'tbody', 'thead', 'tfoot', 'caption', 'col',
+    'colgroup', 'select', 'optgroup', 'textarea', 'form', 'fieldset', 'legend', 'em', 'strong', 'small', 'code',
+    'pre', 'br', 'hr', 'dl', 'dt', 'dd', 'figure', 'figcaption', 'picture', 'source', 'video', 'audio', 'track',
+    'canvas', 'iframe', 'embed', 'object', 'param', 'html', 'head', 'title', 'meta', 'link', 'style', 'script',
+    'noscript', 'template', 'slot', 'abbr', 'address', 'area', 'map', 'bdi', 'bdo', 'cite', 'data', 'datalist',
+    'del', 'ins', 'details', 'summary', 'dialog', 'dfn', 'kbd', 'mark', 'menu', 'meter', 'progress', 'output',
+    'q', 'rp', 'rt', 'ruby', 's', 'samp', 'search', 'sub', 'sup', 'time', 'u', 'var', 'wbr', 'hgroup', 'base',
+    'tt', 'big', 'center', 'font', 'nobr', 'strike', 'marquee', 'frame', 'frameset', 'noframes', 'acronym',
+    'text', 'tspan', 'line', 'polyline', 'polygon', 'ellipse', 'defs', 'symbol', 'mask', 'pattern', 'image',
+    'stop', 'desc', 'metadata', 'filter', 'marker', 'math', 'mi', 'mn', 'mo', 'mrow', 'msup', 'msub', 'mfrac',
+    'msqrt', 'mtext', 'mspace'];
+  const MAY_HOST = `:not(${NO_HOST.join(',')})`;
+
   // Every open shadow root (nested ones included) in document order, or null
-  // when the page has more than `budget` elements to ask (hosts have no selector).
-  // stats, when given, counts the custom elements without an open root (the usual
-  // hosts of closed ones, OB-11) of a tree of at most stats.limit elements: the
-  // check would double the cost of this walk on a large page; it also notes the
-  // elements of the document (stats.elements) and of the shadow trees searched.
+  // when the page has more than `budget` elements (the elements of the trees
+  // searched count, hosts or not). stats, when given, counts the custom elements
+  // without an open root (the usual hosts of closed ones, OB-11) of a tree of at
+  // most stats.limit elements, and notes the elements of the document
+  // (stats.elements) and of the shadow trees searched.
   function openShadowRoots(budget, stats) {
     const roots = [];
     const search = (root) => {
-      const all = root.querySelectorAll('*');
-      budget -= all.length;
-      if (stats) stats[root === document ? 'elements' : 'shadowElements'] += all.length;
+      const size = (root === document ? document.getElementsByTagName('*') : root.querySelectorAll('*')).length;
+      budget -= size;
+      if (stats) stats[root === document ? 'elements' : 'shadowElements'] += size;
       if (budget < 0) return false;
-      const check = !!stats && all.length <= stats.limit;
-      for (let i = 0; i < all.length; i++) {
-        const shadow = all[i].shadowRoot;
+      const check = !!stats && size <= stats.limit;
+      const hosts = root.querySelectorAll(MAY_HOST);
+      for (let i = 0; i < hosts.length; i++) {
+        const shadow = hosts[i].shadowRoot;
         if (shadow) {
           roots.push(shadow);
           if (!search(shadow)) return false;
-        } else if (check && all[i].localName.includes('-')) {
+        } else if (check && hosts[i].localName.includes('-')) {
           stats.components++;
         }
       }
@@ -345,18 +366,19 @@
     return el.getAttribute('data-agent-region');
   }
 
-  // Modal candidates, state and feedback elements are few: one walk of the
-  // document finds all three, each list in document order.
+  // Modal candidates, state and feedback elements, regions and undefined custom
+  // elements are few: one walk of the document finds them all, each list in
+  // (composed) document order.
   function fewElements() {
-    const modal = [];
-    const state = [];
-    const feedback = [];
-    for (const el of queryAll(document, `${MODAL},${STATE},${FEEDBACK}`)) {
-      if (el.matches(MODAL)) modal.push(el);
-      if (el.matches(STATE)) state.push(el);
-      if (el.matches(FEEDBACK)) feedback.push(el);
+    const few = { modal: [], state: [], feedback: [], regions: [], undefined: [] };
+    for (const el of queryAll(document, `${MODAL},${STATE},${FEEDBACK},${REGION},:not(:defined)`)) {
+      if (el.matches(MODAL)) few.modal.push(el);
+      if (el.matches(STATE)) few.state.push(el);
+      if (el.matches(FEEDBACK)) few.feedback.push(el);
+      if (el.matches(REGION)) few.regions.push(el);
+      if (el.matches(':not(:defined)')) few.undefined.push(el);
     }
-    return { modal, state, feedback };
+    return few;
   }
 
   // The open modal dialog and whether anything is inert.
@@ -560,10 +582,15 @@
       }
       return true;
     };
+    return everySheet(roots, safe);
+  }
+
+  // Whether every style sheet of the index's trees can be read and passes test(rules).
+  function everySheet(roots, test) {
     for (const sheets of sheetLists(roots)) {
       for (const sheet of sheets) {
         const rules = rulesOf(sheet);
-        if (!rules || !safe(rules)) return false;
+        if (!rules || !test(rules)) return false;
       }
     }
     return true;
@@ -574,13 +601,14 @@
   // mutation, so a change of this text is what says they moved.
   function animationsPrint() {
     let print = '';
-    for (const a of document.getAnimations()) {
-      if (!a.effect || !a.effect.getKeyframes) continue;
-      if (a.effect.getKeyframes().some((frame) => Object.keys(frame).some((key) => SHOWING.has(key)))) {
-        print += `${a.playState}@${a.currentTime},`;
-      }
-    }
+    for (const a of showingAnimations()) print += `${a.playState}@${a.currentTime},`;
     return print;
+  }
+
+  // The animations of properties that can change which rows are rendered.
+  function showingAnimations() {
+    return document.getAnimations().filter((a) => a.effect && a.effect.getKeyframes &&
+      a.effect.getKeyframes().some((frame) => Object.keys(frame).some((key) => SHOWING.has(key))));
   }
 
   const optionsKey = (opts) => JSON.stringify(Object.assign({}, opts, { include: null }));
@@ -597,15 +625,15 @@
     for (const root of shadowRoots || []) indexObserver.observe(root, WATCH);
     const few = fewElements();
     const B = {
-      key: optionsKey(opts), shadowRoots, stats, few, hasInert: few.modal.some((d) => d.hasAttribute('inert')),
-      regionEls: queryAll(document, REGION), recs: [], recOf: new Map(), byId: new Map(), refused: 0,
-      duplicates: new Set(), skipped: [], nested: !!hostsIn, flat: false, pageEls: null, undefinedEls: Array.from(queryAll(document, ':not(:defined)')),
+      key: optionsKey(opts), reference, shadowRoots, stats, few, hasInert: few.modal.some((d) => d.hasAttribute('inert')),
+      regionEls: few.regions, recs: [], recOf: null, byId: new Map(), refused: 0,
+      duplicates: new Set(), skipped: [], nested: !!hostsIn, flat: false, pageEls: null, undefinedEls: few.undefined,
       sheets: sheetsPrint(shadowRoots), sheetsSafe: sheetsSafe(shadowRoots), animations: animationsPrint(),
       dirty: new Set(), touched: new Set(),
     };
+   
     const refuse = new RegExp(opts.refused_record_id, 'i');
     const parentFacts = new Map();
-    const seen = new Set();
     for (const el of queryAll(document, RECORD)) {
       // Records that share a parent share their region and whether they sit inside
       // another record: one closest() per distinct parent.
@@ -625,20 +653,19 @@
         continue;
       }
       const id = cutLong(raw, opts.record_id_chars);
-      if (seen.has(id)) {
+      if (B.byId.has(id)) {
         B.duplicates.add(id);
         B.skipped.push(el);
         continue;
       }
-      seen.add(id);
       const rec = {
-        el, id, regionEl: facts ? facts[0] : null, inert: false, acts: null,
+        el, id, parent: p, regionEl: facts ? facts[0] : null, inert: false, acts: null,
         active: false, covered: false, visible: false, full: null,
       };
       B.recs.push(rec);
-      B.recOf.set(el, rec);
       B.byId.set(id, rec);
     }
+   
     for (const r of B.regionEls) {
       if (B.nested) break;
       const p = parentAcross(r);
@@ -649,6 +676,23 @@
     B.pageEls = hostsIn ? queryAll(document, ACTION).filter((el) => !closestAcross(el, RECORD))
       : Array.from(document.querySelectorAll(`${ACTION}:not(${RECORD} *)`));
     return B;
+  }
+
+  // The index entry of record element el (undefined: none). The element → entry map
+  // is not on the first observation's path: it is built when first needed (a
+  // mutation inside a record, a blocked row action) or in idle time after it.
+  function recordOf(B, el) {
+    if (!B.recOf) {
+      B.recOf = new Map();
+      for (const rec of B.recs) B.recOf.set(rec.el, rec);
+    }
+    return B.recOf.get(el);
+  }
+
+  // The rest of the index, built when the page is idle after an answer.
+  function finishInIdle(B) {
+    if (B.recOf || typeof requestIdleCallback !== 'function') return;
+    requestIdleCallback(() => { if (base === B) recordOf(B, null); });
   }
 
   // The row actions of one record: element, name, the region they fold in (a region
@@ -699,7 +743,7 @@
     const inside = node.getElementsByTagName('*');
     if (added) {
       if (node.shadowRoot) return false;
-      for (const el of inside) if (el.shadowRoot) return false;
+      for (const el of node.querySelectorAll(MAY_HOST)) if (el.shadowRoot) return false;
       if (node.matches(':not(:defined)')) B.undefinedEls.push(node);
       for (const el of node.querySelectorAll(':not(:defined)')) B.undefinedEls.push(el);
     } else if (B.shadowRoots && B.shadowRoots.some((r) => node === r.host || node.contains(r.host))) {
@@ -739,9 +783,20 @@
         continue;
       }
       const tree = t.nodeType === Node.DOCUMENT_NODE ? t : t.getRootNode();
-      for (const node of m.addedNodes) if (isElement(node) && !absorbNode(B, node, true, tree)) return false;
-      for (const node of m.removedNodes) if (isElement(node) && !absorbNode(B, node, false, tree)) return false;
-      if (isElement(t)) {
+      let elements = false;
+      for (const node of m.addedNodes) {
+        if (!isElement(node)) continue;
+        elements = true;
+        if (!absorbNode(B, node, true, tree)) return false;
+      }
+      for (const node of m.removedNodes) {
+        if (!isElement(node)) continue;
+        elements = true;
+        if (!absorbNode(B, node, false, tree)) return false;
+      }
+      // Text nodes added or removed (textContent, innerText) change no row action:
+      // the record's folded totals stand (they are read again only for elements).
+      if (elements && isElement(t)) {
         const rec = closestAcross(t, RECORD);
         if (rec) B.dirty.add(rec);
       }
@@ -803,7 +858,7 @@
       B.touched.clear();
     }
     for (const el of B.dirty) {
-      const rec = B.recOf.get(el);
+      const rec = recordOf(B, el);
       if (rec) rec.acts = null;
     }
     // A kept style tier folds the row actions again.
@@ -814,6 +869,115 @@
 
   // --- phase: records ------------------------------------------------------------------
 
+  // Which rows can be hidden, asked in bulk. A row is hidden only when it or an
+  // element around it is matched by a declaration that can hide (display,
+  // visibility, opacity, content-visibility with a value that may hide), by the
+  // user agent's hiding rules, or has a style attribute, or when an animation of
+  // those properties runs. hidingSelector() is that set of selectors, read from
+  // the page's sheets, or null when a sheet cannot be read or decided (another
+  // origin, CSS nesting, @scope, pseudo-elements, open shadow roots): then every
+  // row is asked (checkVisibility), as from scratch.
+  // (Elements inside replaced or fallback-content elements are not rendered either.)
+  const UA_HIDES = ['[hidden]', '[style]', '[slot]', 'details:not([open])', 'dialog:not([open])', 'template',
+    'noscript', 'datalist', 'rp', '[popover]', 'input[type="hidden"]', 'head', 'script', 'style', 'select',
+    'canvas', 'video', 'audio', 'iframe', 'object', 'embed', 'picture', 'meter', 'progress', 'textarea', 'svg',
+    'frameset', 'noembed', 'noframes'];
+  const SAFE_VALUE = {
+    display: (v) => !/none|contents|var\(|inherit|unset|revert/.test(v),
+    visibility: (v) => v === 'visible',
+    'content-visibility': (v) => v === 'visible' || v === 'auto',
+    opacity: (v) => /^\d*\.?\d+%?$/.test(v) && parseFloat(v) > 0,
+  };
+
+  function hidingSelector(B) {
+    if (B.shadowRoots && B.shadowRoots.length) return null;
+    const found = UA_HIDES.slice();
+    const visit = (rules) => {
+      for (const rule of rules) {
+        if (rule instanceof CSSImportRule) {
+          const inner = rule.styleSheet && rulesOf(rule.styleSheet);
+          if (!inner || !visit(inner)) return false;
+          continue;
+        }
+        if (typeof CSSScopeRule !== 'undefined' && rule instanceof CSSScopeRule) return false;
+        if (rule instanceof CSSStyleRule) {
+          if (rule.cssRules && rule.cssRules.length) return false;
+          const hides = Object.keys(SAFE_VALUE).some((p) => {
+            const v = rule.style.getPropertyValue(p).trim();
+            return v && !SAFE_VALUE[p](v);
+          });
+          if (!hides) continue;
+          if (rule.selectorText.includes('::')) return false;
+          found.push(rule.selectorText);
+          continue;
+        }
+        if (rule.cssRules && !visit(rule.cssRules)) return false;
+      }
+      return true;
+    };
+    if (!everySheet(null, visit) || showingAnimations().length) return null;
+    return `:is(${found.join(',')})`;
+  }
+
+  // Which records may be hidden (see hidingSelector): a test of a record, or null (ask
+  // every row). A record's own match is one query; what is around it is asked once
+  // per parent, up its ancestors (rows share their parents), never per row.
+  function mayBeHidden(B) {
+    if (B.reference) return null;
+    const sel = hidingSelector(B);
+    if (!sel) return null;
+    let own;
+    try {
+      own = new Set(document.querySelectorAll(`${RECORD}${sel}`));
+    } catch (_) {
+      return null; // a selector this engine reads in a sheet but not in a query
+    }
+    const memo = new Map();
+    const around = (el) => {
+      if (!el) return false;
+      let hides = memo.get(el);
+      if (hides === undefined) {
+        hides = el.matches(sel) || around(el.parentElement);
+        memo.set(el, hides);
+      }
+      return hides;
+    };
+    // A custom element may hold a closed shadow root whose ::slotted() rules hide some
+    // of its children: rows right under one are always asked.
+    const parents = new Set();
+    let last;
+    for (const rec of B.recs) {
+      if (rec.parent === last) continue;
+      last = rec.parent;
+      if (last && (last.localName.includes('-') || around(last))) parents.add(last);
+    }
+    return (rec) => own.has(rec.el) || parents.has(rec.parent);
+  }
+
+  // Whether each record is rendered, by index in B.recs: asked of the rows that may
+  // be hidden only, and of one row per parent as a proof that the bulk answer holds
+  // (a shadow root that does not slot its light children hides them without any
+  // declaration). null (a proof failed, or no bulk answer): ask every row.
+  function rowsShown(B) {
+    const maybe = mayBeHidden(B);
+    if (!maybe) return null;
+    const shown = new Array(B.recs.length);
+    let proven;
+    for (let i = 0; i < B.recs.length; i++) {
+      const rec = B.recs[i];
+      if (maybe(rec)) {
+        shown[i] = rec.el.checkVisibility(ROW_VIS);
+      } else if (rec.parent !== proven) {
+        proven = rec.parent;
+        if (!rec.el.checkVisibility(ROW_VIS)) return null;
+        shown[i] = true;
+      } else {
+        shown[i] = true;
+      }
+    }
+    return shown;
+  }
+
   // The style tier: which records are active and behind the dialog, the ids of the
   // active ones, hidden and inactive counts, active records per region and the folded
   // row action totals.
@@ -821,10 +985,12 @@
     const S = {
       modal: ctx.modal, active: [], ids: [], hidden: 0, inactive: 0, perRegion: new Map(), fold: null,
     };
-    for (const rec of B.recs) {
+    const shown = rowsShown(B);
+    for (let i = 0; i < B.recs.length; i++) {
+      const rec = B.recs[i];
       const region = R.at(rec.regionEl);
       const inRegion = !region || region.state === 'active' || region.state === 'covered';
-      rec.active = inRegion && !rec.inert && rec.el.checkVisibility(ROW_VIS);
+      rec.active = inRegion && !rec.inert && (shown ? shown[i] : rec.el.checkVisibility(ROW_VIS));
       rec.covered = rec.active && !!ctx.modal && ctx.covered(rec.el);
       if (!rec.active) {
         if (inRegion) S.hidden++;
@@ -901,7 +1067,7 @@
       for (const a of el.querySelectorAll(ACTION)) discount(a.getAttribute('data-agent-action'));
     }
     const counted = (el) => {
-      const rec = B.recOf.get(el.closest(RECORD));
+      const rec = recordOf(B, el.closest(RECORD));
       return !!rec && rec.active;
     };
     const unavailable = (el, reason) => {
@@ -1426,6 +1592,8 @@
         shadow_searched: !!ctx.shadowRoots, components: ctx.stats.components,
       },
     });
+   
+    finishInIdle(B);
     const idsHeld = have === sent.token && sameIds(V.ids, sent.ids);
     if (idsHeld && rest === sent.rest) return `{"same":${have},"collect_ms":${now() - t0}}`;
     sent = { token: sent.token + 1, rest, ids: V.ids };

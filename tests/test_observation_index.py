@@ -45,7 +45,7 @@ Step = tuple[Any, ...]
 TARGET = st.integers(-4, 120)
 NAME = st.sampled_from(["open", "archive", "delete", "star", "other"])
 TEXT = st.sampled_from(["", "   ", "renamed", "Zoë 周报", "two\nlines", "x" * 300])
-ROW_FLAGS = ["hidden", "inert", "hide-display", "hide-visibility", "hide-opacity"]
+ROW_FLAGS = ["hidden", "inert", "hide-display", "hide-visibility", "hide-opacity", "show-visibility"]
 ACTION_FLAGS = ["disabled", "aria-disabled", "data-agent-unavailable", *ROW_FLAGS]
 # One strategy per kind of edit (a function of window.edit, or a collection from the index).
 KINDS: dict[str, st.SearchStrategy[Step]] = {
@@ -55,10 +55,12 @@ KINDS: dict[str, st.SearchStrategy[Step]] = {
     "flipRow": st.tuples(st.just("flipRow"), TARGET, st.sampled_from(ROW_FLAGS)),
     "flipAction": st.tuples(st.just("flipAction"), TARGET, st.integers(0, 3), st.sampled_from(ACTION_FLAGS)),
     "flipRegion": st.tuples(st.just("flipRegion"), st.integers(0, 5), st.sampled_from(ROW_FLAGS)),
+    "flipList": st.tuples(st.just("flipList"), st.integers(0, 2), st.sampled_from(ROW_FLAGS)),
     "display": st.tuples(st.just("display"), TARGET),
     "rename": st.tuples(st.just("rename"), TARGET, st.integers(0, 3), NAME),
     "rekey": st.tuples(st.just("rekey"), TARGET, st.integers(0, 2), TARGET),
     "text": st.tuples(st.just("text"), TARGET, TEXT),
+    "retext": st.tuples(st.just("retext"), TARGET, st.integers(0, 4), TEXT),
     "value": st.tuples(st.just("value"), TARGET, TEXT),
     "addAction": st.tuples(st.just("addAction"), TARGET, NAME),
     "removeAction": st.tuples(st.just("removeAction"), TARGET, st.integers(0, 3)),
@@ -105,6 +107,7 @@ EVERY_KIND: list[Step] = [
     ("flipAction", 9, 0, "data-agent-unavailable"),
     ("collect",),
     ("flipRegion", 2, "inert"),
+    ("flipList", 1, "hide-opacity"),
     ("display", 10),
     ("rename", 11, 0, "other"),
     ("rekey", 12, 0, 0),
@@ -112,6 +115,10 @@ EVERY_KIND: list[Step] = [
     ("rekey", 15, 2, 0),
     ("collect",),
     ("text", 16, "renamed"),
+    ("retext", 16, 0, "renamed again"),
+    ("retext", 17, 1, "Zoë 周报"),
+    ("collect",),
+    ("retext", 18, 4, ""),
     ("value", 17, "typed"),
     ("addAction", 18, "star"),
     ("removeAction", 19, 0),
@@ -210,13 +217,22 @@ async def compare(tab: cdpagent.Tab, context: int, pick: int) -> dict[str, Any]:
     return index
 
 
-async def start(tab: cdpagent.Tab, context: int, rows: int, flat: bool = False) -> None:
+async def start(tab: cdpagent.Tab, context: int, rows: int, flat: bool = False, lazy: bool = False) -> int:
     """Render the page afresh (``flat``: one list, no shadow root), drop the index (a
     from-scratch collection), then collect once from the index, so that it exists before
-    the first edit."""
+    the first edit; returns the isolated world's context.
+
+    ``lazy``: a new document instead (a reload), whose first collection is the index's own
+    lazy first observation (rows asked in bulk, totals counted by query), not one from
+    scratch; the from-scratch collections come only with the comparison."""
+    if lazy:
+        await tab.reload()
+        context = await tab.context_id(WORLD)
     await evaluate(tab, f"window.reset({rows}, {json.dumps(flat)})")
-    await collect(tab, context, fresh=True)
+    if not lazy:
+        await collect(tab, context, fresh=True)
     await collect(tab, context)
+    return context
 
 
 async def test_index_agrees_with_from_scratch_after_every_kind_of_edit(browser: cdpagent.Browser) -> None:
@@ -243,6 +259,19 @@ async def test_index_agrees_with_from_scratch_after_every_kind_of_edit(browser: 
         for step in EVERY_KIND:
             await edit(tab, context, step)
             await compare(tab, context, 50)
+    # The lazy first observation of a new document, then every edit, then a full need
+    # (a record included in full) at each comparison.
+    for flat in (False, True):
+        context = await start(tab, context, 60, flat, lazy=True)
+        for step in EVERY_KIND:
+            await edit(tab, context, step)
+        await compare(tab, context, 50)
+    # A list hidden by visibility whose first row shows itself again: that row proves
+    # nothing of its siblings, which the rows asked in bulk must still count as hidden.
+    context = await start(tab, context, 60, True, lazy=True)
+    await edit(tab, context, ("flipList", 0, "hide-visibility"))
+    await edit(tab, context, ("flipRow", 0, "show-visibility"))
+    assert (await compare(tab, context, 50))["record_index"]["ids"] == ["p0"]
     assert last["modal"] == "Confirm" and "s0" not in last["record_index"]["ids"]
     assert "duplicate record ids" in " ".join(last["warnings"])
 
@@ -251,8 +280,9 @@ async def test_index_agrees_with_from_scratch_after_random_edits(browser: cdpage
     tab = await browser.open(PAGE)
     context = await tab.context_id(WORLD)
 
-    async def agree(rows: int, flat: bool, edits: list[Step], pick: int) -> None:
-        await start(tab, context, rows, flat)
+    async def agree(rows: int, flat: bool, lazy: bool, edits: list[Step], pick: int) -> None:
+        nonlocal context
+        context = await start(tab, context, rows, flat, lazy)
         for step in edits:
             await edit(tab, context, step)
         await compare(tab, context, pick)
@@ -263,10 +293,11 @@ async def test_index_agrees_with_from_scratch_after_random_edits(browser: cdpage
     @given(
         rows=st.integers(40, 80),
         flat=st.booleans(),
+        lazy=st.booleans(),
         edits=st.lists(EDIT, min_size=1, max_size=8),
         pick=TARGET,
     )
-    def agreement(rows: int, flat: bool, edits: list[Step], pick: int) -> None:
-        trio.from_thread.run(agree, rows, flat, edits, pick)
+    def agreement(rows: int, flat: bool, lazy: bool, edits: list[Step], pick: int) -> None:
+        trio.from_thread.run(agree, rows, flat, lazy, edits, pick)
 
     await trio.to_thread.run_sync(agreement)

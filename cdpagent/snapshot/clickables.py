@@ -31,9 +31,10 @@ CLICK_EVENTS: Final = frozenset(
 #: Listener types that make an element a hover parent (its menu opens under the pointer).
 HOVER_EVENTS: Final = frozenset({"mouseenter", "mouseover", "pointerenter", "pointerover"})
 _GROUP: Final = "cdpagent-probe"
-# Nothing to probe on a page answered from its declarations (js/infer.js plan).
+# Nothing to probe on a page answered from its declarations (js/infer.js plan): null,
+# which has no handle, so the round trips that read and release one are spared.
 _CALL_PROBE: Final = (
-    "function (n, m, b) { return globalThis.__cdpagentInfer.plan(m) === 'off' ? [] : "
+    "function (n, m, b) { return globalThis.__cdpagentInfer.plan(m) === 'off' ? null : "
     "globalThis.__cdpagentClickables.probe(n, b); }"
 )
 _CALL_MARK: Final = "function (v, ...els) { return globalThis.__cdpagentClickables.mark(v, ...els); }"

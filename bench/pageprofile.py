@@ -1,0 +1,101 @@
+"""Where the page side of an observation spends its time: a CPU profile (CDP ``Profiler``)
+and the renderer's own counters (``Performance.getMetrics``, thread time) around the first
+observe of a freshly opened document and around an observe right after a one-row edit.
+
+Printed shares: Chromium's style and layout (``RecalcStyleDuration``, ``LayoutDuration``)
+of the renderer main thread's task time, and the sampled profile split into cdpagent's
+own JavaScript, the engine calls it makes (DOM queries, checkVisibility and geometry reads,
+JSON), garbage collection, and Chromium outside JavaScript ("(program)").
+
+    .venv/bin/python bench/observe.py --only profile
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from typing import Any
+
+import cdpagent
+from cdpagent.snapshot import ObserveOptions
+from cdpagent.snapshot.observe import observe_page
+
+__all__ = ["EDIT_ONE_ROW", "print_page_profile", "profile_shares"]
+
+_METRICS = ("TaskDuration", "ScriptDuration", "RecalcStyleDuration", "LayoutDuration")
+_SPECIAL = {
+    "(program)": "Chromium outside JavaScript",
+    "(garbage collector)": "garbage collection",
+    "(idle)": "idle",
+    "(root)": "idle",
+}
+# The "after change" edit: the last digit of one contact's phone number 3/4 down the list
+# (out of view) counts up; digits have one width, so the table's column widths stay. An
+# edit that widens a column relayouts the whole table in Chromium (~100 ms of layout at
+# 10,000 rows), paid by the first geometry read after it, ours or the page's next frame.
+EDIT_ONE_ROW = (
+    "(() => { const r = document.querySelectorAll('[data-agent-record]'); "
+    "const f = r[Math.floor(r.length * 3 / 4)].querySelector('[data-agent-field=phone]'); "
+    "f.textContent = f.textContent.slice(0, -1) + (Number(f.textContent.slice(-1)) + 1) % 10; })()"
+)
+
+
+def profile_shares(profile: dict[str, Any]) -> Counter[str]:
+    """Sampled milliseconds of a CDP ``Profiler.Profile`` per kind of work."""
+    nodes = {n["id"]: n["callFrame"] for n in profile["nodes"]}
+    out: Counter[str] = Counter()
+    for sample, delta in zip(profile["samples"][1:], profile["timeDeltas"][1:], strict=False):
+        frame = nodes[sample]
+        name = frame["functionName"]
+        if name in _SPECIAL:
+            kind = _SPECIAL[name]
+        elif frame["lineNumber"] < 0:
+            kind = "engine calls made by cdpagent's JS (DOM, CSS, geometry, JSON)"
+        elif frame["url"]:
+            kind = "the page's own scripts"
+        else:
+            kind = "cdpagent's page-side JavaScript"
+        out[kind] += delta / 1000
+    return out
+
+
+async def _metrics(tab: cdpagent.Tab) -> dict[str, float]:
+    reply = await tab.session.send("Performance.getMetrics")
+    return {m["name"]: m["value"] for m in reply["metrics"] if m["name"] in _METRICS}
+
+
+async def _profiled(tab: cdpagent.Tab, what: str) -> None:
+    before = await _metrics(tab)
+    await tab.session.send("Profiler.start")
+    t0 = time.perf_counter()
+    result = await observe_page(tab, ObserveOptions(settle=False), timeout=900)
+    wall = (time.perf_counter() - t0) * 1000
+    profile = (await tab.session.send("Profiler.stop"))["profile"]
+    after = await _metrics(tab)
+    spent = {k: (after.get(k, 0.0) - before.get(k, 0.0)) * 1000 for k in _METRICS}
+    task = spent["TaskDuration"] or 1.0
+    style_layout = spent["RecalcStyleDuration"] + spent["LayoutDuration"]
+    print(
+        f"{what}: wall {wall:.1f} ms, in-page collect {result.observation.collect_ms:.1f} ms; renderer main "
+        f"thread {task:.1f} ms CPU, of it Chromium's style + layout {style_layout:.1f} ms "
+        f"({100 * style_layout / task:.0f}%), the rest ours or the engine's on our behalf"
+    )
+    shares = profile_shares(profile)
+    busy = sum(v for k, v in shares.items() if k != "idle") or 1.0
+    for kind, ms in shares.most_common():
+        if kind != "idle":
+            print(f"    {ms:8.1f} ms {100 * ms / busy:4.0f}%  {kind}")
+
+
+async def print_page_profile(address: str) -> None:
+    """Print the page side's profile of the first observe of ``address`` (a declared page
+    with records) and of an observe after a one-row edit."""
+    print(f"\npage-side CPU profile (CDP Profiler, 100 µs samples; getMetrics thread time): {address}")
+    async with cdpagent.launch() as browser:
+        tab = await browser.open(address, timeout=900)
+        await tab.session.send("Performance.enable", {"timeDomain": "threadTicks"})
+        await tab.session.send("Profiler.enable")
+        await tab.session.send("Profiler.setSamplingInterval", {"interval": 100})
+        await _profiled(tab, "first observe")
+        await tab.session.send("Runtime.evaluate", {"expression": EDIT_ONE_ROW})
+        await _profiled(tab, "after a one-row edit")
