@@ -26,7 +26,7 @@ raises (:class:`~cdpagent.errors.OperationError` with its code,
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, Final, Protocol, cast
+from typing import Any, Final, Protocol
 
 import msgspec
 
@@ -56,7 +56,6 @@ from .operations import (
     screenshot_summary,
 )
 from .runtime.threads import Thread
-from .snapshot.receipts import Receipt
 
 __all__ = ["RUNNERS", "SERVED", "Current", "Outcome", "run"]
 
@@ -176,21 +175,13 @@ async def _downloads(ctx: Current, args: DownloadsArgs) -> Outcome:
     return Outcome({"downloads": [{k: getattr(d, k) for k in fields} for d in items]})
 
 
-class _Coordinates(Protocol):
-    """Trusted input at viewport coordinates (``Tab.click_at`` / ``Tab.type_at``, INTERFACES.md)."""
-
-    async def click_at(self, x: float, y: float) -> Receipt: ...
-
-    async def type_at(self, x: float, y: float, text: str) -> Receipt: ...
-
-
 async def _click_at(ctx: Current, args: ClickAtArgs) -> Outcome:
-    receipt = await cast(_Coordinates, ctx.tab).click_at(args.x, args.y)
+    receipt = await ctx.tab.click_at(args.x, args.y)
     return Outcome({"receipt": receipt.to_builtins()})
 
 
 async def _type_at(ctx: Current, args: TypeAtArgs) -> Outcome:
-    receipt = await cast(_Coordinates, ctx.tab).type_at(args.x, args.y, args.text)
+    receipt = await ctx.tab.type_at(args.x, args.y, args.text)
     return Outcome({"receipt": receipt.to_builtins()})
 
 

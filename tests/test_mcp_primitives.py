@@ -17,7 +17,6 @@ from mcp.client.client import Client
 from mcp_support import ALL_TOOLS, PAGES, TOOLS, call_error, call_ok, redirector
 from mcp_types import EmbeddedResource, ImageContent, TextContent
 
-import cdpagent
 from cdpagent.mcp_server.server import SurfaceConfig, SurfaceServer, open_server
 from cdpagent.operations import OPERATIONS
 
@@ -242,7 +241,6 @@ async def test_pdf_is_an_embedded_resource_when_allowed(chrome_endpoint: str) ->
         assert "click_at" not in {t.name for t in (await client.list_tools()).tools}
 
 
-@pytest.mark.skipif(not hasattr(cdpagent.Tab, "click_at"), reason="Tab.click_at comes with branch files")
 async def test_click_at_and_type_at_act_at_coordinates_with_vision(chrome_endpoint: str) -> None:
     async with served(chrome_endpoint, capabilities=("vision",)) as client:
         tab = await _open(client, PAGE)

@@ -71,7 +71,7 @@ class SurfaceConfig(msgspec.Struct, frozen=True, kw_only=True):
 class Surface:
     """What the tools share: the lazily started browser, the thread owning the tabs, the page tools.
 
-    One per :func:`open_server` block; its background tasks live in ``nursery``.
+    One per :func:`cdpagent.mcp_server.server.open_server` block; its background tasks live in ``nursery``.
     """
 
     def __init__(self, config: SurfaceConfig, nursery: trio.Nursery) -> None:
