@@ -63,6 +63,7 @@ __all__ = [
     "TAB_CRASHED",
     "TAB_NOT_FOUND",
     "TIMEOUT",
+    "URL_NOT_ALLOWED",
     "Failure",
     "code_of",
     "failure",
@@ -90,6 +91,10 @@ FILE_NOT_ALLOWED: Final = "FILE_NOT_ALLOWED"
 ``launch(allow_dirs=…)`` / ``--allow-dir`` (default: none, every upload refused), or an MCP
 ``file:`` URL outside the server's (default: the current directory and the bundled examples).
 Nothing was read or attached."""
+URL_NOT_ALLOWED: Final = "URL_NOT_ALLOWED"
+"""A URL the URL policy refuses (:mod:`cdpagent.urlpolicy`): tabs a model drives show ``file:`` pages
+under the allowed directories, loopback URLs and the allowed origins only; a tab that a redirect, link
+or script took elsewhere is refused the same way (observe, act, methods)."""
 
 
 class Failure(NamedTuple):

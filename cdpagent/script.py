@@ -77,6 +77,7 @@ from .snapshot import codes
 from .snapshot.actions import ConfirmCallback
 from .snapshot.options import ObserveOptions
 from .snapshot.receipts import ActionRef, error_receipt
+from .urlpolicy import UrlPolicy
 
 __all__ = [
     "SCRIPT_STEP_FAILED",
@@ -103,6 +104,8 @@ class ScriptContext(msgspec.Struct):
     tab: Tab
     thread: Thread[Tab] | None
     confirm: ConfirmCallback | None = None
+    policy: UrlPolicy | None = None
+    """The steps are the user's own, so they may go anywhere (see :mod:`cdpagent.tabops`)."""
 
 
 _A = TypeVar("_A", bound=OperationArgs)

@@ -17,6 +17,13 @@ server names a tab in every call instead); this module runs the operations of
   ``downloads`` list what their buffers hold; ``click_at`` / ``type_at`` answer
   the change receipt; ``notifications`` drains the thread's queue.
 
+Where a model chooses the URL (the agent), :attr:`Current.policy` holds the
+:class:`~cdpagent.urlpolicy.UrlPolicy`: ``open`` and ``navigate`` refuse a URL it
+does not allow before loading it, and every navigation checks the URL the tab
+ends on (a redirect, a link, a script), blanking the tab when it is refused
+(``URL_NOT_ALLOWED`` / ``FILE_NOT_ALLOWED``). A script's steps are the user's
+own: no policy.
+
 Each runner takes the decoded argument Struct and raises what the Python API
 raises (:class:`~cdpagent.errors.OperationError` with its code,
 :class:`~cdpagent.errors.NavigationError` …); ``select`` of an unknown tab is
@@ -29,10 +36,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Final, Protocol
 
 import msgspec
+import trio
 
-from .browser import Tab
+from .browser import Tab, to_url
 from .capture import Screenshot
-from .errors import OperationError
+from .errors import CDPAgentError, OperationError
 from .failures import TAB_NOT_FOUND
 from .operations import (
     BackArgs,
@@ -56,6 +64,7 @@ from .operations import (
     screenshot_summary,
 )
 from .runtime.threads import Thread
+from .urlpolicy import UrlPolicy
 
 __all__ = ["RUNNERS", "SERVED", "Current", "Outcome", "run"]
 
@@ -65,6 +74,8 @@ class Current(Protocol):
 
     tab: Tab
     thread: Thread[Tab] | None
+    policy: UrlPolicy | None
+    """What the tabs may show when a model chooses where they go (None: anything, as for a script)."""
 
 
 class Outcome(msgspec.Struct, frozen=True):
@@ -80,9 +91,41 @@ def _tabs(ctx: Current) -> list[Tab]:
     return ctx.thread.tabs if ctx.thread is not None else ctx.tab.browser.tabs
 
 
+#: How long blanking a refused tab may take.
+_BLANK_TIMEOUT: Final = 10.0
+
+
+def _check(policy: UrlPolicy | None, url: str) -> None:
+    refused = policy.refusal(url) if policy is not None else None
+    if refused is not None:
+        raise OperationError(*refused)
+
+
+async def keep_within(policy: UrlPolicy | None, tab: Tab) -> None:
+    """Refuse a tab that went where ``policy`` does not allow (a redirect, a link, a script).
+
+    The tab is blanked (``about:blank``) first, so nothing of that page can be observed
+    or operated on; raises :class:`OperationError` with the policy's code
+    (``URL_NOT_ALLOWED`` / ``FILE_NOT_ALLOWED``).
+    """
+    url = tab.document.url if tab.document is not None else ""
+    refused = policy.refusal(url) if policy is not None else None
+    if refused is None:
+        return
+    with trio.move_on_after(_BLANK_TIMEOUT):
+        try:
+            await tab.navigate("about:blank", timeout=_BLANK_TIMEOUT)
+        except CDPAgentError:
+            pass  # the refusal stands whatever the blank page does
+    code, message = refused
+    raise OperationError(code, f"the tab went where it may not ({message}); it shows about:blank now")
+
+
 async def _open(ctx: Current, args: OpenArgs) -> Outcome:
+    _check(ctx.policy, to_url(args.url))
     opener = ctx.thread.open if ctx.thread is not None else ctx.tab.browser.open
     ctx.tab = await opener(args.url, timeout=args.timeout)
+    await keep_within(ctx.policy, ctx.tab)
     document = ctx.tab.document
     return Outcome({"tabId": ctx.tab.id, "url": document.url if document else args.url})
 
@@ -115,27 +158,30 @@ async def _select(ctx: Current, tab_id: str) -> Outcome:
     return Outcome({"tabId": tab.id, "url": tab.document.url if tab.document else ""})
 
 
-async def _moved(tab: Tab, verb: str, go: Awaitable[Any]) -> Outcome:
+async def _moved(ctx: Current, verb: str, go: Awaitable[Any]) -> Outcome:
+    tab = ctx.tab
     before = tab.document.url if tab.document is not None else ""
     document = await go
+    await keep_within(ctx.policy, tab)
     changed = "; ".join([moved(verb, before, document.url), *tab.take_notices()])
     return Outcome({"tabId": tab.id, "url": document.url, "changed": changed})
 
 
 async def _navigate(ctx: Current, args: NavigateArgs) -> Outcome:
-    return await _moved(ctx.tab, "navigated", ctx.tab.navigate(args.url, timeout=args.timeout))
+    _check(ctx.policy, to_url(args.url))
+    return await _moved(ctx, "navigated", ctx.tab.navigate(args.url, timeout=args.timeout))
 
 
 async def _back(ctx: Current, args: BackArgs) -> Outcome:
-    return await _moved(ctx.tab, "went back", ctx.tab.back(timeout=args.timeout))
+    return await _moved(ctx, "went back", ctx.tab.back(timeout=args.timeout))
 
 
 async def _forward(ctx: Current, args: ForwardArgs) -> Outcome:
-    return await _moved(ctx.tab, "went forward", ctx.tab.forward(timeout=args.timeout))
+    return await _moved(ctx, "went forward", ctx.tab.forward(timeout=args.timeout))
 
 
 async def _reload(ctx: Current, args: ReloadArgs) -> Outcome:
-    return await _moved(ctx.tab, "reloaded", ctx.tab.reload(timeout=args.timeout))
+    return await _moved(ctx, "reloaded", ctx.tab.reload(timeout=args.timeout))
 
 
 async def _screenshot(ctx: Current, args: ScreenshotArgs) -> Outcome:

@@ -47,7 +47,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # the cores: the Page Agent API and the observation model
     ("runtime", "snapshot"),
     # browser primitives over the seam and the cores (screenshots, history, waiting, logs, files, storage)
-    ("capture", "navigation", "waiting", "pagelog", "downloads", "storage", "uploads", "coordinates"),
+    ("capture", "navigation", "waiting", "pagelog", "downloads", "storage", "uploads", "coordinates",
+     "urlpolicy"),
     # recording a trace of the operations (the Tab methods' one decorator)
     ("tracing",),
     # every agent operation, declared once (the surfaces are its adapters)

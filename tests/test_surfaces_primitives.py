@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 import trio
 from conftest import PAGES
+from mcp_support import redirector
 from scripted_model import ScriptedModel, answer, calls
 
 import cdpagent
@@ -124,3 +125,33 @@ async def test_the_agent_offers_the_primitives_its_role_enables_and_sees_the_scr
     # Without images the result says so, and no image part is ever sent.
     assert unseen.receipts[0].ok and unseen.receipts[0].result["image"].startswith("not available")
     assert not any(isinstance(m.get("content"), list) for body in later for m in body["messages"])
+
+
+async def test_the_agent_takes_its_tabs_only_where_the_url_policy_allows(
+    browser: cdpagent.Browser, tmp_path: Path
+) -> None:
+    """A model that asks for a file outside the allowed directories, or follows a loopback URL
+    whose redirect leaves loopback, gets the policy's code; the tab shows no such page."""
+    outside = tmp_path / "secret.html"
+    outside.write_text("<title>secret</title><p>the recovery code is 8472</p>", encoding="utf-8")
+    port: list[int] = []
+    async with trio.open_nursery() as nursery:
+        await nursery.start(redirector, port)
+        model = ScriptedModel([
+            calls(("navigate", json.dumps({"url": str(outside)}))),
+            calls(("navigate", json.dumps({"url": f"http://127.0.0.1:{port[0]}/go"}))),
+            calls(("navigate", json.dumps({"url": str(SECOND)}))),
+            answer("Done."),
+        ])  # fmt: skip
+        with model.running():
+            async with Model("scripted", base_url=model.url, api_key="k") as endpoint:
+                agent = Agent(browser, endpoint, _role("navigation"))
+                with trio.fail_after(90):
+                    result = await agent.run("go to the secret page")
+        nursery.cancel_scope.cancel()
+    refused, redirected, allowed = (r.result for r in result.receipts)
+    assert refused["error"]["code"] == "FILE_NOT_ALLOWED", refused
+    assert redirected["error"]["code"] == "URL_NOT_ALLOWED", redirected
+    assert "about:blank" in redirected["error"]["message"]
+    assert allowed["url"] == SECOND.as_uri()  # the role page's own folder is allowed
+    assert "8472" not in json.dumps(model.checked_requests())

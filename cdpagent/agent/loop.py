@@ -33,15 +33,18 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, Final
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
 
 import msgspec
 import trio
 
 from .. import tabops
-from ..browser import Browser, Tab
+from ..browser import Browser, Tab, to_url
 from ..capture import Screenshot
 from ..errors import PageApiError, RoleError, SessionClosed, ToolCallError
 from ..failures import code_of
@@ -62,6 +65,7 @@ from ..snapshot.actions import ConfirmCallback
 from ..snapshot.options import ObserveOptions
 from ..snapshot.receipts import ActionRef, error_receipt
 from ..tracing import model_turn
+from ..urlpolicy import UrlPolicy, default_dirs
 from . import codes
 from .history import AsyncSummariser, Budgets, Message, Summariser, compact_async, summarise_conversation
 from .history import outcome as describe_outcome
@@ -129,6 +133,10 @@ class Agent:
     message and tools stay within 16,000 characters. ``images`` says whether the
     model endpoint takes image parts in user messages (OpenAI's chat format does;
     a text-only endpoint does not): a screenshot is sent to the model only then.
+    ``url_policy`` bounds where the model may take the tabs when the role enables
+    ``tabs`` or ``navigation`` (default :func:`default_policy`): a URL it refuses is
+    answered ``URL_NOT_ALLOWED`` / ``FILE_NOT_ALLOWED`` and a tab that got there anyway
+    is blanked.
     Raises :class:`ValueError` when ``max_steps`` is below 1 and
     :class:`~cdpagent.errors.RoleError` for a capability the operations do not have.
     """
@@ -148,6 +156,7 @@ class Agent:
         observe_options: ObserveOptions | None = None,
         progress: Progress | None = None,
         images: bool = True,
+        url_policy: UrlPolicy | None = None,
     ) -> None:
         if max_steps < 1:
             raise ValueError(f"max_steps must be at least 1 (got {max_steps})")
@@ -173,6 +182,8 @@ class Agent:
         """The latest request sent (system text, tools, messages, estimated tokens)."""
         self.tab_id: str | None = None
         self.images = images
+        self.url_policy = url_policy if url_policy is not None else default_policy(role)
+        """Where the model may take the tabs (open_page, navigate, a redirect …)."""
         self._operations = {op.tool: op for op in enabled_operations(role)}
         self._images: list[Message] = []  # this step's screenshots, sent after its tool messages
         self._turn_lock = trio.Lock()
@@ -409,7 +420,7 @@ class Agent:
         except ToolCallError as error:
             message = error.message.replace(f"{op.name}:", f"{op.tool}:", 1)
             return record(refusal(action_codes.INVALID_ARGUMENT, message), False)
-        current = _Current(tab, self.thread)
+        current = _Current(tab, self.thread, self.url_policy)
         try:
             outcome = await tabops.run(current, op.name, decoded, tab_id)
         except Exception as exc:
@@ -453,9 +464,24 @@ class Agent:
         self._images = []
 
 
+def default_policy(role: Role) -> UrlPolicy:
+    """Loopback URLs, and ``file:`` pages under the current directory, the bundled examples
+    and the directory of the role's page (:mod:`cdpagent.urlpolicy`)."""
+    dirs = list(default_dirs())
+    if role.page:
+        try:
+            url = to_url(role.page)
+        except (OSError, ValueError):
+            url = ""  # opening the page will say what is wrong with it
+        if url.startswith("file:"):
+            dirs.append(os.path.dirname(url2pathname(urlsplit(url).path)))
+    return UrlPolicy(allow_dirs=tuple(dirs))
+
+
 class _Current:
     """The agent's current tab as :mod:`cdpagent.tabops` changes it (``open``, ``select``, ``close``)."""
 
-    def __init__(self, tab: Tab, thread: Thread[Tab]) -> None:
+    def __init__(self, tab: Tab, thread: Thread[Tab], policy: UrlPolicy) -> None:
         self.tab = tab
         self.thread: Thread[Tab] | None = thread
+        self.policy: UrlPolicy | None = policy

@@ -22,6 +22,7 @@ from ..failures import (
     TAB_CRASHED,
     TAB_NOT_FOUND,
     TIMEOUT,
+    URL_NOT_ALLOWED,
 )
 
 __all__ = [
@@ -36,9 +37,6 @@ __all__ = [
     "URL_NOT_ALLOWED",
 ]
 
-URL_NOT_ALLOWED: Final = "URL_NOT_ALLOWED"
-"""``open_page`` takes file paths, ``file:`` URLs, loopback URLs and the server's allowed origins only;
-a tab that a redirect, link or script took elsewhere is refused the same way (observe, act, methods)."""
 TAB_LIMIT: Final = "TAB_LIMIT"
 """The session already holds its most open tabs (``--max-tabs``); close one first. Nothing was opened."""
 INVALID_ARGUMENT: Final = "INVALID_ARGUMENT"

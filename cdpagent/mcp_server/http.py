@@ -18,7 +18,6 @@ Three guards, outermost first:
 from __future__ import annotations
 
 import hmac
-import ipaddress
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -30,6 +29,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import BindRefused
+from ..urlpolicy import is_loopback
 
 __all__ = [
     "PATH",
@@ -38,7 +38,6 @@ __all__ = [
     "SessionEnds",
     "check_allowed_hosts",
     "check_bind",
-    "is_loopback",
     "serve_http",
     "split_address",
 ]
@@ -54,17 +53,6 @@ def split_address(address: str) -> tuple[str, int]:
     if not sep or not host or not port.isdigit() or int(port) > 65535:
         raise BindRefused(f"--http takes HOST:PORT (for example 127.0.0.1:8765), not {address!r}")
     return host.strip("[]"), int(port)
-
-
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` (a name or an address, IPv6 with or without brackets) is this machine only."""
-    host = host.strip("[]")
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def check_bind(host: str, token: str | None) -> None:

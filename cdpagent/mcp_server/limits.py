@@ -1,6 +1,6 @@
 """Which tabs the surface opens and keeps (SPEC SF-3, issue 22 items 9, 12, 13).
 
-:class:`TabGuard` applies the URL policy (:mod:`.urlpolicy`) to what ``open_page``
+:class:`TabGuard` applies the URL policy (:mod:`cdpagent.urlpolicy`) to what ``open_page``
 asks for, to where the tab ended after redirects, and to the tab before every
 observe, act or page method call; and it keeps the tabs of each session:
 
@@ -29,8 +29,8 @@ from mcp.server.streamable_http_manager import DEFAULT_SESSION_IDLE_TIMEOUT
 from ..browser import Tab, to_url
 from ..errors import CDPAgentError, CodedError
 from ..runtime.threads import Thread
+from ..urlpolicy import UrlPolicy
 from . import codes
-from .urlpolicy import UrlPolicy
 
 __all__ = [
     "DEFAULT_MAX_TABS",

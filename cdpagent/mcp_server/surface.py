@@ -23,10 +23,10 @@ from ..errors import CDPAgentError
 from ..grid import connect_grid
 from ..runtime.threads import Notification, Thread
 from ..snapshot.observe import ObserveResult
+from ..urlpolicy import UrlPolicy
 from . import codes
 from .limits import DEFAULT_MAX_TABS, TabGuard
 from .results import Failure
-from .urlpolicy import UrlPolicy
 
 __all__ = ["PAGE_DATA_NOTE", "Surface", "SurfaceConfig"]
 
@@ -174,7 +174,7 @@ class Surface:
         return tab
 
     def check_url(self, url: str) -> str:
-        """The URL ``open_page`` will load; raises :class:`.limits.TabRefused` (:mod:`.urlpolicy`)."""
+        """The URL ``open_page`` will load; raises :class:`.limits.TabRefused` (:mod:`cdpagent.urlpolicy`)."""
         return self.guard.check_url(url)
 
     # -- notifications --------------------------------------------------------------

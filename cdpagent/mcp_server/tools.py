@@ -40,6 +40,7 @@ from mcp_types import (
 )
 from mcp_types import Tool as MCPTool
 
+from .. import tabops
 from ..browser import Tab
 from ..errors import CDPAgentError, ToolCallError
 from ..operations import (
@@ -75,7 +76,7 @@ from ..snapshot.receipts import Receipt
 from . import codes
 from .bounds import cut_middle, fit_structure
 from .confirm import Confirmation
-from .limits import TabRefused, session_of
+from .limits import session_of
 from .results import error_result, fenced_json, fenced_text, guarded, json_result, result
 from .surface import PAGE_DATA_NOTE, Surface, SurfaceConfig
 
@@ -92,7 +93,6 @@ __all__ = [
 
 OBSERVE_TIMEOUT: Final = 30.0
 """Seconds one observation attempt may take (a 10,000-row page on a busy machine needs more than 10)."""
-_BLANK_TIMEOUT: Final = 10.0
 _TITLE_TIMEOUT: Final = 5.0
 
 ToolResult = CallToolResult | InputRequiredResult
@@ -238,20 +238,13 @@ async def _moved(call: Call, tab: Tab, verb: str, go: Callable[[], Awaitable[Any
     """Run the navigation ``go`` on ``tab``; answer with its new identity and what changed.
 
     The URL the tab holds afterwards is checked against the URL policy; when it may not
-    be shown the tab is blanked and :class:`.limits.TabRefused` raised.
+    be shown the tab is blanked and :class:`~cdpagent.errors.OperationError` raised
+    (:func:`cdpagent.tabops.keep_within`).
     """
     before = tab.document.url if tab.document is not None else ""
     document = await go()
     await call.forget_page_tools(tab.id)
-    refused = call.surface.guard.policy.refusal(document.url)
-    if refused is not None:
-        code, message = refused
-        with trio.move_on_after(_BLANK_TIMEOUT):
-            try:
-                await tab.navigate("about:blank", timeout=_BLANK_TIMEOUT)
-            except CDPAgentError:
-                pass  # the refusal stands whatever the blank page does
-        raise TabRefused(code, f"the tab went where it may not ({message}); it shows about:blank now")
+    await tabops.keep_within(call.surface.guard.policy, tab)
     title = await _title(tab)
     found = {
         "tabId": tab.id,

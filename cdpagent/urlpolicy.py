@@ -1,4 +1,5 @@
-"""What ``open_page`` may open, and what an agent's tab may go on showing (SPEC SF-3).
+"""What a model may open, and what an agent's tab may go on showing: the MCP server's ``open_page`` and
+navigation tools, and the agent's navigation tools when its role enables them.
 
 Rules, checked on the URL asked for and again on the URL the tab holds after
 loading and before every observe, act or page method call (a redirect, a link
@@ -19,6 +20,7 @@ or a script may have taken it elsewhere):
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from importlib.resources import files
 from pathlib import Path
@@ -27,11 +29,21 @@ from urllib.request import url2pathname
 
 import msgspec
 
-from ..runtime.pageapi import origin_of
-from . import codes
-from .http import is_loopback
+from .failures import FILE_NOT_ALLOWED, URL_NOT_ALLOWED
+from .runtime.pageapi import origin_of
 
-__all__ = ["UrlPolicy", "default_dirs"]
+__all__ = ["UrlPolicy", "default_dirs", "is_loopback"]
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a name or an address, IPv6 with or without brackets) is this machine only."""
+    host = host.strip("[]")
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def default_dirs() -> tuple[str, ...]:
@@ -61,7 +73,7 @@ class UrlPolicy(msgspec.Struct, frozen=True):
             return None
         extra = f" and {', '.join(self.allow_origins)}" if self.allow_origins else ""
         return (
-            codes.URL_NOT_ALLOWED,
+            URL_NOT_ALLOWED,
             f"{_short(url)} is not allowed: tabs may show file: pages under the allowed directories, "
             f"loopback http(s) URLs{extra}",
         )
@@ -69,17 +81,17 @@ class UrlPolicy(msgspec.Struct, frozen=True):
     def _file_refusal(self, host: str, path: str) -> tuple[str, str] | None:
         dirs = tuple(os.path.realpath(d) for d in self.allow_dirs) or default_dirs()
         if host not in ("", "localhost"):
-            return codes.FILE_NOT_ALLOWED, f"file: URLs of another host ({_short(host)}) are not allowed"
+            return FILE_NOT_ALLOWED, f"file: URLs of another host ({_short(host)}) are not allowed"
         try:
             real = Path(os.path.realpath(url2pathname(unquote(path))))
         except (OSError, ValueError):
-            return codes.FILE_NOT_ALLOWED, "the file: URL does not name a path"
+            return FILE_NOT_ALLOWED, "the file: URL does not name a path"
         if any(real.is_relative_to(root) for root in dirs):
             return None
         return (
-            codes.FILE_NOT_ALLOWED,
+            FILE_NOT_ALLOWED,
             f"{_short(str(real))} is outside the allowed directories ({', '.join(dirs)}); "
-            "the server's --allow-dir adds one",
+            "--allow-dir (allow_dirs) adds one",
         )
 
 
