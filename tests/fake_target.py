@@ -163,6 +163,9 @@ class FakeBrowser:
         self.connection = SimpleNamespace(closed=trio.Event(), close_reason="")
         self._nursery = nursery
         self._tabs: list[cdpagent.Tab] = []
+        self.tracer = None  # a recorded session is replayed untraced
+        self.allow_dirs: tuple[str, ...] = ()
+        self.downloads = None
 
     @property
     def tabs(self) -> list[cdpagent.Tab]:
