@@ -58,9 +58,11 @@ __all__ = [
     "PageFunctionError",
     "ProtocolError",
     "RoleError",
+    "RunDirError",
     "SessionClosed",
     "StepError",
     "SubscriptionOverflow",
+    "TabRefused",
     "TargetCrashed",
     "ToolCallError",
     "UserInputError",
@@ -204,6 +206,18 @@ class StepError(_FixedCode):
     """
 
     CODE: ClassVar[str] = "SCRIPT_STEP_INVALID"
+
+
+class RunDirError(_FixedCode, ValueError):
+    """A ``cdpagent eval`` run folder that cannot be used (unreadable results, a line that is not a
+    record, a folder of another suite); ``code`` is ``RUN_DIR_INVALID``, the message says why."""
+
+    CODE: ClassVar[str] = "RUN_DIR_INVALID"
+
+
+class TabRefused(CodedError):
+    """The MCP server refused to open or use a tab; ``code``: ``TAB_LIMIT`` (the session holds its most
+    tabs), ``URL_NOT_ALLOWED`` / ``FILE_NOT_ALLOWED`` (the URL policy, :mod:`cdpagent.urlpolicy`)."""
 
 
 class UserInputError(_FixedCode):

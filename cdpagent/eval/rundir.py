@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from .codes import RUN_DIR_INVALID
+from ..errors import RunDirError
 from .records import EpisodeRecord, Transcript
 
 __all__ = ["RESULTS", "RUN", "SUMMARY", "RunDir", "RunDirError", "read_results"]
@@ -27,12 +27,6 @@ SUMMARY = "summary.json"
 REPORT = "report.html"
 
 _decode_record = msgspec.json.Decoder(EpisodeRecord)
-
-
-class RunDirError(ValueError):
-    """A run folder that cannot be used; ``code`` is ``RUN_DIR_INVALID``, the message says why."""
-
-    code = RUN_DIR_INVALID
 
 
 def read_results(folder: str | os.PathLike[str]) -> list[EpisodeRecord]:

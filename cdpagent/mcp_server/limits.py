@@ -27,7 +27,7 @@ import trio
 from mcp.server.streamable_http_manager import DEFAULT_SESSION_IDLE_TIMEOUT
 
 from ..browser import Tab, to_url
-from ..errors import CDPAgentError, CodedError
+from ..errors import CDPAgentError, TabRefused
 from ..runtime.threads import Thread
 from ..urlpolicy import UrlPolicy
 from . import codes
@@ -37,7 +37,6 @@ __all__ = [
     "LOCAL",
     "SessionTabs",
     "TabGuard",
-    "TabRefused",
     "session_of",
 ]
 
@@ -91,10 +90,6 @@ class SessionTabs:
     def idle(self, now: float) -> list[str]:
         """The sessions (HTTP ones only) not heard from for longer than the idle timeout."""
         return [o for o, t in self._seen.items() if o != LOCAL and now - t > self.idle_timeout]
-
-
-class TabRefused(CodedError):
-    """A tab may not be opened or used; ``code``: ``TAB_LIMIT``, ``URL_NOT_ALLOWED``, ``FILE_NOT_ALLOWED``."""
 
 
 class TabGuard:

@@ -174,7 +174,7 @@ class Surface:
         return tab
 
     def check_url(self, url: str) -> str:
-        """The URL ``open_page`` will load; raises :class:`.limits.TabRefused` (:mod:`cdpagent.urlpolicy`)."""
+        """The URL ``open_page`` will load; raises :class:`cdpagent.errors.TabRefused` (the URL policy)."""
         return self.guard.check_url(url)
 
     # -- notifications --------------------------------------------------------------

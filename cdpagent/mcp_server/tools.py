@@ -149,7 +149,7 @@ class Call:
         """The tab named by ``tabId``; with ``shown`` refused unless the URL policy allows what it shows.
 
         Raises :class:`.results.Failure` (``TAB_NOT_FOUND``, ``TAB_CRASHED``) and
-        :class:`.limits.TabRefused`.
+        :class:`cdpagent.errors.TabRefused`.
         """
         tab = await self.surface.tab(self.tab_id)
         if shown:
@@ -401,7 +401,7 @@ def _bare(url: str) -> str:
 
 
 class _Coordinates(Protocol):
-    """Trusted input at viewport coordinates (``Tab.click_at`` / ``Tab.type_at``, INTERFACES.md)."""
+    """Trusted input at viewport coordinates (``Tab.click_at`` / ``Tab.type_at``)."""
 
     async def click_at(self, x: float, y: float) -> Receipt: ...
 
