@@ -114,3 +114,23 @@ def test_storage_state_chrome_arg_and_allow_dir_reach_the_launched_browser(
 
 def _state(step: dict[str, Any]) -> dict[str, Any]:
     return {item["name"]: item["value"] for item in step["observation"]["state"]}
+
+
+async def test_the_mcp_server_launches_with_a_playwright_storage_state(site: str, tmp_path: Path) -> None:
+    """``cdpagent mcp --storage-state FILE`` (``SurfaceConfig.browser_options``): the tabs the
+    server opens are signed in with the cookies and local storage Playwright saved."""
+    from mcp.client.client import Client
+    from mcp_support import call_ok
+
+    from cdpagent.mcp_server.server import SurfaceConfig, open_server
+
+    saved = tmp_path / "state.json"
+    saved.write_text(PLAYWRIGHT_STATE.read_text().replace("ORIGIN", site))
+    parser = argparse.ArgumentParser()
+    add_browser_flags(parser)
+    options = launch_options(parser.parse_args(["--storage-state", str(saved)]))
+    config = SurfaceConfig(browser_options=options)
+    async with open_server(config) as server, Client(server) as client:
+        tab = (await call_ok(client, "open_page", {"url": f"{site}/primitives/login.html"}))["tabId"]
+        seen = await call_ok(client, "observe", {"tabId": tab})
+    assert _state(seen)["who"] == "pw-cookie pw-token"
