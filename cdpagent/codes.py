@@ -13,6 +13,7 @@ action receipts                ``Tab.act``'s receipt ``error.code`` (SPEC OB-7, 
 observation                    ``ObservationError.code`` (``COLLECT_FAILED`` …)
 agent (``MODEL_*`` …)          the agent's model and its tool-call refusals (CX-4, CX-5)
 surfaces                       ``script`` result lines, the MCP server's tool errors
+evaluation                     ``cdpagent eval`` records and run folders (``EPISODE_*`` …)
 coded exceptions               one code per class (``GRID_*``, ``ROLE_INVALID`` …)
 =============================  ======================================================
 
@@ -30,8 +31,6 @@ from typing import Final
 from . import errors, failures
 from . import script as _script
 from .agent import codes as _agent
-
-# Re-exported one by one so that a reader (and a type checker) sees every name.
 from .agent.codes import (
     MODEL_AUTH_FAILED,
     MODEL_BAD_REPLY,
@@ -44,6 +43,18 @@ from .agent.codes import (
     MODEL_TIMEOUT,
     MODEL_UNREACHABLE,
     TOOL_ARGUMENTS_NOT_JSON,
+)
+
+# Re-exported one by one so that a reader (and a type checker) sees every name.
+from .eval import codes as _eval
+from .eval.codes import (
+    EPISODE_CRASHED,
+    EPISODE_TIMEOUT,
+    REWARD_FAILED,
+    REWARD_INVALID,
+    RUN_DIR_INVALID,
+    TASK_INVALID,
+    TASK_SETUP_FAILED,
 )
 from .failures import (
     BROWSER_UNAVAILABLE,
@@ -107,6 +118,8 @@ __all__ = [
     "CONFIRMATION_DENIED",
     "CONFIRMATION_REQUIRED",
     "DIALOG_OPEN",
+    "EPISODE_CRASHED",
+    "EPISODE_TIMEOUT",
     "EXPECTATION_FAILED",
     "FAILURES",
     "FILE_NOT_ALLOWED",
@@ -146,12 +159,17 @@ __all__ = [
     "PAGE_TOOL_SCHEMA_INVALID",
     "PICKER_REQUIRED",
     "RECORD_REQUIRED",
+    "REWARD_FAILED",
+    "REWARD_INVALID",
     "ROLE_INVALID",
+    "RUN_DIR_INVALID",
     "SCRIPT_STEP_FAILED",
     "SCRIPT_STEP_INVALID",
     "TAB_CRASHED",
     "TAB_LIMIT",
     "TAB_NOT_FOUND",
+    "TASK_INVALID",
+    "TASK_SETUP_FAILED",
     "THREAD_NOTIFY_BAD_MESSAGE",
     "THREAD_NOTIFY_DELIVERY_FAILED",
     "THREAD_NOTIFY_NOT_ALLOWED",
@@ -187,6 +205,7 @@ _CLASS_CODES: Final = (
     errors.UserInputError,
     errors.FrameError,
     errors.StepError,
+    errors.RunDirError,
 )
 
 
@@ -222,7 +241,7 @@ def _documented(module: ModuleType) -> dict[str, str]:
 
 def _meanings() -> dict[str, str]:
     meanings: dict[str, str] = {}
-    for module in (failures, _page_api, _actions, _agent, _surface, _script):
+    for module in (failures, _page_api, _actions, _agent, _surface, _script, _eval):
         for code, text in _documented(module).items():
             if code.isupper() and code not in meanings:
                 meanings[code] = text
