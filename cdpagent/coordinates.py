@@ -24,7 +24,7 @@ from .snapshot import codes
 from .snapshot.folding import fold_actions
 from .snapshot.observe import collect_snapshot, install
 from .snapshot.options import ObserveOptions
-from .snapshot.receipts import ActionRef, Receipt, diff, error_receipt, ok_receipt
+from .snapshot.receipts import ActionRef, Receipt, diff, error_receipt, failure_receipt, ok_receipt
 from .target import Target
 
 __all__ = ["click_at", "type_at"]
@@ -129,10 +129,7 @@ async def _input_at(
                 )
                 receipt = ok_receipt(ref, changes, tab.take_notices())
             except CDPAgentError as exc:
-                code, message = codes.driver_failure(exc)
-                if code is None:
-                    raise
-                receipt = error_receipt(ref, code, message, [])
+                receipt = failure_receipt(ref, exc)
             except trio.TooSlowError:
                 receipt = None
     if receipt is None:

@@ -64,7 +64,16 @@ from .model import ActionEntry, ActionLocator, Snapshot, action_id, split_action
 from .observe import WORLD, SettleReport, collect_snapshot, install, install_commands
 from .options import ObserveOptions
 from .pagetools import SCHEMA_REFUSED, output_text, schema_problem
-from .receipts import ActionRef, Changes, Receipt, ValueChange, diff, error_receipt, ok_receipt
+from .receipts import (
+    ActionRef,
+    Changes,
+    Receipt,
+    ValueChange,
+    diff,
+    error_receipt,
+    failure_receipt,
+    ok_receipt,
+)
 from .render import clean, fenced
 from .tools import PRESS_FOCUSED, PRESS_FOCUSED_DESCRIPTION, ToolCallError, resolve_tool_call
 
@@ -1368,10 +1377,7 @@ async def act(
                         given = ActInput(text, option, checked, input, key, to, value, files)
                         receipt = await _act(run, name, record, given, confirm)
                     except CDPAgentError as exc:
-                        code, message = codes.driver_failure(exc)
-                        if code is None:
-                            raise
-                        receipt = error_receipt(ref, code, message, [])
+                        receipt = failure_receipt(ref, exc)
                     except trio.TooSlowError:
                         receipt = None
                 nursery.cancel_scope.cancel()

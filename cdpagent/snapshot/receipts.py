@@ -37,6 +37,8 @@ from typing import Any
 
 import msgspec
 
+from ..errors import CDPAgentError
+from .codes import driver_failure
 from .model import ActionEntry, Feedback, FieldValue, Identity, Record, Snapshot, StateItem, action_id
 from .options import ObserveOptions
 
@@ -57,6 +59,7 @@ __all__ = [
     "ValueChange",
     "diff",
     "error_receipt",
+    "failure_receipt",
     "ok_receipt",
 ]
 
@@ -234,6 +237,17 @@ def ok_receipt(
             warnings=_warnings(warnings or []),
         )
     )
+
+
+def failure_receipt(action: ActionRef, error: CDPAgentError) -> Receipt:
+    """The refusal receipt for a driver failure during an input (:func:`.codes.driver_failure`).
+
+    Re-raises ``error`` when it ends the browser, not the input (a lost connection).
+    """
+    code, message = driver_failure(error)
+    if code is None:
+        raise error
+    return error_receipt(action, code, message, [])
 
 
 def error_receipt(
