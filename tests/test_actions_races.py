@@ -192,8 +192,13 @@ async def test_ob7_timeout_is_a_receipt(browser: cdpagent.Browser) -> None:
     await evaluate(tab, "setInterval(() => { document.body.dataset.tick = Date.now(); }, 5)")
     receipt = await act(tab, "save", timeout=0.3)
     assert receipt.code == codes.TIMEOUT
-    assert receipt.result.error is not None and "may have been" not in receipt.result.error.message
-    assert await evaluate(tab, "document.getElementById('status').textContent") == "idle"
+    assert receipt.result.error is not None
+    # Usually the deadline passes while waiting for the page to settle, before any input. On a
+    # loaded machine the 5 ms timer can fall behind the settle's quiet window, the click is sent
+    # and the deadline passes after it: then the receipt must say it may have been performed.
+    # What it may never do is say nothing when the click was sent.
+    if "may have been performed" not in receipt.result.error.message:
+        assert await evaluate(tab, "document.getElementById('status').textContent") == "idle"
 
 
 async def test_ob7_folded_action_refuses_a_record_of_another_region(browser: cdpagent.Browser) -> None:
