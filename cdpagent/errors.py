@@ -216,8 +216,9 @@ class RunDirError(_FixedCode, ValueError):
 
 
 class TabRefused(CodedError):
-    """The MCP server refused to open or use a tab; ``code``: ``TAB_LIMIT`` (the session holds its most
-    tabs), ``URL_NOT_ALLOWED`` / ``FILE_NOT_ALLOWED`` (the URL policy, :mod:`cdpagent.urlpolicy`)."""
+    """A tab may not be opened or used; ``code``: ``URL_NOT_ALLOWED`` / ``FILE_NOT_ALLOWED`` (the URL
+    policy, :mod:`cdpagent.urlpolicy`: the MCP server's tools and the agent's), ``TAB_LIMIT`` (an MCP
+    session holds its most tabs)."""
 
 
 class UserInputError(_FixedCode):

@@ -40,7 +40,7 @@ import trio
 
 from .browser import Tab, to_url
 from .capture import Screenshot
-from .errors import CDPAgentError, OperationError
+from .errors import CDPAgentError, OperationError, TabRefused
 from .failures import TAB_NOT_FOUND
 from .operations import (
     BackArgs,
@@ -95,17 +95,11 @@ def _tabs(ctx: Current) -> list[Tab]:
 _BLANK_TIMEOUT: Final = 10.0
 
 
-def _check(policy: UrlPolicy | None, url: str) -> None:
-    refused = policy.refusal(url) if policy is not None else None
-    if refused is not None:
-        raise OperationError(*refused)
-
-
 async def keep_within(policy: UrlPolicy | None, tab: Tab) -> None:
     """Refuse a tab that went where ``policy`` does not allow (a redirect, a link, a script).
 
     The tab is blanked (``about:blank``) first, so nothing of that page can be observed
-    or operated on; raises :class:`OperationError` with the policy's code
+    or operated on; raises :class:`~cdpagent.errors.TabRefused` with the policy's code
     (``URL_NOT_ALLOWED`` / ``FILE_NOT_ALLOWED``).
     """
     url = tab.document.url if tab.document is not None else ""
@@ -118,11 +112,12 @@ async def keep_within(policy: UrlPolicy | None, tab: Tab) -> None:
         except CDPAgentError:
             pass  # the refusal stands whatever the blank page does
     code, message = refused
-    raise OperationError(code, f"the tab went where it may not ({message}); it shows about:blank now")
+    raise TabRefused(code, f"the tab went where it may not ({message}); it shows about:blank now")
 
 
 async def _open(ctx: Current, args: OpenArgs) -> Outcome:
-    _check(ctx.policy, to_url(args.url))
+    if ctx.policy is not None:
+        ctx.policy.check(to_url(args.url))
     opener = ctx.thread.open if ctx.thread is not None else ctx.tab.browser.open
     ctx.tab = await opener(args.url, timeout=args.timeout)
     await keep_within(ctx.policy, ctx.tab)
@@ -168,7 +163,8 @@ async def _moved(ctx: Current, verb: str, go: Awaitable[Any]) -> Outcome:
 
 
 async def _navigate(ctx: Current, args: NavigateArgs) -> Outcome:
-    _check(ctx.policy, to_url(args.url))
+    if ctx.policy is not None:
+        ctx.policy.check(to_url(args.url))
     return await _moved(ctx, "navigated", ctx.tab.navigate(args.url, timeout=args.timeout))
 
 

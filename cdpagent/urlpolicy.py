@@ -29,6 +29,7 @@ from urllib.request import url2pathname
 
 import msgspec
 
+from .errors import TabRefused
 from .failures import FILE_NOT_ALLOWED, URL_NOT_ALLOWED
 from .runtime.pageapi import origin_of
 
@@ -58,6 +59,13 @@ class UrlPolicy(msgspec.Struct, frozen=True):
     allow_origins: tuple[str, ...] = ()
     allow_dirs: tuple[str, ...] = ()
     """Directories (resolved when checked); empty means :func:`default_dirs`."""
+
+    def check(self, url: str) -> None:
+        """Raise :class:`~cdpagent.errors.TabRefused` (``URL_NOT_ALLOWED`` / ``FILE_NOT_ALLOWED``)
+        when ``url`` may not be shown."""
+        refused = self.refusal(url)
+        if refused is not None:
+            raise TabRefused(*refused)
 
     def refusal(self, url: str) -> tuple[str, str] | None:
         """``(code, message)`` when ``url`` may not be shown, else ``None``. Never raises."""

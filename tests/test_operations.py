@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -154,16 +154,6 @@ def test_arguments_are_decoded_once_and_refused_by_name() -> None:
 
 
 # -- a WebMCP tool with input, from every surface (real Chromium with WebMCP) ---------------
-
-
-@pytest.fixture
-async def wm(chrome_endpoint: str) -> AsyncIterator[cdpagent.Browser]:
-    async with cdpagent.connect(chrome_endpoint, webmcp=True) as browser:
-        try:
-            yield browser
-        finally:
-            for tab in browser.tabs:
-                await tab.close()
 
 
 async def _registered(tab: cdpagent.Tab) -> cdpagent.Tab:

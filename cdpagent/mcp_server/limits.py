@@ -107,9 +107,7 @@ class TabGuard:
     def check_url(self, url: str) -> str:
         """The URL to load for ``url`` (a path becomes a ``file:`` URL); raises :class:`TabRefused`."""
         full = to_url(url)
-        refused = self.policy.refusal(full)
-        if refused is not None:
-            raise TabRefused(*refused)
+        self.policy.check(full)
         return full
 
     def check_shown(self, tab: Tab) -> None:
