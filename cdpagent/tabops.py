@@ -66,7 +66,7 @@ from .operations import (
 from .runtime.threads import Thread
 from .urlpolicy import UrlPolicy
 
-__all__ = ["RUNNERS", "SERVED", "Current", "Outcome", "run"]
+__all__ = ["RUNNERS", "SERVED", "Current", "Outcome", "arrived", "keep_within", "run"]
 
 
 class Current(Protocol):
@@ -153,13 +153,22 @@ async def _select(ctx: Current, tab_id: str) -> Outcome:
     return Outcome({"tabId": tab.id, "url": tab.document.url if tab.document else ""})
 
 
+async def arrived(policy: UrlPolicy | None, tab: Tab, verb: str, before: str, url: str) -> dict[str, Any]:
+    """``{tabId, url, changed}`` once ``tab`` went from ``before`` to ``url`` (``verb``: "navigated" …).
+
+    ``changed`` is :func:`cdpagent.operations.moved`'s line plus what the runtime did
+    meanwhile (a page it opened, a dialog it accepted). Raises what :func:`keep_within`
+    raises when the tab ended where ``policy`` does not allow.
+    """
+    await keep_within(policy, tab)
+    changed = "; ".join([moved(verb, before, url), *tab.take_notices()])
+    return {"tabId": tab.id, "url": url, "changed": changed}
+
+
 async def _moved(ctx: Current, verb: str, go: Awaitable[Any]) -> Outcome:
-    tab = ctx.tab
-    before = tab.document.url if tab.document is not None else ""
+    before = ctx.tab.document.url if ctx.tab.document is not None else ""
     document = await go
-    await keep_within(ctx.policy, tab)
-    changed = "; ".join([moved(verb, before, document.url), *tab.take_notices()])
-    return Outcome({"tabId": tab.id, "url": document.url, "changed": changed})
+    return Outcome(await arrived(ctx.policy, ctx.tab, verb, before, document.url))
 
 
 async def _navigate(ctx: Current, args: NavigateArgs) -> Outcome:

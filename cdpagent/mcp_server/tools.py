@@ -66,7 +66,6 @@ from ..operations import (
     WaitForArgs,
     act_inputs,
     decode,
-    moved,
     screenshot_summary,
 )
 from ..runtime.codes import PAGE_API_TAB_NOT_FOUND, PageApiError
@@ -238,24 +237,15 @@ async def _moved(call: Call, tab: Tab, verb: str, go: Callable[[], Awaitable[Any
     """Run the navigation ``go`` on ``tab``; answer with its new identity and what changed.
 
     The URL the tab holds afterwards is checked against the URL policy; when it may not
-    be shown the tab is blanked and :class:`~cdpagent.errors.OperationError` raised
-    (:func:`cdpagent.tabops.keep_within`).
+    be shown the tab is blanked and :class:`~cdpagent.errors.TabRefused` raised
+    (:func:`cdpagent.tabops.arrived`).
     """
     before = tab.document.url if tab.document is not None else ""
     document = await go()
     await call.forget_page_tools(tab.id)
-    await tabops.keep_within(call.surface.guard.policy, tab)
+    went = await tabops.arrived(call.surface.guard.policy, tab, verb, before, document.url)
     title = await _title(tab)
-    found = {
-        "tabId": tab.id,
-        "url": document.url,
-        "title": title,
-        "changed": moved(verb, before, document.url),
-    }
-    notices = tab.take_notices()
-    if notices:
-        found["changed"] += "; " + "; ".join(notices)
-    return fenced_json(found)
+    return fenced_json({"tabId": tab.id, "url": document.url, "title": title, "changed": went["changed"]})
 
 
 async def _navigate(call: Call, args: NavigateArgs) -> ToolResult:
