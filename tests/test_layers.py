@@ -5,24 +5,14 @@ The same check prints the graph for a person: ``python scripts/import_graph.py``
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
+
+from scripts_support import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _checker() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("import_graph", ROOT / "scripts" / "import_graph.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-graph = _checker()
+graph = load_script("import_graph")
 
 
 def _tree(root: Path, files: dict[str, str]) -> Path:

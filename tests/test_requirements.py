@@ -3,10 +3,11 @@ resolves inside the repository; and the user-facing help and README cite none.""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import subprocess
 from pathlib import Path
+
+from scripts_support import load_script
 
 from cdpagent.cli import _parser
 
@@ -60,10 +61,7 @@ def test_sf1_the_docs_reference_check_tells_a_broken_reference() -> None:
 
     The full scan imports every module (seconds) and is left to ``make docs``.
     """
-    spec = importlib.util.spec_from_file_location("check_docs", ROOT / "scripts" / "check_docs.py")
-    assert spec is not None and spec.loader is not None
-    check_docs = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(check_docs)
+    check_docs = load_script("check_docs")
     import cdpagent.errors
 
     assert check_docs.resolves("~cdpagent.errors.PageApiError", cdpagent.errors)

@@ -2,30 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from scripts_support import load_script
 
 from cdpagent.operations import OPERATIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "gen_surface_docs", ROOT / "scripts" / "gen_surface_docs.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-gen = _generator()
+gen = load_script("gen_surface_docs")
 
 
 def test_the_surface_pages_are_current() -> None:
