@@ -599,15 +599,18 @@
   // The state of every animation that can change which rows are rendered (its play
   // state and time): script animations (element.animate) fire no event and no
   // mutation, so a change of this text is what says they moved.
-  function animationsPrint() {
+  function animationsPrint(shadowRoots) {
     let print = '';
-    for (const a of showingAnimations()) print += `${a.playState}@${a.currentTime},`;
+    for (const a of showingAnimations(shadowRoots)) print += `${a.playState}@${a.currentTime},`;
     return print;
   }
 
-  // The animations of properties that can change which rows are rendered.
-  function showingAnimations() {
-    return document.getAnimations().filter((a) => a.effect && a.effect.getKeyframes &&
+  // The animations of properties that can change which rows are rendered, in the
+  // document and in its open shadow roots (document.getAnimations() leaves those out).
+  function showingAnimations(shadowRoots) {
+    const all = document.getAnimations();
+    for (const root of shadowRoots || []) all.push(...root.getAnimations());
+    return all.filter((a) => a.effect && a.effect.getKeyframes &&
       a.effect.getKeyframes().some((frame) => Object.keys(frame).some((key) => SHOWING.has(key))));
   }
 
@@ -628,7 +631,7 @@
       key: optionsKey(opts), reference, shadowRoots, stats, few, hasInert: few.modal.some((d) => d.hasAttribute('inert')),
       regionEls: few.regions, recs: [], recOf: null, byId: new Map(), refused: 0,
       duplicates: new Set(), skipped: [], nested: !!hostsIn, flat: false, pageEls: null, undefinedEls: few.undefined,
-      sheets: sheetsPrint(shadowRoots), sheetsSafe: sheetsSafe(shadowRoots), animations: animationsPrint(),
+      sheets: sheetsPrint(shadowRoots), sheetsSafe: sheetsSafe(shadowRoots), animations: animationsPrint(shadowRoots),
       dirty: new Set(), touched: new Set(),
     };
    
@@ -843,7 +846,7 @@
       B.sheetsSafe = sheetsSafe(B.shadowRoots);
       styled = null;
     }
-    const animations = animationsPrint();
+    const animations = animationsPrint(B.shadowRoots);
     if (animations !== B.animations) {
       B.animations = animations;
       styled = null;
@@ -915,7 +918,7 @@
       }
       return true;
     };
-    if (!everySheet(null, visit) || showingAnimations().length) return null;
+    if (!everySheet(null, visit) || showingAnimations(B.shadowRoots).length) return null;
     return `:is(${found.join(',')})`;
   }
 
