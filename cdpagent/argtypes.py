@@ -1,4 +1,4 @@
-"""Command-line values checked before anything is launched (SF-2, issue 22 item 14).
+"""Command-line values checked before anything is launched (SPEC SF-2).
 
 Each function is an ``argparse`` ``type=``: it returns the value or raises
 ``argparse.ArgumentTypeError``, so a bad value ends the command with exit

@@ -1,4 +1,4 @@
-"""Ending a command on SIGTERM or SIGHUP the way Ctrl-C ends it (SF-2, issue 22 item 15).
+"""Ending a command on SIGTERM or SIGHUP the way Ctrl-C ends it (SPEC SF-2).
 
 Python's default for SIGTERM and SIGHUP ends the process at once, so a command
 killed that way left its browser's temporary profile behind. :func:`run_until_signal`

@@ -1,4 +1,4 @@
-"""An HTTP transport whose every try ends by its deadline (SPEC CX-4, issue 22 item 4).
+"""An HTTP transport whose every try ends by its deadline (SPEC CX-4).
 
 httpx's timeouts bound each *phase* — connecting, and each read — so a server
 that sends its headers and then one byte a second, or an event stream nobody

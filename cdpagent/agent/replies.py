@@ -1,4 +1,4 @@
-"""Bounding what a model's reply may put into the history (SPEC CX-2, issue 22 item 5).
+"""Bounding what a model's reply may put into the history (SPEC CX-2).
 
 A reply is the model's data, and a hostile or broken server can make it as
 large as it likes: a 2 MB tool name, a 2 MB ``tool_call_id``, 500 calls in one

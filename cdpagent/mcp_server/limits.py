@@ -1,4 +1,4 @@
-"""Which tabs the surface opens and keeps (SPEC SF-3, issue 22 items 9, 12, 13).
+"""Which tabs the surface opens and keeps (SPEC SF-3).
 
 :class:`TabGuard` applies the URL policy (:mod:`cdpagent.urlpolicy`) to what ``open_page``
 asks for, to where the tab ended after redirects, and to the tab before every

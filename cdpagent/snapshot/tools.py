@@ -167,7 +167,7 @@ def tool_description(entry: ActionEntry, max_chars: int = 160) -> str:
     """``description (kind / effect / region:…)`` plus fold, confirm and hand-off notes.
 
     An inferred entry says ``description (inferred kind)``, its effect only when it is not
-    ``write`` and its region only when it has one (issue 20: the size of inferred pages).
+    ``write`` and its region only when it has one (inferred pages stay small).
     """
     if entry.source == "inferred":
         head = f"inferred {entry.kind}" + ("" if entry.effect == "write" else f" / {entry.effect}")
