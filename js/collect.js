@@ -8,6 +8,7 @@
 //       fresh: drop the index first; have: the token of the snapshot the caller holds)
 //   settle(quietMs, timeoutMs, fresh) -> Promise<{settled, waited_ms, reason}>
 //   find(locator) -> Element | null  the element of an ActionLocator, for acting
+//   phases() -> string   JSON {phase: ms} of the last collect (bench/observe.py)
 //
 // collect() takes every bound from optionsJson (ObserveOptions.collector_args()
 // in Python owns them all); it runs in phases, one function each: page context
@@ -494,6 +495,9 @@
   // collect(options, true) drops the index first and reads every record's row actions
   // (no counting by query): the reference the agreement test compares the index with.
 
+  // The clock of the running collect's phases (see phases()).
+  let phase = () => {};
+
   const WATCH = { subtree: true, childList: true, attributes: true, characterData: true };
   // Attributes whose change rebuilds the base; those that move an element in or out of
   // a candidate list; those that change a row action.
@@ -626,7 +630,9 @@
     useShadowRoots(shadowRoots);
     indexObserver.observe(document, WATCH);
     for (const root of shadowRoots || []) indexObserver.observe(root, WATCH);
+    phase('base: shadow roots');
     const few = fewElements();
+    phase('base: few');
     const B = {
       key: optionsKey(opts), reference, shadowRoots, stats, few, hasInert: few.modal.some((d) => d.hasAttribute('inert')),
       regionEls: few.regions, recs: [], recOf: null, byId: new Map(), refused: 0,
@@ -634,6 +640,7 @@
       sheets: sheetsPrint(shadowRoots), sheetsSafe: sheetsSafe(shadowRoots), animations: animationsPrint(shadowRoots),
       dirty: new Set(), touched: new Set(),
     };
+    phase('base: sheets');
    
     const refuse = new RegExp(opts.refused_record_id, 'i');
     const parentFacts = new Map();
@@ -669,6 +676,7 @@
       B.byId.set(id, rec);
     }
    
+    phase('base: records');
     for (const r of B.regionEls) {
       if (B.nested) break;
       const p = parentAcross(r);
@@ -1552,6 +1560,20 @@
 
   // --- collect ---------------------------------------------------------------------------
 
+  // Milliseconds per phase of the last collect (bench/observe.py reads them with phases()).
+  let lastPhases = {};
+  function phaseClock(t0) {
+    lastPhases = {};
+    let last = t0;
+    phase = (name) => {
+      const t = now();
+      lastPhases[name] = (lastPhases[name] || 0) + t - last;
+      last = t;
+    };
+    return phase;
+  }
+  const phases = () => JSON.stringify(lastPhases);
+
   // The last snapshot text sent (without its timing) and its token.
   let sent = { token: 0, rest: '', ids: [] };
   const INDEX_START = '{"record_index":{';
@@ -1565,22 +1587,30 @@
   // takes them from its own); every text carries a new token.
   function collect(optionsJson, fresh, have) {
     const t0 = now();
+    const mark = phaseClock(t0);
     const opts = JSON.parse(optionsJson);
     const B = currentBase(opts, fresh === true);
+    mark('base');
     const ctx = pageContext(opts, B);
     const R = collectRegions(ctx, B);
+    mark('context');
     if (!styled || styled.modal !== ctx.modal) styled = styleTier(ctx, B, R);
     const S = styled;
+    mark('style');
     if (!S.fold) S.fold = foldTotals(B, S, opts);
+    mark('fold');
     const V = recordView(ctx, B, S, R);
+    mark('view');
     const chosen = chooseFullRecords(ctx, B, V);
     const records = recordDetails(ctx, R, chosen);
     const groupList = foldRowActions(ctx, B, S, V, R, chosen);
+    mark('records');
     const [pageActions, pageEls] = collectPageActions(ctx, R, B.pageEls);
     orderActions(pageActions, pageEls, groupList);
     const state = collectState(ctx, R);
     const [feedback, feedbackTotal] = collectFeedback(ctx, R);
     const identity = collectIdentity(ctx.opts);
+    mark('page');
     // The record index goes first, its ids apart: they are most of a large page's text.
     const rest = JSON.stringify({
       record_index: {
@@ -1596,6 +1626,7 @@
       },
     });
    
+    mark('json');
     finishInIdle(B);
     const idsHeld = have === sent.token && sameIds(V.ids, sent.ids);
     if (idsHeld && rest === sent.rest) return `{"same":${have},"collect_ms":${now() - t0}}`;
@@ -1621,13 +1652,27 @@
   // every resource load, caught on the way down) counts as a move.
   addEventListener('load', moved, true);
 
-  function busyAnimations() {
-    for (const a of document.getAnimations()) {
+  // Whether a finite animation runs in the document or in one of its open shadow roots
+  // (document.getAnimations() leaves those out).
+  function busyAnimations(shadowRoots) {
+    const all = document.getAnimations();
+    for (const root of shadowRoots) all.push(...root.getAnimations());
+    for (const a of all) {
       if (a.playState !== 'running') continue;
       const end = a.effect && a.effect.getComputedTiming().endTime;
       if (Number.isFinite(end)) return true; // infinite spinners never settle; ignore them
     }
     return false;
+  }
+
+  // The open shadow roots now: the index's while nothing was added or removed since it
+  // was read (an added element may host a new root), else searched.
+  function currentShadowRoots() {
+    for (const r of indexObserver.takeRecords()) pending.push(r);
+    const known = base && base.shadowRoots;
+    const changed = pending.some((m) => m.type === 'childList');
+    if (base && !changed && (!known || known.every((r) => r.host.isConnected))) return known || [];
+    return openShadowRoots(Infinity) || [];
   }
 
   // Resolve once the document is loaded, nothing moved for quietMs and no finite
@@ -1642,11 +1687,21 @@
     const early = fresh && globalThis.__cdpagentQuiet ? globalThis.__cdpagentQuiet.since(start, quietMs) : null;
     const period = early ? 5 : Math.max(5, Math.min(quietMs, 25));
     let waitedFor = null;
+    // The shadow roots are searched again only after the page moved.
+    let roots = null;
+    let rootsAt = -1;
+    const shadowRoots = () => {
+      if (roots === null || rootsAt !== lastMove) {
+        roots = currentShadowRoots();
+        rootsAt = lastMove;
+      }
+      return roots;
+    };
     return new Promise((resolve) => {
       const check = (due) => {
         const t = now();
         const still = due - (fresh ? Math.max(lastMove, start) : lastMove) >= quietMs || (early !== null && early());
-        const busy = !still || busyAnimations();
+        const busy = !still || busyAnimations(shadowRoots());
         if (document.readyState === 'complete' && !busy) {
           resolve({ settled: true, waited_ms: t - start, reason: waitedFor });
           return;
@@ -1698,7 +1753,7 @@
 
   Object.defineProperty(globalThis, '__cdpagentObserve', {
     value: Object.freeze({
-      collect, settle, find, frameOwner, isSensitive, rowShown, inputSpec, fieldValue, closestAcross, containsAcross,
+      collect, settle, find, phases, frameOwner, isSensitive, rowShown, inputSpec, fieldValue, closestAcross, containsAcross,
     }),
     writable: false, configurable: false, enumerable: false,
   });
