@@ -644,20 +644,33 @@
    
     const refuse = new RegExp(opts.refused_record_id, 'i');
     const parentFacts = new Map();
-    for (const el of queryAll(document, RECORD)) {
+    const els = queryAll(document, RECORD);
+    const n = els.length;
+    const raws = new Array(n);
+    for (let i = 0; i < n; i++) raws[i] = els[i].getAttribute('data-agent-record');
+    // OB-10: an id is cited and enumerated verbatim, so one that could break a line or
+    // a fence is refused (its row is left out, with a warning). The pattern is not
+    // anchored, so the ids joined match it whenever one id does: one test says
+    // whether any id must be tested alone.
+    const screen = refuse.test(raws.join(' '));
+    let lastParent;
+    let facts = null;
+    for (let i = 0; i < n; i++) {
+      const el = els[i];
       // Records that share a parent share their region and whether they sit inside
       // another record: one closest() per distinct parent.
       const p = parentAcross(el);
-      let facts = p ? parentFacts.get(p) : null;
-      if (p && !facts) {
-        facts = [up(p, REGION), !!up(p, RECORD)];
-        if (facts[1]) B.nested = true;
-        parentFacts.set(p, facts);
+      if (p !== lastParent) {
+        lastParent = p;
+        facts = p ? parentFacts.get(p) : null;
+        if (p && !facts) {
+          facts = [up(p, REGION), !!up(p, RECORD)];
+          if (facts[1]) B.nested = true;
+          parentFacts.set(p, facts);
+        }
       }
-      const raw = el.getAttribute('data-agent-record');
-      // OB-10: an id is cited and enumerated verbatim, so one that could break a
-      // line or a fence is refused (its row is left out, with a warning).
-      if (refuse.test(raw)) {
+      const raw = raws[i];
+      if (screen && refuse.test(raw)) {
         B.refused++;
         B.skipped.push(el);
         continue;
@@ -927,6 +940,7 @@
       return true;
     };
     if (!everySheet(null, visit) || showingAnimations(B.shadowRoots).length) return null;
+    phase('style: sheets');
     return `:is(${found.join(',')})`;
   }
 
@@ -943,6 +957,7 @@
     } catch (_) {
       return null; // a selector this engine reads in a sheet but not in a query
     }
+    phase('style: own');
     const memo = new Map();
     const around = (el) => {
       if (!el) return false;
@@ -997,10 +1012,23 @@
       modal: ctx.modal, active: [], ids: [], hidden: 0, inactive: 0, perRegion: new Map(), fold: null,
     };
     const shown = rowsShown(B);
+    phase('style: shown');
+    // Records come in runs of one region: its state and count are looked up per run.
+    let runRegion;
+    let inRegion = true;
+    let run = 0;
+    const endRun = () => {
+      if (runRegion && run) S.perRegion.set(runRegion, (S.perRegion.get(runRegion) || 0) + run);
+      run = 0;
+    };
     for (let i = 0; i < B.recs.length; i++) {
       const rec = B.recs[i];
-      const region = R.at(rec.regionEl);
-      const inRegion = !region || region.state === 'active' || region.state === 'covered';
+      if (rec.regionEl !== runRegion || i === 0) {
+        endRun();
+        runRegion = rec.regionEl;
+        const region = R.at(runRegion);
+        inRegion = !region || region.state === 'active' || region.state === 'covered';
+      }
       rec.active = inRegion && !rec.inert && (shown ? shown[i] : rec.el.checkVisibility(ROW_VIS));
       rec.covered = rec.active && !!ctx.modal && ctx.covered(rec.el);
       if (!rec.active) {
@@ -1010,8 +1038,9 @@
       }
       S.active.push(rec);
       S.ids.push(rec.id);
-      if (rec.regionEl) S.perRegion.set(rec.regionEl, (S.perRegion.get(rec.regionEl) || 0) + 1);
+      run++;
     }
+    endRun();
     return S;
   }
 
@@ -1077,8 +1106,14 @@
     for (const el of B.skipped) {
       for (const a of el.querySelectorAll(ACTION)) discount(a.getAttribute('data-agent-action'));
     }
+    // Whether el's record counts. The first rows are asked first: a group's first row
+    // action is almost always in one of them, and the element -> entry map is then not
+    // built on the first observation's path (recordOf).
+    const early = S.active.slice(0, opts.name_scan);
     const counted = (el) => {
-      const rec = recordOf(B, el.closest(RECORD));
+      const owner = el.closest(RECORD);
+      if (early.some((rec) => rec.el === owner)) return true;
+      const rec = recordOf(B, owner);
       return !!rec && rec.active;
     };
     const unavailable = (el, reason) => {

@@ -297,7 +297,7 @@ async def test_ob6_settle_waits_for_rendering_and_animations(browser: cdpagent.B
     assert {s.name: s.value for s in obs.state}["faded_in"] in ("true", True)
 
 
-async def test_ob6_settle_waits_for_an_animation_inside_an_open_shadow_root(browser: cdpagent.Browser) -> None:
+async def test_ob6_settle_waits_for_an_animation_in_an_open_shadow_root(browser: cdpagent.Browser) -> None:
     # document.getAnimations() leaves out animations in shadow trees: the settle asks the
     # open shadow roots too, so it waits for the 600 ms fade-in the page marks at its end.
     tab = await browser.open(OBSERVE / "shadow_animation.html")
