@@ -269,7 +269,7 @@ class Ready:
         self.wall.append(time.perf_counter() - t0)
         self.cpu.append(await _task_ms(tab) - before)
         context = await tab.context_id(WORLD, timeout)
-        ask = {"expression": "globalThis.__cdpagentObserve.phases()", "contextId": context}
+        ask = {"expression": "globalThis.__cdpagentObserve.phases?.() ?? '{}'", "contextId": context}
         reply = await tab.session.send("Runtime.evaluate", {**ask, "returnByValue": True})
         for name, ms in msgspec.json.decode(reply["result"]["value"], type=dict[str, float]).items():
             self.phases.setdefault(name, []).append(ms)

@@ -6,7 +6,8 @@
 //
 //   collect(optionsJson, fresh, have) -> string   one JSON snapshot (cdpagent.snapshot.model.Snapshot;
 //       fresh: drop the index first; have: the token of the snapshot the caller holds)
-//   settle(quietMs, timeoutMs, fresh) -> Promise<{settled, waited_ms, reason}>
+//   settle(quietMs, timeoutMs, fresh, shadowScan) -> Promise<{settled, waited_ms, reason}>
+//       (shadowScan: the element budget of the search for open shadow roots)
 //   find(locator) -> Element | null  the element of an ActionLocator, for acting
 //   phases() -> string   JSON {phase: ms} of the last collect (bench/observe.py)
 //
@@ -1701,13 +1702,14 @@
   }
 
   // The open shadow roots now: the index's while nothing was added or removed since it
-  // was read (an added element may host a new root), else searched.
-  function currentShadowRoots() {
+  // was read (an added element may host a new root), else searched within `budget`
+  // elements (none past it: such a page is not searched by the index either).
+  function currentShadowRoots(budget) {
     for (const r of indexObserver.takeRecords()) pending.push(r);
     const known = base && base.shadowRoots;
     const changed = pending.some((m) => m.type === 'childList');
     if (base && !changed && (!known || known.every((r) => r.host.isConnected))) return known || [];
-    return openShadowRoots(Infinity) || [];
+    return openShadowRoots(budget) || [];
   }
 
   // Resolve once the document is loaded, nothing moved for quietMs and no finite
@@ -1715,7 +1717,7 @@
   // timeoutMs resolve anyway with the reason it did not settle.
   // With fresh (right after an input) the quiet window starts now: what the input
   // set off may begin a little later, so past stillness proves nothing.
-  function settle(quietMs, timeoutMs, fresh) {
+  function settle(quietMs, timeoutMs, fresh, shadowScan) {
     const start = now();
     // After an input the window may end early on evidence: nothing the page started is
     // pending (js/quiet.js, cdpagent.snapshot.quiet); checked often, so it ends soon.
@@ -1727,7 +1729,7 @@
     let rootsAt = -1;
     const shadowRoots = () => {
       if (roots === null || rootsAt !== lastMove) {
-        roots = currentShadowRoots();
+        roots = currentShadowRoots(shadowScan == null ? Infinity : shadowScan);
         rootsAt = lastMove;
       }
       return roots;
