@@ -6,8 +6,10 @@
 //
 //   collect(optionsJson, fresh, have) -> string   one JSON snapshot (cdpagent.snapshot.model.Snapshot;
 //       fresh: drop the index first; have: the token of the snapshot the caller holds)
-//   settle(quietMs, timeoutMs, fresh) -> Promise<{settled, waited_ms, reason}>
+//   settle(quietMs, timeoutMs, fresh, shadowScan) -> Promise<{settled, waited_ms, reason}>
+//       (shadowScan: the element budget of the search for open shadow roots)
 //   find(locator) -> Element | null  the element of an ActionLocator, for acting
+//   phases() -> string   JSON {phase: ms} of the last collect (bench/observe.py)
 //
 // collect() takes every bound from optionsJson (ObserveOptions.collector_args()
 // in Python owns them all); it runs in phases, one function each: page context
@@ -494,6 +496,9 @@
   // collect(options, true) drops the index first and reads every record's row actions
   // (no counting by query): the reference the agreement test compares the index with.
 
+  // The clock of the running collect's phases (see phases()).
+  let phase = () => {};
+
   const WATCH = { subtree: true, childList: true, attributes: true, characterData: true };
   // Attributes whose change rebuilds the base; those that move an element in or out of
   // a candidate list; those that change a row action.
@@ -626,7 +631,9 @@
     useShadowRoots(shadowRoots);
     indexObserver.observe(document, WATCH);
     for (const root of shadowRoots || []) indexObserver.observe(root, WATCH);
+    phase('base: shadow roots');
     const few = fewElements();
+    phase('base: few');
     const B = {
       key: optionsKey(opts), reference, shadowRoots, stats, few, hasInert: few.modal.some((d) => d.hasAttribute('inert')),
       regionEls: few.regions, recs: [], recOf: null, byId: new Map(), refused: 0,
@@ -634,23 +641,37 @@
       sheets: sheetsPrint(shadowRoots), sheetsSafe: sheetsSafe(shadowRoots), animations: animationsPrint(shadowRoots),
       dirty: new Set(), touched: new Set(),
     };
+    phase('base: sheets');
    
     const refuse = new RegExp(opts.refused_record_id, 'i');
     const parentFacts = new Map();
-    for (const el of queryAll(document, RECORD)) {
+    const els = queryAll(document, RECORD);
+    const n = els.length;
+    const raws = new Array(n);
+    for (let i = 0; i < n; i++) raws[i] = els[i].getAttribute('data-agent-record');
+    // OB-10: an id is cited and enumerated verbatim, so one that could break a line or
+    // a fence is refused (its row is left out, with a warning). The pattern is not
+    // anchored, so the ids joined match it whenever one id does: one test says
+    // whether any id must be tested alone.
+    const screen = refuse.test(raws.join(' '));
+    let lastParent;
+    let facts = null;
+    for (let i = 0; i < n; i++) {
+      const el = els[i];
       // Records that share a parent share their region and whether they sit inside
       // another record: one closest() per distinct parent.
       const p = parentAcross(el);
-      let facts = p ? parentFacts.get(p) : null;
-      if (p && !facts) {
-        facts = [up(p, REGION), !!up(p, RECORD)];
-        if (facts[1]) B.nested = true;
-        parentFacts.set(p, facts);
+      if (p !== lastParent) {
+        lastParent = p;
+        facts = p ? parentFacts.get(p) : null;
+        if (p && !facts) {
+          facts = [up(p, REGION), !!up(p, RECORD)];
+          if (facts[1]) B.nested = true;
+          parentFacts.set(p, facts);
+        }
       }
-      const raw = el.getAttribute('data-agent-record');
-      // OB-10: an id is cited and enumerated verbatim, so one that could break a
-      // line or a fence is refused (its row is left out, with a warning).
-      if (refuse.test(raw)) {
+      const raw = raws[i];
+      if (screen && refuse.test(raw)) {
         B.refused++;
         B.skipped.push(el);
         continue;
@@ -669,6 +690,7 @@
       B.byId.set(id, rec);
     }
    
+    phase('base: records');
     for (const r of B.regionEls) {
       if (B.nested) break;
       const p = parentAcross(r);
@@ -919,6 +941,7 @@
       return true;
     };
     if (!everySheet(null, visit) || showingAnimations(B.shadowRoots).length) return null;
+    phase('style: sheets');
     return `:is(${found.join(',')})`;
   }
 
@@ -935,6 +958,7 @@
     } catch (_) {
       return null; // a selector this engine reads in a sheet but not in a query
     }
+    phase('style: own');
     const memo = new Map();
     const around = (el) => {
       if (!el) return false;
@@ -989,10 +1013,23 @@
       modal: ctx.modal, active: [], ids: [], hidden: 0, inactive: 0, perRegion: new Map(), fold: null,
     };
     const shown = rowsShown(B);
+    phase('style: shown');
+    // Records come in runs of one region: its state and count are looked up per run.
+    let runRegion;
+    let inRegion = true;
+    let run = 0;
+    const endRun = () => {
+      if (runRegion && run) S.perRegion.set(runRegion, (S.perRegion.get(runRegion) || 0) + run);
+      run = 0;
+    };
     for (let i = 0; i < B.recs.length; i++) {
       const rec = B.recs[i];
-      const region = R.at(rec.regionEl);
-      const inRegion = !region || region.state === 'active' || region.state === 'covered';
+      if (rec.regionEl !== runRegion || i === 0) {
+        endRun();
+        runRegion = rec.regionEl;
+        const region = R.at(runRegion);
+        inRegion = !region || region.state === 'active' || region.state === 'covered';
+      }
       rec.active = inRegion && !rec.inert && (shown ? shown[i] : rec.el.checkVisibility(ROW_VIS));
       rec.covered = rec.active && !!ctx.modal && ctx.covered(rec.el);
       if (!rec.active) {
@@ -1002,8 +1039,9 @@
       }
       S.active.push(rec);
       S.ids.push(rec.id);
-      if (rec.regionEl) S.perRegion.set(rec.regionEl, (S.perRegion.get(rec.regionEl) || 0) + 1);
+      run++;
     }
+    endRun();
     return S;
   }
 
@@ -1069,8 +1107,14 @@
     for (const el of B.skipped) {
       for (const a of el.querySelectorAll(ACTION)) discount(a.getAttribute('data-agent-action'));
     }
+    // Whether el's record counts. The first rows are asked first: a group's first row
+    // action is almost always in one of them, and the element -> entry map is then not
+    // built on the first observation's path (recordOf).
+    const early = S.active.slice(0, opts.name_scan);
     const counted = (el) => {
-      const rec = recordOf(B, el.closest(RECORD));
+      const owner = el.closest(RECORD);
+      if (early.some((rec) => rec.el === owner)) return true;
+      const rec = recordOf(B, owner);
       return !!rec && rec.active;
     };
     const unavailable = (el, reason) => {
@@ -1552,6 +1596,20 @@
 
   // --- collect ---------------------------------------------------------------------------
 
+  // Milliseconds per phase of the last collect (bench/observe.py reads them with phases()).
+  let lastPhases = {};
+  function phaseClock(t0) {
+    lastPhases = {};
+    let last = t0;
+    phase = (name) => {
+      const t = now();
+      lastPhases[name] = (lastPhases[name] || 0) + t - last;
+      last = t;
+    };
+    return phase;
+  }
+  const phases = () => JSON.stringify(lastPhases);
+
   // The last snapshot text sent (without its timing) and its token.
   let sent = { token: 0, rest: '', ids: [] };
   const INDEX_START = '{"record_index":{';
@@ -1565,22 +1623,30 @@
   // takes them from its own); every text carries a new token.
   function collect(optionsJson, fresh, have) {
     const t0 = now();
+    const mark = phaseClock(t0);
     const opts = JSON.parse(optionsJson);
     const B = currentBase(opts, fresh === true);
+    mark('base');
     const ctx = pageContext(opts, B);
     const R = collectRegions(ctx, B);
+    mark('context');
     if (!styled || styled.modal !== ctx.modal) styled = styleTier(ctx, B, R);
     const S = styled;
+    mark('style');
     if (!S.fold) S.fold = foldTotals(B, S, opts);
+    mark('fold');
     const V = recordView(ctx, B, S, R);
+    mark('view');
     const chosen = chooseFullRecords(ctx, B, V);
     const records = recordDetails(ctx, R, chosen);
     const groupList = foldRowActions(ctx, B, S, V, R, chosen);
+    mark('records');
     const [pageActions, pageEls] = collectPageActions(ctx, R, B.pageEls);
     orderActions(pageActions, pageEls, groupList);
     const state = collectState(ctx, R);
     const [feedback, feedbackTotal] = collectFeedback(ctx, R);
     const identity = collectIdentity(ctx.opts);
+    mark('page');
     // The record index goes first, its ids apart: they are most of a large page's text.
     const rest = JSON.stringify({
       record_index: {
@@ -1596,6 +1662,7 @@
       },
     });
    
+    mark('json');
     finishInIdle(B);
     const idsHeld = have === sent.token && sameIds(V.ids, sent.ids);
     if (idsHeld && rest === sent.rest) return `{"same":${have},"collect_ms":${now() - t0}}`;
@@ -1621,8 +1688,12 @@
   // every resource load, caught on the way down) counts as a move.
   addEventListener('load', moved, true);
 
-  function busyAnimations() {
-    for (const a of document.getAnimations()) {
+  // Whether a finite animation runs in the document or in one of its open shadow roots
+  // (document.getAnimations() leaves those out).
+  function busyAnimations(shadowRoots) {
+    const all = document.getAnimations();
+    for (const root of shadowRoots) all.push(...root.getAnimations());
+    for (const a of all) {
       if (a.playState !== 'running') continue;
       const end = a.effect && a.effect.getComputedTiming().endTime;
       if (Number.isFinite(end)) return true; // infinite spinners never settle; ignore them
@@ -1630,23 +1701,44 @@
     return false;
   }
 
+  // The open shadow roots now: the index's while nothing was added or removed since it
+  // was read (an added element may host a new root), else searched within `budget`
+  // elements (none past it: such a page is not searched by the index either).
+  function currentShadowRoots(budget) {
+    for (const r of indexObserver.takeRecords()) pending.push(r);
+    const known = base && base.shadowRoots;
+    const changed = pending.some((m) => m.type === 'childList');
+    if (base && !changed && (!known || known.every((r) => r.host.isConnected))) return known || [];
+    return openShadowRoots(budget) || [];
+  }
+
   // Resolve once the document is loaded, nothing moved for quietMs and no finite
   // animation runs, with what it last waited for (null when it did not wait); at
   // timeoutMs resolve anyway with the reason it did not settle.
   // With fresh (right after an input) the quiet window starts now: what the input
   // set off may begin a little later, so past stillness proves nothing.
-  function settle(quietMs, timeoutMs, fresh) {
+  function settle(quietMs, timeoutMs, fresh, shadowScan) {
     const start = now();
     // After an input the window may end early on evidence: nothing the page started is
     // pending (js/quiet.js, cdpagent.snapshot.quiet); checked often, so it ends soon.
     const early = fresh && globalThis.__cdpagentQuiet ? globalThis.__cdpagentQuiet.since(start, quietMs) : null;
     const period = early ? 5 : Math.max(5, Math.min(quietMs, 25));
     let waitedFor = null;
+    // The shadow roots are searched again only after the page moved.
+    let roots = null;
+    let rootsAt = -1;
+    const shadowRoots = () => {
+      if (roots === null || rootsAt !== lastMove) {
+        roots = currentShadowRoots(shadowScan == null ? Infinity : shadowScan);
+        rootsAt = lastMove;
+      }
+      return roots;
+    };
     return new Promise((resolve) => {
       const check = (due) => {
         const t = now();
         const still = due - (fresh ? Math.max(lastMove, start) : lastMove) >= quietMs || (early !== null && early());
-        const busy = !still || busyAnimations();
+        const busy = !still || busyAnimations(shadowRoots());
         if (document.readyState === 'complete' && !busy) {
           resolve({ settled: true, waited_ms: t - start, reason: waitedFor });
           return;
@@ -1698,7 +1790,7 @@
 
   Object.defineProperty(globalThis, '__cdpagentObserve', {
     value: Object.freeze({
-      collect, settle, find, frameOwner, isSensitive, rowShown, inputSpec, fieldValue, closestAcross, containsAcross,
+      collect, settle, find, phases, frameOwner, isSensitive, rowShown, inputSpec, fieldValue, closestAcross, containsAcross,
     }),
     writable: false, configurable: false, enumerable: false,
   });

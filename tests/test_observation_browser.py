@@ -297,6 +297,14 @@ async def test_ob6_settle_waits_for_rendering_and_animations(browser: cdpagent.B
     assert {s.name: s.value for s in obs.state}["faded_in"] in ("true", True)
 
 
+async def test_ob6_settle_waits_for_an_animation_in_an_open_shadow_root(browser: cdpagent.Browser) -> None:
+    # document.getAnimations() leaves out animations in shadow trees: the settle asks the
+    # open shadow roots too, so it waits for the 600 ms fade-in the page marks at its end.
+    tab = await browser.open(OBSERVE / "shadow_animation.html")
+    obs = await observe(tab)
+    assert {s.name: s.value for s in obs.state}["faded_in"] in ("true", True), obs.settle_ms
+
+
 async def test_ob6_a_long_settle_is_said_with_what_it_waited_for(browser: cdpagent.Browser) -> None:
     tab = await browser.open(OBSERVE / "busy_for.html")
     await evaluate(tab, "window.busyFor(1500)")

@@ -57,6 +57,20 @@ _REFUSED_ID = re.compile(REFUSED_RECORD_ID, re.IGNORECASE)
 _clean_ids: list[list[str]] = []
 
 
+def _clean(text: str) -> bool:
+    """Whether :data:`REFUSED_RECORD_ID` finds nothing in ``text``.
+
+    Two scans in C decide almost every text (12-90 ms of the regular expression at 100,000
+    ids, ~2 ms of these): a printable text holds none of its characters (all are control
+    characters or line and paragraph separators), and its fence text ``</?page_data``,
+    matched case-insensitively, needs ``page_data`` in the case-folded text. Otherwise the
+    expression decides.
+    """
+    if text.isprintable() and "page_data" not in text.casefold():
+        return True
+    return not _REFUSED_ID.search(text)
+
+
 def screen_record_ids(snapshot: Snapshot) -> Snapshot:
     """``snapshot`` without the records whose ids match :data:`REFUSED_RECORD_ID` (OB-10).
 
@@ -72,7 +86,7 @@ def screen_record_ids(snapshot: Snapshot) -> Snapshot:
     for g in groups:
         every.extend(g.sample)
         every.extend(g.available_ids or ())
-    if not _REFUSED_ID.search(" ".join(every)):
+    if _clean(" ".join(every)):
         _clean_ids[:] = [index.ids]
         return snapshot
 

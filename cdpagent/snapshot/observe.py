@@ -76,7 +76,7 @@ _CALL_COLLECT = (
     "p === 'off' && t ? globalThis.__cdpagentInfer.text(o) : null]; }"
 )
 _PAGE_TEXT_DECODER = msgspec.json.Decoder(PageText)
-_CALL_SETTLE = "function (q, t, f) { return globalThis.__cdpagentObserve.settle(q, t, f); }"
+_CALL_SETTLE = "function (q, t, f, s) { return globalThis.__cdpagentObserve.settle(q, t, f, s); }"
 
 
 class SettleReport(msgspec.Struct, frozen=True):
@@ -272,6 +272,7 @@ async def _settle_in(session: Session, context: int, opts: ObserveOptions, after
         opts.settle_quiet_ms,
         opts.settle_timeout_ms,
         after_input,
+        COLLECTOR_BOUNDS.shadow_scan,
         context=context,
         await_promise=True,
     )
