@@ -727,7 +727,7 @@
       viewport.push(rec.id);
       if (rec.region && rec.region.out) rec.region.out.records_visible++;
     }
-    const byId = new Map(active.map((r) => [r.id, r]));
+    const byId = opts.include.length ? new Map(active.map((r) => [r.id, r])) : null;
     const chosen = [];
     for (const id of opts.include) {
       const rec = byId.get(id);
@@ -783,9 +783,10 @@
     const { opts } = ctx;
     const controls = [];
     let typed = false;
+    // column and generic (what the name falls back to) are read when first needed.
     const add = (el, role, kind, label) => controls.push({
-      el, role, kind, label, own: !!(CLICK && CLICK.ownName(el)), column: columnOf(el, c),
-      generic: genericName(el, role, kind, label), blocked: el.disabled === true || el.getAttribute('aria-disabled') === 'true',
+      el, role, kind, label, own: !!(CLICK && CLICK.ownName(el)), column: undefined, generic: undefined,
+      blocked: el.disabled === true || el.getAttribute('aria-disabled') === 'true',
     });
     if (own.length > 1) own.sort(docOrder);
     for (const el of own) {
@@ -834,8 +835,13 @@
           // A name that differs on every row names the row, not the action (and is
           // never slugged: 10,000 unique names cost more than the rest of the row).
           const s = label && (rowsOf === 1 || counts.get(label) > 1 || k.own) ? slug(label) : ''; // clicks: popup and menu items keep their names
+          if (!s && k.column === undefined) k.column = columnOf(el, c);
           const column = s ? '' : k.column; // fit: a cell's control is named by its column ("Th")
-          let name = s || slug(column) || k.generic;
+          let name = s || slug(column);
+          if (!name) {
+            if (k.generic === undefined) k.generic = genericName(el, role, kind, label);
+            name = k.generic;
+          }
           if (!name) continue;
           const n = (taken.get(name) || 0) + 1;
           taken.set(name, n);
@@ -1410,33 +1416,50 @@
     return null;
   }
 
-  // The model of this pass (K), built from what the pass found, and watching the page.
+  // Whether this document had an open shadow root when one was looked for: then each model
+  // looks for them when it is built (its observer must watch them from the start).
+  let shadowed = false;
+
+  // The model of this pass (K), built from what the pass found, and watching the page. What
+  // the first answer does not need (the search for open shadow roots, which rows can be read
+  // alone) is done when the page is idle after it, or by the pass that needs it first.
   function keepModel(ctx, opts, mode, parts) {
-    const roots = openRoots(opts);
+    const roots = shadowed ? openRoots(opts) : null;
     const allow = sheetsAllow(roots);
     if (allow === 'none') return null;
-    const { containers, entries, clickables, pageControls } = parts;
-    const rowOf = (el) => (ctx.recordOf.has(el) ? el : ctx.rowAbove(el));
-    // Rows a change inside cannot be read alone: nested, cards, holding a clickable,
-    // tied to another row or to the page.
-    const alone = new Set();
-    for (const c of containers) if (!c.card) for (const row of c.rows) if (ctx.recordOf.get(row).container === c) alone.add(row);
-    for (const row of ctx.recordOf.keys()) {
-      const above = ctx.rowAbove(row);
-      if (above) { alone.delete(row); alone.delete(above); }
+    const K = {
+      key: keptKey(opts, mode), opts, allow, roots, print: keptPrint(roots), popup: popupPrint(),
+      labels, orphans, scan: ctx.scan, ...parts, recordOf: ctx.recordOf, rowAbove: ctx.rowAbove,
+      alone: null, overflow: boxesAround(parts.containers), rootsKnown: shadowed,
+      undefinedEls: Array.from(document.querySelectorAll(':not(:defined)')),
+    };
+    keptChanges = [];
+    keptObserver.observe(document, WATCH);
+    for (const r of roots || []) keptObserver.observe(r, WATCH);
+    if (typeof requestIdleCallback === 'function') {
+      requestIdleCallback(() => {
+        if (kept !== K) return;
+        if (!knowRoots(K)) dropKept();
+        else if (!K.alone) aloneRows(K);
+      });
     }
-    for (const c of containers) if (c.card) for (const row of c.rows) alone.delete(row);
-    for (const el of clickables) alone.delete(rowOf(el));
-    const tie = (a, b) => { if (a !== b) { alone.delete(a); alone.delete(b); } };
-    for (const [control, list] of labels) for (const l of list) tie(rowOf(control), rowOf(l));
-    for (const el of document.querySelectorAll(IDREFS.map((a) => `[${a}]`).join(','))) {
-      const from = rowOf(el);
-      for (const id of IDREFS.flatMap((a) => (el.getAttribute(a) || '').split(/\s+/))) {
-        const target = id && document.getElementById(id);
-        if (target) tie(from, rowOf(target));
-      }
-    }
-    // The scrollable boxes around the rows, and whether each overflows now.
+    return K;
+  }
+
+  // Whether model K watches every open shadow root of the document; the first time it is
+  // asked it looks for them, and when there are some it says no (the model is dropped and
+  // the next one watches them from the start).
+  function knowRoots(K) {
+    if (K.rootsKnown) return true;
+    K.rootsKnown = true;
+    const roots = openRoots(K.opts);
+    if (!roots || !roots.length) return true;
+    shadowed = true;
+    return false;
+  }
+
+  // The scrollable boxes around the rows of containers, and whether each overflows now.
+  function boxesAround(containers) {
     const overflow = new Map();
     for (const c of containers) {
       let last = null;
@@ -1446,15 +1469,33 @@
         for (let p = last; p && p !== document.body && !overflow.has(p); p = p.parentElement) overflow.set(p, overflows(p));
       }
     }
-    const K = {
-      key: keptKey(opts, mode), allow, roots, print: keptPrint(roots), popup: popupPrint(),
-      labels, orphans, scan: ctx.scan, clickables, containers, entries, pageControls, alone, overflow,
-      undefinedEls: Array.from(document.querySelectorAll(':not(:defined)')),
-    };
-    keptChanges = [];
-    keptObserver.observe(document, WATCH);
-    for (const r of roots || []) keptObserver.observe(r, WATCH);
-    return K;
+    return overflow;
+  }
+
+  // The rows of model K a change inside can be read alone for (K.alone): not nested or
+  // nesting, not cards, holding no clickable, tied to no other row and to nothing outside by
+  // a label or an id reference.
+  function aloneRows(K) {
+    const { containers, clickables, recordOf, rowAbove } = K;
+    const rowOf = (el) => (recordOf.has(el) ? el : rowAbove(el));
+    const alone = new Set();
+    for (const c of containers) if (!c.card) for (const row of c.rows) if (recordOf.get(row).container === c) alone.add(row);
+    for (const row of recordOf.keys()) {
+      const above = rowAbove(row);
+      if (above) { alone.delete(row); alone.delete(above); }
+    }
+    for (const c of containers) if (c.card) for (const row of c.rows) alone.delete(row);
+    for (const el of clickables) alone.delete(rowOf(el));
+    const tie = (a, b) => { if (a !== b) { alone.delete(a); alone.delete(b); } };
+    for (const [control, list] of K.labels) for (const l of list) tie(rowOf(control), rowOf(l));
+    for (const el of document.querySelectorAll(IDREFS.map((a) => `[${a}]`).join(','))) {
+      const from = rowOf(el);
+      for (const id of IDREFS.flatMap((a) => (el.getAttribute(a) || '').split(/\s+/))) {
+        const target = id && document.getElementById(id);
+        if (target) tie(from, rowOf(target));
+      }
+    }
+    K.alone = alone;
   }
 
   // Whether box p scrolls (js/clickables.js offers such boxes): null when it cannot.
@@ -1519,6 +1560,7 @@
       return { K: null, click };
     };
     if (K.key !== keptKey(opts, mode)) return drop('options');
+    if (!knowRoots(K)) return drop('shadow roots');
     if (K.print !== keptPrint(K.roots)) return drop('print');
     if (!sameList(popupPrint(), K.popup)) return drop('popup');
     if (K.undefinedEls.some((el) => el.matches(':defined'))) return drop('upgrade'); // a shadow root, maybe
@@ -1527,6 +1569,7 @@
       return { K, click };
     }
     if (K.allow !== 'rows') return drop('sheets');
+    if (!K.alone) aloneRows(K);
     const dirty = new Set();
     for (const m of records) {
       const row = rowOfChange(K, m);
@@ -1626,8 +1669,11 @@
     }
     mark('controls');
     const groupList = foldRowActions(ctx, containers, entries, ownOf, inPlaceOf);
-    if (!K) kept = keepModel(ctx, opts, mode, { containers, entries, clickables, pageControls });
     mark('row actions');
+    if (!K) {
+      kept = keepModel(ctx, opts, mode, { containers, entries, clickables, pageControls });
+      mark('keep');
+    }
     const page = inferPageActions(ctx, pageControls);
     if (CLICK) for (const [el, a] of CLICK.extra(ctx.regionOf, ctx.vw, ctx.vh)) { page.total++; page.els.push(el); page.actions.push(a); } // clicks: scroll a text area
     orderActions(page.actions, page.els, groupList);
@@ -1639,7 +1685,9 @@
     mark('state');
     const feedback = inferFeedback(opts, ctx.skipDeclared, ctx.regionOf, ctx.scan);
     mark('feedback');
-    const text = opts.page_text === false ? null : readPageText(ctx, textSkips(ctx, shownParts(containers)));
+    // inferindex: the kept containers' shown parts are kept with them.
+    const shown = kept && kept.containers === containers ? kept.shown || (kept.shown = shownParts(containers)) : shownParts(containers);
+    const text = opts.page_text === false ? null : readPageText(ctx, textSkips(ctx, shown));
     mark('page text');
     return JSON.stringify({
       identity: { title: clip(document.title, opts.note_chars), path: clip(location.pathname, opts.note_chars), route: null, route_params: {}, query: {} },
