@@ -124,7 +124,7 @@ KINDS: dict[str, st.SearchStrategy[Step]] = {
     "sheet": st.tuples(st.just("sheet"), TARGET),
     "scroll": st.tuples(st.just("scroll"), st.sampled_from([0, 200, 700, 3000])),
     "animate": st.tuples(st.just("animate"), TARGET),
-    "shadow": st.just(("shadow",)),
+    "shadow": st.tuples(st.just("shadow"), st.integers(0, 1)),
     "observe": st.just(("observe",)),
 }
 EDIT: st.SearchStrategy[Step] = st.one_of(*KINDS.values())
@@ -173,7 +173,10 @@ EVERY_KIND: list[Step] = [
     ("scroll", 700),
     ("animate", 23),
     ("observe",),
-    ("shadow",),
+    ("shadow", 1),  # its slot removed: the notes are not rendered (a change inside the shadow root)
+    ("observe",),
+    ("shadow", 1),
+    ("shadow", 0),  # its style hides them
     ("observe",),
     ("ariaHidden", 1),
     ("inert", 2),
