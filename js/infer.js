@@ -516,9 +516,17 @@
   let lastMode = 'all';
   const keyOf = (name, record, path, ordinal) => JSON.stringify([name, record == null ? null : record, path, ordinal || 0]);
 
+  // The answer of plan(null) while the kept model stands and no element or data-agent-*
+  // attribute came or went (see declaresMaybe): a page that declares nothing is not scanned
+  // for declarations on every observation.
+  let planned = null;
   function plan(mode) {
     if (mode === 'off' || mode === 'undeclared' || mode === 'all') return mode;
-    return document.querySelector(DECLARED) ? 'off' : 'all';
+    for (const r of keptObserver.takeRecords()) keptChanges.push(r);
+    if (planned && planned.model === kept && kept && !keptChanges.some(declaresMaybe)) return planned.answer;
+    const answer = document.querySelector(DECLARED) ? 'off' : 'all';
+    planned = kept ? { model: kept, answer } : null;
+    return answer;
   }
 
   // A read-only field that opens a picker (a date picker, a popup list) is filled
@@ -1228,6 +1236,10 @@
   //           record containers and their rows, the page's controls outside rows; per row
   //           (its entry) its id, whether it is rendered and inert, its controls with their
   //           roles, kinds, names, columns and whether they are disabled, its in-place edit.
+  //           Also kept: whether the document holds sensitive or aria-hidden elements (the
+  //           two queries of P.pass; a row's change can only add a sensitive field, and is
+  //           checked for one) and plan(null)'s answer (no declaration can come while the
+  //           model stands: one would drop it).
   //   read    on every pass: regions, page actions, state, feedback, page text (the page
   //           side), the record ids in order (duplicates numbered), which rows are in the
   //           viewport, the fold's counts and groups (from the entries, cheap), what exact
@@ -1316,6 +1328,13 @@
   for (const type of KEEP_EVENTS) addEventListener(type, dropOn(type), true);
   for (const type of KEEP_LOADS) document.addEventListener(type, dropOn(type), true);
   if (document.fonts) document.fonts.addEventListener('loadingdone', dropOn('fonts'));
+
+  // Whether mutation record m may add or remove a declaration (an element, or a data-agent-*
+  // attribute, came or went).
+  const declaresMaybe = (m) => (m.type === 'attributes' ? m.attributeName.startsWith('data-agent-')
+    : m.type === 'childList' && (Array.prototype.some.call(m.addedNodes, isElementNode) ||
+      Array.prototype.some.call(m.removedNodes, isElementNode)));
+  const isElementNode = (n) => n.nodeType === Node.ELEMENT_NODE;
 
   const keptKey = (opts, mode) => mode + JSON.stringify(Object.assign({}, opts, { include: null }));
 
@@ -1431,6 +1450,8 @@
       key: keptKey(opts, mode), opts, allow, roots, print: keptPrint(roots), popup: popupPrint(),
       labels, orphans, scan: ctx.scan, ...parts, recordOf: ctx.recordOf, rowAbove: ctx.rowAbove,
       alone: null, overflow: boxesAround(parts.containers), rootsKnown: shadowed,
+      // What P.pass asks the whole document each pass (see patchFacts): null until known.
+      facts: null,
       undefinedEls: Array.from(document.querySelectorAll(':not(:defined)')),
     };
     keptChanges = [];
@@ -1440,7 +1461,10 @@
       requestIdleCallback(() => {
         if (kept !== K) return;
         if (!knowRoots(K)) dropKept();
-        else if (!K.alone) aloneRows(K);
+        else {
+          if (!K.alone) aloneRows(K);
+          if (!K.facts) K.facts = { sensitive: !!document.querySelector(P.SENSITIVE), hidden: !!document.querySelector('[aria-hidden="true"]') };
+        }
       });
     }
     return K;
@@ -1599,6 +1623,10 @@
       if (!sameList(click, K.clickables) || !sameList(popupPrint(), K.popup)) return drop('clickables');
     }
     for (const row of dirty) K.entries.delete(row);
+    // A row's change can add a sensitive field (its type); aria-hidden never (it drops all).
+    if (K.facts && !K.facts.sensitive) {
+      for (const row of dirty) if (row.matches(P.SENSITIVE) || row.querySelector(P.SENSITIVE)) K.facts.sensitive = true;
+    }
     lastModel = { model: 'patched', rows: dirty.size, clickables: !!click };
     return { K, click };
   }
@@ -1609,7 +1637,10 @@
     const opts = JSON.parse(optionsJson);
     lastOptions = optionsJson;
     lastMode = mode;
-    return P.pass(() => inferPass(opts, mode, fresh === true));
+    const t0 = now();
+    if (fresh === true) dropKept();
+    const change = keptModel(opts, mode); // see "the inferred index"
+    return P.pass(() => inferPass(opts, mode, change, t0), change.K ? change.K.facts : null);
   }
 
   // Milliseconds per phase of the last pass (bench/observe_inferred.py reads them with phases()).
@@ -1622,11 +1653,9 @@
   const phases = () => JSON.stringify(lastPhases);
   const model = () => JSON.stringify(lastModel);
 
-  function inferPass(opts, mode, fresh) {
-    const t0 = now();
+  function inferPass(opts, mode, change, t0) {
     const mark = phaseClock(t0);
-    if (fresh) dropKept();
-    const { K, click } = keptModel(opts, mode); // see "the inferred index"
+    const { K, click } = change;
     mark('index');
     if (K) ({ labels, orphans } = K);
     else labels = labelMap();

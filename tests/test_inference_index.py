@@ -84,7 +84,10 @@ _CALL_FRESH = "function (o) { const I = globalThis.__cdpagentInfer; I.infer(o, I
 # The kept model and from scratch, plain and with the pick-th record included, in one task.
 _CALL_BOTH = """function (o, pick) {
   const I = globalThis.__cdpagentInfer;
-  const m = I.plan(null);
+  const declared = document.querySelector(
+    '[data-agent-region],[data-agent-action],[data-agent-record],[data-agent-state]');
+  const planned = [I.plan(null), declared ? 'off' : 'all'];
+  const m = 'all';
   const plain = I.infer(o, m);
   const model = JSON.parse(I.model()).model;
   const ids = JSON.parse(plain).record_index.ids;
@@ -92,7 +95,9 @@ _CALL_BOTH = """function (o, pick) {
   const opts = JSON.parse(o);
   if (id !== null) opts.include = [id];
   const i = JSON.stringify(opts);
-  return [model, id, plain, I.infer(i, m), I.infer(o, m, true), I.infer(i, m, true)];
+  const out = [planned, model, id, plain, I.infer(i, m), I.infer(o, m, true), I.infer(i, m, true)];
+  I.plan(null); // planned with the model the next comparison starts from
+  return out;
 }"""
 # Generic edits of any page, evaluated in its main world (window.__genericEdit, window.__todos).
 GENERIC_EDITS = (PAGES / "index" / "generic_edits.js").read_text(encoding="utf-8")
@@ -119,6 +124,8 @@ KINDS: dict[str, st.SearchStrategy[Step]] = {
     "addPage": st.tuples(st.just("addPage"), SMALL),
     "removePage": st.tuples(st.just("removePage"), SMALL),
     "dialog": st.just(("dialog",)),
+    "declare": st.just(("declare",)),
+    "secret": st.tuples(st.just("secret"), TARGET),
     "ariaHidden": st.tuples(st.just("ariaHidden"), TARGET),
     "inert": st.tuples(st.just("inert"), TARGET),
     "sheet": st.tuples(st.just("sheet"), TARGET),
@@ -130,7 +137,7 @@ KINDS: dict[str, st.SearchStrategy[Step]] = {
 EDIT: st.SearchStrategy[Step] = st.one_of(*KINDS.values())
 # The last edit before a comparison: inside one record (what patches the model).
 LOCAL = st.one_of(
-    *(KINDS[k] for k in ("cell", "append", "rename", "disable", "hideControl", "value", "check"))
+    *(KINDS[k] for k in ("cell", "append", "rename", "disable", "hideControl", "value", "check", "secret"))
 )
 
 # Every kind of edit once (rows far out of view too), with observations in between.
@@ -149,6 +156,9 @@ EVERY_KIND: list[Step] = [
     ("value", 36, 3),
     ("check", 36),
     ("observe",),
+    ("secret", 0),  # a field of a row in view becomes a password field: its value is masked
+    ("observe",),
+    ("secret", 0),
     ("hideRow", 29, 0),
     ("hideRow", 28, 3),
     ("hideRow", 27, 4),
@@ -181,6 +191,9 @@ EVERY_KIND: list[Step] = [
     ("ariaHidden", 1),
     ("inert", 2),
     ("observe",),
+    ("declare",),
+    ("observe",),
+    ("declare",),
     ("dialog",),
 ]
 
@@ -219,7 +232,8 @@ async def compare(
         },
     )
     assert "exceptionDetails" not in reply, reply
-    model, chosen, *texts = reply["result"]["value"]
+    (planned, declared), model, chosen, *texts = reply["result"]["value"]
+    assert planned == declared, f"{what}: plan(null) says {planned!r}, the page's declarations {declared!r}"
     if models is not None:
         models[model] += 1
     kept, included, fresh, fresh_included = snapshots = [json.loads(t) for t in texts]
