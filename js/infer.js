@@ -819,17 +819,22 @@
     const { opts } = ctx;
     const groups = new Map();
     const groupList = [];
+    const taken = new Map();
     for (const c of containers) {
       const named = [];
-      const counts = new Map();
+      // How many rows have each control name: kept with a kept model's container and
+      // patched (keptModel takes a dropped entry's names out, a new entry adds its own).
+      const counted = !!c.counts;
+      const counts = c.counts || (c.counts = new Map());
       for (const row of c.rows) {
         const rec = ctx.recordOf.get(row);
         if (!rec || rec.container !== c) continue;
         const e = entries.get(row);
-        if (!e.controls) rowControlsOf(ctx, e, c, ownOf(row), inPlaceOf(row));
+        const read = !e.controls;
+        if (read) rowControlsOf(ctx, e, c, ownOf(row), inPlaceOf(row));
         const controls = e.controls;
         if (e.inPlace && (rec.visible || rec.full)) ctx.revealers.set(e.inPlace, row);
-        for (const k of controls) if (k.label) counts.set(k.label, (counts.get(k.label) || 0) + 1);
+        if (read || !counted) for (const k of controls) if (k.label) counts.set(k.label, (counts.get(k.label) || 0) + 1);
         named.push([rec, controls]);
       }
       const rowsOf = named.length;
@@ -837,7 +842,7 @@
       const path = region ? region.path : [];
       const pathKey = path.join('\u0000');
       for (const [rec, controls] of named) {
-        const taken = new Map();
+        taken.clear();
         for (const k of controls) {
           const { el, role, kind, label } = k;
           // A name that differs on every row names the row, not the action (and is
@@ -1622,7 +1627,19 @@
       click = CLICK.pass(opts);
       if (!sameList(click, K.clickables) || !sameList(popupPrint(), K.popup)) return drop('clickables');
     }
-    for (const row of dirty) K.entries.delete(row);
+    for (const row of dirty) {
+      const e = K.entries.get(row);
+      const counts = e.container.counts;
+      if (counts && e.controls) {
+        for (const k of e.controls) {
+          if (!k.label) continue;
+          const n = counts.get(k.label) - 1;
+          if (n) counts.set(k.label, n);
+          else counts.delete(k.label);
+        }
+      }
+      K.entries.delete(row);
+    }
     // A row's change can add a sensitive field (its type); aria-hidden never (it drops all).
     if (K.facts && !K.facts.sensitive) {
       for (const row of dirty) if (row.matches(P.SENSITIVE) || row.querySelector(P.SENSITIVE)) K.facts.sensitive = true;
