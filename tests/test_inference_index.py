@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -33,6 +32,8 @@ import trio
 from conftest import PAGES, evaluate
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_inference_equivalence import PAGES as GOLDEN_PAGES
+from test_inference_equivalence import REAL
 from test_observation_index import first_difference
 
 import cdpagent
@@ -40,22 +41,10 @@ from cdpagent.snapshot import ObserveOptions
 from cdpagent.snapshot.observe import WORLD
 
 PAGE = PAGES / "index" / "inferred_edits.html"
-REAL = Path(__file__).resolve().parent / "realworld"
 MINIWOB = "?seed=7&max_time=600000"
+# The vendored pages of the golden test (TodoMVC, the APG examples), and MiniWoB++ tasks.
 REAL_PAGES = [
-    (REAL / "todomvc" / "index.html").as_uri(),
-    (REAL / "todomvc-react" / "index.html").as_uri(),
-    *(
-        (REAL / "apg" / f"{name}.html").as_uri()
-        for name in (
-            "combobox-select-only",
-            "dialog",
-            "disclosure-faq",
-            "menu-button-actions",
-            "sortable-table",
-            "tabs-manual",
-        )
-    ),
+    *(url for label, url in GOLDEN_PAGES.items() if not label.startswith(("docs ", "table "))),
     *(
         (REAL / "miniwob" / "tasks" / f"{name}.html").as_uri() + MINIWOB
         for name in (
@@ -202,12 +191,12 @@ def options(include: tuple[str, ...] = ()) -> str:
     return msgspec.json.encode(ObserveOptions(include=include).collector_args()).decode()
 
 
-async def observe(tab: cdpagent.Tab, context: int) -> None:
-    """One inference from the kept model (which patches it)."""
+async def observe(tab: cdpagent.Tab, context: int, *, fresh: bool = False) -> None:
+    """One inference from the kept model (which patches it), or from scratch (``fresh``)."""
     reply = await tab.session.send(
         "Runtime.callFunctionOn",
         {
-            "functionDeclaration": _CALL_INFER,
+            "functionDeclaration": _CALL_FRESH if fresh else _CALL_INFER,
             "executionContextId": context,
             "arguments": [{"value": options()}],
             "returnByValue": True,
@@ -236,7 +225,8 @@ async def compare(
     assert planned == declared, f"{what}: plan(null) says {planned!r}, the page's declarations {declared!r}"
     if models is not None:
         models[model] += 1
-    kept, included, fresh, fresh_included = snapshots = [json.loads(t) for t in texts]
+    snapshots: list[dict[str, Any]] = [json.loads(t) for t in texts]
+    kept, included, fresh, fresh_included = snapshots
     for snapshot in snapshots:
         del snapshot["collect_ms"]
     for label, a, b in (("plain", kept, fresh), (f"include={chosen!r}", included, fresh_included)):
@@ -258,16 +248,7 @@ async def start(tab: cdpagent.Tab, context: int, rows: int) -> None:
     that a model exists (built by the page's current state) before the first edit."""
     await evaluate(tab, f"window.reset({rows})")
     await evaluate(tab, "new Promise((done) => requestAnimationFrame(() => done(true)))")
-    reply = await tab.session.send(
-        "Runtime.callFunctionOn",
-        {
-            "functionDeclaration": _CALL_FRESH,
-            "executionContextId": context,
-            "arguments": [{"value": options()}],
-            "returnByValue": True,
-        },
-    )
-    assert "exceptionDetails" not in reply, reply
+    await observe(tab, context, fresh=True)
     await observe(tab, context)
 
 
