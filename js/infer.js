@@ -516,17 +516,26 @@
   let lastMode = 'all';
   const keyOf = (name, record, path, ordinal) => JSON.stringify([name, record == null ? null : record, path, ordinal || 0]);
 
-  // The answer of plan(null) while the kept model stands and no element or data-agent-*
-  // attribute came or went (see declaresMaybe): a page that declares nothing is not scanned
-  // for declarations on every observation.
+  // The answer of plan(null), kept while no element and no data-agent-* attribute came or
+  // went (see declaresMaybe): a page that declares nothing is not scanned for declarations
+  // on every observation (nor twice on its first: the listener probe asks too).
   let planned = null;
+  const PLAN_WATCH = { subtree: true, childList: true, attributes: true,
+    attributeFilter: ['data-agent-region', 'data-agent-action', 'data-agent-record', 'data-agent-state'] };
+  const planObserver = new MutationObserver((records) => {
+    if (planned && records.some(declaresMaybe)) forgetPlan();
+  });
+  function forgetPlan() {
+    planned = null;
+    planObserver.disconnect();
+  }
   function plan(mode) {
     if (mode === 'off' || mode === 'undeclared' || mode === 'all') return mode;
-    for (const r of keptObserver.takeRecords()) keptChanges.push(r);
-    if (planned && planned.model === kept && kept && !keptChanges.some(declaresMaybe)) return planned.answer;
-    const answer = document.querySelector(DECLARED) ? 'off' : 'all';
-    planned = kept ? { model: kept, answer } : null;
-    return answer;
+    if (planned && !planObserver.takeRecords().some(declaresMaybe)) return planned;
+    forgetPlan();
+    planned = document.querySelector(DECLARED) ? 'off' : 'all';
+    planObserver.observe(document, PLAN_WATCH);
+    return planned;
   }
 
   // A read-only field that opens a picker (a date picker, a popup list) is filled
@@ -1243,8 +1252,7 @@
   //           roles, kinds, names, columns and whether they are disabled, its in-place edit.
   //           Also kept: whether the document holds sensitive or aria-hidden elements (the
   //           two queries of P.pass; a row's change can only add a sensitive field, and is
-  //           checked for one) and plan(null)'s answer (no declaration can come while the
-  //           model stands: one would drop it).
+  //           checked for one). (plan(null) keeps its answer by its own observer.)
   //   read    on every pass: regions, page actions, state, feedback, page text (the page
   //           side), the record ids in order (duplicates numbered), which rows are in the
   //           viewport, the fold's counts and groups (from the entries, cheap), what exact

@@ -298,7 +298,7 @@ async def test_kept_model_agrees_with_from_scratch_after_random_edits(browser: c
 
     # Hypothesis drives examples synchronously: it runs in a worker thread, each example
     # calling back into this Trio run (and its one tab).
-    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(rows=st.integers(30, 50), edits=st.lists(EDIT, max_size=6), last=LOCAL, pick=TARGET)
     def agreement(rows: int, edits: list[Step], last: Step, pick: int) -> None:
         trio.from_thread.run(agree, rows, [*edits, ("observe",), last], pick)
@@ -348,7 +348,7 @@ async def test_kept_model_agrees_with_from_scratch_on_real_pages_after_generic_e
                 await evaluate(tab, f"window.__genericEdit({json.dumps(list(step))[1:-1]})")
         await compare(tab, context, pick, f"{url.rsplit('/', 1)[-1]} after {edits!r}", models)
 
-    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(
         page=st.one_of(st.integers(0, len(REAL_PAGES) - 1), st.sampled_from(ROW_PAGES)),
         edits=st.lists(GENERIC, max_size=4),
