@@ -1241,7 +1241,7 @@
     return skipped;
   }
 
-  // --- the inferred index (issue 25): what is kept between observations ---------------------
+  // --- the inferred index: what is kept between observations -------------------------------
   //
   // A page that declares nothing is inferred from scratch once per document; later passes
   // keep what is expensive per record row and cannot have changed, and read again what can.

@@ -1,4 +1,4 @@
-"""Issue 25: inference's kept model agrees with inference from scratch.
+"""Inference's kept model agrees with inference from scratch.
 
 ``__cdpagentInfer.infer(options, mode)`` in the isolated world answers from the model it
 keeps between observations of a page that declares nothing (``js/infer.js``, "the inferred

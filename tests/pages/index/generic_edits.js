@@ -1,4 +1,4 @@
-// Issue 25: generic edits of any page (tests/test_inference_index.py evaluates this file in
+// Generic edits of any page (tests/test_inference_index.py evaluates this file in
 // the page's main world). window.__genericEdit(op, element, argument, rows) edits the
 // element-th element of the body (or, rows, of its table rows and list items), taken
 // modulo their number: its text, an attribute toggled, the element removed, cloned or
