@@ -6,10 +6,12 @@ For each page, in one run:
 - **first**: the p50 wall time of the first observation of a freshly loaded document
   (``tab.reload`` before each sample; ``settle=False``: listener probe + collect +
   transfer + decode + budget + render), and its in-page ``collect_ms``;
-- **again**: an observation of the same document once more (what ``bench/observe.py``'s
-  inferred table shows; inference keeps no model between observations yet);
-- **changed**: an observation right after the page edited one row's text out of view;
-- the in-page phases of the first pass (``__cdpagentInfer.phases()``, performance.now());
+- **again**: an observation of the same document once more (inference answers from the
+  model it kept, ``js/infer.js`` "the inferred index");
+- **changed**: an observation right after the page edited one row's text out of view (the
+  model patched: that row read again);
+- the in-page phases of the first pass and of the changed pass (``__cdpagentInfer.phases()``,
+  performance.now()), and what the changed pass did with the model (``model()``);
 - with ``--split``, the share of one inference pass that is Chromium's style and layout
   (``UpdateLayoutTree`` and ``Layout`` trace events, ``Tracing`` domain) against the rest
   (our JavaScript and the DOM calls it makes);
@@ -69,23 +71,29 @@ class Row(msgspec.Struct):
     again_ms: float = 0.0
     changed_ms: float = 0.0
     phases: dict[str, float] = {}
+    changed_phases: dict[str, float] = {}
+    changed_model: str = ""
     split: dict[str, float] = {}
     omitted_actions: int = 0
     pw_ms: float | None = None
 
 
-async def _phases(tab: cdpagent.Tab) -> dict[str, float]:
+async def _infer_call(tab: cdpagent.Tab, name: str) -> Any:
     ctx = await tab.context_id(WORLD)
     reply = await tab.session.send(
         "Runtime.callFunctionOn",
         {
-            "functionDeclaration": "function () { return globalThis.__cdpagentInfer.phases(); }",
+            "functionDeclaration": f"function () {{ return globalThis.__cdpagentInfer.{name}(); }}",
             "executionContextId": ctx,
             "returnByValue": True,
         },
     )
     value = reply.get("result", {}).get("value")
-    return {k: float(v) for k, v in json.loads(value).items()} if isinstance(value, str) else {}
+    return json.loads(value) if isinstance(value, str) else {}
+
+
+async def _phases(tab: cdpagent.Tab) -> dict[str, float]:
+    return {k: float(v) for k, v in (await _infer_call(tab, "phases")).items()}
 
 
 async def style_layout_split(tab: cdpagent.Tab) -> dict[str, float]:
@@ -148,6 +156,7 @@ async def measure(rows: dict[str, Row], samples: int, split: bool) -> None:
             changed: list[float] = []
             edit = EDITS[row.label.split()[0]]
             phases: list[dict[str, float]] = []
+            changed_phases: list[dict[str, float]] = []
             for _ in range(samples):
                 await tab.reload(timeout=300)
                 t0 = time.perf_counter()
@@ -163,11 +172,16 @@ async def measure(rows: dict[str, Row], samples: int, split: bool) -> None:
                 t0 = time.perf_counter()
                 await observe_page(tab, quick, timeout=300)
                 changed.append((time.perf_counter() - t0) * 1000)
+                changed_phases.append(await _phases(tab))
+                row.changed_model = json.dumps(await _infer_call(tab, "model"))
             row.first_ms = statistics.median(first)
             row.first_collect_ms = statistics.median(collect)
             row.again_ms = statistics.median(again)
             row.changed_ms = statistics.median(changed)
             row.phases = {k: statistics.median(p.get(k, 0.0) for p in phases) for k in phases[0]}
+            row.changed_phases = {
+                k: statistics.median(p.get(k, 0.0) for p in changed_phases) for k in changed_phases[0]
+            }
             if split:
                 row.split = await style_layout_split(tab)
             await tab.close()
@@ -248,6 +262,10 @@ def inferred_report(
     print("in-page phases of the first pass (ms):")
     for r in rows.values():
         print(f"  {r.label:>11}: " + ", ".join(f"{k} {v:.1f}" for k, v in r.phases.items()))
+    print("in-page phases of the changed pass (ms) and what it did with the kept model:")
+    for r in rows.values():
+        print(f"  {r.label:>11}: " + ", ".join(f"{k} {v:.1f}" for k, v in r.changed_phases.items()))
+        print(f"  {'':>11}  {r.changed_model}")
     if split:
         print("one inference pass on a fresh document: Chromium style/layout vs the rest (ms; trace events):")
         for r in rows.values():

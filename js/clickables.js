@@ -37,6 +37,9 @@
 //       read (cdpagent/snapshot/clickables.py); each element is probed once
 //   mark(verdicts, ...elements)   the runtime's verdicts ("click", "hover", "") for
 //       the probed elements, in order
+//   reached(el) -> 0 | 1 | 2   what the last pass did with el: 0 nothing (nothing inside
+//       it either), 1 examined it, 2 took it as a candidate without examining it
+//   epoch() -> number   bumped by mark() and acted(): the next pass may find other things
 //
 // Finding happens in bulk and within bounds: one walk of the body that reads the
 // computed style of at most opts.click_scan elements, and samples only CLICK_SAMPLE
@@ -86,6 +89,13 @@
   const MARKED_MAX = 5000;
   let lastOut = [];
   let lastMax = 0;
+  // What the last pass looked at (inferindex: infer.js's kept model asks reached() whether
+  // a change inside a record row can change this pass): examined elements, and the
+  // candidates it took without examining (siblings of a sampled shape, marked elements).
+  let examined = new WeakSet();
+  let candidates = new WeakSet();
+  // Bumped when a verdict or an acted element changes what the next pass finds.
+  let epochs = 0;
 
   // :hover rules that show something: [parent selector, child selector], read once per
   // set of style sheets (cross-origin sheets cannot be read and are skipped).
@@ -234,10 +244,12 @@
           // Siblings of one shape share their styles and bindings: the samples speak for the rest.
           if (s[1] && !parentPointer) found.push(el);
           if (s[2]) for (const r of rules) if (el.matches(r[0])) hovers.push([el, r]);
+          if (s[1] || s[2]) candidates.add(el);
           continue;
         }
         if (stats.examined >= budget) { stats.unexamined++; continue; }
         stats.examined++;
+        examined.add(el);
         const cs = getComputedStyle(el);
         if (cs.display === 'none') continue;
         const pointer = cs.cursor === 'pointer';
@@ -266,6 +278,8 @@
     lastMax = max;
     info = new WeakMap();
     stats = { examined: 0, unexamined: 0, omitted: 0 };
+    examined = new WeakSet();
+    candidates = new WeakSet();
     const found = [];
     const scrollers = [];
     const hovers = [];
@@ -301,6 +315,7 @@
       const el = ref.deref();
       if (!el || !el.isConnected) continue;
       live.push(ref);
+      candidates.add(el);
       if (semantic(el)) continue;
       if (marks.get(el) === 'click') found.push(el);
       else if (marks.get(el) === 'hover' && el.checkVisibility(VIS)) hovered(el, null);
@@ -538,6 +553,7 @@
   const POPUP_TEXT = 100;
   const EXPANDER = /expand|collapse|toggle|caret|chevron|twisty|disclosure/i;
   function acted(el) {
+    epochs++;
     if (observer) observer.disconnect();
     target = el ? new WeakRef(el) : null;
     appeared = [];
@@ -626,6 +642,7 @@
     els.forEach((el, i) => {
       const v = verdicts[i] || '';
       if (!el || !v) return;
+      epochs++;
       marks.set(el, v);
       markedList.push(new WeakRef(el));
       if (el.classList.length) byShape.set(shapeOf(el) + '\u0000' + el.classList[0], [el.classList[0], shapeOf(el), v]);
@@ -643,10 +660,15 @@
     return els.length;
   }
 
+  // 2: the last pass took el as a candidate without examining it (or it is marked); 1: it
+  // examined el (and maybe what is inside); 0: neither (nothing inside el was looked at).
+  const reached = (el) => (candidates.has(el) ? 2 : examined.has(el) ? 1 : 0);
+  const epoch = () => epochs;
+
   Object.defineProperty(globalThis, '__cdpagentClickables', {
     value: Object.freeze({
       pass, kindOf, nameOf, named, describe, verb, ownName, floating, extra, find, hoverOnly, containers, hoverPath, acted, popup, probe, mark,
-      warnings,
+      warnings, reached, epoch,
     }),
     writable: false, configurable: false, enumerable: false,
   });

@@ -8,11 +8,13 @@
 //   plan(mode) -> "off" | "undeclared" | "all"
 //       what to infer: mode null means "all" when the page declares nothing
 //       (no data-agent-* region, action, record or state), else "off".
-//   infer(optionsJson, mode) -> string   one JSON snapshot
+//   infer(optionsJson, mode, fresh) -> string   one JSON snapshot
 //       (cdpagent.snapshot.model.Snapshot) built from semantic HTML and ARIA;
 //       every region, action, row-action group and record has source "inferred".
 //       mode "undeclared" skips what the page declares and the feedback that
-//       collect.js already reports; "all" reads the whole page.
+//       collect.js already reports; "all" reads the whole page. Later passes answer
+//       from the model kept between them (see "the inferred index"); fresh === true
+//       drops it and infers from scratch.
 //   find(locator) -> Element | null   the element of an inferred ActionLocator
 //       (for an in-place edit, the text field it revealed once there is one).
 //   reveals(el) -> boolean   el is an in-place edit label: typing into it means
@@ -22,6 +24,9 @@
 //   text(optionsJson) -> string   the page text alone (JSON PageText), for a
 //       declared page that opts in (ObserveOptions.page_text).
 //   phases() -> string   JSON {phase: ms} of the last infer() pass (bench/observe_inferred.py).
+//   model() -> string   JSON {model, rows, clickables} of the last pass: "built" (from
+//       scratch), "kept" (nothing changed) or "patched" (rows re-read alone), see "the
+//       inferred index"; clickables: the clickables pass ran again.
 //
 // infer() runs in phases, one function each (context, regions, records, row
 // actions, page actions, state, feedback, page text); every bound comes from
@@ -511,9 +516,26 @@
   let lastMode = 'all';
   const keyOf = (name, record, path, ordinal) => JSON.stringify([name, record == null ? null : record, path, ordinal || 0]);
 
+  // The answer of plan(null), kept while no element and no data-agent-* attribute came or
+  // went (see declaresMaybe): a page that declares nothing is not scanned for declarations
+  // on every observation (nor twice on its first: the listener probe asks too).
+  let planned = null;
+  const PLAN_WATCH = { subtree: true, childList: true, attributes: true,
+    attributeFilter: ['data-agent-region', 'data-agent-action', 'data-agent-record', 'data-agent-state'] };
+  const planObserver = new MutationObserver((records) => {
+    if (planned && records.some(declaresMaybe)) forgetPlan();
+  });
+  function forgetPlan() {
+    planned = null;
+    planObserver.disconnect();
+  }
   function plan(mode) {
     if (mode === 'off' || mode === 'undeclared' || mode === 'all') return mode;
-    return document.querySelector(DECLARED) ? 'off' : 'all';
+    if (planned && !planObserver.takeRecords().some(declaresMaybe)) return planned;
+    forgetPlan();
+    planned = document.querySelector(DECLARED) ? 'off' : 'all';
+    planObserver.observe(document, PLAN_WATCH);
+    return planned;
   }
 
   // A read-only field that opens a picker (a date picker, a popup list) is filled
@@ -541,9 +563,9 @@
   }
   const valued = (list, attr, value) => list.some((el) => el.getAttribute(attr) === value);
 
-  function pageContext(opts, mode) {
+  function pageContext(opts, mode, keptScan) {
     const skipDeclared = mode === 'undeclared';
-    const scan = scanAttributes();
+    const scan = keptScan || scanAttributes(); // inferindex: the kept model's scan (see "the inferred index")
     const anyAriaHidden = valued(scan.ariaHidden, 'aria-hidden', 'true');
     const modal = openModal(scan.ariaModal.filter((el) => el.getAttribute('aria-modal') === 'true'));
     const ctx = {
@@ -669,8 +691,10 @@
       for (const li of list.children) {
         if (/^(LI|ARTICLE)$/.test(li.tagName) || li.getAttribute('role') === 'listitem' || li.getAttribute('role') === 'article') items.push(li);
       }
-      if (!items.length || !items.some(hasOwnControls)) continue;
-      containers.push({ el: list, rows: items, headers: null, table: false });
+      // owner: the first item that holds controls (what keeps the list a record list).
+      const owner = items.find(hasOwnControls);
+      if (!owner) continue;
+      containers.push({ el: list, rows: items, headers: null, table: false, owner });
     }
     for (const c of cardContainers(containers, ctx.regionInfo, ctx.roled)) {
       if (!skip(c.el)) containers.push(c);
@@ -679,7 +703,7 @@
     return containers;
   }
 
-  function indexRecords(ctx, containers) {
+  function indexRecords(ctx, containers, entries) {
     const { opts } = ctx;
     const recordOf = new Map();
     const seenIds = new Map();
@@ -692,16 +716,16 @@
       const regionActive = !region || region.state === 'active' || region.state === 'covered';
       for (const row of c.rows) {
         if (recordOf.has(row)) continue;
-        let id = row.id || row.getAttribute('data-id') || row.getAttribute('data-key');
-        if (!id) {
-          const link = row.querySelector('a[href]');
-          id = link ? link.getAttribute('href') : hashId(keyText(row, c.table));
+        let e = entries.get(row);
+        if (!e || e.container !== c) {
+          e = rowEntry(ctx, row, c);
+          entries.set(row, e);
         }
-        id = clip(id, opts.record_id_chars);
+        let id = e.id;
         const n = (seenIds.get(id) || 0) + 1;
         seenIds.set(id, n);
         if (n > 1) id = `${id}~${n}`; // identical rows: told apart by their order among equals only
-        const on = regionActive && row.checkVisibility(VIS) && !(ctx.hasInert && row.closest('[inert]'));
+        const on = regionActive && e.shown && !e.inert;
         const rec = { id, row, container: c, region, active: on, visible: false, full: null };
         recordOf.set(row, rec);
         if (!on) {
@@ -720,7 +744,7 @@
       viewport.push(rec.id);
       if (rec.region && rec.region.out) rec.region.out.records_visible++;
     }
-    const byId = new Map(active.map((r) => [r.id, r]));
+    const byId = opts.include.length ? new Map(active.map((r) => [r.id, r])) : null;
     const chosen = [];
     for (const id of opts.include) {
       const rec = byId.get(id);
@@ -755,41 +779,71 @@
     return { records, index: { ids, viewport, inactive, duplicates: [] } };
   }
 
+  // A record row's entry in the kept model (see "the inferred index"): what its inference
+  // reads of the row alone (its id, whether it is rendered and inert), kept until something
+  // inside the row changes, or anything global does. Its controls are added by the fold.
+  function rowEntry(ctx, row, c) {
+    let id = row.id || row.getAttribute('data-id') || row.getAttribute('data-key');
+    if (!id) {
+      const link = row.querySelector('a[href]');
+      id = link ? link.getAttribute('href') : hashId(keyText(row, c.table));
+    }
+    return {
+      container: c, id: clip(id, ctx.opts.record_id_chars), shown: row.checkVisibility(VIS),
+      inert: !!(ctx.hasInert && row.closest('[inert]')), controls: null, inPlace: null,
+    };
+  }
+
+  // The row's controls as the fold reads them (own: the row's controls; inPlace: its
+  // in-place edit label or null): role, kind, name and what the name falls back to.
+  function rowControlsOf(ctx, e, c, own, inPlace) {
+    const { opts } = ctx;
+    const controls = [];
+    let typed = false;
+    // column and generic (what the name falls back to) are read when first needed.
+    const add = (el, role, kind, label) => controls.push({
+      el, role, kind, label, own: !!(CLICK && CLICK.ownName(el)), column: undefined, generic: undefined,
+      blocked: el.disabled === true || el.getAttribute('aria-disabled') === 'true',
+    });
+    if (own.length > 1) own.sort(docOrder);
+    for (const el of own) {
+      if (ctx.hidden(el)) continue;
+      const role = roleOf(el);
+      if (POPUP_ITEM.test(role)) continue;
+      const kind = kindOf(el, role);
+      if (kind === 'type') typed = true;
+      add(el, role, kind, controlName(el, role, kind, opts.action_name_chars, ctx.named, true)[0]);
+    }
+    const label = typed ? null : inPlace;
+    if (label) add(label, IN_PLACE, 'type', '');
+    e.controls = controls;
+    e.inPlace = label;
+  }
+
   // --- phase: row actions, folded per (name, region) --------------------------------------------
 
-  function foldRowActions(ctx, containers, rowControls) {
+  // ownOf(row): the row's controls; inPlaceOf(row): its in-place edit label or null (see
+  // IN_PLACE). Both are asked only of rows whose entry holds no controls yet.
+  function foldRowActions(ctx, containers, entries, ownOf, inPlaceOf) {
     const { opts } = ctx;
     const groups = new Map();
     const groupList = [];
-    const inPlace = new Map();
-    for (const l of orphans) {
-      const row = ctx.rowAbove(l);
-      if (row && !inPlace.has(row) && squash(l.textContent)) inPlace.set(row, l);
-    }
+    const taken = new Map();
     for (const c of containers) {
       const named = [];
-      const counts = new Map();
+      // How many rows have each control name: kept with a kept model's container and
+      // patched (keptModel takes a dropped entry's names out, a new entry adds its own).
+      const counted = !!c.counts;
+      const counts = c.counts || (c.counts = new Map());
       for (const row of c.rows) {
         const rec = ctx.recordOf.get(row);
         if (!rec || rec.container !== c) continue;
-        const controls = [];
-        let typed = false;
-        const own = rowControls.get(row) || [];
-        if (own.length > 1) own.sort(docOrder);
-        for (const el of own) {
-          if (ctx.hidden(el)) continue;
-          const role = roleOf(el);
-          if (POPUP_ITEM.test(role)) continue;
-          const kind = kindOf(el, role);
-          if (kind === 'type') typed = true;
-          controls.push([el, role, kind, controlName(el, role, kind, opts.action_name_chars, ctx.named, true)[0]]);
-        }
-        const label = typed ? null : inPlace.get(row);
-        if (label) {
-          controls.push([label, IN_PLACE, 'type', '']);
-          if (rec.visible || rec.full) ctx.revealers.set(label, row);
-        }
-        for (const [, , , s] of controls) if (s) counts.set(s, (counts.get(s) || 0) + 1);
+        const e = entries.get(row);
+        const read = !e.controls;
+        if (read) rowControlsOf(ctx, e, c, ownOf(row), inPlaceOf(row));
+        const controls = e.controls;
+        if (e.inPlace && (rec.visible || rec.full)) ctx.revealers.set(e.inPlace, row);
+        if (read || !counted) for (const k of controls) if (k.label) counts.set(k.label, (counts.get(k.label) || 0) + 1);
         named.push([rec, controls]);
       }
       const rowsOf = named.length;
@@ -797,13 +851,19 @@
       const path = region ? region.path : [];
       const pathKey = path.join('\u0000');
       for (const [rec, controls] of named) {
-        const taken = new Map();
-        for (const [el, role, kind, label] of controls) {
+        taken.clear();
+        for (const k of controls) {
+          const { el, role, kind, label } = k;
           // A name that differs on every row names the row, not the action (and is
           // never slugged: 10,000 unique names cost more than the rest of the row).
-          const s = label && (rowsOf === 1 || counts.get(label) > 1 || (CLICK && CLICK.ownName(el))) ? slug(label) : ''; // clicks: popup and menu items keep their names
-          const column = s ? '' : columnOf(el, c); // fit: a cell's control is named by its column ("Th")
-          let name = s || slug(column) || genericName(el, role, kind, label);
+          const s = label && (rowsOf === 1 || counts.get(label) > 1 || k.own) ? slug(label) : ''; // clicks: popup and menu items keep their names
+          if (!s && k.column === undefined) k.column = columnOf(el, c);
+          const column = s ? '' : k.column; // fit: a cell's control is named by its column ("Th")
+          let name = s || slug(column);
+          if (!name) {
+            if (k.generic === undefined) k.generic = genericName(el, role, kind, label);
+            name = k.generic;
+          }
           if (!name) continue;
           const n = (taken.get(name) || 0) + 1;
           taken.set(name, n);
@@ -835,7 +895,7 @@
           }
           const exact = rec.visible || rec.full;
           let reason = null;
-          if (el.disabled === true || el.getAttribute('aria-disabled') === 'true') reason = 'disabled';
+          if (k.blocked) reason = 'disabled';
           else if (exact) reason = ctx.reasonOf(el, el.checkVisibility(VIS), kind);
           if (reason) {
             g.reasons[reason] = (g.reasons[reason] || 0) + 1;
@@ -1181,13 +1241,431 @@
     return skipped;
   }
 
+  // --- the inferred index: what is kept between observations -------------------------------
+  //
+  // A page that declares nothing is inferred from scratch once per document; later passes
+  // keep what is expensive per record row and cannot have changed, and read again what can.
+  //
+  //   kept    the model: the attribute scan, the label map, the clickables pass, the
+  //           record containers and their rows, the page's controls outside rows; per row
+  //           (its entry) its id, whether it is rendered and inert, its controls with their
+  //           roles, kinds, names, columns and whether they are disabled, its in-place edit.
+  //           Also kept: whether the document holds sensitive or aria-hidden elements (the
+  //           two queries of P.pass; a row's change can only add a sensitive field, and is
+  //           checked for one). (plan(null) keeps its answer by its own observer.)
+  //   read    on every pass: regions, page actions, state, feedback, page text (the page
+  //           side), the record ids in order (duplicates numbered), which rows are in the
+  //           viewport, the fold's counts and groups (from the entries, cheap), what exact
+  //           rows show (fields, values, availability): values, because a value set by
+  //           script fires no event and no mutation.
+  //   dropped a MutationObserver on the document and its open shadow roots, events in the
+  //           capture phase and prints compared on every pass decide:
+  //           - a change below one row of a table or list (text, controls added or removed,
+  //             an attribute of ROW_ATTRS on an element inside it) drops that row's entry;
+  //             the row must not be entangled (a label or an id reference ties it to another
+  //             row or to the page), nest or sit in another row, be a card, hold an element
+  //             of the clickables pass, and the change must add or remove nothing of
+  //             KEEP_STRUCTURAL (roles, ids, labels, lists, cells, headings...); a row the
+  //             clickables pass looked at runs that pass again (bounded by click_scan), and
+  //             the model stands only if it finds the same elements; the overflow of the
+  //             scrollable boxes around the row (which that pass offers) must not change;
+  //           - anything else drops everything: a change outside every row or on a row's
+  //             element itself; an event that can change style or layout without a
+  //             mutation (KEEP_EVENTS, KEEP_LOADS); a style sheet whose rules changed in
+  //             number; any animation that moved; the URL; the viewport's size; a listener
+  //             verdict or an act (the clickables epoch); a popup; a custom element
+  //             upgraded; other options or mode; fresh === true. With :has() or a container
+  //             query in a readable sheet every change drops everything (a row's change
+  //             can restyle another); with a rule on a value's pseudo-class (:checked,
+  //             :placeholder-shown...) that can hide or restyle, nothing is kept at all (a
+  //             value a script sets restyles without a trace).
+  //           Scrolling drops nothing: what it moves (the viewport, in_viewport, the page
+  //           text's order) is read on every pass.
+  //   limits  not seen: a rule edited through the CSSOM that keeps its sheet's rule count,
+  //           the rules of sheets this world cannot read (another origin), and changes
+  //           inside closed shadow roots.
+
+  // Attributes whose change on an element inside a row re-reads only that row.
+  const ROW_ATTRS = new Set(['value', 'checked', 'selected', 'disabled', 'readonly', 'required', 'aria-label', 'title',
+    'placeholder', 'alt', 'src', 'srcset', 'href', 'class', 'style', 'hidden', 'type', 'name', 'min', 'max', 'step',
+    'maxlength', 'minlength', 'pattern', 'width', 'height']);
+  // What a row's own change must not add or remove: what the page side, the containers,
+  // the attribute scan or another row can read.
+  const KEEP_STRUCTURAL = ['table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption', 'colgroup', 'ul', 'ol', 'li',
+    'dl', 'menu', 'label', 'dialog', 'main', 'nav', 'header', 'footer', 'aside', 'form', 'search', 'section', 'article',
+    'fieldset', 'legend', 'output', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'iframe', 'frame', 'object', 'embed', 'style',
+    'link', 'slot', 'template', 'details', 'summary', 'datalist', 'meta', 'base', '[role]', '[id]', '[contenteditable]',
+    '[tabindex]', '[onclick]', '[popover]', '[inert]', '[class*="slider" i]', '[aria-live]', '[aria-invalid]',
+    '[aria-current]', '[aria-selected]', '[aria-pressed]', '[aria-checked]', '[aria-expanded]', '[aria-sort]',
+    '[aria-hidden]', '[aria-disabled]', '[aria-modal]', '[aria-labelledby]', '[aria-describedby]', '[aria-errormessage]',
+    '[aria-haspopup]', '[aria-controls]', '[aria-owns]', '[aria-activedescendant]', '[list]', '[for]',
+    '[data-agent-region]', '[data-agent-action]', '[data-agent-record]', '[data-agent-state]', '[data-agent-feedback]'].join(',');
+  // Events after which style, values or layout may differ without a mutation.
+  const KEEP_EVENTS = ['resize', 'input', 'change', 'focusin', 'focusout', 'pointerover', 'pointerout', 'pointerdown',
+    'pointerup', 'transitionrun', 'animationstart', 'hashchange', 'popstate', 'toggle', 'invalid', 'reset',
+    'fullscreenchange'];
+  // Loads that change layout (an image that gets its size): they reach the document, never
+  // the window.
+  const KEEP_LOADS = ['load', 'error'];
+  // Idrefs that tie an element to another (its name, description, owner).
+  const IDREFS = ['aria-labelledby', 'aria-describedby', 'aria-errormessage', 'aria-controls', 'aria-owns',
+    'aria-activedescendant', 'aria-details', 'aria-flowto', 'list', 'for'];
+  // Rules that make a row's entry unsafe to keep (see "dropped" above).
+  const LOOKS_AROUND = /:has\(/;
+  const VALUE_PSEUDO = /:(checked|indeterminate|default|valid|invalid|user-valid|user-invalid|placeholder-shown|in-range|out-of-range|autofill|blank|required|optional|read-only|read-write|enabled|disabled)\b/;
+  const RESTYLES = /^(display|visibility|opacity|content-visibility|cursor|overflow|overflow-x|overflow-y|content|background|background-image|width|height|max-height|max-width)$/;
+  const KEPT_PENDING_MAX = 20000;
+  const WATCH = { subtree: true, childList: true, attributes: true, characterData: true };
+
+  let kept = null; // the model, or null: the next pass infers from scratch
+  // What the last pass did with the model (model(): "built", "kept" or "patched"; rows re-read).
+  let lastModel = { model: 'built', rows: 0, clickables: false };
+  let keptChanges = [];
+  const keptObserver = new MutationObserver((records) => {
+    if (!kept) return;
+    if (keptChanges.length + records.length > KEPT_PENDING_MAX) { dropKept(); droppedBy = 'mutations'; return; }
+    for (const r of records) keptChanges.push(r);
+  });
+  function dropKept() {
+    if (kept) keptObserver.disconnect();
+    kept = null;
+    keptChanges = [];
+  }
+  // Why the model was dropped between passes (model().why).
+  let droppedBy = '';
+  const dropOn = (type) => () => {
+    if (!kept) return;
+    dropKept();
+    droppedBy = type;
+  };
+  for (const type of KEEP_EVENTS) addEventListener(type, dropOn(type), true);
+  for (const type of KEEP_LOADS) document.addEventListener(type, dropOn(type), true);
+  if (document.fonts) document.fonts.addEventListener('loadingdone', dropOn('fonts'));
+
+  // Whether mutation record m may add or remove a declaration (an element, or a data-agent-*
+  // attribute, came or went).
+  const declaresMaybe = (m) => (m.type === 'attributes' ? m.attributeName.startsWith('data-agent-')
+    : m.type === 'childList' && (Array.prototype.some.call(m.addedNodes, isElementNode) ||
+      Array.prototype.some.call(m.removedNodes, isElementNode)));
+  const isElementNode = (n) => n.nodeType === Node.ELEMENT_NODE;
+
+  const keptKey = (opts, mode) => mode + JSON.stringify(Object.assign({}, opts, { include: null }));
+
+  // The open shadow roots of the document, searched only up to opts.shadow_scan elements
+  // (null: not searched, too large).
+  function openRoots(opts) {
+    const all = document.getElementsByTagName('*');
+    if (all.length > opts.shadow_scan) return null;
+    const out = [];
+    const visit = (list) => {
+      for (const el of list) {
+        if (!el.shadowRoot) continue;
+        out.push(el.shadowRoot);
+        visit(el.shadowRoot.querySelectorAll('*'));
+      }
+    };
+    visit(all);
+    return out;
+  }
+
+  // What must stay the same for the model to stand (see "dropped" above).
+  function keptPrint(roots) {
+    let print = `${location.href}\u0000${innerWidth}x${innerHeight}\u0000${CLICK ? CLICK.epoch() : 0}\u0000`;
+    const lists = [document.styleSheets, document.adoptedStyleSheets];
+    for (const r of roots || []) lists.push(r.styleSheets, r.adoptedStyleSheets);
+    for (const sheets of lists) {
+      for (const sheet of sheets) {
+        let n = -1;
+        try { n = sheet.cssRules.length; } catch (_) { /* another origin's: the page cannot edit it either */ }
+        print += `${n}${sheet.disabled ? 'd' : ''},`;
+      }
+      print += '|';
+    }
+    const animations = document.getAnimations();
+    for (const r of roots || []) animations.push(...r.getAnimations());
+    for (const a of animations) print += `${a.playState}@${a.currentTime};`;
+    return print;
+  }
+  const popupPrint = () => {
+    const p = CLICK && CLICK.popup();
+    return p ? [p.near, ...p.items] : [];
+  };
+  const sameList = (a, b) => a.length === b.length && a.every((el, i) => el === b[i]);
+
+  // What the readable sheets allow: 'none' (keep nothing), 'page' (keep, but every change
+  // drops everything: :has() or a container query can carry a row's change elsewhere),
+  // 'rows' (a row's change re-reads that row).
+  function sheetsAllow(roots) {
+    let allow = 'rows';
+    const visit = (rules) => {
+      for (const rule of rules) {
+        if (allow === 'none') return;
+        if (typeof CSSContainerRule !== 'undefined' && rule instanceof CSSContainerRule) allow = 'page';
+        if (rule instanceof CSSStyleRule) {
+          const sel = rule.selectorText;
+          if (LOOKS_AROUND.test(sel)) allow = 'page';
+          if (VALUE_PSEUDO.test(sel)) {
+            for (let i = 0; i < rule.style.length; i++) if (RESTYLES.test(rule.style[i])) { allow = 'none'; break; }
+          }
+        }
+        if (rule instanceof CSSImportRule) {
+          let inner = null;
+          try { inner = rule.styleSheet && rule.styleSheet.cssRules; } catch (_) { inner = null; }
+          if (inner) visit(inner);
+        }
+        if (rule.cssRules) visit(rule.cssRules);
+      }
+    };
+    const lists = [document.styleSheets, document.adoptedStyleSheets];
+    for (const r of roots || []) lists.push(r.styleSheets, r.adoptedStyleSheets);
+    for (const sheets of lists) {
+      for (const sheet of sheets) {
+        let rules = null;
+        try { rules = sheet.cssRules; } catch (_) { rules = null; }
+        if (rules) visit(rules);
+      }
+    }
+    return allow;
+  }
+
+  // A row's controls, read from the row alone: what allControls and the partition into rows
+  // give it (for a row that nests no other row and holds no floating popup item).
+  function controlsInRow(row, clickables) {
+    const out = clickables.filter((el) => row.contains(el)); // clicks
+    if (CONTROL_TAG.test(row.tagName) && isControl(row)) out.push(row);
+    for (const tag of CONTROL_TAGS) for (const el of row.getElementsByTagName(tag)) if (isControl(el)) out.push(el);
+    const within = (selector) => [row, ...row.querySelectorAll(selector)].filter((el) => el.matches(selector));
+    for (const el of within('[role]')) if (!CONTROL_TAG.test(el.tagName) && isControl(el)) out.push(el);
+    for (const el of within('[contenteditable]')) {
+      if (!CONTROL_TAG.test(el.tagName) && !el.hasAttribute('role') && isControl(el)) out.push(el);
+    }
+    for (const el of within(SLIDER_HANDLES)) if (!CONTROL_TAG.test(el.tagName) && isSliderHandle(el) && !out.includes(el)) out.push(el);
+    return out;
+  }
+  // A row's in-place edit label, read from the row alone (see IN_PLACE).
+  function inPlaceIn(row) {
+    for (const l of row.getElementsByTagName('label')) if (!l.control && !l.htmlFor && squash(l.textContent)) return l;
+    return null;
+  }
+
+  // Whether this document had an open shadow root when one was looked for: then each model
+  // looks for them when it is built (its observer must watch them from the start).
+  let shadowed = false;
+
+  // The model of this pass (K), built from what the pass found, and watching the page. What
+  // the first answer does not need (the search for open shadow roots, which rows can be read
+  // alone) is done when the page is idle after it, or by the pass that needs it first.
+  function keepModel(ctx, opts, mode, parts) {
+    const roots = shadowed ? openRoots(opts) : null;
+    const allow = sheetsAllow(roots);
+    if (allow === 'none') return null;
+    const K = {
+      key: keptKey(opts, mode), opts, allow, roots, print: keptPrint(roots), popup: popupPrint(),
+      labels, orphans, scan: ctx.scan, ...parts, recordOf: ctx.recordOf, rowAbove: ctx.rowAbove,
+      alone: null, overflow: boxesAround(parts.containers), rootsKnown: shadowed,
+      // What P.pass asks the whole document each pass (see patchFacts): null until known.
+      facts: null,
+      undefinedEls: Array.from(document.querySelectorAll(':not(:defined)')),
+    };
+    keptChanges = [];
+    keptObserver.observe(document, WATCH);
+    for (const r of roots || []) keptObserver.observe(r, WATCH);
+    if (typeof requestIdleCallback === 'function') {
+      requestIdleCallback(() => {
+        if (kept !== K) return;
+        if (!knowRoots(K)) dropKept();
+        else {
+          if (!K.alone) aloneRows(K);
+          if (!K.facts) K.facts = { sensitive: !!document.querySelector(P.SENSITIVE), hidden: !!document.querySelector('[aria-hidden="true"]') };
+        }
+      });
+    }
+    return K;
+  }
+
+  // Whether model K watches every open shadow root of the document; the first time it is
+  // asked it looks for them, and when there are some it says no (the model is dropped and
+  // the next one watches them from the start).
+  function knowRoots(K) {
+    if (K.rootsKnown) return true;
+    K.rootsKnown = true;
+    const roots = openRoots(K.opts);
+    if (!roots || !roots.length) return true;
+    shadowed = true;
+    return false;
+  }
+
+  // The scrollable boxes around the rows of containers, and whether each overflows now.
+  function boxesAround(containers) {
+    const overflow = new Map();
+    for (const c of containers) {
+      let last = null;
+      for (const row of c.rows) {
+        if (row.parentElement === last) continue;
+        last = row.parentElement;
+        for (let p = last; p && p !== document.body && !overflow.has(p); p = p.parentElement) overflow.set(p, overflows(p));
+      }
+    }
+    return overflow;
+  }
+
+  // The rows of model K a change inside can be read alone for (K.alone): not nested or
+  // nesting, not cards, holding no clickable, tied to no other row and to nothing outside by
+  // a label or an id reference.
+  function aloneRows(K) {
+    const { containers, clickables, recordOf, rowAbove } = K;
+    const rowOf = (el) => (recordOf.has(el) ? el : rowAbove(el));
+    const alone = new Set();
+    for (const c of containers) if (!c.card) for (const row of c.rows) if (recordOf.get(row).container === c) alone.add(row);
+    for (const row of recordOf.keys()) {
+      const above = rowAbove(row);
+      if (above) { alone.delete(row); alone.delete(above); }
+    }
+    for (const c of containers) if (c.card) for (const row of c.rows) alone.delete(row);
+    for (const el of clickables) alone.delete(rowOf(el));
+    const tie = (a, b) => { if (a !== b) { alone.delete(a); alone.delete(b); } };
+    for (const [control, list] of K.labels) for (const l of list) tie(rowOf(control), rowOf(l));
+    for (const el of document.querySelectorAll(IDREFS.map((a) => `[${a}]`).join(','))) {
+      const from = rowOf(el);
+      for (const id of IDREFS.flatMap((a) => (el.getAttribute(a) || '').split(/\s+/))) {
+        const target = id && document.getElementById(id);
+        if (target) tie(from, rowOf(target));
+      }
+    }
+    K.alone = alone;
+  }
+
+  // Whether box p scrolls (js/clickables.js offers such boxes): null when it cannot.
+  function overflows(p) {
+    const cs = getComputedStyle(p);
+    const y = cs.overflowY;
+    const x = cs.overflowX;
+    const sy = y === 'auto' || y === 'scroll';
+    const sx = x === 'auto' || x === 'scroll';
+    if (!sx && !sy) return null;
+    return `${sy && p.scrollHeight > p.clientHeight + 2},${sx && p.scrollWidth > p.clientWidth + 2}`;
+  }
+
+  // The row a mutation record is confined to (its entry is what it changes), or null when
+  // it may change more than one row (see "dropped" above).
+  function rowOfChange(K, m) {
+    let t = m.target;
+    let elements = false;
+    if (m.type === 'characterData') {
+      t = t.parentNode;
+      if (!t || t.nodeType !== Node.ELEMENT_NODE || /^(STYLE|SCRIPT|TITLE)$/.test(t.tagName)) return null;
+    } else if (m.type === 'attributes') {
+      const name = m.attributeName;
+      if (!ROW_ATTRS.has(name)) return null;
+      if (name === 'class' && (t.hasAttribute('tabindex') || t.querySelector(':scope > [tabindex]'))) return null; // slider handles
+    } else {
+      for (const list of [m.addedNodes, m.removedNodes]) {
+        for (const node of list) {
+          if (node.nodeType !== Node.ELEMENT_NODE) continue;
+          elements = true;
+          if (node.matches(KEEP_STRUCTURAL) || node.querySelector(KEEP_STRUCTURAL)) return null;
+          if (node.shadowRoot || node.localName.includes('-')) return null;
+          for (const el of node.getElementsByTagName('*')) if (el.shadowRoot || el.localName.includes('-')) return null;
+        }
+      }
+    }
+    if (t.nodeType !== Node.ELEMENT_NODE) return null;
+    for (let p = t; p; p = p.parentElement) {
+      if (K.entries.has(p)) {
+        if (p === t && m.type === 'attributes') return null; // the row element itself: its siblings' styles, its id
+        return K.alone.has(p) ? p : null;
+      }
+      if (elements && p.tagName === 'LABEL') return null; // what the label names may change
+    }
+    return null;
+  }
+
+  // The kept model, patched from what changed since the last pass, or null (then the pass
+  // infers from scratch). click is the clickables pass when it had to run again.
+  function keptModel(opts, mode) {
+    const K = kept;
+    lastModel = { model: 'built', rows: 0, clickables: false, why: droppedBy || 'none kept' };
+    droppedBy = '';
+    if (!K) return { K: null, click: null };
+    const records = keptChanges;
+    keptChanges = [];
+    for (const r of keptObserver.takeRecords()) records.push(r);
+    let click = null;
+    const drop = (why) => {
+      dropKept();
+      lastModel = { model: 'built', rows: 0, clickables: !!click, why };
+      return { K: null, click };
+    };
+    if (K.key !== keptKey(opts, mode)) return drop('options');
+    if (!knowRoots(K)) return drop('shadow roots');
+    if (K.print !== keptPrint(K.roots)) return drop('print');
+    if (!sameList(popupPrint(), K.popup)) return drop('popup');
+    if (K.undefinedEls.some((el) => el.matches(':defined'))) return drop('upgrade'); // a shadow root, maybe
+    if (!records.length) {
+      lastModel = { model: 'kept', rows: 0, clickables: false };
+      return { K, click };
+    }
+    if (K.allow !== 'rows') return drop('sheets');
+    if (!K.alone) aloneRows(K);
+    const dirty = new Set();
+    for (const m of records) {
+      const row = rowOfChange(K, m);
+      if (!row) return drop(`${m.type} ${m.type === 'attributes' ? m.attributeName : ''} at ${m.target.nodeName}`);
+      dirty.add(row);
+    }
+    let rerun = false;
+    for (const row of dirty) {
+      const c = K.entries.get(row).container;
+      // A list stays a record list while one of its items holds controls.
+      if (!c.table && dirty.has(c.owner) && !hasOwnControls(c.owner)) {
+        c.owner = c.rows.find(hasOwnControls);
+        if (!c.owner) return drop('list');
+      }
+      for (let p = row.parentElement; p && p !== document.body; p = p.parentElement) {
+        if (K.overflow.has(p) && overflows(p) !== K.overflow.get(p)) return drop('overflow');
+      }
+      // The clickables pass runs again when it looked at the row, at what is inside it, or
+      // took one of the row's ancestors as a candidate (whose text holds the row's).
+      if (CLICK && !rerun) {
+        for (let p = row; p && !rerun; p = p.parentElement) rerun = CLICK.reached(p) === 2 || (p === row && CLICK.reached(p) === 1);
+        for (const el of row.getElementsByTagName('*')) if (!rerun) rerun = CLICK.reached(el) > 0;
+      }
+    }
+    if (rerun) {
+      click = CLICK.pass(opts);
+      if (!sameList(click, K.clickables) || !sameList(popupPrint(), K.popup)) return drop('clickables');
+    }
+    for (const row of dirty) {
+      const e = K.entries.get(row);
+      const counts = e.container.counts;
+      if (counts && e.controls) {
+        for (const k of e.controls) {
+          if (!k.label) continue;
+          const n = counts.get(k.label) - 1;
+          if (n) counts.set(k.label, n);
+          else counts.delete(k.label);
+        }
+      }
+      K.entries.delete(row);
+    }
+    // A row's change can add a sensitive field (its type); aria-hidden never (it drops all).
+    if (K.facts && !K.facts.sensitive) {
+      for (const row of dirty) if (row.matches(P.SENSITIVE) || row.querySelector(P.SENSITIVE)) K.facts.sensitive = true;
+    }
+    lastModel = { model: 'patched', rows: dirty.size, clickables: !!click };
+    return { K, click };
+  }
+
   // --- the pass ---------------------------------------------------------------------------------
 
-  function infer(optionsJson, mode) {
+  function infer(optionsJson, mode, fresh) {
     const opts = JSON.parse(optionsJson);
     lastOptions = optionsJson;
     lastMode = mode;
-    return P.pass(() => inferPass(opts, mode));
+    const t0 = now();
+    if (fresh === true) dropKept();
+    const change = keptModel(opts, mode); // see "the inferred index"
+    return P.pass(() => inferPass(opts, mode, change, t0), change.K ? change.K.facts : null);
   }
 
   // Milliseconds per phase of the last pass (bench/observe_inferred.py reads them with phases()).
@@ -1198,33 +1676,58 @@
     return (name) => { const t = now(); lastPhases[name] = t - last; last = t; };
   }
   const phases = () => JSON.stringify(lastPhases);
+  const model = () => JSON.stringify(lastModel);
 
-  function inferPass(opts, mode) {
-    const t0 = now();
+  function inferPass(opts, mode, change, t0) {
     const mark = phaseClock(t0);
-    labels = labelMap();
-    const ctx = pageContext(opts, mode);
+    const { K, click } = change;
+    mark('index');
+    if (K) ({ labels, orphans } = K);
+    else labels = labelMap();
+    const ctx = pageContext(opts, mode, K ? K.scan : null);
     // clicks: before the containers, which add the repeated clickable blocks this pass finds.
     mark('context');
-    const clickables = CLICK ? CLICK.pass(opts) : [];
+    const clickables = K ? K.clickables : click || (CLICK ? CLICK.pass(opts) : []);
     mark('clickables');
     const regions = inferRegions(ctx);
     mark('regions');
-    const containers = findContainers(ctx);
+    const containers = K ? K.containers : findContainers(ctx);
     mark('containers');
-    const recs = indexRecords(ctx, containers);
+    const entries = K ? K.entries : new Map();
+    const recs = indexRecords(ctx, containers, entries);
     mark('records');
-    const rowControls = new Map();
-    const pageControls = [];
-    for (const el of allControls(ctx.scan, clickables)) {
-      const row = CLICK && CLICK.floating(el) ? null : ctx.recordOf.has(el) ? el : ctx.rowAbove(el); // clicks: a clickable row is its own row's action; a popup's items are the page's
-      if (!row) pageControls.push(el);
-      else if (rowControls.has(row)) rowControls.get(row).push(el);
-      else rowControls.set(row, [el]);
+    let pageControls;
+    let ownOf;
+    let inPlaceOf;
+    if (K) {
+      // Only rows whose entry a change dropped are read, each alone (see rowOfChange).
+      pageControls = K.pageControls;
+      ownOf = (row) => controlsInRow(row, clickables);
+      inPlaceOf = inPlaceIn;
+    } else {
+      const rowControls = new Map();
+      pageControls = [];
+      for (const el of allControls(ctx.scan, clickables)) {
+        const row = CLICK && CLICK.floating(el) ? null : ctx.recordOf.has(el) ? el : ctx.rowAbove(el); // clicks: a clickable row is its own row's action; a popup's items are the page's
+        if (!row) pageControls.push(el);
+        else if (rowControls.has(row)) rowControls.get(row).push(el);
+        else rowControls.set(row, [el]);
+      }
+      const inPlace = new Map();
+      for (const l of orphans) {
+        const row = ctx.rowAbove(l);
+        if (row && !inPlace.has(row) && squash(l.textContent)) inPlace.set(row, l);
+      }
+      ownOf = (row) => rowControls.get(row) || [];
+      inPlaceOf = (row) => inPlace.get(row) || null;
     }
     mark('controls');
-    const groupList = foldRowActions(ctx, containers, rowControls);
+    const groupList = foldRowActions(ctx, containers, entries, ownOf, inPlaceOf);
     mark('row actions');
+    if (!K) {
+      kept = keepModel(ctx, opts, mode, { containers, entries, clickables, pageControls });
+      mark('keep');
+    }
     const page = inferPageActions(ctx, pageControls);
     if (CLICK) for (const [el, a] of CLICK.extra(ctx.regionOf, ctx.vw, ctx.vh)) { page.total++; page.els.push(el); page.actions.push(a); } // clicks: scroll a text area
     orderActions(page.actions, page.els, groupList);
@@ -1236,7 +1739,9 @@
     mark('state');
     const feedback = inferFeedback(opts, ctx.skipDeclared, ctx.regionOf, ctx.scan);
     mark('feedback');
-    const text = opts.page_text === false ? null : readPageText(ctx, textSkips(ctx, shownParts(containers)));
+    // inferindex: the kept containers' shown parts are kept with them.
+    const shown = kept && kept.containers === containers ? kept.shown || (kept.shown = shownParts(containers)) : shownParts(containers);
+    const text = opts.page_text === false ? null : readPageText(ctx, textSkips(ctx, shown));
     mark('page text');
     return JSON.stringify({
       identity: { title: clip(document.title, opts.note_chars), path: clip(location.pathname, opts.note_chars), route: null, route_params: {}, query: {} },
@@ -1619,7 +2124,7 @@
   const choices = (el) => (groups.get(el) || []).slice();
 
   Object.defineProperty(globalThis, '__cdpagentInfer', {
-    value: Object.freeze({ plan, infer, find, reveals, choices, text, phases }),
+    value: Object.freeze({ plan, infer, find, reveals, choices, text, phases, model }),
     writable: false, configurable: false, enumerable: false,
   });
 })();

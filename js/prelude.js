@@ -97,10 +97,12 @@
   let anySensitive = null;
   let anyHidden = null;
   // Run fn with the two document-wide answers fixed (one query each instead of one per read).
-  function pass(fn) {
+  // known: {sensitive, hidden} when the caller knows them (infer.js's kept model; a stale
+  // true only costs the full check of each element, never a wrong answer).
+  function pass(fn, known) {
     const before = [anySensitive, anyHidden];
-    anySensitive = !!document.querySelector(SENSITIVE);
-    anyHidden = !!document.querySelector(HIDDEN);
+    anySensitive = known ? known.sensitive : !!document.querySelector(SENSITIVE);
+    anyHidden = known ? known.hidden : !!document.querySelector(HIDDEN);
     try {
       return fn();
     } finally {
