@@ -126,6 +126,37 @@
     for (const el of scan.sliderHandles) if (!CONTROL_TAG.test(el.tagName) && isSliderHandle(el) && !out.includes(el)) out.push(el);
     return out;
   }
+  // The pass's controls split into those of each record row (its nearest record row
+  // above) and the page's. A control outside every record container is the page's without
+  // a walk (50,000 links on a page without records: none); inside one, the row is found by
+  // closest() over the row tags of tables and lists, a memoised walk only for cards and
+  // clickable blocks (rows of any tag).
+  const ROWISH = 'tr,li,article,[role=row],[role=listitem],[role=article]';
+  const ROWISH_TAG = /^(TR|LI|ARTICLE)$/;
+  const BOXES_MAX = 32;
+  function controlsByRow(ctx, containers, clickables) {
+    const rowControls = new Map();
+    const pageControls = [];
+    const boxes = containers.map((c) => c.el);
+    const rowish = containers.every((c) => c.table || c.rows.every((r) => ROWISH_TAG.test(r.tagName) || /^(row|listitem|article)$/.test(firstRole(r) || '')));
+    const rowAbove = (el) => {
+      if (!boxes.length || (boxes.length <= BOXES_MAX && !boxes.some((b) => b.contains(el)))) return null;
+      if (!rowish) return ctx.rowAbove(el);
+      // From el itself (not a record: that was asked first), so the cells on the way get no
+      // wrapper in this world.
+      for (let p = el.closest(ROWISH); p; p = p.parentElement && p.parentElement.closest(ROWISH)) {
+        if (p !== el && ctx.recordOf.has(p)) return p;
+      }
+      return null;
+    };
+    for (const el of allControls(ctx.scan, clickables)) {
+      const row = CLICK && CLICK.floating(el) ? null : ctx.recordOf.has(el) ? el : rowAbove(el); // clicks: a clickable row is its own row's action; a popup's items are the page's
+      if (!row) pageControls.push(el);
+      else if (rowControls.has(row)) rowControls.get(row).push(el);
+      else rowControls.set(row, [el]);
+    }
+    return { rowControls, pageControls };
+  }
   // Elements by tag (live collections) and by role (from the pass's one [role] scan),
   // in document order: cheaper than a selector list, which matches every selector
   // against every element of the page.
@@ -528,16 +559,32 @@
   // selector matching: a JS walk over every element (tried) is cheaper on a document this
   // world has read before, but on a freshly loaded one it makes a wrapper for each of its
   // 90,000 elements, which cost more than all these scans on the first observation.
+  // One querySelectorAll for all of them: each selector of its own walked the whole
+  // document (ten walks of 900,000 elements on a 100,000-row table); the hits, few on most
+  // pages, are sorted into their lists by attribute reads, each list in document order.
+  const SCANNED = `[role],[contenteditable],${SLIDER_HANDLES},[aria-hidden="true"],[inert],[aria-disabled="true"],` +
+    '[aria-modal="true"],[aria-current],[aria-selected],[aria-pressed],[aria-checked],[aria-expanded],[aria-sort],' +
+    '[aria-live],[aria-invalid]';
+  const STATE_ATTRS = ['aria-current', 'aria-selected', 'aria-pressed', 'aria-checked', 'aria-expanded'];
   function scanAttributes() {
-    const all = (selector) => Array.from(document.querySelectorAll(selector));
-    const first = (selector) => { const el = document.querySelector(selector); return el ? [el] : []; };
-    return {
-      roled: all('[role]'), editable: all('[contenteditable]'), sliderHandles: all(SLIDER_HANDLES),
-      ariaHidden: first('[aria-hidden="true"]'), inert: first('[inert]'),
-      ariaDisabled: first('[aria-disabled="true"]'), ariaModal: all('[aria-modal="true"]'),
-      stated: all('[aria-current],[aria-selected],[aria-pressed],[aria-checked],[aria-expanded]'),
-      sorted: all('[aria-sort]'), live: all('[aria-live],[aria-invalid]'),
+    const scan = {
+      roled: [], editable: [], sliderHandles: [], ariaHidden: [], inert: [], ariaDisabled: [], ariaModal: [],
+      stated: [], sorted: [], live: [],
     };
+    for (const el of document.querySelectorAll(SCANNED)) {
+      const roled = el.hasAttribute('role');
+      if (roled) scan.roled.push(el);
+      if (el.hasAttribute('contenteditable')) scan.editable.push(el);
+      if (!roled && el.hasAttribute('tabindex') && el.matches(SLIDER_HANDLES)) scan.sliderHandles.push(el);
+      if (!scan.ariaHidden.length && el.getAttribute('aria-hidden') === 'true') scan.ariaHidden.push(el);
+      if (!scan.inert.length && el.hasAttribute('inert')) scan.inert.push(el);
+      if (!scan.ariaDisabled.length && el.getAttribute('aria-disabled') === 'true') scan.ariaDisabled.push(el);
+      if (el.getAttribute('aria-modal') === 'true') scan.ariaModal.push(el);
+      if (STATE_ATTRS.some((a) => el.hasAttribute(a))) scan.stated.push(el);
+      if (el.hasAttribute('aria-sort')) scan.sorted.push(el);
+      if (el.hasAttribute('aria-live') || el.hasAttribute('aria-invalid')) scan.live.push(el);
+    }
+    return scan;
   }
   const valued = (list, attr, value) => list.some((el) => el.getAttribute(attr) === value);
 
@@ -630,23 +677,18 @@
       }
     }
     ctx.regionInfo = regionInfo;
-    // The region above an element: its nearest ancestor that is a region, memoised for
-    // every element on the way (50,000 links have 50,000 parents but share a few regions).
-    const above = new Map();
+    // The region above an element: its nearest ancestor that is a region. Every region is
+    // a LANDMARK element, so closest() walks there in the engine (a memo of every ancestor
+    // on the way cost more on 50,000 links than the walks it spared).
     ctx.regionOf = (el) => {
       const own = regionInfo.get(el);
       if (own) return own;
-      const path = [];
-      let r = null;
-      for (let p = el.parentElement; p; p = p.parentElement) {
-        const known = above.get(p);
-        if (known !== undefined) { r = known; break; }
+      if (!regionInfo.size) return null;
+      for (let p = el.parentElement && el.parentElement.closest(LANDMARK); p; p = p.parentElement && p.parentElement.closest(LANDMARK)) {
         const info = regionInfo.get(p);
-        if (info) { r = info; break; }
-        path.push(p);
+        if (info) return info;
       }
-      for (const p of path) above.set(p, r);
-      return r;
+      return null;
     };
     return { regions, total };
   }
@@ -947,7 +989,10 @@
     const inGroup = new Set();
     for (const radios of radioGroups.values()) for (const r of radios) inGroup.add(r);
     let unoffered = 0;
-    for (const el of orderedUntil(pageControls, () => out.length >= opts.max_page_actions)) {
+    const past = [];
+    let namedPastVisible = 0;
+    const full = opts.unbounded ? () => false : () => out.length >= opts.max_page_actions;
+    for (const el of orderedUntil(pageControls, full)) {
       const hovers = CLICK && CLICK.hoverPath(el).length; // clicks: items of closed hover menus
       if (ctx.declared(el)) continue;
       if (ctx.hidden(el) && !hovers) {
@@ -958,12 +1003,14 @@
         continue;
       }
       if (inGroup.has(el) && !groupAt.has(el)) continue;
-      if (out.length >= opts.max_page_actions) {
-        // Past what any budget can show: counted, never named (the work stays bounded on
-        // a page of 50,000 links; their region's visible count leaves them out).
-        total++;
-        const region = ctx.regionOf(el);
-        if (region && region.out) region.out.actions_total++;
+      if (out.length >= opts.max_page_actions && !opts.unbounded) {
+        // Past what any budget can show: counted, never named nor described (the work
+        // stays bounded on a page of 50,000 links), with the checks that decide whether
+        // a full pass would offer it; in the viewport or not is read in bulk below.
+        if (countedPast(ctx, el, hovers, controlSet, groupAt)) {
+          total++;
+          past.push({ el, region: ctx.regionOf(el), visible: false });
+        }
         continue;
       }
       let role = roleOf(el);
@@ -1010,7 +1057,10 @@
         region.out.actions_total++;
         if (visible) region.out.actions_visible++;
       }
-      if (out.length >= opts.max_page_actions) continue;
+      if (out.length >= opts.max_page_actions) {
+        if (visible) namedPastVisible++; // opts.unbounded: named, then left out as the bounded pass counts it
+        continue;
+      }
       let reason = ctx.reasonOf(el, shown, kind === 'choose' ? 'check' : kind);
       if (group && reason === 'disabled' && group.members.length) reason = null;
       if (group && !group.members.length) reason = 'disabled';
@@ -1025,7 +1075,54 @@
       if (source) action.name_source = source;
       out.push(action);
     }
-    return { actions: out, els, total, unoffered };
+    const pastVisible = countPast(ctx, past) + namedPastVisible;
+    return { actions: out, els, total, unoffered, pastVisible };
+  }
+
+  // Whether a control past the budget of named actions is one a full pass would offer
+  // (and so count): what inferPageActions checks before it names one, with the
+  // visibility read only when the answer depends on it and the name only for a
+  // control nobody sees.
+  function countedPast(ctx, el, hovers, controlSet, groupAt) {
+    const role = roleOf(el);
+    let shown;
+    const isShown = () => (shown === undefined ? (shown = el.checkVisibility(VIS)) : shown);
+    if (POPUP_ITEM.test(role) && !hovers && !isShown()) return false; // clicks
+    if (twinOf(el, controlSet)) return false;
+    if (isShown()) return true;
+    if (groupAt.has(el)) {
+      const [key, radios] = groupAt.get(el);
+      return !!groupName(radios[0], key, ctx.opts.action_name_chars, [])[0];
+    }
+    return !!controlName(el, role, kindOf(el, role), ctx.opts.action_name_chars, [])[0];
+  }
+
+  // The controls counted past the budget that are in the viewport (their regions'
+  // visible counts take them too): per region and tag, in document order, by the
+  // layout search records use (P.markViewport: O(log n) reads on a list laid out top to
+  // bottom), and a visibility check of the few in view.
+  function countPast(ctx, past) {
+    const runs = new Map();
+    for (const item of past) {
+      const key = item.region;
+      let byTag = runs.get(key);
+      if (!byTag) runs.set(key, (byTag = new Map()));
+      const run = byTag.get(item.el.tagName);
+      if (run) run.push(item);
+      else byTag.set(item.el.tagName, [item]);
+    }
+    let visible = 0;
+    for (const [region, byTag] of runs) {
+      if (region && region.out) region.out.actions_total += [...byTag.values()].reduce((n, r) => n + r.length, 0);
+      for (const run of byTag.values()) {
+        for (const item of P.markViewport(run, ctx.vw, ctx.vh, (i) => i.el)) {
+          if (!item.el.checkVisibility(VIS)) continue;
+          visible++;
+          if (region && region.out) region.out.actions_visible++;
+        }
+      }
+    }
+    return visible;
   }
 
   function orderActions(pageActions, pageEls, groupList) {
@@ -1214,14 +1311,7 @@
     mark('containers');
     const recs = indexRecords(ctx, containers);
     mark('records');
-    const rowControls = new Map();
-    const pageControls = [];
-    for (const el of allControls(ctx.scan, clickables)) {
-      const row = CLICK && CLICK.floating(el) ? null : ctx.recordOf.has(el) ? el : ctx.rowAbove(el); // clicks: a clickable row is its own row's action; a popup's items are the page's
-      if (!row) pageControls.push(el);
-      else if (rowControls.has(row)) rowControls.get(row).push(el);
-      else rowControls.set(row, [el]);
-    }
+    const { rowControls, pageControls } = controlsByRow(ctx, containers, clickables);
     mark('controls');
     const groupList = foldRowActions(ctx, containers, rowControls);
     mark('row actions');
@@ -1241,7 +1331,7 @@
     return JSON.stringify({
       identity: { title: clip(document.title, opts.note_chars), path: clip(location.pathname, opts.note_chars), route: null, route_params: {}, query: {} },
       regions: regions.regions, regions_total: regions.total,
-      actions: page.actions, actions_total: page.total, controls_unoffered: page.unoffered, row_actions: groupList.filter((g) => g.rows > 0),
+      actions: page.actions, actions_total: page.total, actions_visible_unnamed: page.pastVisible, controls_unoffered: page.unoffered, row_actions: groupList.filter((g) => g.rows > 0),
       records: recs.records, record_index: recs.index,
       state: state.items.slice(0, opts.max_state), state_total: state.items.length,
       feedback: feedback.items, feedback_total: feedback.total,
