@@ -79,6 +79,7 @@
   const LANDMARK_ROLES = new Set(['main', 'navigation', 'banner', 'contentinfo', 'complementary',
     'form', 'search', 'region', 'dialog', 'alertdialog', 'tabpanel']);
   const NAMED_ONLY = /^(region|article|tabpanel)$/;
+  const NAMED_SECTIONS = ':is(section,article):not([role]):is([aria-label],[aria-labelledby])';
   const CONTROL = 'a,button,input,select,textarea,summary,[role],[contenteditable]';
   const CONTROL_ROLES = new Set(['button', 'link', 'checkbox', 'switch', 'radio', 'tab', 'menuitem',
     'menuitemcheckbox', 'menuitemradio', 'option', 'combobox', 'searchbox', 'textbox', 'slider', 'spinbutton']);
@@ -462,8 +463,9 @@
     const cell = el.closest('td,th,[role=gridcell],[role=cell]');
     if (!cell || !container.el.contains(cell)) return '';
     const row = cell.parentElement;
-    const cells = row && (row.tagName === 'TR' ? row.cells : row.querySelectorAll(CELL));
-    const i = cells ? Array.prototype.indexOf.call(cells, cell) : -1;
+    let i = -1;
+    if (row && row.tagName === 'TR') i = 'cellIndex' in cell ? cell.cellIndex : Array.prototype.indexOf.call(row.cells, cell);
+    else if (row) i = Array.prototype.indexOf.call(row.querySelectorAll(CELL), cell);
     const header = i >= 0 ? container.headers[i] : '';
     return header && !/^column \d+$/.test(header) ? header : '';
   }
@@ -644,8 +646,13 @@
     };
     // Landmarks that are landmarks only when named (10,000 unnamed sections) are left out
     // before the rest is put in document order.
-    const candidates = byTagAndRole(LANDMARK_TAGS, LANDMARK_ROLES, ctx.roled, (el) =>
-      isLandmark(el) && !(NAMED_ONLY.test(landmarkRole(el) || '') && !ariaName(el, opts.name_chars)));
+    // Sections and articles without a role are asked for by selector with a name
+    // attribute only (10,000 documentation sections are not read one by one); with a
+    // role they come with the roled elements.
+    const keep = (el) => isLandmark(el) && !(NAMED_ONLY.test(landmarkRole(el) || '') && !ariaName(el, opts.name_chars));
+    const namedSections = Array.prototype.filter.call(document.querySelectorAll(NAMED_SECTIONS), keep);
+    const found = byTagAndRole(LANDMARK_TAGS.filter((t) => t !== 'section' && t !== 'article'), LANDMARK_ROLES, ctx.roled, keep);
+    const candidates = namedSections.length ? inDocumentOrder(found.concat(namedSections)) : found;
     for (const el of candidates) {
       if (skipDeclared && el.hasAttribute('data-agent-region')) continue;
       const role = landmarkRole(el);
@@ -677,14 +684,16 @@
       }
     }
     ctx.regionInfo = regionInfo;
-    // The region above an element: its nearest ancestor that is a region. Every region is
-    // a LANDMARK element, so closest() walks there in the engine (a memo of every ancestor
-    // on the way cost more on 50,000 links than the walks it spared).
+    // The region above an element: its nearest ancestor that is a region, found by
+    // closest() over the tags of the regions (a memo of every ancestor on the way cost
+    // more on 50,000 links than the walks it spared; LANDMARK would stop at each of
+    // 10,000 unnamed sections).
+    const regionTags = [...new Set(Array.from(regionInfo.keys(), (el) => CSS.escape(el.localName)))].join(',');
     ctx.regionOf = (el) => {
       const own = regionInfo.get(el);
       if (own) return own;
       if (!regionInfo.size) return null;
-      for (let p = el.parentElement && el.parentElement.closest(LANDMARK); p; p = p.parentElement && p.parentElement.closest(LANDMARK)) {
+      for (let p = el.parentElement && el.parentElement.closest(regionTags); p; p = p.parentElement && p.parentElement.closest(regionTags)) {
         const info = regionInfo.get(p);
         if (info) return info;
       }
@@ -975,9 +984,18 @@
     pageControls = pageControls.filter((el) => !el.firstElementChild || CONTROL_TAG.test(el.tagName) || isSliderHandle(el) || el.hasAttribute('role') ||
       !Array.prototype.some.call(el.children, isSliderHandle));
     const controlSet = new Set(pageControls);
+    // A twin is inside another control: only controls with element children can hold one
+    // (none of 50,000 text links), so most controls skip the walk up.
+    const holders = pageControls.filter((el) => el.firstElementChild);
+    const mayBeTwin = holders.length > BOXES_MAX ? () => true : (el) => holders.some((h) => h !== el && h.contains(el));
     // Radio groups, each offered once, at its first radio.
     const radioGroups = new Map();
-    for (const el of inDocumentOrder(pageControls.filter((c) => roleOf(c) === 'radio'))) {
+    // Radios by their role attribute (the pass's [role] scan) or their type: the role of
+    // each of 50,000 links is not asked for.
+    const roled = new Set(ctx.roled);
+    ctx.roledSet = roled;
+    const isRadio = (c) => (roled.has(c) || (c.tagName === 'INPUT' && c.type === 'radio')) && roleOf(c) === 'radio';
+    for (const el of inDocumentOrder(pageControls.filter(isRadio))) {
       if (ctx.declared(el) || ctx.hidden(el) || !el.checkVisibility(VIS)) continue;
       const key = radioKey(el);
       const list = radioGroups.get(key);
@@ -1007,7 +1025,7 @@
         // Past what any budget can show: counted, never named nor described (the work
         // stays bounded on a page of 50,000 links), with the checks that decide whether
         // a full pass would offer it; in the viewport or not is read in bulk below.
-        if (countedPast(ctx, el, hovers, controlSet, groupAt)) {
+        if (countedPast(ctx, el, hovers, mayBeTwin(el) && controlSet, groupAt)) {
           total++;
           past.push({ el, region: ctx.regionOf(el), visible: false });
         }
@@ -1016,7 +1034,7 @@
       let role = roleOf(el);
       const shown = el.checkVisibility(VIS);
       if (POPUP_ITEM.test(role) && !shown && !hovers) continue; // clicks
-      if (twinOf(el, controlSet)) continue;
+      if (mayBeTwin(el) && twinOf(el, controlSet)) continue;
       let kind = kindOf(el, role);
       let label;
       let source;
@@ -1082,18 +1100,19 @@
   // Whether a control past the budget of named actions is one a full pass would offer
   // (and so count): what inferPageActions checks before it names one, with the
   // visibility read only when the answer depends on it and the name only for a
-  // control nobody sees.
+  // control nobody sees. controlSet is false when el cannot be a twin.
   function countedPast(ctx, el, hovers, controlSet, groupAt) {
-    const role = roleOf(el);
     let shown;
     const isShown = () => (shown === undefined ? (shown = el.checkVisibility(VIS)) : shown);
-    if (POPUP_ITEM.test(role) && !hovers && !isShown()) return false; // clicks
-    if (twinOf(el, controlSet)) return false;
+    // A popup item's role is always its role attribute.
+    if (ctx.roledSet.has(el) && POPUP_ITEM.test(roleOf(el)) && !hovers && !isShown()) return false; // clicks
+    if (controlSet && twinOf(el, controlSet)) return false;
     if (isShown()) return true;
     if (groupAt.has(el)) {
       const [key, radios] = groupAt.get(el);
       return !!groupName(radios[0], key, ctx.opts.action_name_chars, [])[0];
     }
+    const role = roleOf(el);
     return !!controlName(el, role, kindOf(el, role), ctx.opts.action_name_chars, [])[0];
   }
 
@@ -1453,9 +1472,11 @@
     };
     const checked = new Map(); // parent -> shapes of children already looked for there
     const out = [];
-    const seeds = [];
-    for (const tag of CARD_TITLE_TAGS) for (const el of document.getElementsByTagName(tag)) seeds.push(el);
-    for (const el of roled) if (firstRole(el) === 'heading') seeds.push(el);
+    // Yielded as asked: the CARD_SEEDS bound stops the collection too (inferbudget).
+    const seeds = (function* () {
+      for (const tag of CARD_TITLE_TAGS) yield* document.getElementsByTagName(tag);
+      for (const el of roled) if (firstRole(el) === 'heading') yield el;
+    })();
     // Candidate -> the least depth a walk reached it at: a walk that reaches it again no
     // shallower would only repeat what the first one did above it (50,000 links share a
     // few hundred ancestors).
