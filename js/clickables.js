@@ -72,7 +72,14 @@
     const editable = el.getAttribute('contenteditable');
     return editable === '' || editable === 'true';
   }
-  const shapeOf = (el) => el.tagName + (el.classList.length ? '.' + Array.from(el.classList).sort().join('.') : '');
+  // Tag and sorted classes; one class or none read from the attribute (no token list per
+  // element: the walk asks this of every child of a 100,000-row table body).
+  const shapeOf = (el) => {
+    const cls = el.getAttribute('class');
+    if (!cls) return el.tagName;
+    if (!/\s/.test(cls)) return el.tagName + '.' + cls;
+    return el.tagName + (el.classList.length ? '.' + Array.from(el.classList).sort().join('.') : '');
+  };
   const docOrder = (a, b) => (a === b ? 0 : a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1);
 
   // Per pass: element -> {kind, menu} of the elements this script answers for.

@@ -544,9 +544,25 @@
   let lastMode = 'all';
   const keyOf = (name, record, path, ordinal) => JSON.stringify([name, record == null ? null : record, path, ordinal || 0]);
 
+  // The last answer of plan(null), kept until a mutation could change it: a node added or
+  // removed anywhere, or a declaring attribute set (the listener probe and the collector
+  // both ask, and each query walks the whole document of a page that declares nothing).
+  let declares = null;
+  let declaresDirty = true;
+  let declaresWatch = null;
+  const DECLARING = ['data-agent-region', 'data-agent-action', 'data-agent-record', 'data-agent-state'];
   function plan(mode) {
     if (mode === 'off' || mode === 'undeclared' || mode === 'all') return mode;
-    return document.querySelector(DECLARED) ? 'off' : 'all';
+    if (!declaresWatch) {
+      declaresWatch = new MutationObserver(() => { declaresDirty = true; });
+      declaresWatch.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: DECLARING });
+    }
+    if (declaresWatch.takeRecords().length) declaresDirty = true;
+    if (declaresDirty || declares === null) {
+      declares = !!document.querySelector(DECLARED);
+      declaresDirty = false;
+    }
+    return declares ? 'off' : 'all';
   }
 
   // A read-only field that opens a picker (a date picker, a popup list) is filled
@@ -693,8 +709,9 @@
       const own = regionInfo.get(el);
       if (own) return own;
       if (!regionInfo.size) return null;
-      for (let p = el.parentElement && el.parentElement.closest(regionTags); p; p = p.parentElement && p.parentElement.closest(regionTags)) {
-        const info = regionInfo.get(p);
+      // From el itself (not a region: asked first), so its parent gets no wrapper here.
+      for (let p = el.closest(regionTags); p; p = p.parentElement && p.parentElement.closest(regionTags)) {
+        const info = p === el ? null : regionInfo.get(p);
         if (info) return info;
       }
       return null;
