@@ -111,16 +111,21 @@
     SLIDER_CLASS.test(`${el.className} ${el.parentElement ? el.parentElement.className : ''}`) && !squash(el.textContent);
   const SLIDER_HANDLES = '[class*="slider" i][tabindex]:not([role]),[class*="slider" i] > [tabindex]:not([role])';
   const controlsIn = (root) => Array.prototype.filter.call(root.querySelectorAll(CONTROL), isControl);
-  const CONTROL_TAGS = ['a', 'button', 'input', 'select', 'textarea', 'summary'];
   const CONTROL_TAG = /^(A|BUTTON|INPUT|SELECT|TEXTAREA|SUMMARY)$/;
   // Every control of the page, not in document order: by tag through the live tag
   // collections (cheap), by role from the pass's one [role] scan, and contenteditable.
   // A selector list costs one match per selector per element, and one per record
   // row cost more than the rest of a pass on large tables.
+  // The controls by tag are the selector's matches (no isControl call per link), in
+  // document order, less SVG links (tag "a" in lower case); a role makes one of the rest
+  // a control too (a link without href with role=button), read from the [role] scan.
+  const TAG_CONTROLS = 'a[href],button,input:not([type=hidden i]),select,textarea,summary';
   function allControls(scan, clickables) {
     const out = clickables.slice(); // clicks
-    for (const tag of CONTROL_TAGS) for (const el of document.getElementsByTagName(tag)) if (isControl(el)) out.push(el);
-    for (const el of scan.roled) if (!CONTROL_TAG.test(el.tagName) && isControl(el)) out.push(el);
+    for (const el of document.querySelectorAll(TAG_CONTROLS)) if (el.tagName !== 'a') out.push(el);
+    for (const el of scan.roled) {
+      if (CONTROL_TAG.test(el.tagName) ? !el.matches(TAG_CONTROLS) && isControl(el) : isControl(el)) out.push(el);
+    }
     for (const el of scan.editable) {
       if (!CONTROL_TAG.test(el.tagName) && !el.hasAttribute('role') && isControl(el)) out.push(el);
     }
