@@ -549,25 +549,9 @@
   let lastMode = 'all';
   const keyOf = (name, record, path, ordinal) => JSON.stringify([name, record == null ? null : record, path, ordinal || 0]);
 
-  // The last answer of plan(null), kept until a mutation could change it: a node added or
-  // removed anywhere, or a declaring attribute set (the listener probe and the collector
-  // both ask, and each query walks the whole document of a page that declares nothing).
-  let declares = null;
-  let declaresDirty = true;
-  let declaresWatch = null;
-  const DECLARING = ['data-agent-region', 'data-agent-action', 'data-agent-record', 'data-agent-state'];
   function plan(mode) {
     if (mode === 'off' || mode === 'undeclared' || mode === 'all') return mode;
-    if (!declaresWatch) {
-      declaresWatch = new MutationObserver(() => { declaresDirty = true; });
-      declaresWatch.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: DECLARING });
-    }
-    if (declaresWatch.takeRecords().length) declaresDirty = true;
-    if (declaresDirty || declares === null) {
-      declares = !!document.querySelector(DECLARED);
-      declaresDirty = false;
-    }
-    return declares ? 'off' : 'all';
+    return document.querySelector(DECLARED) ? 'off' : 'all';
   }
 
   // A read-only field that opens a picker (a date picker, a popup list) is filled
@@ -1196,7 +1180,7 @@
     const { opts } = ctx;
     const budget = opts.text_chars;
     const scanMax = opts.text_scan;
-    const sensitive = !!document.querySelector(P.SENSITIVE);
+    const sensitive = P.anySensitiveNow(); // the pass's answer: no third document-wide query
     const blocks = [];
     let scanned = 0;
     let complete = true;

@@ -17,6 +17,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from test_inference_equivalence import PAGES as GOLDEN_PAGES
+
 import cdpagent
 from cdpagent.snapshot import ObserveOptions
 from cdpagent.snapshot.observe import WORLD, observe_page
@@ -24,19 +26,9 @@ from cdpagent.snapshot.observe import WORLD, observe_page
 HERE = Path(__file__).resolve().parent
 REAL = HERE / "realworld"
 PAGES = [
-    (REAL / "todomvc" / "index.html").as_uri(),
-    (REAL / "todomvc-react" / "index.html").as_uri(),
-    *(
-        (REAL / "apg" / f"{name}.html").as_uri()
-        for name in (
-            "combobox-select-only",
-            "dialog",
-            "disclosure-faq",
-            "menu-button-actions",
-            "sortable-table",
-            "tabs-manual",
-        )
-    ),
+    # The golden pages of the fast paths (the vendored real pages; 5,000 links and 500 rows,
+    # past max_page_actions, some of the links in the viewport).
+    *GOLDEN_PAGES.values(),
     *(
         (REAL / "miniwob" / "tasks" / f"{name}.html").as_uri()
         for name in (
@@ -54,9 +46,6 @@ PAGES = [
     *(p.as_uri() for p in sorted((HERE / "pages" / "infer").glob("*.html"))),
     (HERE / "pages" / "infer_form.html").as_uri(),
     (HERE / "pages" / "infer_cards.html").as_uri(),
-    # 1,500 links past max_page_actions (200), some of them in the viewport; 300 rows.
-    (REAL / "generated" / "docs.html").as_uri() + "?sections=300",
-    (REAL / "generated" / "table.html").as_uri() + "?rows=300",
 ]
 
 # Both passes from scratch (``fresh``), in one task.
