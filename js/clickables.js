@@ -75,7 +75,14 @@
     const editable = el.getAttribute('contenteditable');
     return editable === '' || editable === 'true';
   }
-  const shapeOf = (el) => el.tagName + (el.classList.length ? '.' + Array.from(el.classList).sort().join('.') : '');
+  // Tag and sorted classes; one class or none read from the attribute (no token list per
+  // element: the walk asks this of every child of a 100,000-row table body).
+  const shapeOf = (el) => {
+    const cls = el.getAttribute('class');
+    if (!cls) return el.tagName;
+    if (!/\s/.test(cls)) return el.tagName + '.' + cls;
+    return el.tagName + (el.classList.length ? '.' + Array.from(el.classList).sort().join('.') : '');
+  };
   const docOrder = (a, b) => (a === b ? 0 : a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1);
 
   // Per pass: element -> {kind, menu} of the elements this script answers for.
@@ -613,16 +620,19 @@
     if (!document.body) return out;
     const vh = window.innerHeight;
     const shapes = new Map();
+    // Preorder over the body's elements, at most budget of them: a TreeWalker would
+    // stop reading but not walking (its filter is asked for every sibling left, 30,000
+    // on a page of 50,000 links).
+    const body = document.body;
     let visited = 0;
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT, {
-      acceptNode(el) {
-        if (++visited > budget || SKIP_TAG.test(el.tagName)) return NodeFilter.FILTER_REJECT;
-        // A table's cells are record fields, and what is inside a control is the control's.
-        if (el.tagName === 'TABLE' || semantic(el)) return NodeFilter.FILTER_REJECT;
-        return NodeFilter.FILTER_ACCEPT;
-      },
-    });
-    for (let el = walker.nextNode(); el && out.length < max && visited <= budget; el = walker.nextNode()) {
+    let next = body.firstElementChild;
+    while (next && out.length < max && ++visited <= budget) {
+      const el = next;
+      // A table's cells are record fields, and what is inside a control is the control's.
+      const enter = !SKIP_TAG.test(el.tagName) && el.tagName !== 'TABLE' && !semantic(el);
+      next = enter ? el.firstElementChild : null;
+      for (let up = el; !next && up && up !== body; up = up.parentElement) next = up.nextElementSibling;
+      if (!enter) continue;
       if (probed.has(el) || (el.childElementCount > 6 && !el.classList.length)) continue;
       if (el.classList.length) {
         const shape = shapeOf(el);

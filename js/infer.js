@@ -84,6 +84,7 @@
   const LANDMARK_ROLES = new Set(['main', 'navigation', 'banner', 'contentinfo', 'complementary',
     'form', 'search', 'region', 'dialog', 'alertdialog', 'tabpanel']);
   const NAMED_ONLY = /^(region|article|tabpanel)$/;
+  const NAMED_SECTIONS = ':is(section,article):not([role]):is([aria-label],[aria-labelledby])';
   const CONTROL = 'a,button,input,select,textarea,summary,[role],[contenteditable]';
   const CONTROL_ROLES = new Set(['button', 'link', 'checkbox', 'switch', 'radio', 'tab', 'menuitem',
     'menuitemcheckbox', 'menuitemradio', 'option', 'combobox', 'searchbox', 'textbox', 'slider', 'spinbutton']);
@@ -115,21 +116,57 @@
     SLIDER_CLASS.test(`${el.className} ${el.parentElement ? el.parentElement.className : ''}`) && !squash(el.textContent);
   const SLIDER_HANDLES = '[class*="slider" i][tabindex]:not([role]),[class*="slider" i] > [tabindex]:not([role])';
   const controlsIn = (root) => Array.prototype.filter.call(root.querySelectorAll(CONTROL), isControl);
-  const CONTROL_TAGS = ['a', 'button', 'input', 'select', 'textarea', 'summary'];
   const CONTROL_TAG = /^(A|BUTTON|INPUT|SELECT|TEXTAREA|SUMMARY)$/;
   // Every control of the page, not in document order: by tag through the live tag
   // collections (cheap), by role from the pass's one [role] scan, and contenteditable.
   // A selector list costs one match per selector per element, and one per record
   // row cost more than the rest of a pass on large tables.
+  // The controls by tag are the selector's matches (no isControl call per link), in
+  // document order, less SVG links (tag "a" in lower case); a role makes one of the rest
+  // a control too (a link without href with role=button), read from the [role] scan.
+  const TAG_CONTROLS = 'a[href],button,input:not([type=hidden i]),select,textarea,summary';
   function allControls(scan, clickables) {
     const out = clickables.slice(); // clicks
-    for (const tag of CONTROL_TAGS) for (const el of document.getElementsByTagName(tag)) if (isControl(el)) out.push(el);
-    for (const el of scan.roled) if (!CONTROL_TAG.test(el.tagName) && isControl(el)) out.push(el);
+    for (const el of document.querySelectorAll(TAG_CONTROLS)) if (el.tagName !== 'a') out.push(el);
+    for (const el of scan.roled) {
+      if (CONTROL_TAG.test(el.tagName) ? !el.matches(TAG_CONTROLS) && isControl(el) : isControl(el)) out.push(el);
+    }
     for (const el of scan.editable) {
       if (!CONTROL_TAG.test(el.tagName) && !el.hasAttribute('role') && isControl(el)) out.push(el);
     }
     for (const el of scan.sliderHandles) if (!CONTROL_TAG.test(el.tagName) && isSliderHandle(el) && !out.includes(el)) out.push(el);
     return out;
+  }
+  // The pass's controls split into those of each record row (its nearest record row
+  // above) and the page's. A control outside every record container is the page's without
+  // a walk (50,000 links on a page without records: none); inside one, the row is found by
+  // closest() over the row tags of tables and lists, a memoised walk only for cards and
+  // clickable blocks (rows of any tag).
+  const ROWISH = 'tr,li,article,[role=row],[role=listitem],[role=article]';
+  const ROWISH_TAG = /^(TR|LI|ARTICLE)$/;
+  const BOXES_MAX = 32;
+  function controlsByRow(ctx, containers, clickables) {
+    const rowControls = new Map();
+    const pageControls = [];
+    const boxes = containers.map((c) => c.el);
+    const rowish = containers.every((c) => c.table || c.rows.every((r) => ROWISH_TAG.test(r.tagName) || /^(row|listitem|article)$/.test(firstRole(r) || '')));
+    const rowAbove = (el) => {
+      if (!boxes.length || (boxes.length <= BOXES_MAX && !boxes.some((b) => b.contains(el)))) return null;
+      if (!rowish) return ctx.rowAbove(el);
+      // From el itself (not a record: that was asked first), so the cells on the way get no
+      // wrapper in this world.
+      for (let p = el.closest(ROWISH); p; p = p.parentElement && p.parentElement.closest(ROWISH)) {
+        if (p !== el && ctx.recordOf.has(p)) return p;
+      }
+      return null;
+    };
+    for (const el of allControls(ctx.scan, clickables)) {
+      const row = CLICK && CLICK.floating(el) ? null : ctx.recordOf.has(el) ? el : rowAbove(el); // clicks: a clickable row is its own row's action; a popup's items are the page's
+      if (!row) pageControls.push(el);
+      else if (rowControls.has(row)) rowControls.get(row).push(el);
+      else rowControls.set(row, [el]);
+    }
+    return { rowControls, pageControls };
   }
   // Elements by tag (live collections) and by role (from the pass's one [role] scan),
   // in document order: cheaper than a selector list, which matches every selector
@@ -436,8 +473,9 @@
     const cell = el.closest('td,th,[role=gridcell],[role=cell]');
     if (!cell || !container.el.contains(cell)) return '';
     const row = cell.parentElement;
-    const cells = row && (row.tagName === 'TR' ? row.cells : row.querySelectorAll(CELL));
-    const i = cells ? Array.prototype.indexOf.call(cells, cell) : -1;
+    let i = -1;
+    if (row && row.tagName === 'TR') i = 'cellIndex' in cell ? cell.cellIndex : Array.prototype.indexOf.call(row.cells, cell);
+    else if (row) i = Array.prototype.indexOf.call(row.querySelectorAll(CELL), cell);
     const header = i >= 0 ? container.headers[i] : '';
     return header && !/^column \d+$/.test(header) ? header : '';
   }
@@ -550,16 +588,32 @@
   // selector matching: a JS walk over every element (tried) is cheaper on a document this
   // world has read before, but on a freshly loaded one it makes a wrapper for each of its
   // 90,000 elements, which cost more than all these scans on the first observation.
+  // One querySelectorAll for all of them: each selector of its own walked the whole
+  // document (ten walks of 900,000 elements on a 100,000-row table); the hits, few on most
+  // pages, are sorted into their lists by attribute reads, each list in document order.
+  const SCANNED = `[role],[contenteditable],${SLIDER_HANDLES},[aria-hidden="true"],[inert],[aria-disabled="true"],` +
+    '[aria-modal="true"],[aria-current],[aria-selected],[aria-pressed],[aria-checked],[aria-expanded],[aria-sort],' +
+    '[aria-live],[aria-invalid]';
+  const STATE_ATTRS = ['aria-current', 'aria-selected', 'aria-pressed', 'aria-checked', 'aria-expanded'];
   function scanAttributes() {
-    const all = (selector) => Array.from(document.querySelectorAll(selector));
-    const first = (selector) => { const el = document.querySelector(selector); return el ? [el] : []; };
-    return {
-      roled: all('[role]'), editable: all('[contenteditable]'), sliderHandles: all(SLIDER_HANDLES),
-      ariaHidden: first('[aria-hidden="true"]'), inert: first('[inert]'),
-      ariaDisabled: first('[aria-disabled="true"]'), ariaModal: all('[aria-modal="true"]'),
-      stated: all('[aria-current],[aria-selected],[aria-pressed],[aria-checked],[aria-expanded]'),
-      sorted: all('[aria-sort]'), live: all('[aria-live],[aria-invalid]'),
+    const scan = {
+      roled: [], editable: [], sliderHandles: [], ariaHidden: [], inert: [], ariaDisabled: [], ariaModal: [],
+      stated: [], sorted: [], live: [],
     };
+    for (const el of document.querySelectorAll(SCANNED)) {
+      const roled = el.hasAttribute('role');
+      if (roled) scan.roled.push(el);
+      if (el.hasAttribute('contenteditable')) scan.editable.push(el);
+      if (!roled && el.hasAttribute('tabindex') && el.matches(SLIDER_HANDLES)) scan.sliderHandles.push(el);
+      if (!scan.ariaHidden.length && el.getAttribute('aria-hidden') === 'true') scan.ariaHidden.push(el);
+      if (!scan.inert.length && el.hasAttribute('inert')) scan.inert.push(el);
+      if (!scan.ariaDisabled.length && el.getAttribute('aria-disabled') === 'true') scan.ariaDisabled.push(el);
+      if (el.getAttribute('aria-modal') === 'true') scan.ariaModal.push(el);
+      if (STATE_ATTRS.some((a) => el.hasAttribute(a))) scan.stated.push(el);
+      if (el.hasAttribute('aria-sort')) scan.sorted.push(el);
+      if (el.hasAttribute('aria-live') || el.hasAttribute('aria-invalid')) scan.live.push(el);
+    }
+    return scan;
   }
   const valued = (list, attr, value) => list.some((el) => el.getAttribute(attr) === value);
 
@@ -619,8 +673,13 @@
     };
     // Landmarks that are landmarks only when named (10,000 unnamed sections) are left out
     // before the rest is put in document order.
-    const candidates = byTagAndRole(LANDMARK_TAGS, LANDMARK_ROLES, ctx.roled, (el) =>
-      isLandmark(el) && !(NAMED_ONLY.test(landmarkRole(el) || '') && !ariaName(el, opts.name_chars)));
+    // Sections and articles without a role are asked for by selector with a name
+    // attribute only (10,000 documentation sections are not read one by one); with a
+    // role they come with the roled elements.
+    const keep = (el) => isLandmark(el) && !(NAMED_ONLY.test(landmarkRole(el) || '') && !ariaName(el, opts.name_chars));
+    const namedSections = Array.prototype.filter.call(document.querySelectorAll(NAMED_SECTIONS), keep);
+    const found = byTagAndRole(LANDMARK_TAGS.filter((t) => t !== 'section' && t !== 'article'), LANDMARK_ROLES, ctx.roled, keep);
+    const candidates = namedSections.length ? inDocumentOrder(found.concat(namedSections)) : found;
     for (const el of candidates) {
       if (skipDeclared && el.hasAttribute('data-agent-region')) continue;
       const role = landmarkRole(el);
@@ -652,23 +711,21 @@
       }
     }
     ctx.regionInfo = regionInfo;
-    // The region above an element: its nearest ancestor that is a region, memoised for
-    // every element on the way (50,000 links have 50,000 parents but share a few regions).
-    const above = new Map();
+    // The region above an element: its nearest ancestor that is a region, found by
+    // closest() over the tags of the regions (a memo of every ancestor on the way cost
+    // more on 50,000 links than the walks it spared; LANDMARK would stop at each of
+    // 10,000 unnamed sections).
+    const regionTags = [...new Set(Array.from(regionInfo.keys(), (el) => CSS.escape(el.localName)))].join(',');
     ctx.regionOf = (el) => {
       const own = regionInfo.get(el);
       if (own) return own;
-      const path = [];
-      let r = null;
-      for (let p = el.parentElement; p; p = p.parentElement) {
-        const known = above.get(p);
-        if (known !== undefined) { r = known; break; }
-        const info = regionInfo.get(p);
-        if (info) { r = info; break; }
-        path.push(p);
+      if (!regionInfo.size) return null;
+      // From el itself (not a region: asked first), so its parent gets no wrapper here.
+      for (let p = el.closest(regionTags); p; p = p.parentElement && p.parentElement.closest(regionTags)) {
+        const info = p === el ? null : regionInfo.get(p);
+        if (info) return info;
       }
-      for (const p of path) above.set(p, r);
-      return r;
+      return null;
     };
     return { regions, total };
   }
@@ -993,9 +1050,18 @@
     pageControls = pageControls.filter((el) => !el.firstElementChild || CONTROL_TAG.test(el.tagName) || isSliderHandle(el) || el.hasAttribute('role') ||
       !Array.prototype.some.call(el.children, isSliderHandle));
     const controlSet = new Set(pageControls);
+    // A twin is inside another control: only controls with element children can hold one
+    // (none of 50,000 text links), so most controls skip the walk up.
+    const holders = pageControls.filter((el) => el.firstElementChild);
+    const mayBeTwin = holders.length > BOXES_MAX ? () => true : (el) => holders.some((h) => h !== el && h.contains(el));
     // Radio groups, each offered once, at its first radio.
     const radioGroups = new Map();
-    for (const el of inDocumentOrder(pageControls.filter((c) => roleOf(c) === 'radio'))) {
+    // Radios by their role attribute (the pass's [role] scan) or their type: the role of
+    // each of 50,000 links is not asked for.
+    const roled = new Set(ctx.roled);
+    ctx.roledSet = roled;
+    const isRadio = (c) => (roled.has(c) || (c.tagName === 'INPUT' && c.type === 'radio')) && roleOf(c) === 'radio';
+    for (const el of inDocumentOrder(pageControls.filter(isRadio))) {
       if (ctx.declared(el) || ctx.hidden(el) || !el.checkVisibility(VIS)) continue;
       const key = radioKey(el);
       const list = radioGroups.get(key);
@@ -1007,7 +1073,10 @@
     const inGroup = new Set();
     for (const radios of radioGroups.values()) for (const r of radios) inGroup.add(r);
     let unoffered = 0;
-    for (const el of orderedUntil(pageControls, () => out.length >= opts.max_page_actions)) {
+    const past = [];
+    let namedPastVisible = 0;
+    const full = opts.unbounded ? () => false : () => out.length >= opts.max_page_actions;
+    for (const el of orderedUntil(pageControls, full)) {
       const hovers = CLICK && CLICK.hoverPath(el).length; // clicks: items of closed hover menus
       if (ctx.declared(el)) continue;
       if (ctx.hidden(el) && !hovers) {
@@ -1018,18 +1087,20 @@
         continue;
       }
       if (inGroup.has(el) && !groupAt.has(el)) continue;
-      if (out.length >= opts.max_page_actions) {
-        // Past what any budget can show: counted, never named (the work stays bounded on
-        // a page of 50,000 links; their region's visible count leaves them out).
-        total++;
-        const region = ctx.regionOf(el);
-        if (region && region.out) region.out.actions_total++;
+      if (out.length >= opts.max_page_actions && !opts.unbounded) {
+        // Past what any budget can show: counted, never named nor described (the work
+        // stays bounded on a page of 50,000 links), with the checks that decide whether
+        // a full pass would offer it; in the viewport or not is read in bulk below.
+        if (countedPast(ctx, el, hovers, mayBeTwin(el) && controlSet, groupAt)) {
+          total++;
+          past.push({ el, region: ctx.regionOf(el), visible: false });
+        }
         continue;
       }
       let role = roleOf(el);
       const shown = el.checkVisibility(VIS);
       if (POPUP_ITEM.test(role) && !shown && !hovers) continue; // clicks
-      if (twinOf(el, controlSet)) continue;
+      if (mayBeTwin(el) && twinOf(el, controlSet)) continue;
       let kind = kindOf(el, role);
       let label;
       let source;
@@ -1070,7 +1141,10 @@
         region.out.actions_total++;
         if (visible) region.out.actions_visible++;
       }
-      if (out.length >= opts.max_page_actions) continue;
+      if (out.length >= opts.max_page_actions) {
+        if (visible) namedPastVisible++; // opts.unbounded: named, then left out as the bounded pass counts it
+        continue;
+      }
       let reason = ctx.reasonOf(el, shown, kind === 'choose' ? 'check' : kind);
       if (group && reason === 'disabled' && group.members.length) reason = null;
       if (group && !group.members.length) reason = 'disabled';
@@ -1085,7 +1159,55 @@
       if (source) action.name_source = source;
       out.push(action);
     }
-    return { actions: out, els, total, unoffered };
+    const pastVisible = countPast(ctx, past) + namedPastVisible;
+    return { actions: out, els, total, unoffered, pastVisible };
+  }
+
+  // Whether a control past the budget of named actions is one a full pass would offer
+  // (and so count): what inferPageActions checks before it names one, with the
+  // visibility read only when the answer depends on it and the name only for a
+  // control nobody sees. controlSet is false when el cannot be a twin.
+  function countedPast(ctx, el, hovers, controlSet, groupAt) {
+    let shown;
+    const isShown = () => (shown === undefined ? (shown = el.checkVisibility(VIS)) : shown);
+    // A popup item's role is always its role attribute.
+    if (ctx.roledSet.has(el) && POPUP_ITEM.test(roleOf(el)) && !hovers && !isShown()) return false; // clicks
+    if (controlSet && twinOf(el, controlSet)) return false;
+    if (isShown()) return true;
+    if (groupAt.has(el)) {
+      const [key, radios] = groupAt.get(el);
+      return !!groupName(radios[0], key, ctx.opts.action_name_chars, [])[0];
+    }
+    const role = roleOf(el);
+    return !!controlName(el, role, kindOf(el, role), ctx.opts.action_name_chars, [])[0];
+  }
+
+  // The controls counted past the budget that are in the viewport (their regions'
+  // visible counts take them too): per region and tag, in document order, by the
+  // layout search records use (P.markViewport: O(log n) reads on a list laid out top to
+  // bottom), and a visibility check of the few in view.
+  function countPast(ctx, past) {
+    const runs = new Map();
+    for (const item of past) {
+      const key = item.region;
+      let byTag = runs.get(key);
+      if (!byTag) runs.set(key, (byTag = new Map()));
+      const run = byTag.get(item.el.tagName);
+      if (run) run.push(item);
+      else byTag.set(item.el.tagName, [item]);
+    }
+    let visible = 0;
+    for (const [region, byTag] of runs) {
+      if (region && region.out) region.out.actions_total += [...byTag.values()].reduce((n, r) => n + r.length, 0);
+      for (const run of byTag.values()) {
+        for (const item of P.markViewport(run, ctx.vw, ctx.vh, (i) => i.el)) {
+          if (!item.el.checkVisibility(VIS)) continue;
+          visible++;
+          if (region && region.out) region.out.actions_visible++;
+        }
+      }
+    }
+    return visible;
   }
 
   function orderActions(pageActions, pageEls, groupList) {
@@ -1118,7 +1240,7 @@
     const { opts } = ctx;
     const budget = opts.text_chars;
     const scanMax = opts.text_scan;
-    const sensitive = !!document.querySelector(P.SENSITIVE);
+    const sensitive = P.anySensitiveNow(); // the pass's answer: no third document-wide query
     const blocks = [];
     let scanned = 0;
     let complete = true;
@@ -1705,14 +1827,9 @@
       ownOf = (row) => controlsInRow(row, clickables);
       inPlaceOf = inPlaceIn;
     } else {
-      const rowControls = new Map();
-      pageControls = [];
-      for (const el of allControls(ctx.scan, clickables)) {
-        const row = CLICK && CLICK.floating(el) ? null : ctx.recordOf.has(el) ? el : ctx.rowAbove(el); // clicks: a clickable row is its own row's action; a popup's items are the page's
-        if (!row) pageControls.push(el);
-        else if (rowControls.has(row)) rowControls.get(row).push(el);
-        else rowControls.set(row, [el]);
-      }
+      const byRow = controlsByRow(ctx, containers, clickables);
+      const rowControls = byRow.rowControls;
+      pageControls = byRow.pageControls;
       const inPlace = new Map();
       for (const l of orphans) {
         const row = ctx.rowAbove(l);
@@ -1746,7 +1863,7 @@
     return JSON.stringify({
       identity: { title: clip(document.title, opts.note_chars), path: clip(location.pathname, opts.note_chars), route: null, route_params: {}, query: {} },
       regions: regions.regions, regions_total: regions.total,
-      actions: page.actions, actions_total: page.total, controls_unoffered: page.unoffered, row_actions: groupList.filter((g) => g.rows > 0),
+      actions: page.actions, actions_total: page.total, actions_visible_unnamed: page.pastVisible, controls_unoffered: page.unoffered, row_actions: groupList.filter((g) => g.rows > 0),
       records: recs.records, record_index: recs.index,
       state: state.items.slice(0, opts.max_state), state_total: state.items.length,
       feedback: feedback.items, feedback_total: feedback.total,
@@ -1868,9 +1985,11 @@
     };
     const checked = new Map(); // parent -> shapes of children already looked for there
     const out = [];
-    const seeds = [];
-    for (const tag of CARD_TITLE_TAGS) for (const el of document.getElementsByTagName(tag)) seeds.push(el);
-    for (const el of roled) if (firstRole(el) === 'heading') seeds.push(el);
+    // Yielded as asked: the CARD_SEEDS bound stops the collection too (inferbudget).
+    const seeds = (function* () {
+      for (const tag of CARD_TITLE_TAGS) yield* document.getElementsByTagName(tag);
+      for (const el of roled) if (firstRole(el) === 'heading') yield el;
+    })();
     // Candidate -> the least depth a walk reached it at: a walk that reaches it again no
     // shallower would only repeat what the first one did above it (50,000 links share a
     // few hundred ancestors).

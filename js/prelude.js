@@ -26,7 +26,7 @@
 // Nothing here keeps state between calls except pass(): a collector may say,
 // for one synchronous pass, whether the document holds any sensitive or
 // aria-hidden element at all (most pages hold none, which spares one query per
-// text read).
+// text read); anySensitiveNow() is that answer for a collector's own phases.
 (() => {
   'use strict';
   if (globalThis.__cdpagentPrelude) return;
@@ -109,6 +109,10 @@
       [anySensitive, anyHidden] = before;
     }
   }
+
+  // Whether the document holds a sensitive element: the answer fixed by the running pass(),
+  // else asked now.
+  const anySensitiveNow = () => (anySensitive === null ? !!document.querySelector(SENSITIVE) : anySensitive);
 
   // The masking rule (OB-2): every phase of every collector that reads a value asks this first.
   function isSensitive(el) {
@@ -249,7 +253,7 @@
     value: Object.freeze({
       MASK, VIS, SENSITIVE, squash, clip, cutLong, head, fold, slug, humanise, closestAcross, containsAcross,
       pass, isSensitive, pageText, textOf, byIdText, ariaName, labelText, ownName, accessibleName,
-      inViewport, markViewport,
+      inViewport, markViewport, anySensitiveNow,
     }),
     writable: false, configurable: false, enumerable: false,
   });

@@ -317,6 +317,7 @@ def assemble(
     declared = snapshot.actions_total + sum(g.rows for g in snapshot.row_actions)
     shown_ids = {id(e) for e in actions}
     visible_lost = sum(1 for e in entries if e.visible and id(e) not in shown_ids)
+    visible_lost += snapshot.actions_visible_unnamed
     visible_lost += max(len(index.viewport) - sum(1 for r in records if r.in_viewport), 0)
     visible_lost += text_visible_lost
     omitted = Omitted(

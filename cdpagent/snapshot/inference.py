@@ -53,6 +53,7 @@ def combine(declared: Snapshot | None, inferred: Snapshot | None) -> Snapshot:
         actions=[*declared.actions, *actions],
         actions_total=declared.actions_total + inferred.actions_total,
         controls_unoffered=declared.controls_unoffered + inferred.controls_unoffered,
+        actions_visible_unnamed=declared.actions_visible_unnamed + inferred.actions_visible_unnamed,
         row_actions=[*declared.row_actions, *groups],
         records=[*declared.records, *inferred.records],
         record_index=index,

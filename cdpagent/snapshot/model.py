@@ -387,6 +387,9 @@ class Snapshot(msgspec.Struct, frozen=True):
     """Page-level actions declared (``actions`` may hold fewer when capped)."""
     controls_unoffered: int = 0
     """Inferred pages: shown, enabled controls in the viewport that are not offered (aria-hidden)."""
+    actions_visible_unnamed: int = 0
+    """Inferred pages: page controls in the viewport past the budget of named actions
+    (counted in ``actions_total``, never named)."""
     row_actions: list[RowActionGroup] = []
     records: list[Record] = []
     record_index: RecordIndex = RecordIndex()
