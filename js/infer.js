@@ -1554,10 +1554,11 @@
   // give it (for a row that nests no other row and holds no floating popup item).
   function controlsInRow(row, clickables) {
     const out = clickables.filter((el) => row.contains(el)); // clicks
-    if (CONTROL_TAG.test(row.tagName) && isControl(row)) out.push(row);
-    for (const tag of CONTROL_TAGS) for (const el of row.getElementsByTagName(tag)) if (isControl(el)) out.push(el);
     const within = (selector) => [row, ...row.querySelectorAll(selector)].filter((el) => el.matches(selector));
-    for (const el of within('[role]')) if (!CONTROL_TAG.test(el.tagName) && isControl(el)) out.push(el);
+    for (const el of within(TAG_CONTROLS)) if (el.tagName !== 'a') out.push(el);
+    for (const el of within('[role]')) {
+      if (CONTROL_TAG.test(el.tagName) ? !el.matches(TAG_CONTROLS) && isControl(el) : isControl(el)) out.push(el);
+    }
     for (const el of within('[contenteditable]')) {
       if (!CONTROL_TAG.test(el.tagName) && !el.hasAttribute('role') && isControl(el)) out.push(el);
     }
