@@ -6,8 +6,8 @@ into one buffer until the reply with that id arrives. ``bench/roundtrip.py`` and
 
 The buffer is allocated once: a plain ``os.read(fd, 1 << 20)`` allocates 1 MiB per
 read, which glibc serves with ``mmap`` and shrinks with ``mremap`` — three system calls
-and page faults per reply, 60–180 µs on a loaded 2-core machine, which the floor
-carried until issue 25 (and cdpagent's transports with it).
+and page faults per reply, 60–180 µs on a loaded 2-core machine, which an earlier
+floor carried (and cdpagent's transports with it), flattering every ratio to it.
 """
 
 from __future__ import annotations

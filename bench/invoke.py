@@ -18,7 +18,7 @@ small object, with these peers (the output repeats what each figure includes):
 Latency is p50/p99 of one call at a time, the clients taking turns in blocks so that
 load drift hits them alike; throughput is calls/s and this process's CPU time per call
 with 1, 8 and 64 calls in flight per tab, on 1 and 4 tabs; then the websocket round
-trip (``bench/roundtrip.py``'s measurement, one round), the ratios, and issue 25's
+trip (``bench/roundtrip.py``'s measurement, one round), the ratios, and the speed
 targets with met / NOT MET lines.
 
     .venv/bin/python bench/invoke.py [--calls N] [--seconds S]
