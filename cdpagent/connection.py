@@ -10,7 +10,6 @@ reader and must not block) or to bounded per-subscriber channels
 
 from __future__ import annotations
 
-import heapq
 import logging
 import math
 import time
@@ -43,11 +42,13 @@ class _Call:
     (a cancelled caller forgets it), so parking allocates no closure.
     """
 
-    __slots__ = ("connection", "id", "outcome", "task")
+    __slots__ = ("connection", "deadline", "id", "outcome", "task")
 
-    def __init__(self, connection: Connection, call_id: int) -> None:
+    def __init__(self, connection: Connection, call_id: int, deadline: float) -> None:
         self.connection = connection
         self.id = call_id
+        #: A :func:`trio.current_time` value, ``math.inf`` for none.
+        self.deadline = deadline
         self.outcome: outcome.Outcome[msgspec.Raw] | None = None
         self.task: trio.lowlevel.Task | None = None
 
@@ -214,9 +215,11 @@ class Connection:
         self._calls: dict[int, _Call] = {}
         self._sessions: dict[str | None, Session] = {}
         self.browser_session = self.session(None)
-        # (deadline, call id) of calls that have one; entries of finished calls are
-        # dropped lazily. A deadline watcher is cheaper per call than a cancel scope.
-        self._deadlines: list[tuple[float, int]] = []
+        # No earlier than the earliest deadline of a pending call: a call with a deadline
+        # costs one comparison (a heap entry or a cancel scope per call cost far more),
+        # and the watcher, woken at this time, finds the expired calls and the next
+        # earliest by one walk over the pending calls.
+        self._earliest = math.inf
         self._deadline_changed = trio.Event()
         self.closed = trio.Event()
         self.close_reason = ""
@@ -253,23 +256,31 @@ class Connection:
         """Send one command and wait for its raw result; see :meth:`Session.send`."""
         if self.meter is not None or _TRAFFIC.isEnabledFor(logging.INFO):
             return await self._traced_call(method, params, session_id, deadline)
-        call, data = self._register(method, params, session_id)
-        if deadline is not None:
-            self._add_deadline(deadline, call.id)
+        # The hot path of every command, kept to one coroutine: _register and _wait inline.
+        call_id, data = self.core.command(method, params, session_id)
+        if deadline is None:
+            call = self._calls[call_id] = _Call(self, call_id, math.inf)
+        else:
+            call = self._calls[call_id] = _Call(self, call_id, deadline)
+            if deadline < self._earliest:
+                self._earliest = deadline
+                self._deadline_changed.set()
         try:
             await self.transport.send(data)
         except BaseException:
-            self._forget(call.id)
+            self._forget(call_id)
             raise
-        return await self._wait(call)
+        if call.outcome is not None:
+            return call.outcome.unwrap()
+        call.task = trio.lowlevel.current_task()
+        raw: msgspec.Raw = await trio.lowlevel.wait_task_rescheduled(call)
+        return raw
 
     async def _traced_call(
         self, method: str, params: Any, session_id: str | None, deadline: float | None
     ) -> msgspec.Raw:
         """:meth:`call`, logged (method, session, sizes, latency, outcome) and counted by the meter."""
-        call, data = self._register(method, params, session_id)
-        if deadline is not None:
-            self._add_deadline(deadline, call.id)
+        call, data = self._register(method, params, session_id, deadline)
         started = time.perf_counter()
         where = session_id[:8] if session_id else "browser"
         try:
@@ -316,9 +327,14 @@ class Connection:
             for call in calls:
                 self._forget(call.id)
 
-    def _register(self, method: str, params: Any, session_id: str | None) -> tuple[_Call, bytes]:
+    def _register(
+        self, method: str, params: Any, session_id: str | None, deadline: float | None = None
+    ) -> tuple[_Call, bytes]:
         call_id, data = self.core.command(method, params, session_id)
-        call = self._calls[call_id] = _Call(self, call_id)
+        call = self._calls[call_id] = _Call(self, call_id, math.inf if deadline is None else deadline)
+        if deadline is not None and deadline < self._earliest:
+            self._earliest = deadline
+            self._deadline_changed.set()
         return call, data
 
     async def _wait(self, call: _Call) -> msgspec.Raw:
@@ -333,30 +349,30 @@ class Connection:
         self._calls.pop(call_id, None)
         self.core.cancel(call_id)
 
-    def _add_deadline(self, deadline: float, call_id: int) -> None:
-        heap = self._deadlines
-        if len(heap) > 64 and len(heap) > 2 * len(self._calls):
-            # Mostly finished calls: keep the heap proportional to the live ones.
-            heap[:] = [entry for entry in heap if entry[1] in self._calls]
-            heapq.heapify(heap)
-        earliest = heap[0][0] if heap else math.inf
-        heapq.heappush(heap, (deadline, call_id))
-        if deadline < earliest:
-            self._deadline_changed.set()
-
     async def _expire_deadlines(self) -> None:
-        heap = self._deadlines
+        """Fail every call whose deadline passed with :class:`CallTimeout`.
+
+        Sleeps until ``_earliest``; a finished call leaves it early, which costs one walk
+        that finds nothing expired (once per deadline's length at most, for calls that
+        all finish in time).
+        """
         while True:
             self._deadline_changed = trio.Event()
-            with trio.move_on_at(heap[0][0] if heap else math.inf):
+            with trio.move_on_at(self._earliest):
                 await self._deadline_changed.wait()
                 continue
             now = trio.current_time()
-            while heap and heap[0][0] <= now:
-                _, call_id = heapq.heappop(heap)
-                if call_id in self._calls:
-                    self.core.cancel(call_id)
-                    self._resolve(call_id, outcome.Error(CallTimeout("no answer before the deadline")))
+            expired: list[int] = []
+            earliest = math.inf
+            for call in self._calls.values():
+                if call.deadline <= now:
+                    expired.append(call.id)
+                elif call.deadline < earliest:
+                    earliest = call.deadline
+            self._earliest = earliest
+            for call_id in expired:
+                self.core.cancel(call_id)
+                self._resolve(call_id, outcome.Error(CallTimeout("no answer before the deadline")))
 
     async def run(self) -> None:
         """Read messages until the connection closes, then fail every pending call.

@@ -101,6 +101,11 @@ class FrameReader:
         self._parts: list[bytes] = []
         self._size = 0
 
+    @property
+    def pending(self) -> bool:
+        """Whether part of a frame or of a fragmented message is kept for the next read."""
+        return bool(self._buffer) or self._opcode is not None
+
     def feed(self, data: bytes) -> list[tuple[int, bytes]]:
         """Take ``data`` read from the server; return what it completed, in order.
 

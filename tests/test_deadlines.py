@@ -45,3 +45,16 @@ async def test_dr5_earlier_deadline_wakes_the_watcher(browser: cdpagent.Browser)
         with trio.fail_after(5), pytest.raises(CallTimeout):
             await tab.session.send("Runtime.evaluate", never, deadline=now + 0.1)
         nursery.cancel_scope.cancel()
+
+
+async def test_dr5_a_deadline_after_a_finished_earlier_one_still_expires(browser: cdpagent.Browser) -> None:
+    """The watcher sleeps until the earliest deadline it was told of; when that call has
+    finished by then, the next deadline must still fire."""
+    tab = await browser.open("about:blank")
+    never = {"expression": "new Promise(() => {})", "awaitPromise": True}
+    now = trio.current_time()
+    await tab.session.send("Runtime.evaluate", {"expression": "1"}, deadline=now + 0.2)
+    with trio.fail_after(5), pytest.raises(CallTimeout):
+        await tab.session.send("Runtime.evaluate", never, deadline=now + 0.5)
+    with trio.fail_after(5), pytest.raises(CallTimeout):
+        await tab.session.send("Runtime.evaluate", never, deadline=trio.current_time() + 0.1)

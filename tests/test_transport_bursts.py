@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import socket
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 from typing import Any
 
 import pytest
@@ -44,16 +46,18 @@ class Peer:
                 out.append(json.loads(message))
         return out
 
-    def reply_all(self, commands: list[dict[str, Any]]) -> None:
-        """Answer every command in ``commands`` with one write."""
-        replies = (json.dumps({"id": c["id"], "result": {}}).encode() for c in commands)
+    def reply_all(self, commands: list[dict[str, Any]], result: Any = None) -> None:
+        """Answer every command in ``commands`` with one write (``result``, else ``{}``)."""
+        body = {} if result is None else result
+        replies = (json.dumps({"id": c["id"], "result": body}).encode() for c in commands)
         self._write(b"".join(self._frame(reply) for reply in replies))
 
     def _frame(self, payload: bytes) -> bytes:
         if not self._framed:
             return payload + b"\0"
-        assert len(payload) < 126
-        return bytes((0x81, len(payload))) + payload
+        if len(payload) < 126:
+            return bytes((0x81, len(payload))) + payload
+        return bytes((0x81, 127)) + len(payload).to_bytes(8, "big") + payload
 
     def _take(self) -> bytes | None:
         try:
@@ -100,7 +104,7 @@ async def wired(kind: str) -> AsyncIterator[tuple[Connection, Peer, list[int], l
         ours.setblocking(False)
         theirs.setblocking(False)
         transport = WebSocketTransport(ours)
-        peer = Peer(lambda: theirs.recv(1 << 16), theirs.sendall, framed=True)
+        peer = Peer(lambda: theirs.recv(1 << 16), partial(_send_all, theirs), framed=True)
         closers.append(theirs.close)
     writer = transport._writer
     write = writer._write
@@ -133,6 +137,16 @@ async def wired(kind: str) -> AsyncIterator[tuple[Connection, Peer, list[int], l
 def _write_all(fd: int, data: bytes) -> None:
     while data:
         data = data[os.write(fd, data) :]
+
+
+def _send_all(sock: socket.socket, data: bytes) -> None:
+    """``sendall`` on a non-blocking socket: waits while the socket is full."""
+    view = memoryview(data)
+    while view:
+        try:
+            view = view[sock.send(view) :]
+        except BlockingIOError:
+            select.select([], [sock], [])
 
 
 @pytest.mark.parametrize("kind", ["pipe", "websocket"])
@@ -171,3 +185,70 @@ async def test_a_lone_reply_does_not_hold_back_its_callers_next_command(kind: st
                 peer.reply_all([command])
         assert len(writes) == 3  # each command written by its caller, at once
         assert not holds
+
+
+class _CountedSocket:
+    """A socket whose reads are counted (a socket's methods cannot be replaced)."""
+
+    def __init__(self, sock: socket.socket, reads: list[int]) -> None:
+        self._sock = sock
+        self._reads = reads
+
+    def recv_into(self, buffer: bytearray) -> int:
+        self._reads.append(1)
+        return self._sock.recv_into(buffer)
+
+    def recv(self, size: int) -> bytes:
+        self._reads.append(1)
+        return self._sock.recv(size)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
+
+
+@pytest.mark.parametrize("kind", ["pipe", "websocket"])
+async def test_a_lone_reply_costs_one_read(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a read that brought one whole message, the reader waits for the stream to be
+    readable instead of trying a read that would fail (a system call and an exception)."""
+    reads: list[int] = []
+    readv, read = os.readv, os.read
+
+    def counted_readv(fd: int, buffers: Any) -> int:
+        reads.append(1)
+        return readv(fd, buffers)
+
+    def counted_read(fd: int, size: int) -> bytes:
+        reads.append(1)
+        return read(fd, size)
+
+    monkeypatch.setattr("cdpagent.transport.os.readv", counted_readv)
+    monkeypatch.setattr("cdpagent.transport.os.read", counted_read)
+    async with wired(kind) as (connection, peer, _, _):
+        transport = connection.transport
+        if isinstance(transport, WebSocketTransport):
+            transport._sock = _CountedSocket(transport._sock, reads)  # type: ignore[assignment]
+        for _ in range(5):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(connection.call, "Alone.call", None, None)
+                (command,) = await peer.commands(1)
+                del reads[:]
+                peer.reply_all([command])
+            assert len(reads) == 1, f"{len(reads)} reads for one reply"
+
+
+@pytest.mark.parametrize("kind", ["pipe", "websocket"])
+async def test_a_reply_larger_than_the_read_buffer_arrives_whole(kind: str) -> None:
+    async with wired(kind) as (connection, peer, _, _):
+        text = "x" * (3 << 20)
+        async with trio.open_nursery() as nursery:
+            results: list[Any] = []
+
+            async def caller() -> None:
+                results.append(await connection.call("Big.call", None, None))
+
+            nursery.start_soon(caller)
+            (command,) = await peer.commands(1)
+            # From a thread: the reply is larger than the pipe or socket holds.
+            with trio.fail_after(20):
+                await trio.to_thread.run_sync(peer.reply_all, [command], {"text": text})
+        assert json.loads(bytes(results[0])) == {"text": text}

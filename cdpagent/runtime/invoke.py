@@ -33,7 +33,7 @@ from ..documents import Document
 from ..errors import CallTimeout, ConnectionClosed, PageFunctionError, ProtocolError, SessionClosed
 from ..failures import Failure
 from ..tabstate import refusal
-from ..target import Host, Target, call_function
+from ..target import CALL_REPLY, Host, Target, call_value
 from .codes import (
     PAGE_API_ARGS_INVALID,
     PAGE_API_CALL_FAILED,
@@ -48,13 +48,11 @@ from .codes import (
     driver_failure,
 )
 from .jsonstrict import check_args_present, decode_page_json, encode_args
-from .pageapi import PageApi
+from .pageapi import INVOKE_FUNCTION, PageApi
 
 __all__ = ["DEFAULT_TIMEOUT", "INVOKE_FUNCTION", "invoke", "invoke_page_method"]
 
 DEFAULT_TIMEOUT: Final = 30.0
-#: The whole page-side program of an invoke: call the shim's hidden entry point.
-INVOKE_FUNCTION: Final = "function(e,k,m,a){return agotalk[e](k,'invoke',m,a)}"
 #: How long a failed call waits for the document change that usually explains it.
 _CHANGE_GRACE: Final = 2.0
 _REQUEST_KEYS: Final = frozenset({"tabId", "method", "args"})
@@ -94,9 +92,10 @@ async def invoke(tab: Target, method: str, args: Any = None, *, timeout: float =
     whole call in seconds. Raises :class:`PageApiError` with one of the codes in the
     module docstring. Domain refusals (``STALE_STATE`` …) are ordinary return values.
     """
-    # The happy path is this coroutine and call_function's (the one decoder of page
-    # calls): every extra coroutine layer costs on each suspension, and invoke is the
-    # hot path of the benchmark (its CPU per call is measured against a raw callFunctionOn).
+    # The happy path is this one coroutine over Session.send_typed, with target.py's
+    # decoder of page calls (CALL_REPLY, call_value) and params prepared once per browser:
+    # every coroutine layer costs on each call, and invoke is the hot path of the benchmark
+    # (its CPU per call is measured against the same callFunctionOn sent raw).
     _check_method(method)
     arguments = _NO_ARGS if args is None else encode_args(args)
     refused = refusal(tab, "invoke")  # closed, crashed, a dialog open: cdpagent.tabstate
@@ -112,17 +111,9 @@ async def invoke(tab: Target, method: str, args: Any = None, *, timeout: float =
             raise _timeout(method, timeout)
     context, serial = target
     try:
-        text = await call_function(
-            tab.session,
-            INVOKE_FUNCTION,
-            api.entry,
-            api.key,
-            method,
-            arguments,
-            context=context,
-            await_promise=True,
-            deadline=deadline,
-        )
+        params = api.invoke_call.params(context, method, arguments)
+        reply = await tab.session.send_typed("Runtime.callFunctionOn", params, CALL_REPLY, deadline=deadline)
+        text = call_value(reply)
     except PageFunctionError as error:
         with trio.move_on_at(deadline):
             raise await _explain(tab, serial, f"the call raised in the page: {error.text}") from None

@@ -35,13 +35,23 @@ import msgspec
 
 from ..errors import CDPAgentError
 from ..pagescripts import configured
-from ..target import Command, Host, Target
+from ..target import Command, Host, PreparedFunction, Target
 from . import codes
 from .jsonstrict import MAX_DEPTH
 from .notify import POST_MAX_CHARS, Owner, Sender, check_notify, parse_post
 
-__all__ = ["POST_REPLY_FUNCTION", "RESULT_MAX_CHARS", "SHIM_CODES", "PageApi", "origin_of", "shim_source"]
+__all__ = [
+    "INVOKE_FUNCTION",
+    "POST_REPLY_FUNCTION",
+    "RESULT_MAX_CHARS",
+    "SHIM_CODES",
+    "PageApi",
+    "origin_of",
+    "shim_source",
+]
 
+#: The whole page-side program of an invoke: call the shim's hidden entry point.
+INVOKE_FUNCTION: Final = "function(e,k,m,a){return agotalk[e](k,'invoke',m,a)}"
 #: Cap on a method's result, in characters of JSON text.
 RESULT_MAX_CHARS: Final = 8 * 1024 * 1024
 #: The codes the shim answers with; it receives them from here, never spells them itself.
@@ -115,6 +125,8 @@ class PageApi:
         #: Secret argument the entry point requires (never visible to the page).
         self.key = secrets.token_hex(16)
         self.result_max_chars = result_max_chars
+        #: :data:`INVOKE_FUNCTION` with this browser's entry point and key, for ``invoke``.
+        self.invoke_call = PreparedFunction(INVOKE_FUNCTION, self.entry, self.key, await_promise=True)
         self.source = shim_source(
             {
                 "binding": self.binding,
