@@ -27,17 +27,15 @@ import json
 from collections import Counter
 from typing import Any
 
-import msgspec
 import trio
 from conftest import PAGES, evaluate
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_inference_equivalence import PAGES as GOLDEN_PAGES
 from test_inference_equivalence import REAL
-from test_observation_index import first_difference
+from test_observation_index import first_difference, options
 
 import cdpagent
-from cdpagent.snapshot import ObserveOptions
 from cdpagent.snapshot.observe import WORLD
 
 PAGE = PAGES / "index" / "inferred_edits.html"
@@ -185,10 +183,6 @@ EVERY_KIND: list[Step] = [
     ("declare",),
     ("dialog",),
 ]
-
-
-def options(include: tuple[str, ...] = ()) -> str:
-    return msgspec.json.encode(ObserveOptions(include=include).collector_args()).decode()
 
 
 async def observe(tab: cdpagent.Tab, context: int, *, fresh: bool = False) -> None:
