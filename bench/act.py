@@ -37,8 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from targets import Target, print_targets
 
 import cdpagent
-from cdpagent.bundled import example_page
-from cdpagent.snapshot.actions import ActTimings, act
+from cdpagent.act.perform import ActTimings, act
+from cdpagent.browser.bundled import example_page
 from cdpagent.snapshot.folding import fold_actions
 from cdpagent.snapshot.model import Snapshot
 from cdpagent.snapshot.observe import ObservationExtension, collect_snapshot

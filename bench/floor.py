@@ -20,7 +20,7 @@ import subprocess
 import tempfile
 from typing import Any
 
-from cdpagent.launcher import default_flags, find_browser
+from cdpagent.cdp.launcher import default_flags, find_browser
 
 __all__ = ["BlockingPipeClient"]
 

@@ -29,7 +29,7 @@ import msgspec
 import trio
 
 import cdpagent
-from cdpagent.pagescripts import source
+from cdpagent.cdp.pagescripts import source
 from cdpagent.snapshot import ObserveOptions
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,6 +1,6 @@
 """Python's own cost of a call, without a browser: ``Tab.invoke`` beside the same command sent raw.
 
-The real :class:`~cdpagent.connection.Connection`, :class:`~cdpagent.connection.Session`
+The real :class:`~cdpagent.cdp.connection.Connection`, :class:`~cdpagent.cdp.connection.Session`
 and :class:`cdpagent.Tab` run over a loopback transport that answers every command of a
 burst at once with the reply Chromium gives ``Tab.invoke("small")``; 4 tabs' worth of
 callers with 64 calls in flight each. Prints this process's CPU time per call (median
@@ -27,7 +27,7 @@ import msgspec
 import trio
 
 import cdpagent
-from cdpagent.connection import Connection
+from cdpagent.cdp.connection import Connection
 from cdpagent.runtime.pageapi import INVOKE_FUNCTION, PageApi
 
 SESSION = "S" * 32

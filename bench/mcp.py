@@ -46,8 +46,8 @@ from mcp.client.stdio import StdioServerParameters
 from mcp_types import TextContent
 
 import cdpagent
-from cdpagent.launcher import find_browser
-from cdpagent.snapshot.actions import act
+from cdpagent.act.perform import act
+from cdpagent.cdp.launcher import find_browser
 from cdpagent.snapshot.observe import observe_page
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -43,7 +43,7 @@ import msgspec
 import trio
 
 import cdpagent
-from cdpagent.launcher import find_browser
+from cdpagent.cdp.launcher import find_browser
 from cdpagent.snapshot import ObserveOptions, tools_json
 from cdpagent.snapshot.observe import WORLD, observe_page
 

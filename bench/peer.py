@@ -12,7 +12,7 @@ import time
 
 import msgspec
 
-from cdpagent.launcher import find_browser
+from cdpagent.cdp.launcher import find_browser
 
 __all__ = ["PeerFigures", "playwright_peer"]
 

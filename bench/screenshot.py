@@ -28,7 +28,7 @@ from typing import Any
 import trio
 
 import cdpagent
-from cdpagent.bundled import example_page
+from cdpagent.browser.bundled import example_page
 
 CHROMIUM = "/usr/bin/chromium"
 ROWS = (100, 10_000)

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from timing import percentiles, timed
 
 import cdpagent
-from cdpagent.tracing import recording
+from cdpagent.trace.recorder import recording
 
 TODOS = Path(__file__).resolve().parent.parent / "examples" / "todos" / "index.html"
 

@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from timing import timed
 
 import cdpagent
-from cdpagent.webmcp import WebMcp
+from cdpagent.webmcp.bridge import WebMcp
 
 PAGE = Path(__file__).resolve().parent / "invoke_page.html"
 

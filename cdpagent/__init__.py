@@ -15,9 +15,9 @@ The names below are the public API, with two namespaces besides: ``cdpagent.code
 :class:`Target` seam, extensions, transports). Everything else may change.
 """
 
-from .browser import Browser, Tab, connect, launch, standard_extensions
-from .capture import Screenshot
-from .downloads import Download
+from .browser.launch import connect, launch, standard_extensions
+from .browser.tabs import Browser, Tab
+from .cdp.target import Command, Extension, Target
 from .errors import (
     BindRefused,
     BrowserNotFound,
@@ -49,18 +49,19 @@ from .errors import (
     ToolCallError,
     UserInputError,
 )
-from .grid import connect_grid
-from .grid import session_of as grid_session
-from .pagelog import ConsoleMessage, FailedRequest
-from .pool import Pool
+from .primitives.capture import Screenshot
+from .primitives.downloads import Download
+from .primitives.pagelog import ConsoleMessage, FailedRequest
+from .primitives.storage import StorageState
+from .remote.grid import connect_grid
+from .remote.grid import session_of as grid_session
+from .remote.pool import Pool
+from .remote.webdriver import GridSession
 from .runtime import Notification, PageApi, Thread, invoke_page_method
 from .snapshot import Observation, ObserveOptions
 from .snapshot.observe import ObserveResult
 from .snapshot.receipts import Receipt
-from .storage import StorageState
-from .target import Command, Extension, Target
 from .version import VERSION
-from .webdriver import GridSession
 
 #: The installed version (from the package metadata; the same as ``cdpagent --version``).
 __version__: str = VERSION

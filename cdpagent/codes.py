@@ -7,7 +7,7 @@ lives next to what raises it, and this namespace gathers them all:
 family                         where it appears
 =============================  ======================================================
 driver failures                every surface, the same code for the same event
-(:mod:`cdpagent.failures`)     (``TAB_CRASHED``, ``PAGE_CHANGED``, ``DIALOG_OPEN`` …)
+(:mod:`cdpagent.cdp.failures`)     (``TAB_CRASHED``, ``PAGE_CHANGED``, ``DIALOG_OPEN`` …)
 Page Agent API (``PAGE_API_*``)  ``Tab.invoke`` / ``invoke_page_method`` (SPEC PA-4, PA-5)
 action receipts                ``Tab.act``'s receipt ``error.code`` (SPEC OB-7, OB-8)
 observation                    ``ObservationError.code`` (``COLLECT_FAILED`` …)
@@ -28,8 +28,7 @@ import inspect
 from types import ModuleType
 from typing import Final
 
-from . import errors, failures
-from . import script as _script
+from . import errors
 from .agent import codes as _agent
 from .agent.codes import (
     MODEL_AUTH_FAILED,
@@ -44,6 +43,19 @@ from .agent.codes import (
     MODEL_UNREACHABLE,
     TOOL_ARGUMENTS_NOT_JSON,
 )
+from .cdp import failures
+from .cdp.failures import (
+    BROWSER_UNAVAILABLE,
+    CALL_FAILED,
+    DIALOG_OPEN,
+    FAILURES,
+    FILE_NOT_ALLOWED,
+    NAVIGATION_FAILED,
+    PAGE_CHANGED,
+    TAB_CRASHED,
+    TAB_NOT_FOUND,
+    TIMEOUT,
+)
 
 # Re-exported one by one so that a reader (and a type checker) sees every name.
 from .eval import codes as _eval
@@ -56,20 +68,10 @@ from .eval.codes import (
     TASK_INVALID,
     TASK_SETUP_FAILED,
 )
-from .failures import (
-    BROWSER_UNAVAILABLE,
-    CALL_FAILED,
-    DIALOG_OPEN,
-    FAILURES,
-    FILE_NOT_ALLOWED,
-    NAVIGATION_FAILED,
-    PAGE_CHANGED,
-    TAB_CRASHED,
-    TAB_NOT_FOUND,
-    TIMEOUT,
-)
 from .mcp_server import codes as _surface
 from .mcp_server.codes import INVALID_ARGUMENT, TAB_LIMIT, URL_NOT_ALLOWED
+from .ops import script as _script
+from .ops.script import SCRIPT_STEP_FAILED, SCRIPT_STEP_INVALID
 from .runtime import codes as _page_api
 from .runtime.codes import (
     PAGE_API_ALREADY_EXPOSED,
@@ -90,7 +92,6 @@ from .runtime.codes import (
     THREAD_NOTIFY_NOT_ALLOWED,
     THREAD_NOTIFY_QUEUE_FULL,
 )
-from .script import SCRIPT_STEP_FAILED, SCRIPT_STEP_INVALID
 from .snapshot import codes as _actions
 from .snapshot.codes import (
     ACTION_FAILED,

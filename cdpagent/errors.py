@@ -7,7 +7,7 @@ Two families, one base (:class:`CDPAgentError`):
   away (:class:`SessionClosed`, refined by :class:`TargetCrashed`), the whole
   connection did (:class:`ConnectionClosed`), or the deadline passed
   (:class:`CallTimeout`). They carry no stable code of their own: one table,
-  :data:`cdpagent.failures.FAILURES`, gives each the code every surface reports.
+  :data:`cdpagent.cdp.failures.FAILURES`, gives each the code every surface reports.
 * **coded errors** (:class:`CodedError`) carry a stable ``code`` and a bounded
   ``message``, and :meth:`CodedError.envelope` is their JSON form
   ``{"ok": false, "error": {"code", "message"}}`` on every surface:
@@ -183,7 +183,7 @@ class PageApiError(CodedError):
 
     ``code`` is the stable code, ``message`` a bounded human-readable reason; it
     reports what happened to a page call, whatever the cause underneath (the
-    driver failure it came from is translated by :data:`cdpagent.failures.FAILURES`).
+    driver failure it came from is translated by :data:`cdpagent.cdp.failures.FAILURES`).
     """
 
 
@@ -217,8 +217,8 @@ class RunDirError(_FixedCode, ValueError):
 
 class TabRefused(CodedError):
     """A tab may not be opened or used; ``code``: ``URL_NOT_ALLOWED`` / ``FILE_NOT_ALLOWED`` (the URL
-    policy, :mod:`cdpagent.urlpolicy`: the MCP server's tools and the agent's), ``TAB_LIMIT`` (an MCP
-    session holds its most tabs)."""
+    policy, :mod:`cdpagent.primitives.urlpolicy`: the MCP server's tools and the agent's),
+    ``TAB_LIMIT`` (an MCP session holds its most tabs)."""
 
 
 class UserInputError(_FixedCode):

@@ -25,9 +25,9 @@ name                         what it is
 
 from __future__ import annotations
 
-from .connection import Connection, Session, Subscription
-from .target import Command, Extension, FrameTarget, Host, Target, call_function
-from .transport import PipeTransport, Transport, WebSocketTransport
+from .cdp.connection import Connection, Session, Subscription
+from .cdp.target import Command, Extension, FrameTarget, Host, Target, call_function
+from .cdp.transport import PipeTransport, Transport, WebSocketTransport
 
 __all__ = [
     "Command",

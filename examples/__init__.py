@@ -1,1 +1,4 @@
-"""The bundled example pages, shipped as the package data ``cdpagent.examples`` (see ``cdpagent.bundled``)."""
+"""The bundled example pages, shipped as the package data ``cdpagent.examples``.
+
+See ``cdpagent.browser.bundled``.
+"""

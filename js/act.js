@@ -57,7 +57,7 @@
   if (globalThis.__cdpagentAct) return;
 
   // The kinds this script performs ("tool", WebMCP, needs no element);
-  // cdpagent.snapshot.actions.PERFORMERS, tools.py and collect.js's
+  // cdpagent.act.perform.PERFORMERS, tools.py and collect.js's
   // data-agent-kind agree with this list (tests/test_actions_kinds.py).
   const KINDS = ['click', 'type', 'select', 'check', 'hover', 'press', 'scroll', 'set', 'choose', 'upload'];
 

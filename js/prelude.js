@@ -1,7 +1,7 @@
 // cdpagent prelude: the page-side helpers every collector shares (OB-2, OB-12).
 //
 // Installed first into the isolated world "cdpagent-observe" (see
-// cdpagent.pagescripts.WORLD_SCRIPTS), before collect.js, clickables.js,
+// cdpagent.cdp.pagescripts.WORLD_SCRIPTS), before collect.js, clickables.js,
 // infer.js and act.js. It defines globalThis.__cdpagentPrelude, a frozen object
 // of pure helpers over the DOM; the collectors take their strings, masking,
 // names, visibility and geometry from here, so a declared page and its

@@ -1,7 +1,7 @@
 // The trace viewer of `cdpagent trace show`: replays a run step by step.
 //
 // The page data is the JSON of <script type="application/json" id="trace-data">,
-// written by cdpagent/traceview.py. Everything from it is page data from the run
+// written by cdpagent/trace/viewer.py. Everything from it is page data from the run
 // (titles, texts, receipts a hostile page may have filled): it only ever reaches
 // the document as text nodes (textContent) or as a data: image URL the Python side
 // checked; never as HTML.

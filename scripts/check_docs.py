@@ -30,7 +30,8 @@ def modules() -> list[str]:
 
     names = ["cdpagent"]
     for info in pkgutil.walk_packages(cdpagent.__path__, "cdpagent."):
-        names.append(info.name)
+        if info.name != "cdpagent.__main__":  # running it is the command, not a module to document
+            names.append(info.name)
     return sorted(names)
 
 

@@ -13,7 +13,9 @@ function bodies included):
 3. no two modules import each other, directly or through others (no cycles).
 
 :data:`LAYERS` is the order, written once, lowest first. A module's group is its
-first name under ``cdpagent`` (``cdpagent.snapshot.actions`` → ``snapshot``).
+folder under ``cdpagent`` (``cdpagent.act.perform`` → ``act``), or its own name for the
+few modules at the top of the package (``errors``, ``codes`` …): the folders are the
+layers, and a folder or module that no layer names is a violation.
 """
 
 from __future__ import annotations
@@ -26,50 +28,34 @@ from pathlib import Path
 __all__ = ["LAYERS", "Graph", "build_graph", "violations"]
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "surrogates", "version", "logs"),
-    (
-        "protocol", "documents", "dialogs", "concurrency", "pagescripts", "bundled", "wsframes", "failures",
-        "http1", "trace",
-    ),
-    # the tab's decisions (pure: dialogs, crash, refusals); progress lines on a terminal
-    ("tabstate", "progress"),
-    ("transport",),
-    ("connection",),
-    ("winjob",),
-    ("launcher",),
-    # the seam the cores are written against
-    ("target", "input"),
-    # the driver's public namespace (cdpagent.lowlevel)
-    ("lowlevel",),
-    # page-side tool registries the cores read, and how their schemas are applied
-    ("webmcp_schema",),
+    # root modules: every exception class, the version number
+    ("errors", "version"),
+    # the driver: wire, process, documents, the tab's decisions, the seam, the isolated world
+    ("cdp",),
+    # the tools pages register (WebMCP)
     ("webmcp",),
-    # the cores: the Page Agent API and the observation model
+    # the cores, peers: the Page Agent API and the observation
     ("runtime", "snapshot"),
-    # browser primitives over the seam and the cores (screenshots, history, waiting, logs, files, storage)
-    ("capture", "navigation", "waiting", "pagelog", "downloads", "storage", "uploads", "coordinates",
-     "urlpolicy"),
-    # recording a trace of the operations (the Tab methods' one decorator)
-    ("tracing",),
-    # every agent operation, declared once (the surfaces are its adapters)
-    ("operations",),
-    # the composition root
+    # screenshots, history, waiting, logs, downloads, storage, uploads, the URL policy
+    ("primitives",),
+    # acting: the round trip, the performers, page tools, coordinates
+    ("act",),
+    # the trace of a run
+    ("trace",),
+    # the composition root: Browser, Tab, launch, connect
     ("browser",),
-    # the operations run on a current tab (the script steps' and the agent's)
-    ("tabops",),
-    ("webdriver",),
-    ("grid",),
-    ("pool",),
+    # every operation declared once, run on a current tab, script steps
+    ("ops",),
+    # browsers elsewhere: WebDriver, Grid, Pool
+    ("remote",),
+    # what the command-line surfaces share at the terminal
+    ("console",),
     ("agent",),
-    # surfaces, each above what it uses
-    ("harness", "terminal", "browser_flags", "argtypes", "stopping", "traceview"),
-    ("script", "chat", "mcp_server"),
-    # the eval runner drives the agent over a pool, episode by episode
-    ("eval",),
-    ("demo", "commandline"),
-    ("cli", "__main__"),
-    # every stable code (cdpagent.codes): it gathers the families of every layer
-    ("codes",),
+    ("mcp_server", "eval"),
+    # the cdpagent command
+    ("commandline",),
+    # the public namespaces that gather the layers below
+    ("codes", "lowlevel", "__main__"),
 )
 
 Graph = dict[str, set[str]]

@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 import cdpagent
-from cdpagent.launcher import default_flags, devtools_url, find_browser
-from cdpagent.webmcp import FLAG as WEBMCP_FLAG
+from cdpagent.cdp.launcher import default_flags, devtools_url, find_browser
+from cdpagent.webmcp.bridge import FLAG as WEBMCP_FLAG
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 PAGES = Path(__file__).resolve().parent / "pages"

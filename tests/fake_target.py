@@ -3,7 +3,7 @@
 :func:`record` wraps a real tab's session while a coroutine runs and keeps, in
 order, every command it sent with the browser's answer and every event it
 received. :func:`replay_tab` builds a real :class:`cdpagent.Tab` (so the tab's own
-decisions, :mod:`cdpagent.tabstate`, are the real ones) over a :class:`FakeSession`
+decisions, :mod:`cdpagent.cdp.tabstate`, are the real ones) over a :class:`FakeSession`
 that answers each command from the recording — checking that the cores send the
 same commands in the same order — and delivers the recorded events at the points
 they arrived. The cores (operations, the tab state machine, observe, budget,
@@ -27,7 +27,7 @@ import msgspec
 import trio
 
 import cdpagent
-from cdpagent.connection import Session
+from cdpagent.cdp.connection import Session
 from cdpagent.runtime.pageapi import PageApi
 
 SESSIONS = Path(__file__).resolve().parent / "traces" / "sessions"
@@ -156,7 +156,7 @@ class FakeSession(Session):
 
 
 class FakeBrowser:
-    """The :class:`cdpagent.target.Host` of a replayed tab (no browser behind it)."""
+    """The :class:`cdpagent.cdp.target.Host` of a replayed tab (no browser behind it)."""
 
     def __init__(self, nursery: trio.Nursery, extensions: Sequence[Any]) -> None:
         self.extensions = list(extensions)

@@ -10,7 +10,7 @@ import trio
 from mcp.client.client import Client
 from mcp_types import CallToolResult, TextContent
 
-from cdpagent.operations import OPERATIONS
+from cdpagent.ops.operations import OPERATIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -17,7 +17,7 @@ from typing import Any
 import trio
 
 import cdpagent
-from cdpagent.documents import TRACKED_EVENTS
+from cdpagent.cdp.documents import TRACKED_EVENTS
 
 HERE = Path(__file__).resolve().parent
 PAGES = HERE / "pages"

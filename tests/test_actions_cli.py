@@ -11,7 +11,7 @@ import msgspec
 from conftest import PAGES
 
 import cdpagent
-from cdpagent.script import act_step
+from cdpagent.ops.script import act_step
 
 
 def script(steps: list[dict[str, Any]], tmp_path: Path, *flags: str) -> list[dict[str, Any]]:
@@ -21,7 +21,7 @@ def script(steps: list[dict[str, Any]], tmp_path: Path, *flags: str) -> list[dic
         [
             sys.executable,
             "-m",
-            "cdpagent.cli",
+            "cdpagent",
             "script",
             str(PAGES / "act_form.html"),
             str(path),

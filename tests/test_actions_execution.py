@@ -7,8 +7,8 @@ from typing import Any
 from conftest import EXAMPLES, PAGES, evaluate
 
 import cdpagent
+from cdpagent.act.perform import ConfirmRequest, act
 from cdpagent.snapshot import codes
-from cdpagent.snapshot.actions import ConfirmRequest, act
 from cdpagent.snapshot.observe import observe
 
 FORM = PAGES / "act_form.html"

@@ -20,15 +20,15 @@ from mcp_support import call_ok, receipt_of
 from scripted_model import ScriptedModel, answer, calls
 
 import cdpagent
+from cdpagent.act.perform import PERFORMERS, act
 from cdpagent.agent import Agent, Model, generic_role
-from cdpagent.input import parse_chord
+from cdpagent.cdp.input import parse_chord
 from cdpagent.mcp_server.server import SurfaceConfig, open_server
-from cdpagent.script import act_step
+from cdpagent.ops.script import act_step
 from cdpagent.snapshot import codes
-from cdpagent.snapshot.actions import PERFORMERS, act
 from cdpagent.snapshot.model import Kind
 from cdpagent.snapshot.observe import observe_page
-from cdpagent.snapshot.tools import INPUT_PROPERTIES, PRESS_FOCUSED
+from cdpagent.snapshot.openai_tools import INPUT_PROPERTIES, PRESS_FOCUSED
 
 KINDS = PAGES / "kinds"
 DECLARED = KINDS / "declared.html"

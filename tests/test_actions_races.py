@@ -8,8 +8,8 @@ import trio
 from conftest import PAGES, evaluate
 
 import cdpagent
+from cdpagent.act.perform import act
 from cdpagent.snapshot import codes
-from cdpagent.snapshot.actions import act
 from cdpagent.snapshot.receipts import Receipt
 
 FORM = PAGES / "act_form.html"

@@ -15,7 +15,7 @@ TODOS = Path(__file__).resolve().parent.parent / "examples" / "todos" / "index.h
 
 
 async def chat(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
-    command = [sys.executable, "-m", "cdpagent.cli", "chat", *args]
+    command = [sys.executable, "-m", "cdpagent", "chat", *args]
     return await trio.run_process(command, capture_stdout=True, capture_stderr=True, check=False, env=env)
 
 

@@ -16,6 +16,7 @@ from conftest import EXAMPLES, PAGES, evaluate
 from scripted_model import Reply, ScriptedModel, answer, calls
 
 import cdpagent
+from cdpagent.act.perform import ConfirmRequest
 from cdpagent.agent import (
     RULES,
     STEP_LIMIT,
@@ -30,9 +31,8 @@ from cdpagent.agent import (
 from cdpagent.agent import codes as agent_codes
 from cdpagent.agent.request import MAX_SYSTEM_AND_TOOLS_CHARS
 from cdpagent.agent.tokens import messages_tokens
-from cdpagent.harness import user_click, user_type
+from cdpagent.ops.harness import user_click, user_type
 from cdpagent.snapshot import codes as action_codes
-from cdpagent.snapshot.actions import ConfirmRequest
 
 ROLES = Path(__file__).resolve().parent.parent / "cdpagent" / "agent" / "roles"
 PAGE_MARKERS = ("## Current location", "## Available actions on this page", "Citation record ids")

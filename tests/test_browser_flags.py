@@ -1,7 +1,7 @@
 """The launch flags on every command that starts a browser, and what they do to a real Chromium.
 
 ``--headed``, ``--chrome-arg``, ``--user-data-dir``, ``--storage-state`` and
-``--allow-dir`` are added in one place (:mod:`cdpagent.browser_flags`) and become
+``--allow-dir`` are added in one place (:mod:`cdpagent.console.flags`) and become
 ``launch()`` keyword arguments in one function (``launch_options``).
 """
 
@@ -21,8 +21,8 @@ import pytest
 from conftest import PAGES
 
 import cdpagent
-from cdpagent import cli
-from cdpagent.browser_flags import add_browser_flags, browser_from_flags, launch_options
+from cdpagent.commandline import main
+from cdpagent.console.flags import add_browser_flags, browser_from_flags, launch_options
 from cdpagent.errors import StepError
 
 FLAGS = ("--headed", "--chrome-arg", "--user-data-dir", "--storage-state", "--allow-dir")
@@ -32,12 +32,12 @@ AGENT_PAGE = PAGES / "flags" / "agent.html"
 def test_every_command_that_starts_a_browser_takes_the_launch_flags(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    _, commands = cli._parser()
+    _, commands = main._parser()
     starting = [name for name in commands if name not in ("examples", "trace")]  # these only read files
     assert {"demo", "call", "script", "observe", "chat", "mcp", "eval"} <= set(starting)
     for name in starting:
         with pytest.raises(SystemExit) as done:
-            cli.main([name, "--help"])
+            main.main([name, "--help"])
         assert done.value.code == 0
         shown = capsys.readouterr().out
         for flag in FLAGS:
@@ -103,7 +103,7 @@ def test_storage_state_chrome_arg_and_allow_dir_reach_the_launched_browser(
         "script", f"{site}/primitives/login.html", str(steps), "--storage-state", str(saved),
         "--chrome-arg=--user-agent=cdpagent-flag-test", "--allow-dir", str(tmp_path),
     ]  # fmt: skip
-    assert cli.main(argv) == 0
+    assert main.main(argv) == 0
     signed_in, _, agent, attached = (json.loads(line) for line in capsys.readouterr().out.splitlines())
     # A fresh launch has no cookies: these are the ones Playwright's context saved.
     assert _state(signed_in)["who"] == "pw-cookie pw-token"

@@ -12,7 +12,7 @@ import msgspec
 from conftest import PAGES, evaluate
 
 import cdpagent
-from cdpagent.snapshot.actions import act
+from cdpagent.act.perform import act
 from cdpagent.snapshot.clickables import probe_listeners, verdict
 from cdpagent.snapshot.model import ActionEntry
 from cdpagent.snapshot.observe import WORLD, ObserveResult, install, observe_page

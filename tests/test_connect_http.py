@@ -25,7 +25,7 @@ from mcp.client.client import Client
 from mcp_support import EXAMPLES, call_ok
 
 import cdpagent
-from cdpagent.launcher import default_flags, devtools_url, find_browser
+from cdpagent.cdp.launcher import default_flags, devtools_url, find_browser
 from cdpagent.mcp_server.server import SurfaceConfig, open_server
 
 

@@ -8,7 +8,7 @@ import sys
 
 def test_sf2_demo_runs_and_prints_round_trip_receipts_and_notifications() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "cdpagent.cli", "demo"],
+        [sys.executable, "-m", "cdpagent", "demo"],
         capture_output=True,
         text=True,
         timeout=120,

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cdpagent.documents import DocumentTracker
+from cdpagent.cdp.documents import DocumentTracker
 
 TRACES = Path(__file__).resolve().parent / "traces"
 

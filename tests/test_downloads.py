@@ -14,7 +14,7 @@ import trio
 from conftest import PAGES
 
 import cdpagent
-from cdpagent.downloads import MAX_DOWNLOADS, Downloads
+from cdpagent.primitives.downloads import MAX_DOWNLOADS, Downloads
 
 BODY = b"name,qty\nwidget,3\n" * 1000
 #: The server holds the body back this long: the download ends after the page has settled.

@@ -20,7 +20,7 @@ import trio
 from process_support import live_members, wait_group_exited
 
 import cdpagent
-from cdpagent.launcher import find_browser
+from cdpagent.cdp.launcher import find_browser
 
 NEVER = "new Promise(() => {})"
 

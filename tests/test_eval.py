@@ -24,13 +24,13 @@ from scripted_model import ScriptedModel, answer, calls
 
 import cdpagent
 import cdpagent.eval
-from cdpagent.cli import _parser
+from cdpagent.commandline.main import _parser
 
 ENV = {**os.environ, "CDPAGENT_NO_GRID": "1"}
 
 
 async def cli(*args: str) -> subprocess.CompletedProcess[bytes]:
-    command = [sys.executable, "-m", "cdpagent.cli", "eval", *args]
+    command = [sys.executable, "-m", "cdpagent", "eval", *args]
     return await trio.run_process(command, capture_stdout=True, capture_stderr=True, check=False, env=ENV)
 
 

@@ -195,7 +195,7 @@ def test_report_escapes_everything_a_page_or_model_said() -> None:
 async def test_eval_command_refuses_bad_input_with_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from cdpagent.cli import _parser
+    from cdpagent.commandline.main import _parser
 
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "CDPAGENT_MODEL"):
         monkeypatch.delenv(name, raising=False)

@@ -1,4 +1,4 @@
-"""One event, one code, on every surface (issue 21; :mod:`cdpagent.failures`).
+"""One event, one code, on every surface (issue 21; :mod:`cdpagent.cdp.failures`).
 
 A crashed tab, a closed tab, a navigation during a call and an open dialog give the
 same code from ``Tab.act``, the MCP ``act`` tool, and — translated by the one contract
@@ -20,13 +20,13 @@ from mcp.client.client import Client
 from mcp_support import call_error, call_ok, receipt_of
 
 import cdpagent
-from cdpagent.dialogs import LEAVE_NOTICE, JavaScriptDialog
-from cdpagent.failures import FAILURES, code_of, failure
+from cdpagent.cdp.dialogs import LEAVE_NOTICE, JavaScriptDialog
+from cdpagent.cdp.failures import FAILURES, code_of, failure
+from cdpagent.cdp.tabstate import ACCEPT_LEAVING, DISMISS, KEEP_OPEN, on_dialog_opening, refusal
 from cdpagent.mcp_server.server import SurfaceConfig, SurfaceServer, open_server
 from cdpagent.runtime.codes import INVOKE_CODES
 from cdpagent.snapshot import codes as act_codes
-from cdpagent.tabstate import ACCEPT_LEAVING, DISMISS, KEEP_OPEN, on_dialog_opening, refusal
-from cdpagent.webmcp import WebMcp
+from cdpagent.webmcp.bridge import WebMcp
 
 TODOS = EXAMPLES / "todos" / "index.html"
 CASES = PAGES / "webmcp" / "cases.html"

@@ -18,12 +18,12 @@ import trio
 from fake_target import FakeSession, load, replay_tab
 
 import cdpagent
+from cdpagent.act.perform import act
 from cdpagent.agent import Agent, generic_role
 from cdpagent.agent.loop import ToolRecord
 from cdpagent.agent.roles import MethodDoc
-from cdpagent.script import STEPS, ScriptContext, act_step
+from cdpagent.ops.script import STEPS, ScriptContext, act_step
 from cdpagent.snapshot import ObserveOptions, build, tools_json
-from cdpagent.snapshot.actions import act
 from cdpagent.snapshot.model import Snapshot
 from cdpagent.snapshot.observe import collect_snapshot, observe_page
 from cdpagent.snapshot.render import action_sizes
@@ -240,7 +240,7 @@ def _refusing(recording: dict[str, Any]) -> dict[str, Any]:
 
 async def test_pa4_a_domain_refusal_is_a_success_from_python_script_and_the_agent() -> None:
     """The page's ``{"ok": false, "error": {"code": "STALE_STATE"}}`` is the method's value on
-    every surface (cdpagent.failures, rule 3); the MCP tool is checked against Chromium
+    every surface (cdpagent.cdp.failures, rule 3); the MCP tool is checked against Chromium
     (test_mcp_server::test_sf3_*: ``stale["value"]``, not a tool error)."""
     results: dict[str, Any] = {}
     async with trio.open_nursery() as nursery:

@@ -21,8 +21,8 @@ from page_api_support import LoopbackServer, hang_started, loopback_server
 from process_support import wait_groups_exited
 
 import cdpagent
-from cdpagent.concurrency import collapse
-from cdpagent.grid import Hub
+from cdpagent.cdp.concurrency import collapse
+from cdpagent.remote.grid import Hub
 
 pytestmark = pytest.mark.skipif(
     bool(os.environ.get("CDPAGENT_NO_GRID")), reason="CDPAGENT_NO_GRID is set"
@@ -214,7 +214,7 @@ async def test_sc1_sessions_are_deleted_on_error_and_cancel(grid: LocalGrid) -> 
 
 async def test_sc1_cli_call_through_the_grid(grid: LocalGrid) -> None:
     editor = os.path.join(os.path.dirname(__file__), "..", "examples", "editor", "index.html")
-    cli = [sys.executable, "-m", "cdpagent.cli"]
+    cli = [sys.executable, "-m", "cdpagent"]
     done = await trio.run_process(
         [*cli, "call", "--grid", grid.hub, editor, "read_current"], capture_stdout=True, check=False
     )

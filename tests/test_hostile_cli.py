@@ -1,6 +1,6 @@
 """The command line against bad input and signals (issue 22, items 14 and 15).
 
-Bad numbers and unreadable files are refused by ``cdpagent.cli.main`` itself
+Bad numbers and unreadable files are refused by ``cdpagent.commandline.main.main`` itself
 (exit 2, the flag or file named) before anything starts; the signal tests run
 ``cdpagent`` as a subprocess with its own Chromium and a private ``TMPDIR``.
 """
@@ -20,7 +20,7 @@ import trio
 from conftest import EXAMPLES
 from scripted_model import Reply, ScriptedModel
 
-from cdpagent.cli import main
+from cdpagent.commandline.main import main
 
 TODOS = str(EXAMPLES / "todos" / "index.html")
 
@@ -80,7 +80,7 @@ async def _stopped_cleanly(argv: list[str], tmp: Path, ready: bytes, number: int
 async def _stop_in(tmp: Path, argv: list[str], ready: bytes, number: int) -> None:
     env = {**os.environ, "TMPDIR": str(tmp)}
     process = await trio.lowlevel.open_process(
-        [sys.executable, "-m", "cdpagent.cli", *argv],
+        [sys.executable, "-m", "cdpagent", *argv],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

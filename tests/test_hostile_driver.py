@@ -17,9 +17,9 @@ import trio
 from conftest import EXAMPLES, PAGES, evaluate
 
 import cdpagent
-from cdpagent.browser import to_url
+from cdpagent.browser.tabs import to_url
 from cdpagent.errors import PageApiError
-from cdpagent.script import describe_failure
+from cdpagent.ops.script import describe_failure
 from cdpagent.snapshot.observe import observe_page
 from cdpagent.snapshot.receipts import ValueChange
 
@@ -123,7 +123,7 @@ async def test_dr7_a_dialog_opening_during_observe_ends_it_with_the_dialog(brows
 
 def _cli(*args: str) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-m", "cdpagent.cli", *args],
+        [sys.executable, "-m", "cdpagent", *args],
         capture_output=True,
         timeout=120,
         cwd=ROOT,

@@ -21,13 +21,13 @@ from cdpagent.agent import Agent, Budgets, Model, generic_role
 from cdpagent.agent import codes as agent_codes
 from cdpagent.agent.codes import ModelError
 from cdpagent.agent.history import compact
-from cdpagent.agent.model import Reply as ModelReply
-from cdpagent.agent.model import ToolCall
+from cdpagent.agent.llm import Reply as ModelReply
+from cdpagent.agent.llm import ToolCall
 from cdpagent.agent.replies import MAX_CALLS_PER_REPLY, bound_reply
 from cdpagent.agent.request import PAGE_METHOD_TOOL
 from cdpagent.agent.roles import MethodDoc
 from cdpagent.agent.tokens import messages_tokens
-from cdpagent.snapshot.tools import RESERVED_TOOL_NAMES
+from cdpagent.snapshot.openai_tools import RESERVED_TOOL_NAMES
 
 BODY: dict[str, Any] = {"messages": [{"role": "user", "content": "hi"}]}
 HUGE = "x" * 2_000_000

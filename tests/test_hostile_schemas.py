@@ -19,8 +19,8 @@ from conftest import PAGES, evaluate
 
 import cdpagent
 from cdpagent.snapshot.observe import observe_page
-from cdpagent.webmcp import WebMcp
-from cdpagent.webmcp_schema import input_problem, schema_refusal
+from cdpagent.webmcp.bridge import WebMcp
+from cdpagent.webmcp.validation import input_problem, schema_refusal
 
 SCHEMAS = PAGES / "webmcp" / "schemas.html"
 SECRET = "SECRET-IN-ENUM-999"

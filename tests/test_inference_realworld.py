@@ -13,8 +13,8 @@ import msgspec
 from conftest import PAGES, evaluate
 
 import cdpagent
+from cdpagent.act.perform import act
 from cdpagent.snapshot import ObserveOptions, codes, tools_json
-from cdpagent.snapshot.actions import act
 from cdpagent.snapshot.observe import ObserveResult, observe_page
 from cdpagent.snapshot.receipts import Receipt
 from cdpagent.snapshot.render import COMPACT_PREAMBLE

@@ -26,8 +26,8 @@ def _tree(root: Path, files: dict[str, str]) -> Path:
 CLEAN = {
     "cdpagent/__init__.py": "from .browser import Browser\n",
     "cdpagent/errors.py": "",
-    "cdpagent/target.py": "from .errors import CDPAgentError\n",
-    "cdpagent/browser.py": "from .runtime.invoke import invoke\nfrom .snapshot import observe\n",
+    "cdpagent/cdp/target.py": "from .errors import CDPAgentError\n",
+    "cdpagent/browser/tabs.py": "from .runtime.invoke import invoke\nfrom .snapshot import observe\n",
     "cdpagent/runtime/__init__.py": "",
     "cdpagent/runtime/invoke.py": "from ..target import Target\nfrom . import codes\n",
     "cdpagent/runtime/codes.py": "from ..errors import PageApiError\n",
@@ -52,15 +52,15 @@ def test_a_clean_fixture_tree_passes(tmp_path: Path) -> None:
 
 
 def test_an_upward_import_fails_even_under_type_checking(tmp_path: Path) -> None:
-    text = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..browser import Tab\n"
+    text = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..browser.tabs import Tab\n"
     problems = _problems(tmp_path, cdpagent__runtime__invoke_py=text)
-    assert "cdpagent.runtime.invoke imports cdpagent.browser, a higher layer" in problems
+    assert "cdpagent.runtime.invoke imports cdpagent.browser.tabs, a higher layer" in problems
 
 
 def test_an_import_inside_a_function_counts_too(tmp_path: Path) -> None:
-    text = "def f() -> None:\n    import cdpagent.browser\n"
+    text = "def f() -> None:\n    import cdpagent.browser.tabs\n"
     problems = _problems(tmp_path, cdpagent__snapshot__observe_py=text)
-    assert "cdpagent.snapshot.observe imports cdpagent.browser, a higher layer" in problems
+    assert "cdpagent.snapshot.observe imports cdpagent.browser.tabs, a higher layer" in problems
 
 
 def test_peers_of_one_layer_never_import_each_other(tmp_path: Path) -> None:
@@ -78,10 +78,23 @@ def test_a_module_outside_every_layer_is_named(tmp_path: Path) -> None:
     assert "cdpagent.utils: its group 'utils' is in no layer of LAYERS" in problems
 
 
+def test_a_folder_outside_every_layer_is_named(tmp_path: Path) -> None:
+    problems = _problems(tmp_path, cdpagent__helpers__misc_py="")
+    assert "cdpagent.helpers.misc: its group 'helpers' is in no layer of LAYERS" in problems
+
+
+def test_the_layers_are_the_folders_of_the_package() -> None:
+    """Every folder of the package is a layer group, and every group of LAYERS exists."""
+    package = ROOT / "cdpagent"
+    folders = {p.parent.name for p in package.glob("*/__init__.py")}
+    modules = {p.stem for p in package.glob("*.py")} - {"__init__"}
+    named = {group for layer in graph.LAYERS for group in layer}
+    assert named == folders | modules
+
+
 def test_the_eval_runner_sits_above_the_agent_and_the_pool_and_below_the_cli(tmp_path: Path) -> None:
     rank = {group: i for i, layer in enumerate(graph.LAYERS) for group in layer}
-    assert rank["agent"] < rank["eval"] < rank["cli"] and rank["pool"] < rank["eval"]
-    assert rank["chat"] < rank["eval"]  # a peer of no surface: it uses none of them
+    assert rank["agent"] < rank["eval"] < rank["commandline"] and rank["remote"] < rank["eval"]
     files = {"cdpagent__agent__loop_py": "from ..eval.runner import run\n", "cdpagent__eval__runner_py": ""}
     problems = _problems(tmp_path, **files)
     assert "cdpagent.agent.loop imports cdpagent.eval.runner, a higher layer" in problems

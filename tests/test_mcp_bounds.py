@@ -8,7 +8,7 @@ import pytest
 
 from cdpagent.mcp_server.bounds import cut_middle, fence
 from cdpagent.mcp_server.http import BindRefused, check_bind, split_address
-from cdpagent.urlpolicy import is_loopback
+from cdpagent.primitives.urlpolicy import is_loopback
 
 
 def test_short_text_is_not_cut() -> None:

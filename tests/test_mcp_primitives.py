@@ -18,7 +18,7 @@ from mcp_support import ALL_TOOLS, PAGES, TOOLS, call_error, call_ok, redirector
 from mcp_types import EmbeddedResource, ImageContent, TextContent
 
 from cdpagent.mcp_server.server import SurfaceConfig, SurfaceServer, open_server
-from cdpagent.operations import OPERATIONS
+from cdpagent.ops.operations import OPERATIONS
 
 PRIMITIVES = PAGES / "primitives"
 PAGE = PRIMITIVES / "page.html"

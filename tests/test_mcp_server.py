@@ -31,10 +31,10 @@ from mcp_support import (
 from mcp_types import CallToolResult, ElicitRequestParams, ElicitResult, ToolListChangedNotification
 
 import cdpagent
-from cdpagent.demo import seed_walkthrough as python_walkthrough
-from cdpagent.harness import user_click, user_type
+from cdpagent.commandline.demo import seed_walkthrough as python_walkthrough
 from cdpagent.mcp_server.bounds import MAX_RESULT_CHARS
 from cdpagent.mcp_server.server import SurfaceConfig, open_server
+from cdpagent.ops.harness import user_click, user_type
 from cdpagent.snapshot.observe import observe_page
 
 

@@ -26,7 +26,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_support import ALL_TOOLS, CDPAGENT, EXAMPLES, INIT, ROOT, TOOLS, call_ok, seed_walkthrough
 from process_support import alive, descendants
 
-from cdpagent.operations import OPERATIONS
+from cdpagent.ops.operations import OPERATIONS
 
 INSPECTOR = ROOT / ".venv" / "node" / "node_modules" / ".bin" / "mcp-inspector"
 TOKEN = "test-token-0123456789"

@@ -11,7 +11,7 @@ from conftest import EXAMPLES
 
 import cdpagent
 from cdpagent.errors import StepError
-from cdpagent.script import observe_step
+from cdpagent.ops.script import observe_step
 
 KEYS = {"identity", "regions", "actions", "records", "record_ids", "state", "feedback",
         "omitted", "warnings"}
@@ -19,7 +19,7 @@ KEYS = {"identity", "regions", "actions", "records", "record_ids", "state", "fee
 
 def test_ob9_cli_observe_json() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "cdpagent.cli", "observe", str(EXAMPLES / "todos" / "index.html"),
+        [sys.executable, "-m", "cdpagent", "observe", str(EXAMPLES / "todos" / "index.html"),
          "--json", "--max-records", "2"],
         capture_output=True, check=True, timeout=60,
     )

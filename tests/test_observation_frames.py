@@ -20,9 +20,9 @@ import trio
 from conftest import PAGES
 
 import cdpagent
-from cdpagent.dialogs import LEAVE_NOTICE
+from cdpagent.act.perform import act
+from cdpagent.cdp.dialogs import LEAVE_NOTICE
 from cdpagent.snapshot import options
-from cdpagent.snapshot.actions import act
 from cdpagent.snapshot.frames import FRAME_TIMEOUT, TIMED_OUT, FrameOwner, FramePart, frame_of, merge
 from cdpagent.snapshot.model import (
     ActionLocator,

@@ -14,8 +14,8 @@ import msgspec
 from conftest import PAGES
 
 import cdpagent
+from cdpagent.act.perform import act
 from cdpagent.snapshot import tools_json
-from cdpagent.snapshot.actions import act
 from cdpagent.snapshot.observe import ObserveResult, observe_page
 
 HOSTILE = PAGES / "hostile"

@@ -26,7 +26,7 @@ from cdpagent.agent.request import operation_tools, page_method_tool
 from cdpagent.agent.roles import MethodDoc
 from cdpagent.errors import ToolCallError
 from cdpagent.mcp_server.server import SurfaceConfig, open_server
-from cdpagent.operations import (
+from cdpagent.ops.operations import (
     CAPABILITIES,
     OPERATIONS,
     OPT_INS,
@@ -38,9 +38,9 @@ from cdpagent.operations import (
     function_call,
     surface_arguments,
 )
+from cdpagent.ops.script import STEPS, ScriptContext, act_step
 from cdpagent.runtime.threads import Thread
-from cdpagent.script import STEPS, ScriptContext, act_step
-from cdpagent.webmcp import WebMcp
+from cdpagent.webmcp.bridge import WebMcp
 
 SHOP = EXAMPLES / "webmcp" / "index.html"
 

@@ -13,9 +13,9 @@ from mcp_support import call_ok, text_of
 
 import cdpagent
 from cdpagent.agent import RoleError, load_role
-from cdpagent.browser import to_url
-from cdpagent.bundled import example_url, examples
-from cdpagent.cli import main
+from cdpagent.browser.bundled import example_url, examples
+from cdpagent.browser.tabs import to_url
+from cdpagent.commandline.main import main
 from cdpagent.mcp_server.server import SurfaceConfig, open_server
 
 NAMES = ["editor", "hello", "inventory", "todos", "webmcp", "writing"]

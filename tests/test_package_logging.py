@@ -15,9 +15,9 @@ import trio.testing
 from mcp_support import CDPAGENT
 
 import cdpagent
-from cdpagent.cli import _parser
-from cdpagent.logs import ENV, level_from
-from cdpagent.progress import slow_step
+from cdpagent.cdp.logs import ENV, level_from
+from cdpagent.commandline.main import _parser
+from cdpagent.console.slow_steps import slow_step
 
 
 class Terminal(io.StringIO):

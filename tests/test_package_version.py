@@ -10,7 +10,7 @@ from scripted_model import ScriptedModel, answer
 
 import cdpagent
 from cdpagent.agent import Model
-from cdpagent.cli import main
+from cdpagent.commandline.main import main
 from cdpagent.mcp_server.server import open_server
 
 INSTALLED = importlib.metadata.version("cdpagent")

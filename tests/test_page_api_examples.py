@@ -12,7 +12,7 @@ from conftest import evaluate
 from page_api_support import EXAMPLES, pa_browser, until_in_page
 
 import cdpagent
-from cdpagent.harness import user_click, user_type
+from cdpagent.ops.harness import user_click, user_type
 from cdpagent.runtime import Thread, invoke
 
 __all__ = ["pa_browser"]
@@ -91,7 +91,7 @@ async def test_pa5_writing_page_stays_usable_when_refused(pa_browser: cdpagent.B
 
 def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "cdpagent.cli", *args],
+        [sys.executable, "-m", "cdpagent", *args],
         input=stdin,
         capture_output=True,
         text=True,

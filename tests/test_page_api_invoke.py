@@ -11,7 +11,7 @@ from conftest import evaluate
 from page_api_support import PAGES, hang_started, loopback_server, pa_browser, page_api_browser
 
 import cdpagent
-from cdpagent.harness import user_click
+from cdpagent.ops.harness import user_click
 from cdpagent.runtime import PageApi, PageApiError, invoke, invoke_page_method
 from cdpagent.runtime.jsonstrict import args_from_json
 

@@ -222,7 +222,7 @@ async def test_pa6_stale_and_unknown_contexts_are_dropped(thread: Thread[cdpagen
 async def test_pa5_popup_of_a_thread_owned_page_belongs_to_the_thread(
     pa_browser: cdpagent.Browser, thread: Thread[cdpagent.Tab]
 ) -> None:
-    from cdpagent.harness import user_click
+    from cdpagent.ops.harness import user_click
 
     tab = await thread.open(METHODS)
     before = {t.id for t in pa_browser.tabs}

@@ -11,7 +11,8 @@ import trio
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cdpagent.pagescripts import source as source_of
+from cdpagent.cdp.pagescripts import source as source_of
+from cdpagent.cdp.surrogates import replace_lone_surrogates
 from cdpagent.runtime.codes import PageApiError, refusal
 from cdpagent.runtime.jsonstrict import (
     MAX_DEPTH,
@@ -24,7 +25,6 @@ from cdpagent.runtime.jsonstrict import (
 from cdpagent.runtime.notify import POST_MAX_CHARS, PostCall, Sender, check_notify, parse_post
 from cdpagent.runtime.pageapi import RESULT_MAX_CHARS, PageApi, origin_of, shim_source
 from cdpagent.runtime.threads import Notification, Thread
-from cdpagent.surrogates import replace_lone_surrogates
 
 LOCAL = Sender(tab_id="tab1", frame_id="F", url="file:///x.html", main_frame=True, local=True)
 

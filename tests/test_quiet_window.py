@@ -19,7 +19,7 @@ import pytest
 import trio
 
 import cdpagent
-from cdpagent.snapshot.actions import ActTimings, act
+from cdpagent.act.perform import ActTimings, act
 from cdpagent.snapshot.options import ObserveOptions
 
 PAGE = Path(__file__).parent / "pages" / "quiet" / "late.html"

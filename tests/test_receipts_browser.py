@@ -7,8 +7,8 @@ from typing import Any
 from conftest import EXAMPLES
 
 import cdpagent
-from cdpagent.demo import seed_walkthrough
-from cdpagent.snapshot.actions import act
+from cdpagent.act.perform import act
+from cdpagent.commandline.demo import seed_walkthrough
 from cdpagent.snapshot.observe import ObservationExtension, observe
 
 TODOS = EXAMPLES / "todos" / "index.html"

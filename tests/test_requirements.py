@@ -9,7 +9,7 @@ from pathlib import Path
 
 from scripts_support import load_script
 
-from cdpagent.cli import _parser
+from cdpagent.commandline.main import _parser
 
 ROOT = Path(__file__).resolve().parent.parent
 LISTED = ROOT / "docs" / "requirements.md"

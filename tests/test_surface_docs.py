@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from scripts_support import load_script
 
-from cdpagent.operations import OPERATIONS
+from cdpagent.ops.operations import OPERATIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -17,7 +17,7 @@ from scripted_model import ScriptedModel, answer, calls
 
 import cdpagent
 from cdpagent.agent import Agent, Model, generic_role
-from cdpagent.script import STEPS, ScriptContext
+from cdpagent.ops.script import STEPS, ScriptContext
 
 PRIMITIVES = PAGES / "primitives"
 PAGE = PRIMITIVES / "page.html"
@@ -71,7 +71,7 @@ async def test_the_primitives_are_script_steps_with_the_operation_arguments(
 async def test_a_bad_primitive_step_names_its_argument_and_a_failed_one_keeps_its_code(
     browser: cdpagent.Browser,
 ) -> None:
-    from cdpagent.script import run_step
+    from cdpagent.ops.script import run_step
 
     ctx = ScriptContext(await browser.open(SECOND), None)
     lines = [

@@ -1,4 +1,4 @@
-"""The tab's state machine (:mod:`cdpagent.tabstate`) fed CDP events on a fake target (DR-7, issue 21).
+"""The tab's state machine (:mod:`cdpagent.cdp.tabstate`) fed CDP events on a fake target (DR-7, issue 21).
 
 A real :class:`cdpagent.Tab` runs over a :class:`~fake_target.FakeSession`: the test feeds
 the events Chromium sends (a dialog opening or closing, a renderer crash and its reload)
@@ -20,8 +20,8 @@ import trio.testing
 from fake_target import FakeSession, Step, call_step, load, replay_tab, with_steps
 
 import cdpagent
-from cdpagent.dialogs import LEAVE_NOTICE
-from cdpagent.failures import failure
+from cdpagent.cdp.dialogs import LEAVE_NOTICE
+from cdpagent.cdp.failures import failure
 
 Replay = Callable[[list[Step]], tuple[cdpagent.Tab, FakeSession]]
 

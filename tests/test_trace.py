@@ -18,11 +18,12 @@ from mcp_support import call_ok, text_of
 from scripted_model import ScriptedModel, answer, calls
 
 import cdpagent
-from cdpagent.cli import _parser
+from cdpagent.cdp.meter import CdpMeter
+from cdpagent.commandline.main import _parser
 from cdpagent.mcp_server.server import SurfaceConfig, open_server
-from cdpagent.trace import (
+from cdpagent.trace.recorder import Recorder
+from cdpagent.trace.records import (
     SUMMARY_RESERVE,
-    CdpMeter,
     Header,
     ModelTurn,
     Step,
@@ -32,8 +33,7 @@ from cdpagent.trace import (
     clip,
     read_trace,
 )
-from cdpagent.traceview import render_html, write_html
-from cdpagent.tracing import Recorder
+from cdpagent.trace.viewer import render_html, write_html
 
 TODOS = EXAMPLES / "todos" / "index.html"
 ROLES = Path(__file__).resolve().parent.parent / "cdpagent" / "agent" / "roles"

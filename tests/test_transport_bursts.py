@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 import trio
 
-from cdpagent.connection import Connection
-from cdpagent.transport import PipeTransport, WebSocketTransport
+from cdpagent.cdp.connection import Connection
+from cdpagent.cdp.transport import PipeTransport, WebSocketTransport
 
 CALLERS = 16
 
@@ -221,8 +221,8 @@ async def test_a_lone_reply_costs_one_read(kind: str, monkeypatch: pytest.Monkey
         reads.append(1)
         return read(fd, size)
 
-    monkeypatch.setattr("cdpagent.transport.os.readv", counted_readv)
-    monkeypatch.setattr("cdpagent.transport.os.read", counted_read)
+    monkeypatch.setattr("cdpagent.cdp.transport.os.readv", counted_readv)
+    monkeypatch.setattr("cdpagent.cdp.transport.os.read", counted_read)
     async with wired(kind) as (connection, peer, _, _):
         transport = connection.transport
         if isinstance(transport, WebSocketTransport):

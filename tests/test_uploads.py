@@ -2,7 +2,7 @@
 
 The page's own ``input``/``change`` handlers record what they saw, so a test proves
 the files reached the page the way a person's choice does; the policy
-(:func:`cdpagent.uploads.allowed_files`) is checked on a temporary tree.
+(:func:`cdpagent.primitives.uploads.allowed_files`) is checked on a temporary tree.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from conftest import PAGES, evaluate
 
 import cdpagent
 from cdpagent.errors import OperationError
+from cdpagent.primitives.uploads import MAX_FILES, allowed_files, upload_dirs
 from cdpagent.snapshot import present
-from cdpagent.uploads import MAX_FILES, allowed_files, upload_dirs
 
 DECLARED = PAGES / "uploads" / "declared.html"
 INFERRED = PAGES / "uploads" / "inferred.html"

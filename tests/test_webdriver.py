@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 from cdpagent.errors import GridCapabilitiesRefused, GridError, GridNoFreeSlot, GridNotAHub
-from cdpagent.webdriver import (
+from cdpagent.remote.webdriver import (
     JSON_UTF8,
     Answer,
     new_session_body,

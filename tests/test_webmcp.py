@@ -16,7 +16,7 @@ from conftest import EXAMPLES, PAGES, evaluate
 
 import cdpagent
 from cdpagent.snapshot.observe import observe_page
-from cdpagent.webmcp import WebMcp
+from cdpagent.webmcp.bridge import WebMcp
 
 CASES = PAGES / "webmcp" / "cases.html"
 MANY = PAGES / "webmcp" / "many.html"

@@ -10,16 +10,7 @@ import wsproto.events as ev
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cdpagent.wsframes import (
-    CLOSE,
-    PING,
-    PONG,
-    TEXT,
-    FrameError,
-    FrameReader,
-    client_frame,
-    close_reason,
-)
+from cdpagent.cdp.wsframes import CLOSE, PING, PONG, TEXT, FrameError, FrameReader, client_frame, close_reason
 
 
 def server() -> tuple[wsproto.WSConnection, wsproto.WSConnection]:

@@ -13,8 +13,8 @@ never import it.
 
 from .codes import ModelError
 from .history import SUMMARY_HEADER, Budgets, compact, summarise_conversation
+from .llm import Model, Reply, ToolCall
 from .loop import STEP_LIMIT, Agent, AgentResult, ToolRecord
-from .model import Model, Reply, ToolCall
 from .request import RULES, Request, assemble_request
 from .roles import MethodDoc, Role, RoleError, WakeUp, generic_role, load_role
 from .summary import ModelSummariser

@@ -6,13 +6,13 @@ wake-up) and goes:
 1. compact the history if it passed its threshold (:mod:`.history`);
 2. settle and observe the current tab; assemble the request from that one
    observation (:mod:`.request`);
-3. call the model (:mod:`.model`); append its assistant message;
+3. call the model (:mod:`.llm`); append its assistant message;
 4. no tool call → the content is the final answer, the turn ends;
 5. otherwise run the calls one after another, in order, on the tab — declared
    actions through :meth:`Tab.act`, ``invoke_page_method`` through
    :meth:`Tab.invoke`, the browser operations the role's ``capabilities`` enable
-   through :func:`cdpagent.tabops.run`, their arguments decoded once into the
-   operation's Struct (:mod:`cdpagent.operations`) — and append one tool message
+   through :func:`cdpagent.ops.current_tab.run`, their arguments decoded once into the
+   operation's Struct (:mod:`cdpagent.ops.operations`) — and append one tool message
    per call with its receipt or error envelope (cut to ``maxToolResultTokens``);
    a screenshot's image follows the turn's tool messages as a user message with an
    image part (only the latest image stays attached; with ``images=False`` the tool
@@ -43,12 +43,12 @@ from urllib.request import url2pathname
 import msgspec
 import trio
 
-from .. import tabops
-from ..browser import Browser, Tab, to_url
-from ..capture import Screenshot
+from ..act.perform import ConfirmCallback
+from ..browser.tabs import Browser, Tab, to_url
+from ..cdp.failures import code_of
 from ..errors import PageApiError, RoleError, SessionClosed, ToolCallError
-from ..failures import code_of
-from ..operations import (
+from ..ops import current_tab
+from ..ops.operations import (
     CAPABILITIES,
     InvokeArgs,
     Operation,
@@ -57,19 +57,19 @@ from ..operations import (
     function_call,
     surface_arguments,
 )
+from ..primitives.capture import Screenshot
+from ..primitives.urlpolicy import UrlPolicy, default_dirs
 from ..runtime.codes import PAGE_API_TAB_NOT_FOUND, refusal
 from ..runtime.jsonstrict import check_args_present
 from ..runtime.threads import Notification, Thread
 from ..snapshot import codes as action_codes
-from ..snapshot.actions import ConfirmCallback
 from ..snapshot.options import ObserveOptions
 from ..snapshot.receipts import ActionRef, error_receipt
-from ..tracing import model_turn
-from ..urlpolicy import UrlPolicy, default_dirs
+from ..trace.recorder import model_turn
 from . import codes
 from .history import AsyncSummariser, Budgets, Message, Summariser, compact_async, summarise_conversation
 from .history import outcome as describe_outcome
-from .model import Model, ToolCall
+from .llm import Model, ToolCall
 from .replies import bound_reply
 from .request import PAGE_METHOD_TOOL, Request, assemble_request, enabled_operations, page_options
 from .roles import Role
@@ -338,7 +338,7 @@ class Agent:
         """Run one tool call: ``invoke_page_method``, or ``act`` on the page action it names.
 
         The arguments are decoded once into the operation's Struct
-        (:mod:`cdpagent.operations`); a page tool's (WebMCP) arguments are its ``input``.
+        (:mod:`cdpagent.ops.operations`); a page tool's (WebMCP) arguments are its ``input``.
         """
         available = request.tool_names()
 
@@ -398,7 +398,7 @@ class Agent:
         except PageApiError as error:
             return record(error.envelope(), False)
         # A domain refusal ({"ok": false, "error": {"code": "STALE_STATE"}}) is the page's
-        # answer, not a failed call: ok, as on every surface (cdpagent.failures, rule 3).
+        # answer, not a failed call: ok, as on every surface (cdpagent.cdp.failures, rule 3).
         return record(value, True)
 
     async def _operate(
@@ -409,7 +409,7 @@ class Agent:
         call_id: str,
         record: Callable[[Any, bool], ToolRecord],
     ) -> ToolRecord:
-        """Run a browser operation the role enables on the current tab (:mod:`cdpagent.tabops`)."""
+        """Run a browser operation the role enables on the current tab (:mod:`cdpagent.ops.current_tab`)."""
         tab_id = args.pop("tabId", None) if "tabId" in surface_arguments(op, current_tab=True) else None
         try:
             if tab_id is not None and not isinstance(tab_id, str):
@@ -422,7 +422,7 @@ class Agent:
             return record(refusal(action_codes.INVALID_ARGUMENT, message), False)
         current = _Current(tab, self.thread, self.url_policy)
         try:
-            outcome = await tabops.run(current, op.name, decoded, tab_id)
+            outcome = await current_tab.run(current, op.name, decoded, tab_id)
         except Exception as exc:
             found = code_of(exc)  # the operation's stable code, as on every surface
             if found is None:
@@ -466,7 +466,7 @@ class Agent:
 
 def default_policy(role: Role) -> UrlPolicy:
     """Loopback URLs, and ``file:`` pages under the current directory, the bundled examples
-    and the directory of the role's page (:mod:`cdpagent.urlpolicy`)."""
+    and the directory of the role's page (:mod:`cdpagent.primitives.urlpolicy`)."""
     dirs = list(default_dirs())
     if role.page:
         try:
@@ -479,7 +479,8 @@ def default_policy(role: Role) -> UrlPolicy:
 
 
 class _Current:
-    """The agent's current tab as :mod:`cdpagent.tabops` changes it (``open``, ``select``, ``close``)."""
+    """The agent's current tab as :mod:`cdpagent.ops.current_tab` changes it (``open``, ``select``,
+    ``close``)."""
 
     def __init__(self, tab: Tab, thread: Thread[Tab], policy: UrlPolicy) -> None:
         self.tab = tab

@@ -27,9 +27,9 @@ from typing import Any, Final
 import msgspec
 
 from ..snapshot import codes as action_codes
+from ..snapshot.openai_tools import legal_name
 from ..snapshot.receipts import ActionRef, error_receipt
-from ..snapshot.tools import legal_name
-from .model import Reply, ToolCall
+from .llm import Reply, ToolCall
 from .tokens import TokenCounter, estimate_tokens
 from .truncation import truncate_middle
 

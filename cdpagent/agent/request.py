@@ -19,10 +19,10 @@ from typing import Any, Final
 
 import msgspec
 
-from ..operations import OPERATIONS, Operation, argument_schema, surface_arguments
+from ..ops.operations import OPERATIONS, Operation, argument_schema, surface_arguments
 from ..snapshot.observe import ObserveResult
+from ..snapshot.openai_tools import press_focused_tool
 from ..snapshot.options import ObserveOptions
-from ..snapshot.tools import press_focused_tool
 from .history import Message
 from .roles import Role
 from .tokens import TokenCounter, estimate_tokens, messages_tokens

@@ -18,7 +18,7 @@ A role is a small TOML file (read with the standard library's ``tomllib``)::
     args = "{}"                                # the argument shape, in words or JSON
 
 ``capabilities`` names the groups of browser operations the agent offers besides the
-page's own actions (:data:`cdpagent.operations.CAPABILITIES`: ``tabs``, ``navigation``,
+page's own actions (:data:`cdpagent.ops.operations.CAPABILITIES`: ``tabs``, ``navigation``,
 ``notifications``, ``screenshot``, ``pdf``, ``wait``, ``logs``, ``downloads``, ``vision``);
 none by default, so a role that does not ask widens nothing.
 
@@ -37,9 +37,9 @@ from typing import Final, Literal
 
 import msgspec
 
-from ..bundled import EXAMPLE_PREFIX, example_page
+from ..browser.bundled import EXAMPLE_PREFIX, example_page
 from ..errors import RoleError
-from ..operations import CAPABILITIES
+from ..ops.operations import CAPABILITIES
 
 __all__ = [
     "GENERIC_APPLICATION",
@@ -85,7 +85,7 @@ class Role(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     methods: list[MethodDoc] = []
     wakeup: WakeUp | None = None
     capabilities: list[str] = []
-    """The groups of browser operations the agent offers (:data:`cdpagent.operations.CAPABILITIES`)."""
+    """The groups of browser operations the agent offers (:data:`cdpagent.ops.operations.CAPABILITIES`)."""
 
     def section(self) -> str:
         """The ``## This application`` section, with the method table and wake-up instructions."""

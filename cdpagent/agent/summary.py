@@ -14,7 +14,7 @@ from typing import Final
 
 from .codes import ModelError
 from .history import SUMMARY_HEADER, Message, summarise_conversation
-from .model import Model
+from .llm import Model
 from .tokens import TokenCounter, estimate_tokens
 from .truncation import truncate_middle
 

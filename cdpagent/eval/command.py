@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from ..browser_flags import add_launch_flags, launch_only_flags, launch_options
+from ..console.flags import add_launch_flags, launch_only_flags, launch_options
 
 if TYPE_CHECKING:
-    from ..pool import BrowserSource
+    from ..remote.pool import BrowserSource
 
 __all__ = ["add_eval_command", "run_eval_command"]
 
@@ -85,7 +85,7 @@ async def run_eval_command(args: argparse.Namespace) -> int:
         _say(f"eval takes {_USAGE}")
         return EXIT_BAD_INPUT
     from ..agent import Model, ModelError
-    from ..browser import launch
+    from ..browser.launch import launch
     from .progress import Progress
     from .rundir import REPORT, RunDirError
     from .runner import run

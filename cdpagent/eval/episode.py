@@ -19,11 +19,11 @@ import trio
 from ..agent import Agent, AgentResult, Model, Reply
 from ..agent.history import Message
 from ..agent.request import RULES
-from ..browser import Browser, Tab
+from ..browser.tabs import Browser, Tab
+from ..console.terminal import accept_all
 from ..errors import NavigationError
-from ..pool import Pool
-from ..script import describe_failure
-from ..terminal import accept_all
+from ..ops.script import describe_failure
+from ..remote.pool import Pool
 from . import codes
 from .records import EpisodeError, EpisodeRecord, Step, Transcript, episode_file
 from .scoring import UNDEFINED, Ending, score

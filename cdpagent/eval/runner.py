@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 import trio
 
-from ..pool import BrowserSource, Pool
+from ..remote.pool import BrowserSource, Pool
 from .episode import ModelSettings, run_episode
 from .progress import Progress
 from .records import EpisodeRecord, Transcript

@@ -28,8 +28,8 @@ from typing import Any, Final
 import msgspec
 
 from ..agent.roles import Role, RoleError, generic_role, load_role
-from ..browser import Tab
-from ..bundled import EXAMPLE_PREFIX, example_page
+from ..browser.bundled import EXAMPLE_PREFIX, example_page
+from ..browser.tabs import Tab
 from ..snapshot.options import ObserveOptions
 from .codes import TASK_INVALID
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from ..logs import MCP as _LOG
+from ..cdp.logs import MCP as _LOG
 
 __all__ = ["logged_call"]
 

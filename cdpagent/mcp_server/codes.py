@@ -6,7 +6,7 @@ code keep it: an action's receipt code (:mod:`cdpagent.snapshot.codes`), a page
 method's ``PAGE_API_*`` code (:mod:`cdpagent.runtime.codes`), an observation's
 ``PAGE_CHANGED`` / ``COLLECT_FAILED``. The driver failures' codes (``TAB_CRASHED``,
 ``TAB_NOT_FOUND``, ``TIMEOUT``, ``BROWSER_UNAVAILABLE``, ``NAVIGATION_FAILED``,
-``FILE_NOT_ALLOWED``) are those of :mod:`cdpagent.failures`, the same on every surface;
+``FILE_NOT_ALLOWED``) are those of :mod:`cdpagent.cdp.failures`, the same on every surface;
 the codes defined below are the surface's own.
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Final
 
-# The driver failures' codes are every surface's (cdpagent.failures); re-exported here.
-from ..failures import (
+# The driver failures' codes are every surface's (cdpagent.cdp.failures); re-exported here.
+from ..cdp.failures import (
     BROWSER_UNAVAILABLE,
     FILE_NOT_ALLOWED,
     NAVIGATION_FAILED,

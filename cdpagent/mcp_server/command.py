@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from ..argtypes import positive_count
-from ..browser_flags import add_browser_flags, launch_only_flags, launch_options
-from ..operations import OPT_INS
+from ..console.argtypes import positive_count
+from ..console.flags import add_browser_flags, launch_only_flags, launch_options
+from ..ops.operations import OPT_INS
 from .limits import DEFAULT_MAX_TABS
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """Asking the human before a ``data-agent-confirm`` action, through the MCP client.
 
 One :class:`Confirmation` serves one ``act`` call. Its ``ask`` is the
-:data:`~cdpagent.snapshot.actions.ConfirmCallback` handed to ``act``; which way it
+:data:`~cdpagent.act.perform.ConfirmCallback` handed to ``act``; which way it
 asks depends on the server and the client:
 
 =====================================  ==========================================================
@@ -25,8 +25,8 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import ElicitRequest, ElicitRequestFormParams, ElicitResult, InputRequiredResult
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from ..act.perform import ConfirmRequest
 from ..snapshot import codes
-from ..snapshot.actions import ConfirmRequest
 from ..snapshot.receipts import Receipt, error_receipt
 
 __all__ = ["Confirmation"]

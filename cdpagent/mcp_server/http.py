@@ -29,7 +29,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import BindRefused
-from ..urlpolicy import is_loopback
+from ..primitives.urlpolicy import is_loopback
 
 __all__ = [
     "PATH",

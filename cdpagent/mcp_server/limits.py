@@ -1,6 +1,6 @@
 """Which tabs the surface opens and keeps (SPEC SF-3).
 
-:class:`TabGuard` applies the URL policy (:mod:`cdpagent.urlpolicy`) to what ``open_page``
+:class:`TabGuard` applies the URL policy (:mod:`cdpagent.primitives.urlpolicy`) to what ``open_page``
 asks for, to where the tab ended after redirects, and to the tab before every
 observe, act or page method call; and it keeps the tabs of each session:
 
@@ -26,10 +26,10 @@ from typing import Any, Final
 import trio
 from mcp.server.streamable_http_manager import DEFAULT_SESSION_IDLE_TIMEOUT
 
-from ..browser import Tab, to_url
+from ..browser.tabs import Tab, to_url
 from ..errors import CDPAgentError, TabRefused
+from ..primitives.urlpolicy import UrlPolicy
 from ..runtime.threads import Thread
-from ..urlpolicy import UrlPolicy
 from . import codes
 
 __all__ = [

@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 import msgspec
 from mcp_types import CallToolResult, ContentBlock, TextContent
 
+from ..cdp.failures import code_of
 from ..errors import CDPAgentError, CodedError
-from ..failures import code_of
 from ..runtime.codes import refusal
 from . import codes
 from .bounds import MAX_RESULT_CHARS, cut_middle, fence
@@ -59,7 +59,7 @@ def error_result(code: str, message: str) -> CallToolResult:
 
 def failure_of(exc: BaseException) -> tuple[str, str] | None:
     """The stable code and message of an exception a tool call may meet, or ``None`` for a bug."""
-    found = code_of(exc)  # coded errors keep their code; driver failures by cdpagent.failures
+    found = code_of(exc)  # coded errors keep their code; driver failures by cdpagent.cdp.failures
     if found is not None:
         return found
     if isinstance(exc, CDPAgentError):

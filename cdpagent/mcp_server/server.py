@@ -3,9 +3,9 @@
 :func:`open_server` yields an ``MCPServer`` (the official ``mcp`` SDK) whose
 tools operate one browser through the same observation model, bounds and
 omission rules as the Python API. There is one tool per operation of
-:data:`cdpagent.operations.OPERATIONS` (``open_page``, ``observe``, ``act``,
+:data:`cdpagent.ops.operations.OPERATIONS` (``open_page``, ``observe``, ``act``,
 ``navigate``, ``go_back``, ``screenshot`` …), generated from the table with a
-small adapter each (:mod:`.tools`; docs/surfaces/mcp.md lists them with
+small adapter each (:mod:`.handlers`; docs/surfaces/mcp.md lists them with
 their arguments and codes). The opt-in ones (``pdf``; ``click_at`` and ``type_at`` for
 vision) are served when :attr:`SurfaceConfig.capabilities` names them.
 
@@ -35,16 +35,16 @@ from mcp_types import CallToolResult, InputRequiredResult
 from mcp_types import Tool as MCPTool
 
 from ..errors import ToolCallError
-from ..operations import OPT_INS, function_call
+from ..ops.operations import OPT_INS, function_call
 from ..snapshot import codes as act_codes
 from ..version import VERSION
 from . import codes
 from .calllog import logged_call
 from .confirm import Confirmation
+from .handlers import OBSERVE_TIMEOUT, Call, ObserveBudget, act, call_operation, served, tool_of
 from .results import error_result, guarded
 from .schemas import announce_tool_list_changes, declared, without_nulls
 from .surface import PAGE_DATA_NOTE, Surface, SurfaceConfig
-from .tools import OBSERVE_TIMEOUT, Call, ObserveBudget, act, call_operation, served, tool_of
 
 __all__ = [
     "OBSERVE_TIMEOUT",

@@ -18,12 +18,13 @@ import trio
 from mcp_types import Tool as MCPTool
 from mcp_types import ToolAnnotations
 
-from ..browser import Browser, Tab, connect, launch
+from ..browser.launch import connect, launch
+from ..browser.tabs import Browser, Tab
 from ..errors import CDPAgentError
-from ..grid import connect_grid
+from ..primitives.urlpolicy import UrlPolicy
+from ..remote.grid import connect_grid
 from ..runtime.threads import Notification, Thread
 from ..snapshot.observe import ObserveResult
-from ..urlpolicy import UrlPolicy
 from . import codes
 from .limits import DEFAULT_MAX_TABS, TabGuard
 from .results import Failure
@@ -57,15 +58,16 @@ class SurfaceConfig(msgspec.Struct, frozen=True, kw_only=True):
     """Directories ``file:`` pages may come from (empty: the current directory and the bundled examples),
     and the only ones ``act`` may upload files from (empty: none)."""
     browser_options: dict[str, Any] = {}
-    """More :func:`~cdpagent.launch` keyword arguments (:func:`cdpagent.browser_flags.launch_options`)."""
+    """More :func:`~cdpagent.launch` keyword arguments (:func:`cdpagent.console.flags.launch_options`)."""
     max_tabs: int = DEFAULT_MAX_TABS
     """Open tabs one MCP session may hold (:mod:`.limits`)."""
     capabilities: tuple[str, ...] = ()
-    """The opt-in operations to serve (:data:`cdpagent.operations.OPT_INS`: ``pdf``, ``vision``)."""
+    """The opt-in operations to serve (:data:`cdpagent.ops.operations.OPT_INS`: ``pdf``, ``vision``)."""
     download_dir: str | None = None
     """Where downloads are saved (an attached browser's are not managed without it)."""
     trace: str | None = None
-    """Record every operation into this file (:mod:`cdpagent.tracing`); a relaunched browser starts anew."""
+    """Record every operation into this file (:mod:`cdpagent.trace.recorder`); a relaunched browser
+    starts anew."""
 
 
 class Surface:

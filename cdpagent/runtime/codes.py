@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from ..cdp.failures import failure_of
 from ..errors import CDPAgentError, PageApiError
-from ..failures import failure_of
 
 __all__ = [
     "INVOKE_CODES",
@@ -61,7 +61,7 @@ PAGE_API_RESULT_NOT_JSON: Final = "PAGE_API_RESULT_NOT_JSON"
 PAGE_API_TIMEOUT: Final = "PAGE_API_TIMEOUT"
 #: The document the call went to was replaced before its answer arrived.
 PAGE_API_PAGE_CHANGED: Final = "PAGE_API_PAGE_CHANGED"
-#: Renderer crash, lost connection or protocol failure (see ``cdpagent.failures``).
+#: Renderer crash, lost connection or protocol failure (see ``cdpagent.cdp.failures``).
 PAGE_API_CALL_FAILED: Final = "PAGE_API_CALL_FAILED"
 #: A JavaScript dialog (alert, confirm, prompt) is open in the tab: the page cannot run
 #: the call until it is accepted or dismissed (``Tab.resolve_dialog``, or the
@@ -104,7 +104,7 @@ def refusal(code: str, message: str) -> dict[str, Any]:
 def driver_failure(error: CDPAgentError) -> tuple[str, str]:
     """The ``(code, message start)`` of a driver failure during an invoke.
 
-    The code is the ``invoke`` column of :data:`cdpagent.failures.FAILURES` (the
+    The code is the ``invoke`` column of :data:`cdpagent.cdp.failures.FAILURES` (the
     one table every surface reads; PA-4 is the contract that translates it). A
     ``ProtocolError`` is first explained by the document change that usually
     causes it (``PAGE_API_PAGE_CHANGED``) by the caller. Any other driver error

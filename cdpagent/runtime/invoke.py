@@ -29,11 +29,11 @@ from typing import Any, Final
 import msgspec
 import trio
 
-from ..documents import Document
+from ..cdp.documents import Document
+from ..cdp.failures import Failure
+from ..cdp.tabstate import refusal
+from ..cdp.target import CALL_REPLY, Host, Target, call_value
 from ..errors import CallTimeout, ConnectionClosed, PageFunctionError, ProtocolError, SessionClosed
-from ..failures import Failure
-from ..tabstate import refusal
-from ..target import CALL_REPLY, Host, Target, call_value
 from .codes import (
     PAGE_API_ARGS_INVALID,
     PAGE_API_CALL_FAILED,
@@ -98,7 +98,7 @@ async def invoke(tab: Target, method: str, args: Any = None, *, timeout: float =
     # (its CPU per call is measured against the same callFunctionOn sent raw).
     _check_method(method)
     arguments = _NO_ARGS if args is None else encode_args(args)
-    refused = refusal(tab, "invoke")  # closed, crashed, a dialog open: cdpagent.tabstate
+    refused = refusal(tab, "invoke")  # closed, crashed, a dialog open: cdpagent.cdp.tabstate
     if refused is not None:
         raise _refused(tab, refused)
     api = _page_api(tab)

@@ -20,7 +20,7 @@ from typing import Any, Final
 
 import msgspec
 
-from ..surrogates import replace_lone_surrogates
+from ..cdp.surrogates import replace_lone_surrogates
 from .codes import PAGE_API_ARGS_INVALID, PageApiError
 
 __all__ = [

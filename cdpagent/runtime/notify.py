@@ -23,7 +23,7 @@ from .codes import (
 from .jsonstrict import decode_page_json
 
 if TYPE_CHECKING:
-    from ..target import Target
+    from ..cdp.target import Target
 
 __all__ = [
     "MESSAGE_MAX_BYTES",

@@ -33,9 +33,9 @@ from urllib.parse import urlsplit
 
 import msgspec
 
+from ..cdp.pagescripts import configured
+from ..cdp.target import Command, Host, PreparedFunction, Target
 from ..errors import CDPAgentError
-from ..pagescripts import configured
-from ..target import Command, Host, PreparedFunction, Target
 from . import codes
 from .jsonstrict import MAX_DEPTH
 from .notify import POST_MAX_CHARS, Owner, Sender, check_notify, parse_post

@@ -35,7 +35,7 @@ from typing import Any, Final, Generic, TypeVar
 import msgspec
 import trio
 
-from ..target import Host, Target
+from ..cdp.target import Host, Target
 from .codes import THREAD_NOTIFY_DELIVERY_FAILED, THREAD_NOTIFY_QUEUE_FULL, refusal
 from .notify import Sender, queued
 from .pageapi import PageApi

@@ -8,8 +8,8 @@ world ``cdpagent-observe`` and returns the bounded :class:`Observation`;
 from ..errors import ToolCallError
 from .budget import assemble, build, present, tools_json
 from .model import ActionEntry, ActionLocator, Observation, Snapshot
+from .openai_tools import resolve_tool_call
 from .options import ObserveOptions
-from .tools import resolve_tool_call
 
 __all__ = [
     "ActionEntry",

@@ -34,6 +34,7 @@ from .model import (
     Snapshot,
     StateItem,
 )
+from .openai_tools import declaration_sizes, tool_declarations
 from .options import REFUSED_RECORD_ID, ObserveOptions
 from .render import (
     action_sizes,
@@ -46,7 +47,6 @@ from .render import (
     state_sizes,
     text_sizes,
 )
-from .tools import declaration_sizes, tool_declarations
 
 __all__ = ["assemble", "build", "present", "screen_record_ids", "tools_json"]
 

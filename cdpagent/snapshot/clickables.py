@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..connection import Session
+from ..cdp.connection import Session
 from ..errors import ProtocolError
 
 __all__ = ["CLICK_EVENTS", "HOVER_EVENTS", "probe_listeners", "verdict"]

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..errors import CDPAgentError, ConnectionClosed
-from ..failures import (
+from ..cdp.failures import (
     CALL_FAILED,
     DIALOG_OPEN,
     PAGE_CHANGED,
@@ -19,6 +18,7 @@ from ..failures import (
     TIMEOUT,
     code_of,
 )
+from ..errors import CDPAgentError, ConnectionClosed
 
 __all__ = [
     "ACTION_FAILED",
@@ -71,7 +71,7 @@ ACTION_FAILED: Final = "ACTION_FAILED"
 COLLECT_FAILED: Final = "COLLECT_FAILED"
 """The observation's collector threw in the page (an ``ObservationError``); the message says why."""
 # PAGE_CHANGED, TIMEOUT, DIALOG_OPEN, TAB_CRASHED, TAB_NOT_FOUND and CALL_FAILED are the
-# driver failures' codes, shared by every surface (cdpagent.failures).
+# driver failures' codes, shared by every surface (cdpagent.cdp.failures).
 PAGE_TOOL_SCHEMA_INVALID: Final = "PAGE_TOOL_SCHEMA_INVALID"
 """A page tool's input schema was refused when the page registered it (invalid, a ``$ref`` outside
 the schema or to nothing, a pattern that cannot run in linear time); the tool is never called."""
@@ -106,7 +106,7 @@ CODES: Final = frozenset(
 def driver_failure(error: CDPAgentError) -> tuple[str | None, str]:
     """``(code, message)`` of the refusal receipt for a driver failure during an action.
 
-    The code is the one every surface reports (:data:`cdpagent.failures.FAILURES`):
+    The code is the one every surface reports (:data:`cdpagent.cdp.failures.FAILURES`):
     a crash is ``TAB_CRASHED``, a closed tab ``TAB_NOT_FOUND``, a protocol refusal
     ``CALL_FAILED``; a coded error (an observation that failed) keeps its code.
     ``code`` is ``None`` for a lost browser connection: it ends every tab, not one

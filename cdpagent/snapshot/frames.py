@@ -6,7 +6,7 @@ Theory of operation:
   scripts are installed with ``Page.addScriptToEvaluateOnNewDocument``, which
   also covers the child frames the tab's renderer draws (same-origin, ``srcdoc``,
   nested). Frames of another site are drawn by another process; each tab
-  auto-attaches to them (:class:`~cdpagent.target.FrameTarget`, with its own
+  auto-attaches to them (:class:`~cdpagent.cdp.target.FrameTarget`, with its own
   session and frame tree) and :func:`frame_world` installs the scripts there on
   first use. :func:`collect_frames` walks the frame trees of all these
   processes, parents before children, and collects each frame, in the process
@@ -47,10 +47,10 @@ from typing import Any, Final, NamedTuple
 import msgspec
 import trio
 
-from ..connection import Session
-from ..documents import DocumentTracker
+from ..cdp.connection import Session
+from ..cdp.documents import DocumentTracker
+from ..cdp.target import Command, FrameTarget, Target, call_function
 from ..errors import CallTimeout, CDPAgentError, PageFunctionError, ProtocolError, SessionClosed
-from ..target import Command, FrameTarget, Target, call_function
 from .model import ActionLocator, ActionState, FrameRef, Region, RegionState, Snapshot
 
 __all__ = [

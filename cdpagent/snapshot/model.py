@@ -23,7 +23,7 @@ Notes for acting and receipts (OB-5, OB-7, OB-8):
   (``add_todo``, ``toggle@t9``).
 * Each :class:`ActionEntry` of an observation carries its ``tool`` name and the
   locator parts, so a tool call maps back to the original action id
-  (:func:`cdpagent.snapshot.tools.resolve_tool_call`).
+  (:func:`cdpagent.snapshot.openai_tools.resolve_tool_call`).
 * Records are keyed by stable id and carry ``fields`` as a dict and the state of
   their row actions as a dict, so two snapshots diff by id without scanning.
   ``collect.js`` accepts ``include`` (record ids that must be in full) so a
@@ -36,7 +36,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from ..surrogates import replace_lone_surrogates
+from ..cdp.surrogates import replace_lone_surrogates
 
 __all__ = [
     "ROW_PLACEHOLDER",
@@ -99,7 +99,7 @@ Kind = Literal[
 ``set``: a range or slider (a number within the input's min/max/step); ``choose``: one radio
 group (an option label); ``upload``: a file input (``files``, paths); ``hover``, ``press`` (a key),
 ``scroll`` (a direction); each is
-performed by :data:`cdpagent.snapshot.actions.PERFORMERS`."""
+performed by :data:`cdpagent.act.perform.PERFORMERS`."""
 NameSource = Literal["label", "placeholder", "title", "header", "attribute", "position"]
 """Where an inferred action's weak name came from (OB-12): an untied label or caption next to
 the control, its placeholder, its title, its column header or row caption, its humanised

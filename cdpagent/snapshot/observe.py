@@ -25,14 +25,14 @@ from urllib.parse import urlsplit
 import msgspec
 import trio
 
-from ..concurrency import collapse
-from ..connection import Session
-from ..dialogs import ACCEPT, DISMISS, JavaScriptDialog
+from ..cdp.concurrency import collapse
+from ..cdp.connection import Session
+from ..cdp.dialogs import ACCEPT, DISMISS, JavaScriptDialog
+from ..cdp.logs import OBSERVE as _LOG
+from ..cdp.pagescripts import WORLD_SCRIPTS, source
+from ..cdp.target import Command, Target, call_function
 from ..errors import CDPAgentError, ObservationError, PageFunctionError, ProtocolError, SessionClosed
-from ..logs import OBSERVE as _LOG
-from ..pagescripts import WORLD_SCRIPTS, source
-from ..target import Command, Target, call_function
-from ..webmcp import WebMcp
+from ..webmcp.bridge import WebMcp
 from . import quiet
 from .budget import build
 from .clickables import probe_listeners
@@ -49,8 +49,8 @@ from .model import (
     decode_snapshot,
 )
 from .options import COLLECTOR_BOUNDS, ObserveOptions
-from .pagetools import with_page_tools
 from .shadow import with_closed_roots
+from .webmcp_actions import with_page_tools
 
 __all__ = [
     "WORLD",
@@ -140,7 +140,7 @@ async def _call(
     deadline: float | None = None,
     await_promise: bool = False,
 ) -> Any:
-    """:func:`~cdpagent.target.call_function` in the isolated world ``context``; a collector
+    """:func:`~cdpagent.cdp.target.call_function` in the isolated world ``context``; a collector
     that threw is :class:`ObservationError` (``COLLECT_FAILED``)."""
     try:
         return await call_function(

@@ -21,8 +21,8 @@ import secrets
 from functools import cache
 from typing import Final
 
-from ..pagescripts import configured
-from ..target import Command
+from ..cdp.pagescripts import configured
+from ..cdp.target import Command
 
 __all__ = ["QUIET_EVENT", "install_commands"]
 

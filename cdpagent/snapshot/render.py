@@ -36,7 +36,7 @@ from .model import (
     inferred_paths,
     region_tags,
 )
-from .tools import constraint_words
+from .openai_tools import constraint_words
 
 __all__ = [
     "COMPACT_PREAMBLE",

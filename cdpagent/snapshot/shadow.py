@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from ..connection import Session
+from ..cdp.connection import Session
 from .model import Snapshot
 
 __all__ = ["with_closed_roots"]

@@ -1,0 +1,229 @@
+"""Pixels and paper: screenshots with sensitive fields masked, and PDFs (SPEC BR-3).
+
+A screenshot is bounded before it is taken, never shrunk after: the region (the
+viewport, the whole page up to :data:`MAX_PAGE_HEIGHT` CSS pixels, or one
+action's or record's element) is captured at a scale that makes its longer edge at
+most ``max_edge`` pixels, so bytes and time stay bounded on a page of any length.
+
+Masking holds in pixels as it does in text: before the capture, ``js/capture.js``
+covers every visible sensitive element (password, hidden-value, one-time-code and
+card fields, anything under ``data-agent-sensitive``) with an opaque box drawn in
+a closed shadow root; after it, the boxes go. A page that removes or moves the
+boxes during the capture gets a ``CAPTURE_FAILED`` error, never an unmasked image.
+Limits: fields inside closed shadow roots or frames are not covered (the page
+cannot mark them either).
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import struct
+from typing import Any, Final, Literal
+
+import msgspec
+import trio
+
+from ..cdp.target import Target, call_function
+from ..errors import OperationError, PageFunctionError, ProtocolError, ToolCallError
+from ..snapshot.observe import WORLD, install, observe
+from ..snapshot.openai_tools import resolve_tool_call
+
+__all__ = ["MAX_EDGE", "MAX_PAGE_HEIGHT", "Screenshot", "pdf", "screenshot"]
+
+#: The longest edge of a screenshot by default, in pixels (what vision models take whole).
+MAX_EDGE: Final = 1568
+#: A full-page screenshot covers at most this many CSS pixels of the page's height.
+MAX_PAGE_HEIGHT: Final = 16384
+#: Documents larger than this are refused by :func:`pdf` (bytes).
+MAX_PDF_BYTES: Final = 32 * 1024 * 1024
+
+ImageFormat = Literal["png", "jpeg"]
+
+
+class Screenshot(msgspec.Struct, frozen=True):
+    """One captured image: its bytes, format and pixel size, and what it hides or leaves out."""
+
+    data: bytes
+    format: ImageFormat
+    width: int
+    height: int
+    masked: int = 0
+    """Sensitive elements covered before the capture."""
+    truncated: bool = False
+    """A full page longer than :data:`MAX_PAGE_HEIGHT`: only its top was captured."""
+
+    @property
+    def mime_type(self) -> str:
+        """``image/png`` or ``image/jpeg``."""
+        return f"image/{self.format}"
+
+
+class _Box(msgspec.Struct, frozen=True):
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+_CALL = "function (f, a) { return globalThis.__cdpagentCapture[f](a); }"
+
+
+async def _capture_world(tab: Target) -> int:
+    """The isolated world's context of ``tab``'s document (``js/capture.js`` is one of its scripts)."""
+    await install(tab)
+    return await tab.context_id(WORLD)
+
+
+async def _call(tab: Target, ctx: int, function: str, arg: Any = None) -> Any:
+    try:
+        return await call_function(tab.session, _CALL, function, arg, context=ctx)
+    except PageFunctionError as exc:
+        raise OperationError("CAPTURE_FAILED", f"the capture helper failed: {exc.text[:200]}") from None
+
+
+async def _target_box(tab: Target, ctx: int, target: str) -> _Box:
+    """The page box of ``target``: an action id (``toggle@t9``, a tool name) or a record id."""
+    observation = await observe(tab)
+    name, _, record = target.partition("@")
+    locator: dict[str, Any]
+    try:
+        _, found = resolve_tool_call(observation.actions, name, record or None)
+        locator = msgspec.to_builtins(found)
+    except ToolCallError:
+        entry = next((e for e in observation.actions if target in (e.action, e.name) and not e.folded), None)
+        if entry is not None:
+            locator = msgspec.to_builtins(entry.locator(None))
+        elif target in observation.record_ids or any(r.id == target for r in observation.records):
+            locator = {"kind": "record", "record": target}
+        else:
+            raise OperationError(
+                "TARGET_NOT_FOUND", f"no action or record {target!r} in the current observation"
+            ) from None
+    box = await _call(tab, ctx, "rectOf", locator)
+    if not box:
+        raise OperationError("TARGET_NOT_FOUND", f"{target!r} is not visible on the page now")
+    return msgspec.convert(box, _Box)
+
+
+def _image_size(data: bytes, fmt: ImageFormat) -> tuple[int, int]:
+    """Width and height read from a PNG's IHDR or a JPEG's first SOF marker."""
+    if fmt == "png":
+        width, height = struct.unpack(">II", data[16:24])
+        return int(width), int(height)
+    i = 2
+    while i + 9 < len(data):
+        if data[i] != 0xFF:
+            i += 1
+            continue
+        marker = data[i + 1]
+        length = int.from_bytes(data[i + 2 : i + 4], "big")
+        if marker in (0xC0, 0xC1, 0xC2):
+            height, width = struct.unpack(">HH", data[i + 5 : i + 9])
+            return int(width), int(height)
+        i += 2 + length
+    return 0, 0
+
+
+async def screenshot(
+    tab: Target,
+    *,
+    full_page: bool = False,
+    target: str | None = None,
+    format: ImageFormat = "png",
+    quality: int | None = None,
+    max_edge: int = MAX_EDGE,
+    timeout: float = 10.0,
+) -> Screenshot:
+    """A screenshot of ``tab``: the viewport, the whole page, or one ``target`` element.
+
+    ``target`` is an action id or tool name (``toggle@t9``) or a record id of the
+    current observation. ``quality`` (1-100) is for JPEG only. The image's longer
+    edge is at most ``max_edge`` pixels. Sensitive fields are covered before the
+    capture (module docstring). Raises :class:`OperationError` with ``INVALID_ARGUMENT``
+    (bad format, quality, size or both ``full_page`` and ``target``),
+    ``TARGET_NOT_FOUND``, ``CAPTURE_FAILED`` (the browser failed, or the page
+    tampered with the masks) or ``TIMEOUT``; and the driver's ``SessionClosed``.
+    """
+    if format not in ("png", "jpeg"):
+        raise OperationError("INVALID_ARGUMENT", f"format must be 'png' or 'jpeg', not {format!r}")
+    if quality is not None and (format != "jpeg" or not 1 <= quality <= 100):
+        raise OperationError("INVALID_ARGUMENT", "quality is a whole number 1-100, for jpeg only")
+    if not 16 <= max_edge <= 8192:
+        raise OperationError("INVALID_ARGUMENT", "max_edge must be between 16 and 8192 pixels")
+    if full_page and target is not None:
+        raise OperationError("INVALID_ARGUMENT", "give full_page or target, not both")
+    if not (timeout > 0 and math.isfinite(timeout)):
+        raise OperationError("INVALID_ARGUMENT", "timeout must be a positive number of seconds")
+    try:
+        with trio.fail_after(timeout):
+            return await _screenshot(tab, full_page, target, format, quality, max_edge)
+    except trio.TooSlowError:
+        raise OperationError("TIMEOUT", f"the screenshot took longer than {timeout:g} s") from None
+
+
+async def _screenshot(
+    tab: Target,
+    full_page: bool,
+    target: str | None,
+    fmt: ImageFormat,
+    quality: int | None,
+    max_edge: int,
+) -> Screenshot:
+    ctx = await _capture_world(tab)
+    metrics = await tab.session.send("Page.getLayoutMetrics")
+    view = metrics["cssVisualViewport"]
+    truncated = False
+    if target is not None:
+        box = await _target_box(tab, ctx, target)
+        metrics = await tab.session.send("Page.getLayoutMetrics")
+    elif full_page:
+        content = metrics["cssContentSize"]
+        height = float(content["height"])
+        truncated = height > MAX_PAGE_HEIGHT
+        box = _Box(0, 0, max(float(content["width"]), 1), max(min(height, MAX_PAGE_HEIGHT), 1))
+    else:
+        box = _Box(view["pageX"], view["pageY"], view["clientWidth"], view["clientHeight"])
+    scale = min(1.0, max_edge / max(box.width, box.height))
+    params: dict[str, Any] = {
+        "format": fmt,
+        "clip": {"x": box.x, "y": box.y, "width": box.width, "height": box.height, "scale": scale},
+        "captureBeyondViewport": full_page or target is not None,
+        "fromSurface": True,
+    }
+    if quality is not None:
+        params["quality"] = quality
+    masked = await _call(tab, ctx, "mask")
+    try:
+        shot = await tab.session.send("Page.captureScreenshot", params)
+    except ProtocolError as exc:
+        raise OperationError("CAPTURE_FAILED", f"the browser could not capture the page: {exc}") from None
+    finally:
+        with trio.CancelScope(shield=True):
+            intact = await _call(tab, ctx, "unmask")
+    if not intact:
+        raise OperationError("CAPTURE_FAILED", "the page removed the masks of its sensitive fields")
+    data = base64.b64decode(shot["data"])
+    width, height = _image_size(data, fmt)
+    return Screenshot(data, fmt, width, height, int((masked or {}).get("count", 0)), truncated)
+
+
+async def pdf(tab: Target, *, landscape: bool = False, timeout: float = 30.0) -> bytes:
+    """The current page printed to PDF (headless Chromium only).
+
+    Raises :class:`OperationError` ``CAPTURE_FAILED`` when the browser cannot print
+    (a headed browser) or the document is over :data:`MAX_PDF_BYTES`, ``TIMEOUT``.
+    """
+    try:
+        with trio.fail_after(timeout):
+            answer = await tab.session.send(
+                "Page.printToPDF", {"landscape": landscape, "printBackground": True}
+            )
+    except trio.TooSlowError:
+        raise OperationError("TIMEOUT", f"printing took longer than {timeout:g} s") from None
+    except ProtocolError as exc:
+        raise OperationError("CAPTURE_FAILED", f"the browser could not print the page: {exc}") from None
+    data = base64.b64decode(answer["data"])
+    if len(data) > MAX_PDF_BYTES:
+        raise OperationError("CAPTURE_FAILED", f"the PDF is over {MAX_PDF_BYTES} bytes")
+    return data

@@ -1,0 +1,453 @@
+"""The ``tools`` array (OB-9): OpenAI function declarations from action entries.
+
+Names are legal function names (``^[a-zA-Z0-9_-]{1,64}$``) derived from action
+names, and unique: names that collide across regions are qualified with their
+innermost region id, and whatever still collides gets a numeric suffix in
+document order. :func:`resolve_tool_call` maps a tool call back to the original
+action id and its :class:`~cdpagent.snapshot.model.ActionLocator`; the mapping
+grants no permission, acting re-checks availability.
+
+Schemas are strict: every property required, ``additionalProperties: false``,
+``record`` enumerated when at most ``enum_limit`` rows are available.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections.abc import Callable
+from typing import Any, Final
+
+import msgspec
+
+from ..errors import ToolCallError
+from . import codes
+from .model import ActionEntry, ActionLocator, InputSpec
+
+__all__ = [
+    "INPUT_PROPERTIES",
+    "PRESS_FOCUSED",
+    "PRESS_FOCUSED_DESCRIPTION",
+    "RESERVED_TOOL_NAMES",
+    "SCROLL_TO",
+    "TOOL_NAME",
+    "ToolCallError",
+    "assign_tool_names",
+    "declaration_sizes",
+    "legal_name",
+    "press_focused_tool",
+    "resolve_tool_call",
+    "tool_declaration",
+    "tool_declarations",
+    "tool_description",
+]
+
+TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+#: The runtime's own tool names: they win, and a page action of the same name is renamed (``_2``…)
+#: so that names stay unique in every request (strict providers refuse duplicates).
+#: ``press_key`` is the built-in press on whatever has the focus (:data:`PRESS_FOCUSED`).
+RESERVED_TOOL_NAMES: Final = frozenset({"invoke_page_method", "press_key"})
+_RENAMED: Final = "Renamed: the runtime has its own tool named {name}."
+_ILLEGAL = re.compile(r"[^a-zA-Z0-9_-]+")
+RECORD_DOC = (
+    "Which row: a record id from the page data or citation records (for example, {example}). "
+    "Offscreen targets are scrolled into view before execution."
+)
+
+
+def legal_name(text: str, limit: int = 64) -> str:
+    """A legal function name for ``text``; non-ASCII names get a stable hash.
+
+    Never empty, at most ``limit`` characters, matches :data:`TOOL_NAME`.
+    """
+    base = _ILLEGAL.sub("_", text).strip("_")
+    if len(base) < len(text) / 2 or not base:
+        # Mostly non-ASCII (e.g. 删除): keep what is legible, add a hash for uniqueness.
+        digest = f"{zlib.crc32(text.encode()):08x}"[:6]
+        base = f"{base}_{digest}" if base else f"action_{digest}"
+    if len(base) > limit:
+        digest = f"{zlib.crc32(text.encode()):08x}"[:6]
+        base = base[: limit - 7] + "_" + digest
+    return base
+
+
+def assign_tool_names(entries: list[ActionEntry]) -> list[ActionEntry]:
+    """Entries with ``tool`` set: legal, unique, and stable for a given page.
+
+    Every entry whose base name is shared by entries in different regions is
+    qualified with its innermost region id (so no entry keeps the bare name by
+    accident of order); remaining duplicates, and names of :data:`RESERVED_TOOL_NAMES`,
+    get ``_2``, ``_3``… in order.
+    """
+    bases = [legal_name(e.name) for e in entries]
+    paths_by_base: dict[str, set[tuple[str, ...]]] = {}
+    for base, e in zip(bases, entries, strict=True):
+        paths_by_base.setdefault(base, set()).add(tuple(e.region_path))
+    names: list[str] = []
+    for base, e in zip(bases, entries, strict=True):
+        if len(paths_by_base[base]) > 1:
+            region = e.region_path[-1] if e.region_path else "page"
+            base = legal_name(f"{region}_{e.name}")
+        names.append(base)
+    used: set[str] = set(RESERVED_TOOL_NAMES)
+    out: list[ActionEntry] = []
+    for name, e in zip(names, entries, strict=True):
+        unique = name
+        n = 2
+        while unique in used:
+            suffix = f"_{n}"
+            unique = name[: 64 - len(suffix)] + suffix
+            n += 1
+        used.add(unique)
+        out.append(msgspec.structs.replace(e, tool=unique))
+    return out
+
+
+def _cut(text: str, limit: int) -> str:
+    # Page text in a description is one line: a raw newline would start a line of its own
+    # wherever the provider renders the tool list.
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def constraint_words(spec: InputSpec) -> list[str]:
+    """The input's constraints in words (shared by the text and the schema)."""
+    words: list[str] = []
+    if spec.required:
+        words.append("required")
+    if spec.input_type and spec.input_type not in (
+        "text", "select", "textarea", "search", "checkbox", "radio"
+    ):
+        words.append(f"{spec.input_type} input")
+    if spec.minlength is not None:
+        words.append(f"at least {spec.minlength} characters")
+    if spec.maxlength is not None:
+        words.append(f"at most {spec.maxlength} characters")
+    if spec.min is not None:
+        words.append(f"min {spec.min}")
+    if spec.max is not None:
+        words.append(f"max {spec.max}")
+    if spec.pattern is not None:
+        words.append(f"must match /{spec.pattern}/")
+    if spec.read_only:
+        words.append("read-only")
+    if spec.sensitive:
+        words.append("sensitive (its value is masked)")
+    return words
+
+
+INFERRED_NOTE: Final = "inferred"
+"""What marks an inferred entry's tool description: ``Yes (inferred click)``."""
+INFERRED_RECORD_DOC: Final = "Which row: a record id (for example, {example})."
+
+
+def fold_note(entry: ActionEntry) -> str:
+    """The tool description's fold note for a folded entry (in fewer words when inferred:
+    the observation of a page that declares nothing is written short)."""
+    short = entry.source == "inferred"
+    if short:
+        note = f"Row action: pass record ({entry.rows} rows"
+    else:
+        note = (
+            "Row actions of the same type are folded into one: pass record to choose a row "
+            f"({entry.rows} rows"
+        )
+    if entry.offscreen:
+        where = ", {n} outside the viewport, scrolled to" if short else (
+            "; {n} rows outside the viewport (auto-scroll before execution)"
+        )
+        note += where.format(n=entry.offscreen)
+    note += ")."
+    if entry.rows_available < entry.rows:
+        note += f" Available on {entry.rows_available}" + ("." if short else f" of {entry.rows} rows.")
+    return note
+
+
+def tool_description(entry: ActionEntry, max_chars: int = 160) -> str:
+    """``description (kind / effect / region:…)`` plus fold, confirm and hand-off notes.
+
+    An inferred entry says ``description (inferred kind)``, its effect only when it is not
+    ``write`` and its region only when it has one (inferred pages stay small).
+    """
+    if entry.source == "inferred":
+        head = f"inferred {entry.kind}" + ("" if entry.effect == "write" else f" / {entry.effect}")
+        if entry.region_path:
+            head += f" / region:{_cut(entry.region, 80)}"
+        text = f"{_cut(entry.description, max_chars)} ({head})"
+    else:
+        text = (
+            f"{_cut(entry.description, max_chars)} "
+            f"({entry.kind} / {entry.effect} / region:{_cut(entry.region, 80)})"
+        )
+    if legal_name(entry.name) in RESERVED_TOOL_NAMES:
+        text += " | " + _RENAMED.format(name=legal_name(entry.name))
+    if entry.folded:
+        text += " | " + fold_note(entry)
+    if entry.submit:
+        text += " | Submits after typing."
+    if entry.confirm:
+        text += f" | Needs the user's confirmation ({_cut(entry.confirm, 120)})."
+    if entry.handoff:
+        text += (
+            f" | Hand-off: a person must do this ({_cut(entry.handoff, 120)}); "
+            "calling it only tells the user."
+        )
+    return text.replace("<", "\\u003c")
+
+
+def _html_pattern(pattern: str) -> str:
+    # HTML patterns match the whole value; JSON Schema patterns search.
+    return f"^(?:{pattern})$"
+
+
+def _text_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
+    words = constraint_words(spec)
+    prop: dict[str, Any] = {"type": "string"}
+    desc = doc or ("Text to type (replaces the value)." if entry.source == "inferred" else
+                   "The text to type (replaces the current value).")
+    if spec.input_type in _ISO_FORMATS and "ISO" not in desc:
+        desc += f" As ISO text: {_ISO_FORMATS[spec.input_type]}."
+    if words:
+        desc += " (" + "; ".join(words) + ")"
+    prop["description"] = desc.replace("<", "\\u003c")
+    if spec.maxlength is not None:
+        prop["maxLength"] = spec.maxlength
+    if spec.minlength is not None:
+        prop["minLength"] = spec.minlength
+    elif spec.required:
+        prop["minLength"] = 1
+    if spec.pattern is not None:
+        prop["pattern"] = _html_pattern(spec.pattern)
+    return {"text": prop}
+
+
+_ISO_FORMATS: Final = {
+    "date": "2026-12-01",
+    "time": "13:45",
+    "datetime-local": "2026-12-01T13:45",
+    "month": "2026-12",
+    "week": "2026-W49",
+}
+
+
+def _option_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
+    prop: dict[str, Any] = {"type": "string", "description": (doc or "The option to choose, by its label.")}
+    if spec.options:
+        prop["enum"] = list(spec.options)
+    return {"option": prop}
+
+
+def _check_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
+    desc = doc or "true to check, false to uncheck."
+    return {"checked": {"type": "boolean", "description": desc.replace("<", "\\u003c")}}
+
+
+_KEY_DOC: Final = "The key or chord to press: Enter, Escape, Tab, Shift+Tab, ArrowDown, PageDown, Control+A…"
+
+
+def _key_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
+    desc = doc or _KEY_DOC
+    return {"key": {"type": "string", "description": desc.replace("<", "\\u003c")}}
+
+
+def _scroll_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
+    desc = "down or up by one page, or to the end or the start."
+    return {"to": {"type": "string", "enum": list(SCROLL_TO), "description": desc}}
+
+
+def _number_or_none(text: str | None) -> float | None:
+    try:
+        return float(text) if text is not None else None
+    except ValueError:
+        return None
+
+
+def _value_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
+    prop: dict[str, Any] = {"type": "number"}
+    words = []
+    for bound, key, word in ((spec.min, "minimum", "min"), (spec.max, "maximum", "max")):
+        number = _number_or_none(bound)
+        if number is not None:
+            prop[key] = number
+            words.append(f"{word} {bound}")
+    desc = doc or "The value to set the slider to."
+    if words:
+        desc += " (" + "; ".join(words) + ")"
+    prop["description"] = desc.replace("<", "\\u003c")
+    return {"value": prop}
+
+
+def _files_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
+    desc = (doc + ". " if doc else "") + "Paths of the files to attach (under a directory the user allows)."
+    prop: dict[str, Any] = {"type": "array", "items": {"type": "string"}, "minItems": 1}
+    prop["description"] = desc.replace("<", "\\u003c")
+    if not spec.multiple:
+        prop["maxItems"] = 1
+    return {"files": prop}
+
+
+def _no_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
+    return {}
+
+
+SCROLL_TO: Final = ("down", "up", "end", "start")
+"""The ``to`` argument of a scroll action; the first is its default."""
+
+_Properties = Callable[[ActionEntry, InputSpec, str], dict[str, Any]]
+
+INPUT_PROPERTIES: Final[dict[str, _Properties]] = {
+    "click": _no_properties,
+    "hover": _no_properties,
+    "type": _text_properties,
+    "select": _option_properties,
+    "choose": _option_properties,
+    "check": _check_properties,
+    "press": _key_properties,
+    "scroll": _scroll_properties,
+    "set": _value_properties,
+    "tool": _no_properties,  # a page tool's parameters are its own schema (_tool_parameters)
+    "upload": _files_properties,
+}
+"""The parameters each action kind declares besides ``record``, by kind; agrees with
+:data:`cdpagent.act.perform.PERFORMERS` (a test checks it)."""
+
+
+def _input_properties(entry: ActionEntry, max_chars: int) -> dict[str, Any]:
+    spec = entry.input or InputSpec()
+    doc = _cut(spec.doc, max_chars) if spec.doc else ""
+    properties = INPUT_PROPERTIES.get(entry.kind, _no_properties)
+    return properties(entry, spec, doc)
+
+
+def _page_schema(value: Any) -> Any:
+    """A copy of a page's schema with ``<`` escaped in its descriptions and titles (author text)."""
+    if isinstance(value, dict):
+        return {
+            k: v.replace("<", "\\u003c") if k in ("description", "title") and isinstance(v, str)
+            else _page_schema(v)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_page_schema(v) for v in value]
+    return value
+
+
+def _tool_parameters(entry: ActionEntry) -> tuple[dict[str, Any], bool]:
+    """A WebMCP tool's parameters (its own input schema) and whether they can be strict.
+
+    Strict mode needs an object schema whose every property is required and which
+    admits no other property; a schema that makes some properties optional keeps
+    them optional, and the declaration is then not strict.
+    """
+    schema = _page_schema((entry.input.json_schema if entry.input else None) or {})
+    if schema.get("type", "object") != "object":
+        return schema, False
+    params: dict[str, Any] = {"type": "object", "properties": {}, **schema}
+    params.setdefault("additionalProperties", False)
+    properties = params["properties"] if isinstance(params["properties"], dict) else {}
+    required = params.get("required") or []
+    strict = params["additionalProperties"] is False and set(required) == set(properties)
+    if not properties:
+        params["required"] = []
+    return params, strict
+
+
+def tool_declaration(entry: ActionEntry, max_chars: int = 160) -> dict[str, Any]:
+    """One OpenAI function declaration for ``entry`` (strict JSON Schema where it can be)."""
+    if entry.kind == "tool":
+        parameters, strict = _tool_parameters(entry)
+        return {
+            "type": "function",
+            "function": {
+                "name": entry.tool,
+                "description": tool_description(entry, max_chars),
+                "parameters": parameters,
+                "strict": strict,
+            },
+        }
+    properties: dict[str, Any] = {}
+    if entry.folded:
+        example = _cut(entry.sample[0], 40) if entry.sample else "an id"
+        doc = INFERRED_RECORD_DOC if entry.source == "inferred" else RECORD_DOC
+        record: dict[str, Any] = {
+            "type": "string",
+            "description": doc.format(example=example).replace("<", "\\u003c"),
+        }
+        if entry.record_enum is not None:
+            record["enum"] = list(entry.record_enum)
+        properties["record"] = record
+    properties.update(_input_properties(entry, max_chars))
+    return {
+        "type": "function",
+        "function": {
+            "name": entry.tool,
+            "description": tool_description(entry, max_chars),
+            "parameters": {
+                "type": "object",
+                "properties": properties,
+                "required": list(properties),
+                "additionalProperties": False,
+            },
+            "strict": True,
+        },
+    }
+
+
+PRESS_FOCUSED: Final = "press_key"
+"""The built-in action that presses ``key`` on whatever has the focus (no page element named);
+``act`` performs it when the page has no action of that name."""
+PRESS_FOCUSED_DESCRIPTION: Final = (
+    "Press a key or chord on whatever has the focus now (Escape closes a popup or menu, "
+    "Tab moves the focus, Enter submits)"
+)
+
+
+def tool_declarations(entries: list[ActionEntry], max_chars: int = 160) -> list[dict[str, Any]]:
+    """:func:`tool_declaration` of each of ``entries``, in order (what a budget measures at once)."""
+    return [tool_declaration(entry, max_chars) for entry in entries]
+
+
+def declaration_sizes(entries: list[ActionEntry], max_chars: int = 160) -> list[int]:
+    """The characters (not bytes) of each entry's :func:`tool_declaration` as compact JSON
+    (what the tools budget counts), each declaration measured and let go."""
+    encode = msgspec.json.encode
+    return [len(encode(tool_declaration(entry, max_chars)).decode()) for entry in entries]
+
+
+def press_focused_tool() -> dict[str, Any]:
+    """The function declaration of :data:`PRESS_FOCUSED` (the agent offers it beside the page's)."""
+    return {
+        "type": "function",
+        "function": {
+            "name": PRESS_FOCUSED,
+            "description": f"{PRESS_FOCUSED_DESCRIPTION} (built in).",
+            "parameters": {
+                "type": "object",
+                "properties": {"key": {"type": "string", "description": _KEY_DOC}},
+                "required": ["key"],
+                "additionalProperties": False,
+            },
+            "strict": True,
+        },
+    }
+
+
+def resolve_tool_call(
+    entries: list[ActionEntry], tool: str, record: str | None = None
+) -> tuple[ActionEntry, ActionLocator]:
+    """Map a tool call back to its entry and the locator of the original action.
+
+    ``toggle`` with ``record="t9"`` → the ``toggle`` entry and the locator whose
+    ``id`` is ``toggle@t9``. Unavailable entries resolve too (the caller reports
+    why they cannot run). Raises :class:`ToolCallError` with ``UNKNOWN_ACTION``
+    when no entry has that tool name, ``RECORD_REQUIRED`` when a folded entry is
+    called without a record.
+    """
+    for entry in entries:
+        if entry.tool == tool:
+            if entry.folded and not record:
+                raise ToolCallError(
+                    codes.RECORD_REQUIRED, f"{tool} is a row action: pass record (a record id)"
+                )
+            return entry, entry.locator(record if entry.folded else None)
+    raise ToolCallError(codes.UNKNOWN_ACTION, f"no action named {tool!r} on this page")
