@@ -31,11 +31,12 @@ import stat
 import subprocess
 import tempfile
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import recorded_cdp
 
 import cdpagent
 from cdpagent.cdp.launcher import default_flags, devtools_url, find_browser
@@ -115,11 +116,26 @@ LAUNCHING_MODULES = frozenset({"test_actions_cli.py", "test_driver_faults.py", "
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # A recorded connection needs the browser only while it is being recorded.
+    recording = {"recorded"} if REAL_ENV.get(recorded_cdp.RECORD) else set()
     for item in items:
-        if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())) or (
+        if (BROWSER_FIXTURES | recording) & set(getattr(item, "fixturenames", ())) or (
             item.path.name in LAUNCHING_MODULES
         ):
             item.add_marker(pytest.mark.browser)
+
+
+_CALL = pytest.StashKey[pytest.TestReport]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    if report.when == "call":
+        item.stash[_CALL] = report
+    return report
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -195,6 +211,53 @@ async def browser(chrome_endpoint: str) -> AsyncIterator[cdpagent.Browser]:
 async def wm(chrome_endpoint: str) -> AsyncIterator[cdpagent.Browser]:
     """A connection to the session browser with the WebMCP bridge; its tabs are closed after the test."""
     async with cdpagent.connect(chrome_endpoint, webmcp=True) as browser:
+        try:
+            yield browser
+        finally:
+            for tab in browser.tabs:
+                await tab.close()
+
+
+@pytest.fixture
+def recorded(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[recorded_cdp.Recorded]:
+    """The CDP connections of this test, replayed from ``tests/traces/connections/MODULE/TEST.json``.
+
+    With ``CDPAGENT_RECORD=1`` they go to the session browser and are recorded instead
+    (:mod:`recorded_cdp`); the test body is the same in both modes. Connect to ``.url``.
+    """
+    chrome = request.getfixturevalue("chrome_endpoint") if REAL_ENV.get(recorded_cdp.RECORD) else None
+    tmp = tmp_path_factory.getbasetemp()
+    with recorded_cdp.endpoint(request.node, monkeypatch, tmp, chrome) as connections:
+        yield connections
+        report = request.node.stash.get(_CALL, None)
+        connections.finish(passed=report is not None and report.passed)
+
+
+@pytest.fixture
+def recorded_endpoint(recorded: recorded_cdp.Recorded) -> str:
+    """The endpoint of :func:`recorded`, for a test that needs nothing else of it."""
+    return recorded.url
+
+
+@pytest.fixture
+async def recorded_browser(recorded_endpoint: str) -> AsyncIterator[cdpagent.Browser]:
+    """:func:`browser` on :func:`recorded_endpoint`: replayed, or recorded against the session browser."""
+    async with cdpagent.connect(recorded_endpoint) as connected:
+        before = {t.id for t in connected.tabs}
+        try:
+            yield connected
+        finally:
+            for tab in connected.tabs:
+                if tab.id not in before:
+                    await tab.close()
+
+
+@pytest.fixture
+async def recorded_wm(recorded_endpoint: str) -> AsyncIterator[cdpagent.Browser]:
+    """:func:`wm` on :func:`recorded_endpoint`: replayed, or recorded against the session browser."""
+    async with cdpagent.connect(recorded_endpoint, webmcp=True) as browser:
         try:
             yield browser
         finally:
