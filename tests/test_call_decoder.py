@@ -1,4 +1,5 @@
-"""``target.call_function``, the one decoder of page function calls (issue 21), on real Chromium."""
+"""``target.call_function``, the one decoder of page function calls (issue 21), on what Chromium
+answers: values, promises and throws, recorded (tests/recorded_cdp.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ from cdpagent.cdp.target import call_function
 from cdpagent.errors import PageFunctionError
 
 
-async def test_values_come_back_by_value_and_throws_say_what_was_thrown(browser: cdpagent.Browser) -> None:
-    tab = await browser.open("about:blank")
+async def test_values_come_back_by_value_and_throws_say_what_was_thrown(
+    recorded_browser: cdpagent.Browser,
+) -> None:
+    tab = await recorded_browser.open("about:blank")
     context = await tab.context_id()
     function = "function (a, b) { return {sum: a + b, list: [a, b], none: null}; }"
     value = await call_function(tab.session, function, 2, 3, context=context)
