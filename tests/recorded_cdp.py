@@ -8,7 +8,8 @@ endpoint of :func:`endpoint` runs unchanged in both modes:
 
 - **record** (``CDPAGENT_RECORD=1``): the endpoint is the session browser's; every
   message each connection sends and receives is kept, in order, and written to
-  ``tests/traces/connections/MODULE/TEST.json`` when the test passes;
+  ``tests/traces/connections/MODULE/TEST.json`` when the test passes (``.json.gz`` past a
+  megabyte);
 - **replay** (the default): no browser. The rules the replay enforces:
 
   1. Every command sent must be in the recording: the same session, method and
@@ -31,6 +32,7 @@ difference): ``CDPAGENT_RECORD=1 .venv/bin/pytest tests/test_agent_loop.py``.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import itertools
 import json
@@ -60,6 +62,8 @@ REPLAY_URL = "ws://127.0.0.1:9/devtools/browser/recorded"
 #: Strings of the commands sent longer than this (the page scripts the cores install) are kept as
 #: their length and digest: compared as strictly, a fraction of the size.
 LONG = 1000
+#: A recording larger than this (a page whose tools carry 200 KB descriptions) is kept gzipped.
+LARGE = 1_000_000
 _ROOT_MARK = "@ROOT@"
 _TMP_MARK = "@TMP@"
 
@@ -249,7 +253,14 @@ class Recorded:
             )
             varying = json.dumps(self.varying, ensure_ascii=False, sort_keys=True)
             text = '{"varying": ' + varying + ', "connections": [\n' + connections + "\n]}\n"
-            self.path.write_text(_placeholders(text, self.tmp), encoding="utf-8")
+            data = _placeholders(text, self.tmp).encode()
+            large = self.path.with_suffix(".json.gz")
+            self.path.unlink(missing_ok=True)
+            large.unlink(missing_ok=True)
+            if len(data) > LARGE:
+                large.write_bytes(gzip.compress(data, mtime=0))
+            else:
+                self.path.write_bytes(data)
             return
         failures = [r.failure for r in self.replays if r.failure]
         assert not failures, failures[0]
@@ -291,11 +302,16 @@ def endpoint(
     """
     recorded = Recorded(recording_path(node), recording=chrome_endpoint is not None, tmp=str(tmp))
     if not recorded.recording:
-        if not recorded.path.is_file():
+        large = recorded.path.with_suffix(".json.gz")
+        if large.is_file():
+            text = gzip.decompress(large.read_bytes()).decode()
+        elif recorded.path.is_file():
+            text = recorded.path.read_text(encoding="utf-8")
+        else:
             pytest.fail(
                 f"no recording {recorded.path.relative_to(ROOT)}: run {RECORD}=1 pytest {node.nodeid}"
             )
-        saved = json.loads(_places(recorded.path.read_text(encoding="utf-8"), recorded.tmp))
+        saved = json.loads(_places(text, recorded.tmp))
         recorded.connections, recorded.varying = saved["connections"], saved.get("varying", {})
     monkeypatch.setattr(pageapi, "secrets", _Tokens())
     monkeypatch.setattr(quiet, "QUIET_EVENT", "cdpagent-quiet-recorded")
