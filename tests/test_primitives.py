@@ -17,6 +17,7 @@ from png_support import pixels
 
 import cdpagent
 from cdpagent.errors import OperationError
+from cdpagent.ops.script import ScriptContext, run_step
 
 PAGE = PAGES / "primitives" / "page.html"
 SECOND = PAGES / "primitives" / "second.html"
@@ -128,6 +129,11 @@ async def test_br5_wait_for_text_gone_and_timeout(browser: cdpagent.Browser) -> 
     with pytest.raises(OperationError) as err:
         await tab.wait_for(text="never shown", timeout=0.5)
     assert err.value.code == "WAIT_TIMEOUT" and "never shown" in err.value.message
+    # The same as a script step: a failed step, naming what it waited for.
+    step = '{"op": "wait_for", "text": "never", "timeout": 0.3}'
+    failed, go_on = await run_step(ScriptContext(tab, None), step)
+    assert (failed["error"]["code"], go_on) == ("SCRIPT_STEP_FAILED", False), failed
+    assert "never" in failed["error"]["message"], failed
     with pytest.raises(OperationError) as err:
         await tab.wait_for(timeout=1)
     assert err.value.code == "INVALID_ARGUMENT"
