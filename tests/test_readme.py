@@ -1,4 +1,6 @@
-"""The README's first Python example runs as written and prints what its comments say."""
+"""The README's two ways in run as written: its first Python example prints what its comments say,
+and ``make demo`` (``cdpagent demo``, SF-2) runs end to end against real Chromium printing
+measured figures."""
 
 from __future__ import annotations
 
@@ -30,3 +32,21 @@ def test_readme_python_example_runs_from_any_directory(tmp_path: Path) -> None:
     assert "['add_todo', 'toggle', 'search']" in out
     assert "'t1': {'done': ValueChange(before=False, after=True)}" in out
     assert "'title': 'Launch plan'" in out
+
+
+@pytest.mark.browser
+def test_sf2_demo_runs_and_prints_round_trip_receipts_and_notifications() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "cdpagent", "demo"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "CDP round trip" in out and " µs" in out
+    assert '"code": "STALE_STATE"' in out
+    assert "post('thread_notify') queued as" in out and "请点评作文" in out
+    assert "## Available actions on this page" in out
+    assert '"t9": {"done": {"before": false, "after": true}}' in out
