@@ -8,8 +8,8 @@ endpoint of :func:`endpoint` runs unchanged in both modes:
 
 - **record** (``CDPAGENT_RECORD=1``): the endpoint is the session browser's; every
   message each connection sends and receives is kept, in order, and written to
-  ``tests/traces/connections/MODULE/TEST.json`` when the test passes (``.json.gz`` past a
-  megabyte);
+  ``tests/traces/connections/MODULE/TEST.json`` when the test passes (``.json.gz`` past
+  :data:`LARGE` bytes);
 - **replay** (the default): no browser. The rules the replay enforces:
 
   1. Every command sent must be in the recording: the same session, method and
@@ -62,8 +62,8 @@ REPLAY_URL = "ws://127.0.0.1:9/devtools/browser/recorded"
 #: Strings of the commands sent longer than this (the page scripts the cores install) are kept as
 #: their length and digest: compared as strictly, a fraction of the size.
 LONG = 1000
-#: A recording larger than this (a page whose tools carry 200 KB descriptions) is kept gzipped.
-LARGE = 1_000_000
+#: A recording larger than this (a burst of 1,000 posts, tools with 200 KB descriptions) is gzipped.
+LARGE = 500_000
 _ROOT_MARK = "@ROOT@"
 _TMP_MARK = "@TMP@"
 

@@ -1,20 +1,32 @@
-"""thread_notify and binding hygiene against real Chromium (PA-5, PA-6)."""
+"""thread_notify (PA-5): what the runtime decides of each post a page makes — queued, refused and
+why, from which tab, into which thread — on recorded CDP connections (tests/recorded_cdp.py).
+
+The posts come from ``tests/pages/page_api/methods.html`` in Chromium, recorded; the runtime's
+answer to each post is a command it sends the page, checked with its parameters, so a post
+accepted that should be refused (or the reverse) fails the replay. What the page itself can and
+cannot do to the binding (PA-6) is tests/test_page_api_binding.py, against live Chromium.
+"""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 import trio
-from conftest import evaluate
-from page_api_support import PAGES, loopback_server, pa_browser, page_api_browser
+from page_api_support import PAGES, page_api_browser
 
 import cdpagent
-from cdpagent.runtime import PageApi, Thread, invoke
-
-__all__ = ["pa_browser"]
+from cdpagent.runtime import Thread, invoke
 
 METHODS = PAGES / "methods.html"
+
+
+@pytest.fixture
+async def pa_browser(recorded_endpoint: str) -> AsyncIterator[cdpagent.Browser]:
+    """A recorded connection with the Page Agent API installed."""
+    async with page_api_browser(recorded_endpoint) as browser:
+        yield browser
 
 
 def refused(result: Any, code: str) -> None:
@@ -87,16 +99,6 @@ async def test_pa5_standalone_tab_not_allowed(
     assert thread.drain() == []
 
 
-async def test_pa5_external_url_not_allowed(chrome_endpoint: str) -> None:
-    async with loopback_server() as server, page_api_browser(chrome_endpoint) as browser:
-        thread = Thread(browser)
-        tab = await thread.open(f"{server.origin}/examples/writing/index.html")
-        # The seed's notifyReview() sees no window.agotalk and reports false.
-        assert await evaluate(tab, "typeof window.agotalk") == "undefined"
-        assert await evaluate(tab, "notifyReview()") is False
-        assert thread.drain() == []
-
-
 async def test_pa5_burst_of_1000_fills_the_bounded_queue(pa_browser: cdpagent.Browser) -> None:
     thread = Thread(pa_browser, queue_size=64)
     tab = await thread.open(METHODS)
@@ -125,98 +127,6 @@ async def test_pa5_thread_iterates_notifications(thread: Thread[cdpagent.Tab]) -
     thread.close()
     seen = [note.message async for note in thread]
     assert seen == ["m0", "m1", "m2"]
-
-
-async def test_pa6_binding_is_hidden_from_the_page(pa_browser: cdpagent.Browser) -> None:
-    api = PageApi.of(pa_browser)
-    tab = await pa_browser.open(METHODS)
-    assert await invoke(tab, "binding_globals") == []
-    assert await evaluate(tab, f"typeof window[{api.binding!r}]") == "undefined"
-    assert await evaluate(tab, f"{api.binding!r} in window") is False
-    assert len(api.binding) >= 33 and api.binding != PageApi().binding
-
-
-async def test_pa6_page_cannot_replace_agotalk(pa_browser: cdpagent.Browser) -> None:
-    tab = await pa_browser.open(METHODS)
-    assert await invoke(tab, "tamper") == {
-        "assign": "TypeError",
-        "delete": "TypeError",
-        "expose": "TypeError",
-        "define": "TypeError",
-    }
-    assert await invoke(tab, "echo", {"still": "works"}) == {"still": "works"}
-
-
-async def test_pa6_hidden_entry_point_refuses_the_page(pa_browser: cdpagent.Browser) -> None:
-    api = PageApi.of(pa_browser)
-    tab = await pa_browser.open(METHODS)
-    # The page can find the entry point, but not the key it requires.
-    names = await evaluate(tab, "Object.getOwnPropertyNames(window.agotalk)")
-    assert sorted(names) == sorted(["expose", "post", api.entry]) and api.key not in str(names)
-    reply = await tab.session.send(
-        "Runtime.evaluate",
-        {"expression": f"agotalk[{api.entry!r}]('guess', 'invoke', 'echo', '{{}}')", "returnByValue": True},
-    )
-    assert "exceptionDetails" in reply
-
-
-async def test_pa6_calls_from_other_worlds_are_dropped(thread: Thread[cdpagent.Tab]) -> None:
-    api = PageApi.of(thread.browser)
-    tab = await thread.open(METHODS)
-    assert tab.document is not None
-    world = await tab.session.send(
-        "Page.createIsolatedWorld", {"frameId": tab.document.frame_id, "worldName": "intruder"}
-    )
-    context = world["executionContextId"]
-    # If the binding exists in that world at all, a forged post from it must not be delivered.
-    probe = await tab.session.send(
-        "Runtime.evaluate",
-        {
-            "expression": f"typeof globalThis[{api.binding!r}] === 'function' && "
-            f'(globalThis[{api.binding!r}](\'[1,"thread_notify",{{"message":"forged"}}]\'), true)',
-            "contextId": context,
-            "returnByValue": True,
-        },
-    )
-    assert "exceptionDetails" not in probe
-    # A round trip through the page orders us after any binding event of the probe.
-    assert (await invoke(tab, "notify", {"message": "real"}))["ok"] is True
-    assert [n.message for n in thread.drain()] == ["real"]
-
-
-async def test_pa1_pa5_iframe_gets_agotalk_but_cannot_notify(thread: Thread[cdpagent.Tab]) -> None:
-    tab = await thread.open(PAGES.parent / "basic.html")
-    child = next(f for f in tab.documents.frames.values() if f.parent_id is not None)
-    await tab.wait_until(lambda: tab.documents.context("", child.id) is not None, 10)
-    context = tab.documents.context("", child.id)
-    assert context is not None
-    reply = await tab.session.send(
-        "Runtime.evaluate",
-        {
-            "expression": "window.agotalk.post('thread_notify', {message: 'from a frame'})",
-            "contextId": context.id,
-            "returnByValue": True,
-            "awaitPromise": True,
-        },
-    )
-    refused(reply["result"]["value"], "THREAD_NOTIFY_NOT_ALLOWED")
-    assert thread.drain() == []
-
-
-async def test_pa6_stale_and_unknown_contexts_are_dropped(thread: Thread[cdpagent.Tab]) -> None:
-    api = PageApi.of(thread.browser)
-    tab = await thread.open(METHODS)
-    old_context = await tab.context_id()
-    await tab.reload()
-    forged = '[1,"thread_notify",{"message":"forged"}]'
-    for context_id in (old_context, 987654, "3"):
-        api._on_binding(tab, {"name": api.binding, "executionContextId": context_id, "payload": forged})
-    current = await tab.context_id()
-    api._on_binding(tab, {"name": "someOtherBinding", "executionContextId": current, "payload": forged})
-    assert thread.drain() == []
-    # The same payload from the live main world is delivered: only the sender's context decided.
-    api._on_binding(tab, {"name": api.binding, "executionContextId": current, "payload": forged})
-    assert [n.message for n in thread.drain()] == ["forged"]
 
 
 async def test_pa5_popup_of_a_thread_owned_page_belongs_to_the_thread(
