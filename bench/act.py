@@ -39,10 +39,9 @@ from targets import Target, print_targets
 import cdpagent
 from cdpagent.act.perform import ActTimings, act
 from cdpagent.browser.bundled import example_page
+from cdpagent.snapshot import ObserveOptions, Snapshot
 from cdpagent.snapshot.folding import fold_actions
-from cdpagent.snapshot.model import Snapshot
 from cdpagent.snapshot.observe import ObservationExtension, collect_snapshot
-from cdpagent.snapshot.options import ObserveOptions
 from cdpagent.snapshot.receipts import diff
 
 PARTS = ("settle_ms", "quiet_ms", "collect_ms", "transfer_ms", "action_ms", "diff_ms", "total_ms")

@@ -46,7 +46,8 @@ from targets import Target, print_targets
 from timing import percentiles, timed
 
 import cdpagent
-from cdpagent.runtime.pageapi import INVOKE_FUNCTION, PageApi
+from cdpagent.runtime import PageApi
+from cdpagent.runtime.pageapi import INVOKE_FUNCTION
 
 PAGE = Path(__file__).resolve().parent / "invoke_page.html"
 SMALL = "function() { return {ok: true, n: 42, items: [1, 2, 3], name: 'small'}; }"

@@ -27,8 +27,9 @@ import msgspec
 import trio
 
 import cdpagent
-from cdpagent.cdp.connection import Connection
-from cdpagent.runtime.pageapi import INVOKE_FUNCTION, PageApi
+from cdpagent.lowlevel import Connection
+from cdpagent.runtime import PageApi
+from cdpagent.runtime.pageapi import INVOKE_FUNCTION
 
 SESSION = "S" * 32
 VALUE = {"ok": True, "n": 42, "items": [1, 2, 3], "name": "small"}

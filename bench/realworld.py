@@ -31,8 +31,7 @@ import msgspec
 import trio
 
 import cdpagent
-from cdpagent.snapshot import tools_json
-from cdpagent.snapshot.model import ActionEntry, Observation
+from cdpagent.snapshot import ActionEntry, Observation, tools_json
 from cdpagent.snapshot.observe import WORLD, observe_page
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -25,7 +25,8 @@ from typing import Any
 import msgspec
 
 import cdpagent
-from cdpagent.snapshot.observe import ObserveResult, observe_page
+from cdpagent import ObserveResult
+from cdpagent.snapshot.observe import observe_page
 
 TASKS = Path(__file__).resolve().parent / "realworld" / "miniwob" / "tasks"
 # The vendored core.js starts the first episode at once when the url has a seed

@@ -47,8 +47,8 @@ import msgspec
 import pytest
 import trio
 
+from cdpagent import ConnectionClosed
 from cdpagent.cdp import transport as transport_module
-from cdpagent.errors import ConnectionClosed
 from cdpagent.lowlevel import Transport
 from cdpagent.runtime import pageapi
 from cdpagent.snapshot import quiet

@@ -21,9 +21,9 @@ import pytest
 from conftest import PAGES
 
 import cdpagent
+from cdpagent import StepError
 from cdpagent.commandline import main
 from cdpagent.console.flags import add_browser_flags, browser_from_flags, launch_options
-from cdpagent.errors import StepError
 
 FLAGS = ("--headed", "--chrome-arg", "--user-data-dir", "--storage-state", "--allow-dir")
 AGENT_PAGE = PAGES / "flags" / "agent.html"

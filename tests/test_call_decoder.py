@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 import cdpagent
-from cdpagent.cdp.target import call_function
-from cdpagent.errors import PageFunctionError
+from cdpagent import PageFunctionError
+from cdpagent.lowlevel import call_function
 
 
 async def test_values_come_back_by_value_and_throws_say_what_was_thrown(

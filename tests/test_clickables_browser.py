@@ -12,12 +12,12 @@ import msgspec
 from conftest import PAGES, evaluate
 
 import cdpagent
+from cdpagent import ObserveResult, Receipt
 from cdpagent.act.perform import act
+from cdpagent.snapshot import ActionEntry
 from cdpagent.snapshot.clickables import probe_listeners, verdict
-from cdpagent.snapshot.model import ActionEntry
-from cdpagent.snapshot.observe import WORLD, ObserveResult, install, observe_page
+from cdpagent.snapshot.observe import WORLD, install, observe_page
 from cdpagent.snapshot.options import COLLECTOR_BOUNDS
-from cdpagent.snapshot.receipts import Receipt
 
 CLICKS = PAGES / "clicks"
 

@@ -18,7 +18,7 @@ import pytest
 import trio
 import trio.testing
 
-from cdpagent.errors import CallTimeout, ConnectionClosed
+from cdpagent import CallTimeout, ConnectionClosed
 from cdpagent.lowlevel import Connection, Session
 
 SESSION = "S1"

@@ -14,6 +14,7 @@ from cdpagent.eval import (
     EpisodeError,
     EpisodeRecord,
     RunDirError,
+    Step,
     TaskFileError,
     Transcript,
     compare,
@@ -25,7 +26,6 @@ from cdpagent.eval import (
     wilson,
 )
 from cdpagent.eval.progress import Progress, format_duration
-from cdpagent.eval.records import Step
 from cdpagent.eval.rundir import RunDir
 from cdpagent.eval.scoring import UNDEFINED, Ending, score
 from cdpagent.eval.stats import percentile

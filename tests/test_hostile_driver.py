@@ -17,8 +17,8 @@ import trio
 from conftest import EXAMPLES, PAGES, evaluate
 
 import cdpagent
+from cdpagent import PageApiError
 from cdpagent.browser.tabs import to_url
-from cdpagent.errors import PageApiError
 from cdpagent.ops.script import describe_failure
 from cdpagent.snapshot.observe import observe_page
 from cdpagent.snapshot.receipts import ValueChange

@@ -23,8 +23,9 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_support import EXAMPLES, INIT, PAGES, call_error, call_ok, redirector, structured_size, text_of
 from recorded_cdp import Recorded
 
+from cdpagent import BindRefused
 from cdpagent.mcp_server.bounds import MAX_STRUCTURED_CHARS
-from cdpagent.mcp_server.http import BindRefused, serve_http
+from cdpagent.mcp_server.http import serve_http
 from cdpagent.mcp_server.server import SurfaceConfig, SurfaceServer, open_server
 
 TOKEN = "hostile-token-0123456789"

@@ -17,15 +17,11 @@ from hypothesis import strategies as st
 from scripted_model import Reply, ScriptedModel, _completion, answer, calls
 
 import cdpagent
-from cdpagent.agent import Agent, Budgets, Model, generic_role
+from cdpagent.agent import Agent, Budgets, MethodDoc, Model, ModelError, ToolCall, compact, generic_role
+from cdpagent.agent import Reply as ModelReply
 from cdpagent.agent import codes as agent_codes
-from cdpagent.agent.codes import ModelError
-from cdpagent.agent.history import compact
-from cdpagent.agent.llm import Reply as ModelReply
-from cdpagent.agent.llm import ToolCall
 from cdpagent.agent.replies import MAX_CALLS_PER_REPLY, bound_reply
 from cdpagent.agent.request import PAGE_METHOD_TOOL
-from cdpagent.agent.roles import MethodDoc
 from cdpagent.agent.tokens import messages_tokens
 from cdpagent.snapshot.openai_tools import RESERVED_TOOL_NAMES
 

@@ -18,9 +18,9 @@ from conftest import PAGES
 from miniwob_policy import task_url
 
 import cdpagent
-from cdpagent.snapshot import ObserveOptions, tools_json
-from cdpagent.snapshot.model import ActionEntry
-from cdpagent.snapshot.observe import ObserveResult, observe_page
+from cdpagent import ObserveResult
+from cdpagent.snapshot import ActionEntry, ObserveOptions, tools_json
+from cdpagent.snapshot.observe import observe_page
 
 INFER = PAGES / "infer"
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

@@ -13,10 +13,10 @@ import msgspec
 from conftest import PAGES, evaluate
 
 import cdpagent
+from cdpagent import ObserveResult, Receipt
 from cdpagent.act.perform import act
 from cdpagent.snapshot import ObserveOptions, codes, tools_json
-from cdpagent.snapshot.observe import ObserveResult, observe_page
-from cdpagent.snapshot.receipts import Receipt
+from cdpagent.snapshot.observe import observe_page
 from cdpagent.snapshot.render import COMPACT_PREAMBLE
 
 REAL = Path(__file__).resolve().parent / "realworld"

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from cdpagent.snapshot.budget import build
+from cdpagent.snapshot import ObserveOptions, Snapshot, build
 from cdpagent.snapshot.inference import combine
-from cdpagent.snapshot.model import Identity, PageAction, Record, RecordIndex, Region, Snapshot
+from cdpagent.snapshot.model import Identity, PageAction, Record, RecordIndex, Region
 from cdpagent.snapshot.openai_tools import INFERRED_NOTE
-from cdpagent.snapshot.options import ObserveOptions
 from cdpagent.snapshot.render import INFERRED_RULE
 
 DECLARED = Snapshot(

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from cdpagent import BrowserNotFound
 from cdpagent.cdp.launcher import browser_candidates, find_browser, process_plan
-from cdpagent.errors import BrowserNotFound
 
 
 def test_dr4_macos_looks_in_both_applications_folders_for_chromium_chrome_and_edge() -> None:

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
+from cdpagent import BindRefused
 from cdpagent.mcp_server.bounds import cut_middle, fence
-from cdpagent.mcp_server.http import BindRefused, check_bind, split_address
+from cdpagent.mcp_server.http import check_bind, split_address
 from cdpagent.primitives.urlpolicy import is_loopback
 
 

@@ -18,8 +18,9 @@ import trio
 from conftest import EXAMPLES, PAGES, evaluate
 
 import cdpagent
+from cdpagent import ObservationError, ObserveResult
 from cdpagent.snapshot import ObserveOptions, tools_json
-from cdpagent.snapshot.observe import ObservationError, ObserveResult, observe, observe_page
+from cdpagent.snapshot.observe import observe, observe_page
 
 OBSERVE = PAGES / "observe"
 GOLDEN = Path(__file__).resolve().parent / "golden"

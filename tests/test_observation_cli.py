@@ -10,7 +10,7 @@ import pytest
 from conftest import EXAMPLES
 
 import cdpagent
-from cdpagent.errors import StepError
+from cdpagent import StepError
 from cdpagent.ops.script import observe_step
 
 KEYS = {"identity", "regions", "actions", "records", "record_ids", "state", "feedback",

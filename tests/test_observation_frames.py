@@ -22,18 +22,9 @@ from conftest import PAGES
 import cdpagent
 from cdpagent.act.perform import act
 from cdpagent.cdp.dialogs import LEAVE_NOTICE
-from cdpagent.snapshot import options
+from cdpagent.snapshot import ActionLocator, Snapshot, options
 from cdpagent.snapshot.frames import FRAME_TIMEOUT, TIMED_OUT, FrameOwner, FramePart, frame_of, merge
-from cdpagent.snapshot.model import (
-    ActionLocator,
-    Feedback,
-    Identity,
-    PageAction,
-    Record,
-    RecordIndex,
-    Region,
-    Snapshot,
-)
+from cdpagent.snapshot.model import Feedback, Identity, PageAction, Record, RecordIndex, Region
 from cdpagent.snapshot.observe import observe_page
 from cdpagent.snapshot.options import CollectorBounds
 from cdpagent.snapshot.receipts import ValueChange

@@ -14,9 +14,10 @@ import msgspec
 from conftest import PAGES
 
 import cdpagent
+from cdpagent import ObserveResult
 from cdpagent.act.perform import act
 from cdpagent.snapshot import tools_json
-from cdpagent.snapshot.observe import ObserveResult, observe_page
+from cdpagent.snapshot.observe import observe_page
 
 HOSTILE = PAGES / "hostile"
 

@@ -23,10 +23,9 @@ from mcp_support import call_ok
 from scripted_model import ScriptedModel, answer, calls
 
 import cdpagent
-from cdpagent.agent import Agent, Model, generic_role
+from cdpagent import ToolCallError
+from cdpagent.agent import Agent, MethodDoc, Model, generic_role
 from cdpagent.agent.request import operation_tools, page_method_tool
-from cdpagent.agent.roles import MethodDoc
-from cdpagent.errors import ToolCallError
 from cdpagent.mcp_server.server import SurfaceConfig, open_server
 from cdpagent.ops.operations import (
     CAPABILITIES,
@@ -41,7 +40,7 @@ from cdpagent.ops.operations import (
     surface_arguments,
 )
 from cdpagent.ops.script import STEPS, ScriptContext, act_step
-from cdpagent.runtime.threads import Thread
+from cdpagent.runtime import Thread
 from cdpagent.webmcp.bridge import WebMcp
 
 SHOP = EXAMPLES / "webmcp" / "index.html"

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from cdpagent.cdp.pagescripts import source as source_of
 from cdpagent.cdp.surrogates import replace_lone_surrogates
-from cdpagent.runtime.codes import PageApiError, refusal
+from cdpagent.runtime import Notification, PageApi, PageApiError, Thread
+from cdpagent.runtime.codes import refusal
 from cdpagent.runtime.jsonstrict import (
     MAX_DEPTH,
     MAX_SAFE_INTEGER,
@@ -23,8 +24,7 @@ from cdpagent.runtime.jsonstrict import (
     encode_args,
 )
 from cdpagent.runtime.notify import POST_MAX_CHARS, PostCall, Sender, check_notify, parse_post
-from cdpagent.runtime.pageapi import RESULT_MAX_CHARS, PageApi, origin_of, shim_source
-from cdpagent.runtime.threads import Notification, Thread
+from cdpagent.runtime.pageapi import RESULT_MAX_CHARS, origin_of, shim_source
 
 LOCAL = Sender(tab_id="tab1", frame_id="F", url="file:///x.html", main_frame=True, local=True)
 

@@ -16,7 +16,7 @@ from conftest import PAGES, evaluate
 from png_support import pixels
 
 import cdpagent
-from cdpagent.errors import OperationError
+from cdpagent import OperationError
 from cdpagent.ops.script import ScriptContext, run_step
 
 PAGE = PAGES / "primitives" / "page.html"

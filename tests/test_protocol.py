@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cdpagent import ConnectionClosed, ProtocolError, SessionClosed, TargetCrashed
 from cdpagent.cdp.protocol import CallFailed, Event, ProtocolCore, Reply, SessionEnded
-from cdpagent.errors import ConnectionClosed, ProtocolError, SessionClosed, TargetCrashed
 
 
 def msg(**fields: Any) -> bytes:

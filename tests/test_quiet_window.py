@@ -20,7 +20,7 @@ import trio
 
 import cdpagent
 from cdpagent.act.perform import ActTimings, act
-from cdpagent.snapshot.options import ObserveOptions
+from cdpagent.snapshot import ObserveOptions
 
 PAGE = Path(__file__).parent / "pages" / "quiet" / "late.html"
 LONG_QUIET = ObserveOptions(settle_quiet_ms=1000, settle_timeout_ms=3000)

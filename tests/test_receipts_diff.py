@@ -8,7 +8,7 @@ import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cdpagent.snapshot import codes
+from cdpagent.snapshot import ObserveOptions, Snapshot, codes
 from cdpagent.snapshot.folding import fold_actions
 from cdpagent.snapshot.model import (
     ActionState,
@@ -19,10 +19,8 @@ from cdpagent.snapshot.model import (
     Record,
     RecordIndex,
     RowActionGroup,
-    Snapshot,
     StateItem,
 )
-from cdpagent.snapshot.options import ObserveOptions
 from cdpagent.snapshot.receipts import ActionRef, Changes, diff, error_receipt, ok_receipt
 
 

@@ -19,8 +19,7 @@ from typing import Any
 import pytest
 import trio
 
-from cdpagent.cdp.connection import Connection
-from cdpagent.cdp.transport import PipeTransport, WebSocketTransport
+from cdpagent.lowlevel import Connection, PipeTransport, WebSocketTransport
 
 CALLERS = 16
 

@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from cdpagent.errors import GridCapabilitiesRefused, GridError, GridNoFreeSlot, GridNotAHub
+from cdpagent import GridCapabilitiesRefused, GridError, GridNoFreeSlot, GridNotAHub
 from cdpagent.remote.webdriver import (
     JSON_UTF8,
     Answer,

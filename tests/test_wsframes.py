@@ -10,7 +10,8 @@ import wsproto.events as ev
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cdpagent.cdp.wsframes import CLOSE, PING, PONG, TEXT, FrameError, FrameReader, client_frame, close_reason
+from cdpagent import FrameError
+from cdpagent.cdp.wsframes import CLOSE, PING, PONG, TEXT, FrameReader, client_frame, close_reason
 
 
 def server() -> tuple[wsproto.WSConnection, wsproto.WSConnection]:
