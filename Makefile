@@ -15,7 +15,7 @@ lint: setup
 	.venv/bin/python scripts/check_docs.py "$$(mktemp -d)"
 
 test: lint
-	.venv/bin/pytest -q -n 2
+	.venv/bin/pytest -q -n 2 --dist loadgroup
 
 # The bench extra is Playwright's Python package only: bench/*.py drive /usr/bin/chromium with it
 # (executable_path), so no browser is ever downloaded.

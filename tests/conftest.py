@@ -115,6 +115,16 @@ BROWSER_FIXTURES = frozenset({"chrome_endpoint", "http_endpoint", "grid"})
 LAUNCHING_MODULES = frozenset({"test_actions_cli.py", "test_driver_faults.py", "test_pool.py"})
 
 
+#: Modules whose tests share a costly module fixture (a Grid, a built wheel, a browser of the
+#: module's own): ``--dist loadgroup`` (the Makefile's) gives each to one worker, so it is built once.
+SHARED_FIXTURE_MODULES = {
+    "test_grid.py": "grid",
+    "test_package_wheel.py": "wheel",
+    "test_connect_http.py": "http_endpoint",
+}
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # A recorded connection needs the browser only while it is being recorded.
     recording = {"recorded"} if REAL_ENV.get(recorded_cdp.RECORD) else set()
@@ -123,6 +133,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.path.name in LAUNCHING_MODULES
         ):
             item.add_marker(pytest.mark.browser)
+        group = SHARED_FIXTURE_MODULES.get(item.path.name)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 _CALL = pytest.StashKey[pytest.TestReport]()
