@@ -13,7 +13,7 @@ Theory of operation:
   that draws it, with the same options; :func:`merge` puts the parts into the
   top document's snapshot.
 * A frame's *owner* (its ``iframe``, found with ``DOM.getFrameOwner`` and resolved
-  in the parent's isolated world) tells (``frameOwner`` in ``js/collect.js``) the
+  in the parent's isolated world) tells (``frameOwner`` in ``js/collect/frames.js``) the
   region-path step its content goes under, its label, its own region path in the
   parent and whether it is shown. The step is the owner's ``data-agent-region``,
   else its ``name``, ``title`` or ``id`` made legal (lower case, other characters
@@ -86,7 +86,7 @@ the given session, by the given deadline (:func:`trio.current_time` value)."""
 
 
 class FrameOwner(msgspec.Struct, frozen=True, kw_only=True):
-    """``frameOwner`` of ``js/collect.js``: what a frame's owner element says about it."""
+    """``frameOwner`` of ``js/collect/frames.js``: what a frame's owner element says about it."""
 
     step: str
     path: list[str]

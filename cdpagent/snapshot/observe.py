@@ -29,7 +29,7 @@ from ..cdp.concurrency import collapse
 from ..cdp.connection import Session
 from ..cdp.dialogs import ACCEPT, DISMISS, JavaScriptDialog
 from ..cdp.logs import OBSERVE as _LOG
-from ..cdp.pagescripts import WORLD_SCRIPTS, source
+from ..cdp.pagescripts import world_source
 from ..cdp.target import Command, Target, call_function
 from ..errors import CDPAgentError, ObservationError, PageFunctionError, ProtocolError, SessionClosed
 from ..webmcp.bridge import WebMcp
@@ -115,10 +115,10 @@ def install_commands() -> list[Command]:
     return [
         (
             "Page.addScriptToEvaluateOnNewDocument",
-            {"source": source(name), "worldName": WORLD, "runImmediately": True},
-        )
-        for name in WORLD_SCRIPTS
-    ] + quiet.install_commands(WORLD)  # callspeed: the post-action quiet window's evidence
+            {"source": world_source(), "worldName": WORLD, "runImmediately": True},
+        ),
+        *quiet.install_commands(WORLD),  # callspeed: the post-action quiet window's evidence
+    ]
 
 
 async def install(tab: Target) -> None:

@@ -67,7 +67,7 @@ class CollectorBounds(msgspec.Struct, frozen=True, kw_only=True):
     """Inferred pages: elements whose event listeners are read per observation
     (``DOMDebugger.getEventListeners``); each element is read once."""
     text_scan: int = 50_000
-    """DOM nodes the page text reads at most (``js/infer.js``); past this it stops and says so."""
+    """DOM nodes the page text reads at most (``js/infer/pagetext.js``); past this it stops and says so."""
 
 
 COLLECTOR_BOUNDS = CollectorBounds()

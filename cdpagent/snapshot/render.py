@@ -72,7 +72,7 @@ _SPACE = re.compile(r"\s+")
 #: A record id shown outside a fence: short, and nothing but letters, digits and ``_.:~-``.
 _PLAIN_ID = re.compile(r"^[A-Za-z0-9_.:~-]{1,40}$")
 
-#: How the description of an inferred state item begins (js/infer.js); its name is the page's text.
+#: How the description of an inferred state item begins (js/infer/state.js); its name is the page's text.
 INFERRED_STATE: Final = "inferred from "
 INFERRED_RULE: Final = (
     "Parts marked inferred were read from the page's HTML and ARIA, not declared: names may be "
