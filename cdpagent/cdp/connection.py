@@ -27,8 +27,10 @@ from .meter import CdpMeter
 from .protocol import CallFailed, Event, ProtocolCore, Reply, SessionEnded
 from .transport import Transport
 
-__all__ = ["Connection", "Session", "Subscription"]
+__all__ = ["Command", "Connection", "Session", "Subscription"]
 
+Command = tuple[str, dict[str, Any]]
+"""A CDP command as ``(method, params)``."""
 T = TypeVar("T")
 Handler = Callable[[dict[str, Any]], None]
 

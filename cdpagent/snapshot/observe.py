@@ -1,11 +1,7 @@
-"""Observing a tab: install the collector, settle (OB-6), collect, budget, render.
+"""Observing a tab: settle (OB-6), collect, budget, render.
 
-The collector (``js/collect.js``) lives in the isolated world
-``cdpagent-observe``: page scripts can neither see nor patch it, and it shares
-only the DOM with the page. :class:`ObservationExtension` installs it on every
-new tab before its first script; :func:`observe` installs it lazily on tabs
-opened without the extension (``Page.addScriptToEvaluateOnNewDocument`` with
-``runImmediately`` also covers the current document).
+The collector (``js/collect.js``) lives in the isolated world of
+:mod:`cdpagent.cdp.world`, which every observation installs first (once per tab).
 
 A snapshot never mixes two documents: the main document's serial is read before
 settling and after collecting, and a change (or the isolated world dying under
@@ -29,11 +25,12 @@ from ..cdp.concurrency import collapse
 from ..cdp.connection import Session
 from ..cdp.dialogs import ACCEPT, DISMISS, JavaScriptDialog
 from ..cdp.logs import OBSERVE as _LOG
-from ..cdp.pagescripts import WORLD_SCRIPTS, source
-from ..cdp.target import Command, Target, call_function
+from ..cdp.target import Target
+
+# Acting still imports WORLD, install and install_commands from here until it moves to cdpagent.cdp.world.
+from ..cdp.world import WORLD, PageFunction, call_function, install, install_commands
 from ..errors import CDPAgentError, ObservationError, PageFunctionError, ProtocolError, SessionClosed
 from ..webmcp.bridge import WebMcp
-from . import quiet
 from .budget import build
 from .clickables import probe_listeners
 from .frames import collect_frames
@@ -55,7 +52,6 @@ from .webmcp_actions import with_page_tools
 __all__ = [
     "WORLD",
     "ObservationError",
-    "ObservationExtension",
     "ObserveResult",
     "SettleReport",
     "collect_snapshot",
@@ -66,17 +62,7 @@ __all__ = [
     "observe_page",
 ]
 
-WORLD: Final = "cdpagent-observe"
-# One round trip: the declared snapshot, the inferred one, or both (OB-12, see .inference),
-# and the page text of a declared page that opts in (ObserveOptions.page_text).
-_CALL_COLLECT = (
-    "function (o, m, h, t) { const p = globalThis.__cdpagentInfer.plan(m); return ["
-    "p === 'all' ? null : globalThis.__cdpagentObserve.collect(o, false, h), "
-    "p === 'off' ? null : globalThis.__cdpagentInfer.infer(o, p), "
-    "p === 'off' && t ? globalThis.__cdpagentInfer.text(o) : null]; }"
-)
 _PAGE_TEXT_DECODER = msgspec.json.Decoder(PageText)
-_CALL_SETTLE = "function (q, t, f, s) { return globalThis.__cdpagentObserve.settle(q, t, f, s); }"
 
 
 class SettleReport(msgspec.Struct, frozen=True):
@@ -100,38 +86,6 @@ class ObserveResult(msgspec.Struct, frozen=True):
     tools: list[dict[str, Any]]
 
 
-class ObservationExtension:
-    """Installs the collector and the acting helper in every new tab's isolated world
-    (one of :func:`cdpagent.standard_extensions`)."""
-
-    def setup_tab(self, tab: Target) -> list[Command]:
-        tab.installed.add(WORLD)
-        return install_commands()
-
-
-def install_commands() -> list[Command]:
-    """The commands that install the isolated world's scripts in a target (its current
-    document and every new one)."""
-    return [
-        (
-            "Page.addScriptToEvaluateOnNewDocument",
-            {"source": source(name), "worldName": WORLD, "runImmediately": True},
-        )
-        for name in WORLD_SCRIPTS
-    ] + quiet.install_commands(WORLD)  # callspeed: the post-action quiet window's evidence
-
-
-async def install(tab: Target) -> None:
-    """Make sure ``tab``'s current and future documents have the collector and the acting helper.
-
-    Raises the driver's errors (``SessionClosed``, ``ProtocolError``) when the tab is gone.
-    """
-    if WORLD in tab.installed:
-        return
-    await tab.session.send_batch(install_commands())
-    tab.installed.add(WORLD)
-
-
 async def _call(
     session: Session,
     function: str,
@@ -140,7 +94,7 @@ async def _call(
     deadline: float | None = None,
     await_promise: bool = False,
 ) -> Any:
-    """:func:`~cdpagent.cdp.target.call_function` in the isolated world ``context``; a collector
+    """:func:`~cdpagent.cdp.world.call_function` in the isolated world ``context``; a collector
     that threw is :class:`ObservationError` (``COLLECT_FAILED``)."""
     try:
         return await call_function(
@@ -208,7 +162,7 @@ async def _collect_in(
     mine = _held.get(session, {}).get(context)
     texts = await _call(
         session,
-        _CALL_COLLECT,
+        PageFunction.COLLECT,
         msgspec.json.encode(opts.collector_args()).decode(),
         opts.infer,
         mine.token if mine is not None else 0,
@@ -247,13 +201,7 @@ async def _attempt(
         return await _collect_in(session, opts, context, deadline)
 
     snapshot = await collect_frames(
-        tab,
-        snapshot,
-        WORLD,
-        install_commands(),
-        collect_in,
-        COLLECTOR_BOUNDS.name_chars,
-        trio.current_time() + timeout,
+        tab, snapshot, collect_in, COLLECTOR_BOUNDS.name_chars, trio.current_time() + timeout
     )
     snapshot = await with_closed_roots(tab.session, snapshot, trio.current_time() + timeout)
     now = tab.document
@@ -268,7 +216,7 @@ async def _attempt(
 async def _settle_in(session: Session, context: int, opts: ObserveOptions, after_input: bool) -> SettleReport:
     raw = await _call(
         session,
-        _CALL_SETTLE,
+        PageFunction.SETTLE,
         opts.settle_quiet_ms,
         opts.settle_timeout_ms,
         after_input,
