@@ -25,11 +25,19 @@ from ..cdp.concurrency import collapse
 from ..cdp.connection import Session
 from ..cdp.dialogs import ACCEPT, DISMISS, JavaScriptDialog
 from ..cdp.logs import OBSERVE as _LOG
+from ..cdp.tabstate import Decision, decide, dialog_actions, state_of
 from ..cdp.target import Target
 
 # Acting still imports WORLD, install and install_commands from here until it moves to cdpagent.cdp.world.
 from ..cdp.world import WORLD, PageFunction, call_function, install, install_commands
-from ..errors import CDPAgentError, ObservationError, PageFunctionError, ProtocolError, SessionClosed
+from ..errors import (
+    CDPAgentError,
+    ObservationError,
+    PageFunctionError,
+    ProtocolError,
+    SessionClosed,
+    TargetCrashed,
+)
 from ..webmcp.bridge import WebMcp
 from .budget import build
 from .clickables import probe_listeners
@@ -317,8 +325,15 @@ async def observe_page(
     a modal whose actions resolve it. Warnings include what the runtime did on its
     own since the last result (``Tab.take_notices``). Raises
     :class:`ObservationError` (``TIMEOUT`` when the page did not answer in time,
-    ``PAGE_CHANGED``, ``COLLECT_FAILED``) and the driver's ``SessionClosed``.
+    ``PAGE_CHANGED``, ``COLLECT_FAILED``) and the driver's ``SessionClosed`` (and
+    ``TargetCrashed``: a closed or crashed tab is refused before anything is sent,
+    :mod:`cdpagent.cdp.tabstate`).
     """
+    decision = decide("observe", state_of(tab))
+    if decision is Decision.REFUSE_CLOSED:
+        raise SessionClosed(f"tab {tab.id} is closed")
+    if decision is Decision.REFUSE_CRASHED:
+        raise TargetCrashed(f"the renderer of tab {tab.id} crashed; close it and open the page again")
     opts = options or ObserveOptions()
     collected: list[tuple[Snapshot, SettleReport | None]] = []
 
@@ -334,7 +349,7 @@ async def observe_page(
             ) from None
         cancel.cancel()
 
-    if tab.dialog is None:
+    if decision is Decision.SERVE:
         with collapse():
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(collect, nursery.cancel_scope)
@@ -363,9 +378,9 @@ async def observe_page(
 
 async def dialog_snapshot(tab: Target, dialog: JavaScriptDialog) -> Snapshot:
     """The snapshot of a page blocked by ``dialog``: the dialog as the modal, its message as
-    page feedback, and only the actions that resolve it (``accept_dialog``, and
-    ``dismiss_dialog`` unless it is an ``alert``). Nothing runs in the page: the
-    title comes from the browser's target info.
+    page feedback, and only the actions that answer it (:func:`~cdpagent.cdp.tabstate.dialog_actions`:
+    ``accept_dialog``, and ``dismiss_dialog`` unless it is an ``alert``). Nothing runs in the
+    page: the title comes from the browser's target info.
     """
     title = ""
     with trio.move_on_after(2):
@@ -376,24 +391,23 @@ async def dialog_snapshot(tab: Target, dialog: JavaScriptDialog) -> Snapshot:
             pass
     document = tab.document
     path = urlsplit(document.url).path if document is not None else ""
+    answers = dialog_actions(dialog)
+    ok = "Accept the dialog (OK)" if DISMISS in answers else "Close the alert (OK)"
+    described = {
+        ACCEPT: PageAction(name=ACCEPT, kind="click", effect="write", description=ok),
+        DISMISS: PageAction(
+            name=DISMISS, kind="click", effect="write", description="Dismiss the dialog (Cancel)", order=1
+        ),
+    }
     if dialog.type == "prompt":
-        accept = PageAction(
+        described[ACCEPT] = PageAction(
             name=ACCEPT,
             kind="type",
             effect="write",
             description="Answer the page's prompt with text and accept it (OK)",
             input=InputSpec(doc="The answer to the prompt.", value=dialog.default_prompt),
         )
-    else:
-        ok = "Close the alert (OK)" if dialog.type == "alert" else "Accept the dialog (OK)"
-        accept = PageAction(name=ACCEPT, kind="click", effect="write", description=ok)
-    actions = [accept]
-    if dialog.type != "alert":
-        actions.append(
-            PageAction(
-                name=DISMISS, kind="click", effect="write", description="Dismiss the dialog (Cancel)", order=1
-            )
-        )
+    actions = [described[name] for name in answers]
     return Snapshot(
         identity=Identity(title=title, path=path),
         actions=actions,
