@@ -39,9 +39,10 @@ from targets import Target, print_targets
 import cdpagent
 from cdpagent.act.perform import ActTimings, act
 from cdpagent.browser.bundled import example_page
+from cdpagent.cdp.world import WorldExtension
 from cdpagent.snapshot.folding import fold_actions
 from cdpagent.snapshot.model import Snapshot
-from cdpagent.snapshot.observe import ObservationExtension, collect_snapshot
+from cdpagent.snapshot.observe import collect_snapshot
 from cdpagent.snapshot.options import ObserveOptions
 from cdpagent.snapshot.receipts import diff
 
@@ -167,7 +168,7 @@ def bench_diff(snap: Snapshot, runs: int) -> float:
 
 async def main(runs: int, only: str | None) -> None:
     acted: dict[int, dict[str, float]] = {}
-    async with cdpagent.launch(extensions=[ObservationExtension()]) as browser:
+    async with cdpagent.launch(extensions=[WorldExtension()]) as browser:
         if only != "diff":
             for rows in (1_000, 10_000):
                 acted[rows] = await bench_act(browser, rows, runs)

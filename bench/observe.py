@@ -44,8 +44,9 @@ import trio
 
 import cdpagent
 from cdpagent.cdp.launcher import find_browser
+from cdpagent.cdp.world import WORLD
 from cdpagent.snapshot import ObserveOptions, tools_json
-from cdpagent.snapshot.observe import WORLD, observe_page
+from cdpagent.snapshot.observe import observe_page
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from pageprofile import EDIT_ONE_ROW, print_page_profile

@@ -38,8 +38,9 @@ import msgspec
 import trio
 
 import cdpagent
+from cdpagent.cdp.world import WORLD
 from cdpagent.snapshot import ObserveOptions
-from cdpagent.snapshot.observe import WORLD, observe_page
+from cdpagent.snapshot.observe import observe_page
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "tests" / "realworld" / "generated"

@@ -31,9 +31,10 @@ import msgspec
 import trio
 
 import cdpagent
+from cdpagent.cdp.world import WORLD
 from cdpagent.snapshot import tools_json
 from cdpagent.snapshot.model import ActionEntry, Observation
-from cdpagent.snapshot.observe import WORLD, observe_page
+from cdpagent.snapshot.observe import observe_page
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))

@@ -1,12 +1,12 @@
-"""``target.call_function``, the one decoder of page function calls (issue 21), on real Chromium."""
+"""``call_function`` of cdpagent.cdp.world, the one caller of page functions (issue 21), on real Chromium."""
 
 from __future__ import annotations
 
 import pytest
 
 import cdpagent
-from cdpagent.cdp.target import call_function
 from cdpagent.errors import PageFunctionError
+from cdpagent.lowlevel import call_function
 
 
 async def test_values_come_back_by_value_and_throws_say_what_was_thrown(browser: cdpagent.Browser) -> None:

@@ -13,9 +13,10 @@ from conftest import PAGES, evaluate
 
 import cdpagent
 from cdpagent.act.perform import act
+from cdpagent.cdp.world import WORLD, install
 from cdpagent.snapshot.clickables import probe_listeners, verdict
 from cdpagent.snapshot.model import ActionEntry
-from cdpagent.snapshot.observe import WORLD, ObserveResult, install, observe_page
+from cdpagent.snapshot.observe import ObserveResult, observe_page
 from cdpagent.snapshot.options import COLLECTOR_BOUNDS
 from cdpagent.snapshot.receipts import Receipt
 

@@ -36,7 +36,7 @@ from test_inference_equivalence import REAL
 from test_observation_index import first_difference, options
 
 import cdpagent
-from cdpagent.snapshot.observe import WORLD
+from cdpagent.cdp.world import WORLD
 
 PAGE = PAGES / "index" / "inferred_edits.html"
 MINIWOB = "?seed=7&max_time=600000"

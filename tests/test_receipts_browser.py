@@ -8,8 +8,9 @@ from conftest import EXAMPLES
 
 import cdpagent
 from cdpagent.act.perform import act
+from cdpagent.cdp.world import WorldExtension
 from cdpagent.commandline.demo import seed_walkthrough
-from cdpagent.snapshot.observe import ObservationExtension, observe
+from cdpagent.snapshot.observe import observe
 
 TODOS = EXAMPLES / "todos" / "index.html"
 INVENTORY = EXAMPLES / "inventory" / "index.html"
@@ -63,7 +64,7 @@ async def test_ob8_feedback_gained_after_a_failed_submit(browser: cdpagent.Brows
 
 
 async def test_ob8_act_through_the_extension_on_a_new_tab(chrome_endpoint: str) -> None:
-    async with cdpagent.connect(chrome_endpoint, extensions=[ObservationExtension()]) as browser:
+    async with cdpagent.connect(chrome_endpoint, extensions=[WorldExtension()]) as browser:
         tab = await browser.open(TODOS)
         try:
             receipt = await act(tab, "add_todo", text="Write the receipts")

@@ -29,7 +29,7 @@ from ..cdp.connection import Connection, Session
 from ..cdp.dialogs import LEAVE_NOTICE, JavaScriptDialog
 from ..cdp.documents import TRACKED_EVENTS, Document, DocumentTracker
 from ..cdp.launcher import BrowserProcess
-from ..cdp.tabstate import ACCEPT_LEAVING, DISMISS, on_dialog_opening, refusal
+from ..cdp.tabstate import MAX_POPUPS, Decision, on_dialog_opening, on_popup, refusal
 from ..cdp.target import Command, Extension, FrameTarget
 from ..errors import (
     CallTimeout,
@@ -59,7 +59,7 @@ from ..snapshot.receipts import ActionRef, Receipt, error_receipt
 from ..trace.recorder import Recorder, recorded, recorded_sync
 from .bundled import example_url
 
-__all__ = ["MAX_POPUPS", "Browser", "Tab", "to_url"]
+__all__ = ["Browser", "Tab", "to_url"]
 
 
 #: Sent to every tab (and out-of-process frame) session: attach to its frames drawn by
@@ -70,9 +70,6 @@ FRAME_AUTO_ATTACH: Command = (
 )
 
 
-#: At most this many tabs opened by pages (popups, ``target=_blank``) stay open per tab
-#: that opened them, counting their own popups; later ones are closed and counted (BR-2).
-MAX_POPUPS: Final = 20
 _REFUSED: Final = "refused tabs the page tried to open"
 
 
@@ -113,7 +110,8 @@ class Tab:
         #: Out-of-process frames (another site), attached through their own sessions (OB-11).
         self.frame_targets: dict[str, FrameTarget] = {}
         self.opener: Tab | None = None
-        #: Tabs the pages of this tab's family tried to open past :data:`MAX_POPUPS` (BR-2).
+        #: Tabs the pages of this tab's family tried to open past :data:`~cdpagent.cdp.tabstate.MAX_POPUPS`
+        #: (BR-2).
         self.refused_popups = 0
         self.closed = False
         self.crashed = False
@@ -195,15 +193,14 @@ class Tab:
     def _on_dialog(self, params: dict[str, Any]) -> None:
         # The decision is cdpagent.cdp.tabstate's; the tab only carries it out.
         dialog, decision = on_dialog_opening(params, acting=self.acting)
-        if decision == ACCEPT_LEAVING:
+        if decision is Decision.ACCEPT_LEAVING:
             self.notices.append(LEAVE_NOTICE)
             self.browser.start_soon(self._resolve_quietly, True)
-            return
-        if decision == DISMISS:
+        elif decision is Decision.DISMISS:
             self.browser.start_soon(self._resolve_quietly, False)
-            return
-        self.dialog = dialog
-        self._notify()
+        else:
+            self.dialog = dialog
+            self._notify()
 
     def _on_dialog_closed(self, _: dict[str, Any]) -> None:
         self.dialog = None
@@ -743,7 +740,7 @@ class Browser:
         self._nursery.start_soon(self._setup, tab, params.get("waitingForDebugger", False))
 
     def _refused(self, opener: Tab, session_id: str, target_id: str) -> bool:
-        """Refuse a popup over :data:`MAX_POPUPS` open tabs opened from one tab (BR-2); say so."""
+        """Refuse a popup when its family is full (the decision is :mod:`cdpagent.cdp.tabstate`'s); say so."""
         root = opener
         while root.opener is not None and not root.opener.closed:
             root = root.opener
@@ -753,7 +750,7 @@ class Browser:
             while top.opener is not None and not top.opener.closed:
                 top = top.opener
             family += top is root and tab is not root and not tab.closed
-        if family < MAX_POPUPS:
+        if on_popup(family) is Decision.KEEP_POPUP:
             return False
         root.refused_popups += 1
         # One line, first, however many: a storm must not push everything else out of the receipt.

@@ -28,8 +28,8 @@ import msgspec
 import trio
 
 from ..cdp.target import Target
+from ..cdp.world import WORLD, install
 from ..errors import CDPAgentError, OperationError
-from ..snapshot.observe import WORLD, install
 
 __all__ = ["Cookie", "OriginState", "StorageItem", "StorageState", "load_storage_state",
            "read_storage_state", "storage_state"]

@@ -32,7 +32,8 @@ import trio
 from ..cdp.documents import Document
 from ..cdp.failures import Failure
 from ..cdp.tabstate import refusal
-from ..cdp.target import CALL_REPLY, Host, Target, call_value
+from ..cdp.target import Host, Target
+from ..cdp.world import CALL_REPLY, call_value
 from ..errors import CallTimeout, ConnectionClosed, PageFunctionError, ProtocolError, SessionClosed
 from .codes import (
     PAGE_API_ARGS_INVALID,
@@ -92,7 +93,7 @@ async def invoke(tab: Target, method: str, args: Any = None, *, timeout: float =
     whole call in seconds. Raises :class:`PageApiError` with one of the codes in the
     module docstring. Domain refusals (``STALE_STATE`` …) are ordinary return values.
     """
-    # The happy path is this one coroutine over Session.send_typed, with target.py's
+    # The happy path is this one coroutine over Session.send_typed, with cdp/world.py's
     # decoder of page calls (CALL_REPLY, call_value) and params prepared once per browser:
     # every coroutine layer costs on each call, and invoke is the hot path of the benchmark
     # (its CPU per call is measured against the same callFunctionOn sent raw).
