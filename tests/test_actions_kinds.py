@@ -26,9 +26,10 @@ from cdpagent.cdp.input import parse_chord
 from cdpagent.mcp_server.server import SurfaceConfig, open_server
 from cdpagent.ops.script import act_step
 from cdpagent.snapshot import codes
-from cdpagent.snapshot.model import Kind
+from cdpagent.snapshot.kinds import KINDS as KIND_TABLE
+from cdpagent.snapshot.kinds import Kind
 from cdpagent.snapshot.observe import observe_page
-from cdpagent.snapshot.openai_tools import INPUT_PROPERTIES, PRESS_FOCUSED
+from cdpagent.snapshot.openai_tools import PRESS_FOCUSED
 
 KINDS = PAGES / "kinds"
 DECLARED = KINDS / "declared.html"
@@ -55,7 +56,7 @@ def fails(receipt: cdpagent.Receipt, code: str) -> str:
 def test_every_kind_is_performed_declared_and_accepted_by_the_page_scripts() -> None:
     performed = set(PERFORMERS)
     assert performed == set(typing.get_args(Kind))
-    assert performed == set(INPUT_PROPERTIES)
+    assert performed == set(KIND_TABLE)
     act_js = re.search(r"const KINDS = \[([^\]]*)\]", (JS / "act.js").read_text())
     assert act_js is not None
     assert {*re.findall(r"'(\w+)'", act_js.group(1)), "tool"} == performed
