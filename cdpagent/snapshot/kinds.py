@@ -8,7 +8,7 @@ kinds reads its row, and nothing lists them again:
 * the act argument check (:mod:`cdpagent.act.perform`) takes the row's
   :attr:`KindSpec.argument`: which act argument it needs (a field of
   :class:`cdpagent.act.inputs.ActArgs`), of which type, and whether it may be left out;
-* the performers (:data:`cdpagent.act.performers.PERFORMERS`) are keyed by the table and
+* the performers (:data:`cdpagent.act.perform.PERFORMERS`) are keyed by the table and
   checked, when they are built, to cover exactly its kinds;
 * the page scripts get the kinds they perform on an element (:func:`page_kinds`) in the
   prelude's configuration: ``kindOf`` in ``js/prelude.js`` accepts a declared
