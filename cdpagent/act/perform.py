@@ -43,7 +43,7 @@ from . import choices, keys, pointer, slider, text, upload, webmcp_calls
 from .dialog_answers import answer_dialog
 from .inputs import ActArgs, argument_refusal, performed_kind
 from .roundtrip import NO_HOOKS, ActTimings, Hooks, Refused, Trip, round_trip
-from .step import Performer, Step, World, WorldGone
+from .step import Performer, Step, World, WorldGone, replaced
 
 __all__ = [
     "PERFORMERS",
@@ -211,9 +211,7 @@ class Declared:
             trip.expectation = await PERFORMERS[performed_kind(entry.kind, args)](step)
         except WorldGone:
             if not trip.performed:
-                raise Refused(
-                    codes.PAGE_CHANGED, "the page was replaced before the action could run"
-                ) from None
+                raise replaced() from None
             trip.warnings.append("the page was replaced while the action was verified")
 
 

@@ -38,6 +38,7 @@ __all__ = [
     "World",
     "WorldGone",
     "call",
+    "replaced",
     "same_document",
 ]
 
@@ -123,7 +124,12 @@ def same_document(trip: Trip) -> None:
     right before its input."""
     doc = trip.tab.document
     if doc is None or doc.serial != trip.serial:
-        raise Refused(codes.PAGE_CHANGED, "the page was replaced before the action could run")
+        raise replaced()
+
+
+def replaced() -> Refused:
+    """The refusal of an act whose page was replaced before its input was delivered."""
+    return Refused(codes.PAGE_CHANGED, "the page was replaced before the action could run")
 
 
 class Step(msgspec.Struct):
