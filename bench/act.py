@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from targets import Target, print_targets
 
 import cdpagent
+from cdpagent.act.inputs import ActArgs
 from cdpagent.act.perform import ActTimings, act
 from cdpagent.browser.bundled import example_page
 from cdpagent.cdp.world import WorldExtension
@@ -67,7 +68,7 @@ async def bench_act(browser: cdpagent.Browser, rows: int, runs: int) -> dict[str
     sizes: list[int] = []
     for i, record in enumerate(offscreen_records(rows, runs)):
         timings = ActTimings()
-        receipt = await act(tab, "select", record=record, checked=True, timings=timings)
+        receipt = await act(tab, ActArgs(action="select", record=record, checked=True), timings=timings)
         if not receipt.ok:
             raise SystemExit(f"act failed: {receipt.to_json()}")
         if i:  # the first run warms the page's and our code paths

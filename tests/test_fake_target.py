@@ -18,6 +18,7 @@ import trio
 from fake_target import FakeSession, load, replay_tab
 
 import cdpagent
+from cdpagent.act.inputs import ActArgs
 from cdpagent.act.perform import act
 from cdpagent.agent import Agent, generic_role
 from cdpagent.agent.loop import ToolRecord
@@ -202,7 +203,8 @@ async def test_ob8_a_recorded_receipt_is_bounded_by_its_options(
     none: the change is counted in ``omitted``, not listed, and still observed."""
     tab, session = replay("act_todos")
     with trio.fail_after(5):
-        receipt = (await act(tab, "toggle", record="t9", options=ObserveOptions(max_records=0))).to_builtins()
+        args = ActArgs(action="toggle", record="t9")
+        receipt = (await act(tab, args, options=ObserveOptions(max_records=0))).to_builtins()
     changed = receipt["result"]["changed"]
     assert receipt["result"]["ok"] is True and changed["observed"] is True
     assert "changed" not in changed.get("records", {})

@@ -22,21 +22,21 @@ import trio
 
 from ..act.coordinates import click_at as _click_at
 from ..act.coordinates import type_at as _type_at
-from ..act.inputs import ActArgs, act_inputs
+from ..act.inputs import ActArgs
 from ..act.perform import ConfirmCallback
 from ..act.perform import act as _act
+from ..act.roundtrip import Hooks
 from ..cdp.connection import Connection, Session
 from ..cdp.dialogs import LEAVE_NOTICE, JavaScriptDialog
 from ..cdp.documents import TRACKED_EVENTS, Document, DocumentTracker
 from ..cdp.launcher import BrowserProcess
-from ..cdp.tabstate import MAX_POPUPS, Decision, on_dialog_opening, on_popup, refusal
+from ..cdp.tabstate import MAX_POPUPS, Decision, on_dialog_opening, on_popup
 from ..cdp.target import Command, Extension, FrameTarget
 from ..errors import (
     CallTimeout,
     CDPAgentError,
     ConnectionClosed,
     NavigationError,
-    OperationError,
     ProtocolError,
     SessionClosed,
 )
@@ -49,13 +49,13 @@ from ..primitives.pagelog import COMMANDS as LOG_COMMANDS
 from ..primitives.pagelog import ConsoleMessage, FailedRequest, PageLog
 from ..primitives.storage import StorageState
 from ..primitives.storage import storage_state as _storage_state
-from ..primitives.uploads import allowed_files
+from ..primitives.uploads import UploadPolicy
 from ..primitives.waiting import wait_for as _wait_for
 from ..runtime.invoke import invoke as _invoke
-from ..snapshot.model import Observation, action_id, split_action_id
+from ..snapshot.model import Observation
 from ..snapshot.observe import ObserveResult, observe_page
 from ..snapshot.options import ObserveOptions
-from ..snapshot.receipts import ActionRef, Receipt, error_receipt
+from ..snapshot.receipts import Receipt
 from ..trace.recorder import Recorder, recorded, recorded_sync
 from .bundled import example_url
 
@@ -424,42 +424,29 @@ class Tab:
         and says where it went (:meth:`Browser.downloaded`).
         Refusals are receipts with ``ok: false`` and a stable code, not exceptions.
         """
+        paths = [os.fspath(f) for f in files] if files is not None else None
         args = ActArgs(
-            action=action,
-            record=record,
-            text=text,
-            option=option,
-            checked=checked,
-            input=input,
-            key=key,
-            to=to,
-            value=value,
-            files=[os.fspath(f) for f in files] if files is not None else None,
-        )
-        refused = refusal(self, "act", action)
-        if refused is not None and refused.event != "open dialog":  # act answers a dialog itself
-            ref = ActionRef(
-                action_id(*split_action_id(action)) if record is None else action_id(action, record)
-            )
-            return error_receipt(ref, refused.code, f"{refused.message}: tab {self.id}", [])
-        inputs = act_inputs(args)
-        if args.files is not None:
-            try:
-                inputs["files"] = allowed_files(args.files, self.browser.allow_dirs)
-            except OperationError as error:
-                return error_receipt(ActionRef(action_id(action, record)), error.code, error.message, [])
-        downloads = self.browser.downloads
-        mark, deadline = (downloads.started if downloads else 0), trio.current_time() + timeout
+            action=action, record=record, text=text, option=option, checked=checked, input=input, key=key,
+            to=to, value=value, files=paths,
+        )  # fmt: skip
+        return await self._perform(args, confirm, timeout)
+
+    @recorded("act")
+    async def perform(
+        self, args: ActArgs, *, confirm: ConfirmCallback | None = None, timeout: float = 30.0
+    ) -> Receipt:
+        """:meth:`act` with its arguments already decoded: the one value every surface (script,
+        agent, MCP) hands down to the round trip (:func:`cdpagent.act.perform.act`)."""
+        return await self._perform(args, confirm, timeout)
+
+    async def _perform(self, args: ActArgs, confirm: ConfirmCallback | None, timeout: float) -> Receipt:
+        """The act, with the browser's upload policy and downloads as its hooks."""
+        hooks = Hooks(UploadPolicy(self.browser.allow_dirs), self.browser.downloads)
         self.acting = True
         try:
-            receipt = await _act(
-                self, args.action, record=args.record, confirm=confirm, timeout=timeout, **inputs
-            )
+            return await _act(self, args, hooks=hooks, confirm=confirm, timeout=timeout)
         finally:
             self.acting = False
-        if downloads is None:
-            return receipt
-        return await downloads.finish_receipt(receipt, self.id, mark, self.take_notices, deadline)
 
     @recorded("click_at")
     async def click_at(self, x: float, y: float, *, timeout: float = 10.0) -> Receipt:

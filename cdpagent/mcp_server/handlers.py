@@ -64,7 +64,6 @@ from ..ops.operations import (
     SelectArgs,
     TypeAtArgs,
     WaitForArgs,
-    act_inputs,
     decode,
     screenshot_summary,
 )
@@ -310,7 +309,7 @@ async def act(call: Call, args: ActArgs) -> ToolResult:
     """``act`` on the call's tab (a page tool's call too): the receipt, or the pending confirmation."""
     tab = await call.tab()
     confirmation = Confirmation.for_call(call.context, accept_all=call.surface.config.yes)
-    receipt = await tab.act(args.action, record=args.record, confirm=confirmation.ask, **act_inputs(args))
+    receipt = await tab.perform(args, confirm=confirmation.ask)
     receipt = confirmation.settle(receipt)
     if confirmation.pending is not None:
         return confirmation.pending

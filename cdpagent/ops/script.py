@@ -73,7 +73,6 @@ from .operations import (
     ActArgs,
     InvokeArgs,
     OperationArgs,
-    act_inputs,
     decode,
     operation,
     surface_arguments,
@@ -205,7 +204,7 @@ async def act_step(
         ref = ActionRef(action if isinstance(action, str) else "")
         receipt = error_receipt(ref, codes.INVALID_ARGUMENT, error.message, [])
         return {"op": "act", "receipt": receipt.to_builtins()}
-    receipt = await tab.act(args.action, record=args.record, confirm=confirm, **act_inputs(args))
+    receipt = await tab.perform(args, confirm=confirm)
     return {"op": "act", "receipt": receipt.to_builtins()}
 
 

@@ -21,6 +21,7 @@ from typing import Any, Final
 
 import msgspec
 
+from .kinds import constraint_words
 from .model import (
     ActionEntry,
     Feedback,
@@ -36,7 +37,6 @@ from .model import (
     inferred_paths,
     region_tags,
 )
-from .openai_tools import constraint_words
 
 __all__ = [
     "COMPACT_PREAMBLE",
