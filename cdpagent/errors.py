@@ -173,9 +173,10 @@ class NavigationError(CDPAgentError):
 
 class OperationError(CodedError):
     """A browser operation (a screenshot, a PDF, a wait, a download, storage state,
-    history navigation) failed; ``code`` says why (``INVALID_ARGUMENT``,
+    history navigation, an MCP tool) failed; ``code`` says why (``INVALID_ARGUMENT``,
     ``TARGET_NOT_FOUND``, ``CAPTURE_FAILED``, ``WAIT_TIMEOUT``, ``NAVIGATION_FAILED``,
-    ``DOWNLOAD_FAILED``, ``STORAGE_STATE_INVALID``, ``TIMEOUT``)."""
+    ``DOWNLOAD_FAILED``, ``STORAGE_STATE_INVALID``, ``TIMEOUT``; ``TAB_NOT_FOUND``,
+    ``TAB_CRASHED``, ``BROWSER_UNAVAILABLE`` when the tab or browser it needs is gone)."""
 
 
 class PageApiError(CodedError):
