@@ -19,16 +19,12 @@ import trio
 
 from ..cdp.concurrency import collapse
 from ..cdp.connection import Connection
-from ..cdp.http1 import HttpFailure, request
+from ..cdp.http1 import request
 from ..cdp.launcher import BrowserProcess, process_plan
 from ..cdp.target import Extension
 from ..cdp.transport import PipeTransport, Transport, WebSocketTransport
 from ..cdp.world import WorldExtension
-from ..errors import (
-    CDPAgentError,
-    ConnectionClosed,
-    LaunchError,
-)
+from ..errors import CDPAgentError, ConnectionClosed, HttpFailure, LaunchError
 from ..primitives.storage import StorageState, load_storage_state, read_storage_state
 from ..primitives.uploads import upload_dirs
 from ..runtime.pageapi import PageApi

@@ -146,7 +146,7 @@ class Call:
     async def tab(self, *, shown: bool = True) -> Tab:
         """The tab named by ``tabId``; with ``shown`` refused unless the URL policy allows what it shows.
 
-        Raises :class:`.results.Failure` (``TAB_NOT_FOUND``, ``TAB_CRASHED``) and
+        Raises :class:`~cdpagent.errors.OperationError` (``TAB_NOT_FOUND``, ``TAB_CRASHED``) and
         :class:`cdpagent.errors.TabRefused`.
         """
         tab = await self.surface.tab(self.tab_id)

@@ -104,18 +104,11 @@ CODES: Final = frozenset(
 
 
 def driver_failure(error: CDPAgentError) -> tuple[str | None, str]:
-    """``(code, message)`` of the refusal receipt for a driver failure during an action.
-
-    The code is the one every surface reports (:data:`cdpagent.cdp.failures.FAILURES`):
-    a crash is ``TAB_CRASHED``, a closed tab ``TAB_NOT_FOUND``, a protocol refusal
-    ``CALL_FAILED``; a coded error (an observation that failed) keeps its code.
-    ``code`` is ``None`` for a lost browser connection: it ends every tab, not one
-    action, so the caller re-raises it. A driver error the table does not name is
-    ``ACTION_FAILED``.
-    """
-    if isinstance(error, ConnectionClosed):
-        return None, str(error)
-    found = code_of(error)
+    """``(code, message)`` of the refusal receipt for a driver failure during an action
+    (:func:`cdpagent.cdp.failures.code_of`); ``code`` is ``None`` for a lost browser connection,
+    which the caller re-raises. Acting still reads it here until it calls
+    :func:`cdpagent.snapshot.receipts.failure_receipt` itself."""
+    found = None if isinstance(error, ConnectionClosed) else code_of(error)
     if found is None:
-        return ACTION_FAILED, " ".join(str(error).split())[:300]
+        return None, str(error)
     return found[0], found[1][:400]
