@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import trio
 from scripted_model import ScriptedModel, answer, calls
 
@@ -23,6 +24,7 @@ def text(output: bytes | str) -> str:
     return output.decode() if isinstance(output, bytes) else output
 
 
+@pytest.mark.browser
 async def test_cx5_chat_with_role_prints_answer_and_json_transcript() -> None:
     server = ScriptedModel(
         [calls(("search", '{"text":"周报"}')), calls(("toggle", '{"record":"t9"}')), answer("周报已完成。")]
@@ -55,6 +57,7 @@ async def test_cx5_chat_with_role_prints_answer_and_json_transcript() -> None:
     assert len(server.checked_requests()) == 3
 
 
+@pytest.mark.browser
 async def test_cx5_chat_page_and_step_limit_and_bad_input(tmp_path: Path) -> None:
     server = ScriptedModel([calls(("search", '{"text":"x"}'))])
     with server.running():

@@ -1,4 +1,7 @@
-"""The agent end to end (SPEC CX-1, CX-5): real Chromium, the scripted loopback model.
+"""The agent end to end (SPEC CX-1, CX-5): the scripted loopback model, and the browser's side
+from recorded CDP connections (tests/recorded_cdp.py: every command the agent's turns send is
+checked against the recording, parameters included; ``CDPAGENT_RECORD=1`` records them again
+against Chromium). ``cdpagent chat`` against real Chromium is tests/test_agent_cli.py.
 
 Every request the scripted model receives is validated against OpenAI's
 ``CreateChatCompletionRequest`` schema (``ScriptedModel.checked_requests``).
@@ -58,7 +61,7 @@ def assert_page_only_in_system(requests: list[dict[str, Any]]) -> None:
         assert len(system[0]["content"]) + len(tools) <= MAX_SYSTEM_AND_TOOLS_CHARS
 
 
-async def test_cx1_cx5_seed_walkthrough_in_three_requests(browser: cdpagent.Browser) -> None:
+async def test_cx1_cx5_seed_walkthrough_in_three_requests(recorded_browser: cdpagent.Browser) -> None:
     role = load_role(ROLES / "todos.toml")
     server = ScriptedModel(
         [
@@ -69,7 +72,7 @@ async def test_cx1_cx5_seed_walkthrough_in_three_requests(browser: cdpagent.Brow
     )
     with server.running():
         async with Model("scripted", base_url=server.url, api_key="k") as model:
-            agent = Agent(browser, model, role)
+            agent = Agent(recorded_browser, model, role)
             with trio.fail_after(60):
                 result = await agent.run("把周报标记为完成")
     requests = server.checked_requests()
@@ -115,7 +118,7 @@ async def test_cx1_cx5_seed_walkthrough_in_three_requests(browser: cdpagent.Brow
 
 
 async def test_cx5_writing_page_wakes_its_thread_and_recovers_from_stale_state(
-    browser: cdpagent.Browser,
+    recorded_browser: cdpagent.Browser,
 ) -> None:
     role = load_role(ROLES / "writing.toml")
     token = trio.lowlevel.current_trio_token()
@@ -152,7 +155,7 @@ async def test_cx5_writing_page_wakes_its_thread_and_recovers_from_stale_state(
     server = ScriptedModel([woken, write_after_a_human_edit, read_again, write_again, answer("Reviewed.")])
     with server.running():
         async with Model("scripted", base_url=server.url, api_key="k") as model:
-            agent = Agent(browser, model, role)
+            agent = Agent(recorded_browser, model, role)
             tab_id = await agent.open()
             tab_box.append(next(t for t in agent.thread.tabs if t.id == tab_id))
             await user_type(tab_box[0], "#essay", "My summer holiday was sunny.")
@@ -178,7 +181,7 @@ async def test_cx5_writing_page_wakes_its_thread_and_recovers_from_stale_state(
     }
 
 
-async def test_cx5_bad_tool_calls_are_answered_as_tool_results(browser: cdpagent.Browser) -> None:
+async def test_cx5_bad_tool_calls_are_answered_as_tool_results(recorded_browser: cdpagent.Browser) -> None:
     """Arguments that are not JSON, a tool that is not offered, arguments a tool does not take."""
     server = ScriptedModel(
         [
@@ -188,7 +191,7 @@ async def test_cx5_bad_tool_calls_are_answered_as_tool_results(browser: cdpagent
     )
     with server.running():
         async with Model("scripted", base_url=server.url, api_key="k") as model:
-            agent = Agent(browser, model, load_role(ROLES / "todos.toml"))
+            agent = Agent(recorded_browser, model, load_role(ROLES / "todos.toml"))
             with trio.fail_after(60):
                 result = await agent.run("do something odd")
     second = server.checked_requests()[1]
@@ -205,14 +208,14 @@ async def test_cx5_bad_tool_calls_are_answered_as_tool_results(browser: cdpagent
     assert result.answer == "I could not do it." and not any(r.ok for r in result.receipts)
 
 
-async def test_cx5_action_from_an_older_snapshot_is_refused(browser: cdpagent.Browser) -> None:
+async def test_cx5_action_from_an_older_snapshot_is_refused(recorded_browser: cdpagent.Browser) -> None:
     """After a modal opens, ``save`` (offered in request 1) is no longer a tool: UNKNOWN_ACTION."""
     server = ScriptedModel(
         [calls(("open_dialog", "{}")), calls(("save", "{}")), answer("The dialog is open.")]
     )
     with server.running():
         async with Model("scripted", base_url=server.url, api_key="k") as model:
-            agent = Agent(browser, model, generic_role(str(PAGES / "act_form.html")))
+            agent = Agent(recorded_browser, model, generic_role(str(PAGES / "act_form.html")))
             with trio.fail_after(60):
                 result = await agent.run("save the form")
     first, second, third = server.checked_requests()
@@ -225,7 +228,9 @@ async def test_cx5_action_from_an_older_snapshot_is_refused(browser: cdpagent.Br
     assert [r.ok for r in result.receipts] == [True, False]
 
 
-async def test_cx5_confirmation_goes_to_the_host_and_handoffs_are_reported(browser: cdpagent.Browser) -> None:
+async def test_cx5_confirmation_goes_to_the_host_and_handoffs_are_reported(
+    recorded_browser: cdpagent.Browser,
+) -> None:
     asked: list[ConfirmRequest] = []
 
     def confirm(request: ConfirmRequest) -> bool:
@@ -235,7 +240,8 @@ async def test_cx5_confirmation_goes_to_the_host_and_handoffs_are_reported(brows
     server = ScriptedModel([calls(("wipe", "{}"), ("pay", "{}")), answer("Wiped; please pay yourself.")])
     with server.running():
         async with Model("scripted", base_url=server.url, api_key="k") as model:
-            agent = Agent(browser, model, generic_role(str(PAGES / "act_form.html")), confirm=confirm)
+            role = generic_role(str(PAGES / "act_form.html"))
+            agent = Agent(recorded_browser, model, role, confirm=confirm)
             with trio.fail_after(60):
                 result = await agent.run("wipe the notes and pay")
     assert [a.question for a in asked] == ["Wipe all notes?"]
@@ -246,14 +252,14 @@ async def test_cx5_confirmation_goes_to_the_host_and_handoffs_are_reported(brows
     server.checked_requests()
 
 
-async def test_cx5_step_limit_stops_the_turn_and_says_so(browser: cdpagent.Browser) -> None:
+async def test_cx5_step_limit_stops_the_turn_and_says_so(recorded_browser: cdpagent.Browser) -> None:
     server = ScriptedModel([calls(("search", '{"text": "a"}')), calls(("search", '{"text": "b"}'))])
     with server.running():
         async with Model("scripted", base_url=server.url, api_key="k") as model:
             role = load_role(ROLES / "todos.toml")
             with pytest.raises(ValueError, match="at least 1"):
-                Agent(browser, model, role, max_steps=0)
-            agent = Agent(browser, model, role, max_steps=2)
+                Agent(recorded_browser, model, role, max_steps=0)
+            agent = Agent(recorded_browser, model, role, max_steps=2)
             with trio.fail_after(60):
                 result = await agent.run("search forever")
     assert len(server.checked_requests()) == 2
@@ -262,7 +268,7 @@ async def test_cx5_step_limit_stops_the_turn_and_says_so(browser: cdpagent.Brows
 
 
 async def test_cx5_unknown_method_in_the_role_table_is_a_page_api_result(
-    browser: cdpagent.Browser, tmp_path: Path
+    recorded_browser: cdpagent.Browser, tmp_path: Path
 ) -> None:
     role_file = tmp_path / "editor.toml"
     role_file.write_text(
@@ -285,7 +291,7 @@ async def test_cx5_unknown_method_in_the_role_table_is_a_page_api_result(
     server = ScriptedModel([call_it, answer("That method does not exist.")])
     with server.running():
         async with Model("scripted", base_url=server.url, api_key="k") as model:
-            agent = Agent(browser, model, role)
+            agent = Agent(recorded_browser, model, role)
             with trio.fail_after(60):
                 result = await agent.run("rewrite it")
     envelope = tool_result(server.checked_requests()[1])
@@ -294,7 +300,7 @@ async def test_cx5_unknown_method_in_the_role_table_is_a_page_api_result(
 
 
 async def test_cx5_thread_notify_burst_is_taken_in_order_and_overflow_is_refused(
-    browser: cdpagent.Browser,
+    recorded_browser: cdpagent.Browser,
 ) -> None:
     """Three wake-ups in a burst: two queued and taken one at a time, in order; the third is refused
     and the thread is told so by one notice."""
@@ -307,8 +313,8 @@ async def test_cx5_thread_notify_burst_is_taken_in_order_and_overflow_is_refused
     server = ScriptedModel([note_and_answer, note_and_answer])
     with server.running():
         async with Model("scripted", base_url=server.url, api_key="k") as model:
-            thread = cdpagent.Thread(browser, queue_size=2)
-            agent = Agent(browser, model, load_role(ROLES / "writing.toml"), thread=thread)
+            thread = cdpagent.Thread(recorded_browser, queue_size=2)
+            agent = Agent(recorded_browser, model, load_role(ROLES / "writing.toml"), thread=thread)
             tab_id = await agent.open()
             tab = next(t for t in thread.tabs if t.id == tab_id)
             posted = await evaluate(
@@ -332,7 +338,7 @@ async def test_cx5_thread_notify_burst_is_taken_in_order_and_overflow_is_refused
 
 
 async def test_cx3_history_of_a_long_thread_stays_under_budget_on_every_request(
-    browser: cdpagent.Browser,
+    recorded_browser: cdpagent.Browser,
 ) -> None:
     """20 turns of read_current on a 4,000-character essay with a small budget: every request's
     messages fit, tool calls keep their results, and the summary replaces the older turns."""
@@ -349,7 +355,7 @@ async def test_cx3_history_of_a_long_thread_stays_under_budget_on_every_request(
     server = ScriptedModel([step for _ in range(turns) for step in (read, done)])
     with server.running():
         async with Model("scripted", base_url=server.url, api_key="k") as model:
-            agent = Agent(browser, model, load_role(ROLES / "writing.toml"), budgets=budgets)
+            agent = Agent(recorded_browser, model, load_role(ROLES / "writing.toml"), budgets=budgets)
             tab_box.append(await agent.open())
             tab = next(t for t in agent.thread.tabs if t.id == tab_box[0])
             await user_type(tab, "#essay", "A long day at the sea. " * 180)

@@ -85,6 +85,7 @@ def site() -> Iterator[str]:
 PLAYWRIGHT_STATE = PAGES / "flags" / "playwright-state.json"
 
 
+@pytest.mark.browser
 def test_storage_state_chrome_arg_and_allow_dir_reach_the_launched_browser(
     site: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -116,6 +117,7 @@ def _state(step: dict[str, Any]) -> dict[str, Any]:
     return {item["name"]: item["value"] for item in step["observation"]["state"]}
 
 
+@pytest.mark.browser
 async def test_the_mcp_server_launches_with_a_playwright_storage_state(site: str, tmp_path: Path) -> None:
     """``cdpagent mcp --storage-state FILE`` (``SurfaceConfig.browser_options``): the tabs the
     server opens are signed in with the cookies and local storage Playwright saved."""

@@ -1,4 +1,5 @@
-"""``call_function`` of cdpagent.cdp.world, the one caller of page functions (issue 21), on real Chromium."""
+"""``call_function`` of cdpagent.cdp.world, the one caller of page functions, on what Chromium
+answers: values, promises and throws, recorded (tests/recorded_cdp.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ from cdpagent.errors import PageFunctionError
 from cdpagent.lowlevel import call_function
 
 
-async def test_values_come_back_by_value_and_throws_say_what_was_thrown(browser: cdpagent.Browser) -> None:
-    tab = await browser.open("about:blank")
+async def test_values_come_back_by_value_and_throws_say_what_was_thrown(
+    recorded_browser: cdpagent.Browser,
+) -> None:
+    tab = await recorded_browser.open("about:blank")
     context = await tab.context_id()
     function = "function (a, b) { return {sum: a + b, list: [a, b], none: null}; }"
     value = await call_function(tab.session, function, 2, 3, context=context)

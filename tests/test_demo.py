@@ -5,7 +5,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 
+
+@pytest.mark.browser
 def test_sf2_demo_runs_and_prints_round_trip_receipts_and_notifications() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "cdpagent", "demo"],

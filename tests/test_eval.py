@@ -26,12 +26,11 @@ import cdpagent
 import cdpagent.eval
 from cdpagent.commandline.main import _parser
 
-ENV = {**os.environ, "CDPAGENT_NO_GRID": "1"}
-
 
 async def cli(*args: str) -> subprocess.CompletedProcess[bytes]:
     command = [sys.executable, "-m", "cdpagent", "eval", *args]
-    return await trio.run_process(command, capture_stdout=True, capture_stderr=True, check=False, env=ENV)
+    env = {**os.environ, "CDPAGENT_NO_GRID": "1"}  # read now: tests/conftest.py sets where the browser is
+    return await trio.run_process(command, capture_stdout=True, capture_stderr=True, check=False, env=env)
 
 
 def lines(path: Path) -> list[dict[str, Any]]:

@@ -27,7 +27,7 @@ from cdpagent.ops.script import STEPS, ScriptContext, act_step
 from cdpagent.snapshot import ObserveOptions, build, tools_json
 from cdpagent.snapshot.model import Snapshot
 from cdpagent.snapshot.observe import collect_snapshot, observe_page
-from cdpagent.snapshot.render import action_sizes
+from cdpagent.snapshot.render import measure
 
 
 @pytest.fixture
@@ -166,7 +166,8 @@ async def test_ob3_the_action_budget_measures_the_lines_as_they_are_rendered(
     shown += [line for line in _lines_between(text, "## Unavailable actions") if line.startswith("- ")]
     assert len(shown) == len(obs.actions) > 0
     assert sum(len(line) + 1 for line in shown) <= opts.max_action_chars
-    assert action_sizes(obs.actions, opts.max_description_chars) == [len(line) + 1 for line in shown]
+    sizes = measure(actions=obs.actions, description_chars=opts.max_description_chars)
+    assert sizes.actions == [len(line) + 1 for line in shown]
 
 
 async def test_ob1_a_collector_that_throws_is_collect_failed(

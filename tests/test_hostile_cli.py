@@ -105,6 +105,7 @@ async def _stop_in(tmp: Path, argv: list[str], ready: bytes, number: int) -> Non
             await process.wait()
 
 
+@pytest.mark.browser
 async def test_sf2_sigterm_during_chat_removes_the_temporary_profile(tmp_path: Path) -> None:
     """Before: SIGTERM ended chat at once and its 2.4 MB profile stayed in the temporary folder."""
     server = ScriptedModel([Reply(hang=True)])
@@ -113,6 +114,7 @@ async def test_sf2_sigterm_during_chat_removes_the_temporary_profile(tmp_path: P
         await _stopped_cleanly(argv, tmp_path, b"request 1:", signal.SIGTERM)
 
 
+@pytest.mark.browser
 async def test_sf2_sighup_during_a_script_removes_the_temporary_profile(tmp_path: Path) -> None:
     steps = tmp_path / "steps.jsonl"
     steps.write_text('{"op": "wait", "ms": 1}\n{"op": "wait", "ms": 60000}\n', encoding="utf-8")

@@ -131,6 +131,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess[bytes]:
     )
 
 
+@pytest.mark.browser
 def test_dr5_cli_failure_is_one_line_without_traceback() -> None:
     out = _cli("observe", str(HOSTILE / "busy.html"), "--timeout", "1", "--settle-timeout-ms", "200")
     assert out.returncode == 1
@@ -145,6 +146,7 @@ def test_describe_failure_names_deadlines_and_unwraps_single_groups() -> None:
     assert describe_failure(group) == "ValueError: bad value"
 
 
+@pytest.mark.browser
 def test_sf2_a_relative_path_keeps_its_query_string() -> None:
     relative = "examples/inventory/index.html?rows=7#top"
     assert to_url(relative) == (EXAMPLES / "inventory" / "index.html").as_uri() + "?rows=7#top"

@@ -2,7 +2,8 @@
 
 The server runs in process, served over streamable HTTP on a second loopback
 address (127.0.0.2, never a real interface) or handed to the SDK's ``mcp.Client``;
-the clients are the official SDK client and raw HTTP requests.
+the clients are the official SDK client and raw HTTP requests. The browser's side is
+recorded from Chromium (tests/recorded_cdp.py).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import trio
 from mcp.client.client import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_support import EXAMPLES, INIT, PAGES, call_error, call_ok, redirector, structured_size, text_of
+from recorded_cdp import Recorded
 
 from cdpagent.mcp_server.bounds import MAX_STRUCTURED_CHARS
 from cdpagent.mcp_server.http import BindRefused, serve_http
@@ -59,10 +61,10 @@ def _client(url: str, mode: str = "auto") -> Client:
 
 
 async def test_sf3_allow_host_serves_beyond_loopback_with_a_token_and_bearer_is_case_insensitive(
-    chrome_endpoint: str,
+    recorded_endpoint: str,
 ) -> None:
     """Before: a request naming the machine's address got 421, and ``bearer`` (lower case) 401."""
-    async with served(chrome_endpoint, "127.0.0.2", allow_hosts=["cdpagent.test"]) as (url, _):
+    async with served(recorded_endpoint, "127.0.0.2", allow_hosts=["cdpagent.test"]) as (url, _):
         port = url.split(":")[2].split("/")[0]
         body = json.dumps(INIT)
         async with httpx2.AsyncClient(timeout=60) as http:
@@ -76,15 +78,15 @@ async def test_sf3_allow_host_serves_beyond_loopback_with_a_token_and_bearer_is_
             assert (await http.post(url, content=body, headers=lower)).status_code == 200
             wrong = {**HEADERS, "Authorization": f"bearer {TOKEN}x"}
             assert (await http.post(url, content=body, headers=wrong)).status_code == 401
-    async with open_server(SurfaceConfig(connect=chrome_endpoint)) as server:
+    async with open_server(SurfaceConfig(connect=recorded_endpoint)) as server:
         with pytest.raises(BindRefused, match="needs a token"):
             await serve_http(server, "127.0.0.2", 0, allow_hosts=["cdpagent.test"])
 
 
-async def test_sf3_tabs_are_capped_per_session_and_closed_when_it_ends(chrome_endpoint: str) -> None:
+async def test_sf3_tabs_are_capped_per_session_and_closed_when_it_ends(recorded_endpoint: str) -> None:
     """Before: open_page had no cap, and a new session listed the tabs of ended ones."""
     page = str(EXAMPLES / "hello" / "index.html")
-    async with served(chrome_endpoint, max_tabs=2) as (url, _):
+    async with served(recorded_endpoint, max_tabs=2) as (url, _):
         async with _client(url, "legacy") as first:  # the handshake era has sessions
             for _ in range(2):
                 await call_ok(first, "open_page", {"url": page})
@@ -101,15 +103,17 @@ async def test_sf3_tabs_are_capped_per_session_and_closed_when_it_ends(chrome_en
 
 
 async def test_sf3_redirects_and_navigations_are_checked_and_files_stay_in_their_roots(
-    chrome_endpoint: str, tmp_path: Path
+    recorded_endpoint: str, recorded: Recorded, tmp_path: Path
 ) -> None:
     """Before: a loopback 302 to another host opened, a page could walk its tab anywhere, and any
     directory listing of the machine could be observed."""
     outside = tmp_path / "outside.html"
     outside.write_text("<!doctype html><title>outside</title><p>secret</p>", encoding="utf-8")
     port: list[int] = []
-    async with served(chrome_endpoint) as (url, _), trio.open_nursery() as nursery:
+    async with served(recorded_endpoint) as (url, _), trio.open_nursery() as nursery:
         await nursery.start(redirector, port)
+        for host in ("127.0.0.1", "elsewhere.localhost"):  # where it is and where it redirects to
+            recorded.vary(f"the redirector at {host}", f"{host}:{port[0]}")
         async with _client(url) as client:
             redirected = await call_error(client, "open_page", {"url": f"http://127.0.0.1:{port[0]}/go"})
             assert redirected["code"] == "URL_NOT_ALLOWED", redirected
@@ -127,16 +131,18 @@ async def test_sf3_redirects_and_navigations_are_checked_and_files_stay_in_their
             assert seen.structured_content["error"]["code"] == "FILE_NOT_ALLOWED"
             assert "secret" not in json.dumps(seen.structured_content)
         nursery.cancel_scope.cancel()
-    config = SurfaceConfig(connect=chrome_endpoint, allow_dirs=(str(tmp_path),))
+    config = SurfaceConfig(connect=recorded_endpoint, allow_dirs=(str(tmp_path),))
     async with open_server(config) as server, Client(server) as client:
         await call_ok(client, "open_page", {"url": str(outside)})
 
 
-async def test_sf3_observe_structured_content_is_bounded_with_huge_webmcp_tools(chrome_endpoint: str) -> None:
+async def test_sf3_observe_structured_content_is_bounded_with_huge_webmcp_tools(
+    recorded_endpoint: str,
+) -> None:
     """Before: 30 tools with 200 KB descriptions gave megabytes of structured content, and a
     property name with newlines broke the observation's lines."""
     async with (
-        open_server(SurfaceConfig(connect=chrome_endpoint, webmcp=True)) as server,
+        open_server(SurfaceConfig(connect=recorded_endpoint, webmcp=True)) as server,
         Client(server) as client,
     ):
         page = str(PAGES / "webmcp" / "huge_descriptions.html")

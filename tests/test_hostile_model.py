@@ -66,7 +66,7 @@ def _hostile_reply(body: dict[str, Any]) -> Reply:
 
 
 async def test_cx2_hostile_replies_cannot_break_the_history_budget_and_names_stay_unique(
-    browser: cdpagent.Browser,
+    recorded_browser: cdpagent.Browser,
 ) -> None:
     role = generic_role((PAGES / "hostile" / "runtime_names.html").as_uri())
     role = type(role)(
@@ -80,7 +80,7 @@ async def test_cx2_hostile_replies_cannot_break_the_history_budget_and_names_sta
     budgets = Budgets()
     with server.running():
         async with Model("scripted", base_url=server.url, api_key="k") as model:
-            agent = Agent(browser, model, role, budgets=budgets, progress=lines.append)
+            agent = Agent(recorded_browser, model, role, budgets=budgets, progress=lines.append)
             with trio.fail_after(60):
                 result = await agent.run("count")
     first, second = server.checked_requests()

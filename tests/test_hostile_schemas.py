@@ -1,4 +1,5 @@
-"""Hostile WebMCP schemas against real Chromium (issue 22, items 1–3 and the TIMEOUT nit).
+"""Hostile WebMCP schemas (issue 22, items 1–3 and the TIMEOUT nit), as a page registers them in
+Chromium with WebMCP, on recorded CDP connections (tests/recorded_cdp.py).
 
 ``tests/pages/webmcp/schemas.html`` registers tools whose input schemas point at a
 loopback server this test starts, at a local file holding a secret, at nothing, at
@@ -16,6 +17,7 @@ from urllib.parse import urlencode
 
 import trio
 from conftest import PAGES, evaluate
+from recorded_cdp import Recorded
 
 import cdpagent
 from cdpagent.snapshot.observe import observe_page
@@ -38,7 +40,9 @@ async def _until_registered(tab: cdpagent.Tab, names: set[str]) -> None:
             await evaluate(tab, "0")
 
 
-async def test_wm1_page_schemas_never_fetch_read_crash_or_stall(wm: cdpagent.Browser, tmp_path: Path) -> None:
+async def test_wm1_page_schemas_never_fetch_read_crash_or_stall(
+    recorded_wm: cdpagent.Browser, recorded: Recorded, tmp_path: Path
+) -> None:
     hits: list[bytes] = []
 
     async def handler(stream: trio.SocketStream) -> None:
@@ -50,8 +54,11 @@ async def test_wm1_page_schemas_never_fetch_read_crash_or_stall(wm: cdpagent.Bro
     async with trio.open_nursery() as nursery:
         listeners = await nursery.start(partial(trio.serve_tcp, handler, 0, host="127.0.0.1"))
         port = listeners[0].socket.getsockname()[1]
-        query = urlencode({"http": f"http://127.0.0.1:{port}/schema.json", "file": secret.as_uri()})
-        tab = await wm.open(f"{SCHEMAS.as_uri()}?{query}")
+        schema = f"http://127.0.0.1:{port}/schema.json"
+        query = urlencode({"http": schema, "file": secret.as_uri()})
+        recorded.vary("the page's query", query)
+        recorded.vary("the schema's url", schema)
+        tab = await recorded_wm.open(f"{SCHEMAS.as_uri()}?{query}")
         await _until_registered(tab, {*REFUSED, "backtracks", "local_ref"})
         result = await observe_page(tab)
         by_name = {a.name: a for a in result.observation.actions}

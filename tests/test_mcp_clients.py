@@ -33,6 +33,7 @@ def _has(module: str) -> bool:
 CLIENTS = [("agents", "agents"), ("langchain", "langchain_mcp_adapters")]
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize(("client", "module"), CLIENTS)
 def test_sf3_a_third_party_python_client_drives_the_server(client: str, module: str) -> None:
     if not _has(module):

@@ -63,8 +63,8 @@ def test_sf3_the_checker_refuses_what_strict_mode_refuses() -> None:
     assert strict_problems(ref) == ["$.o: $ref beside ['default']"]
 
 
-async def test_sf3_every_tool_schema_is_strict_and_a_valid_openai_tool(chrome_endpoint: str) -> None:
-    config = SurfaceConfig(connect=chrome_endpoint, page_tools=True)
+async def test_sf3_every_tool_schema_is_strict_and_a_valid_openai_tool(recorded_endpoint: str) -> None:
+    config = SurfaceConfig(connect=recorded_endpoint, page_tools=True)
     async with open_server(config) as server, Client(server) as client:
         with trio.fail_after(30):
             opened = await call_ok(client, "open_page", {"url": str(EXAMPLES / "todos" / "index.html")})
@@ -106,9 +106,9 @@ def test_sf3_the_sdk_schemas_as_they_were_are_not_strict_and_become_so() -> None
 
 
 async def test_sf3_structured_content_meets_the_output_schema_and_text_keeps_the_fence(
-    chrome_endpoint: str,
+    recorded_endpoint: str,
 ) -> None:
-    async with open_server(SurfaceConfig(connect=chrome_endpoint)) as server, Client(server) as client:
+    async with open_server(SurfaceConfig(connect=recorded_endpoint)) as server, Client(server) as client:
         with trio.fail_after(30):
             schemas = {t.name: t.output_schema or {} for t in (await client.list_tools()).tools}
             opened = await call_ok(client, "open_page", {"url": "example:editor", "timeout": None})

@@ -1,8 +1,10 @@
 """The Agent Surface in process (SF-3): the SDK's own ``mcp.Client`` against ``open_server``.
 
-The server attaches to the session browser (``connect``), so every test runs real
-pages in real Chromium; the client is the official one, in both protocol eras
-(``auto`` negotiates 2026-07-28, ``legacy`` the initialize handshake).
+The server attaches (``connect``) to recorded CDP connections of real pages in Chromium
+(tests/recorded_cdp.py; ``CDPAGENT_RECORD=1`` records them again), so every tool call runs
+the real server, operations and observation over the browser's recorded answers; the
+client is the official one, in both protocol eras (``auto`` negotiates 2026-07-28, ``legacy``
+the initialize handshake). Over stdio and HTTP against live Chromium: tests/test_mcp_transports.py.
 """
 
 from __future__ import annotations
@@ -67,8 +69,8 @@ async def surface(
             yield client, Session(client, server, messages)
 
 
-async def test_sf3_tools_list_with_schemas_annotations_and_the_page_data_rule(chrome_endpoint: str) -> None:
-    async with surface(chrome_endpoint) as (client, _):
+async def test_sf3_tools_list_with_schemas_annotations_and_the_page_data_rule(recorded_endpoint: str) -> None:
+    async with surface(recorded_endpoint) as (client, _):
         tools = {t.name: t for t in (await client.list_tools()).tools}
     assert set(tools) == TOOLS
     assert tools["observe"].annotations is not None and tools["observe"].annotations.read_only_hint
@@ -84,29 +86,29 @@ async def test_sf3_tools_list_with_schemas_annotations_and_the_page_data_rule(ch
 
 
 async def test_sf3_seed_walkthrough_receipts_equal_the_python_api(
-    chrome_endpoint: str, browser: cdpagent.Browser
+    recorded_endpoint: str, recorded_browser: cdpagent.Browser
 ) -> None:
-    async with surface(chrome_endpoint) as (client, _):
+    async with surface(recorded_endpoint) as (client, _):
         searched, toggled = await seed_walkthrough(client)
-    tab = await browser.open(EXAMPLES / "todos" / "index.html")
+    tab = await recorded_browser.open(EXAMPLES / "todos" / "index.html")
     expected = await python_walkthrough(tab)
     assert [searched, toggled] == expected
 
 
-async def test_sf3_walkthrough_on_the_handshake_era_protocol(chrome_endpoint: str) -> None:
-    async with surface(chrome_endpoint, mode="legacy") as (client, _):
+async def test_sf3_walkthrough_on_the_handshake_era_protocol(recorded_endpoint: str) -> None:
+    async with surface(recorded_endpoint, mode="legacy") as (client, _):
         assert client.protocol_version < "2026"
         await seed_walkthrough(client)
 
 
 async def test_sf3_observe_text_is_the_page_section_and_structured_is_the_json_object(
-    chrome_endpoint: str, browser: cdpagent.Browser
+    recorded_endpoint: str, recorded_browser: cdpagent.Browser
 ) -> None:
     page = EXAMPLES / "inventory" / "index.html"
-    async with surface(chrome_endpoint) as (client, _):
+    async with surface(recorded_endpoint) as (client, _):
         tab = (await call_ok(client, "open_page", {"url": str(page)}))["tabId"]
         result = await client.call_tool("observe", {"tabId": tab})
-    direct = await observe_page(await browser.open(page))
+    direct = await observe_page(await recorded_browser.open(page))
     assert text_of(result) == direct.text
     assert result.structured_content is not None
     assert result.structured_content["tools"] == direct.tools
@@ -127,17 +129,17 @@ def _untimed(result: dict[str, Any]) -> dict[str, Any]:
 
 
 async def test_sf3_a_10000_row_page_stays_bounded_through_mcp(
-    chrome_endpoint: str, browser: cdpagent.Browser
+    recorded_endpoint: str, recorded_browser: cdpagent.Browser
 ) -> None:
     url = (EXAMPLES / "inventory" / "index.html").as_uri() + "?rows=10000"
-    async with surface(chrome_endpoint) as (client, _):
+    async with surface(recorded_endpoint) as (client, _):
         # A 10,000-row page takes long to load on a busy machine.
         tab = (await call_ok(client, "open_page", {"url": url, "timeout": 120}))["tabId"]
         result = await client.call_tool("observe", {"tabId": tab})
         raised = await client.call_tool("observe", {"tabId": tab, "options": {"max_records": 50}})
     assert len(text_of(result)) <= 12000
     assert len(text_of(raised)) <= 12000
-    direct = await observe_page(await browser.open(url, timeout=120))
+    direct = await observe_page(await recorded_browser.open(url, timeout=120))
     cli_json = msgspec.to_builtins({"observation": direct.observation, "tools": direct.tools})
     assert result.structured_content is not None
     # The same object as `cdpagent observe --json`; only its timings (collect_ms, settle_ms) differ.
@@ -146,8 +148,8 @@ async def test_sf3_a_10000_row_page_stays_bounded_through_mcp(
     assert omitted["records_total"] == 10000 and omitted["records_shown"] <= 20
 
 
-async def test_sf3_invoke_page_method_values_refusals_and_failure_envelopes(chrome_endpoint: str) -> None:
-    async with surface(chrome_endpoint) as (client, _):
+async def test_sf3_invoke_page_method_values_refusals_and_failure_envelopes(recorded_endpoint: str) -> None:
+    async with surface(recorded_endpoint) as (client, _):
         tab = (await call_ok(client, "open_page", {"url": str(EXAMPLES / "editor" / "index.html")}))["tabId"]
         current = (await call_ok(client, "invoke_page_method", {"tabId": tab, "method": "read_current"}))[
             "value"
@@ -181,8 +183,8 @@ async def test_sf3_invoke_page_method_values_refusals_and_failure_envelopes(chro
         assert gone["code"] == "PAGE_API_TAB_NOT_FOUND"
 
 
-async def test_sf3_page_method_results_are_capped_head_and_tail(chrome_endpoint: str) -> None:
-    async with surface(chrome_endpoint) as (client, _):
+async def test_sf3_page_method_results_are_capped_head_and_tail(recorded_endpoint: str) -> None:
+    async with surface(recorded_endpoint) as (client, _):
         tab = (await call_ok(client, "open_page", {"url": str(PAGES / "page_api" / "methods.html")}))["tabId"]
         long = "a" * 30000 + "THE-END"
         result = await client.call_tool(
@@ -198,8 +200,8 @@ async def test_sf3_page_method_results_are_capped_head_and_tail(chrome_endpoint:
     assert "value" not in result.structured_content
 
 
-async def test_sf3_page_data_cannot_close_its_fence(chrome_endpoint: str) -> None:
-    async with surface(chrome_endpoint) as (client, _):
+async def test_sf3_page_data_cannot_close_its_fence(recorded_endpoint: str) -> None:
+    async with surface(recorded_endpoint) as (client, _):
         tab = (await call_ok(client, "open_page", {"url": str(PAGES / "page_api" / "methods.html")}))["tabId"]
         result = await client.call_tool(
             "invoke_page_method",
@@ -235,15 +237,15 @@ def _performed(result: CallToolResult) -> bool:
     return opened
 
 
-async def test_sf3_confirmation_accepted_through_elicitation_in_both_eras(chrome_endpoint: str) -> None:
+async def test_sf3_confirmation_accepted_through_elicitation_in_both_eras(recorded_endpoint: str) -> None:
     for mode in ("auto", "legacy"):
-        async with surface(chrome_endpoint, mode=mode, elicit=_answer("accept")) as (client, _):
+        async with surface(recorded_endpoint, mode=mode, elicit=_answer("accept")) as (client, _):
             result, _record = await _delete_first_item(client)
             assert _performed(result), mode
 
 
 async def test_sf3_confirmation_declined_or_cancelled_is_denied_and_nothing_runs(
-    chrome_endpoint: str,
+    recorded_endpoint: str,
 ) -> None:
     answers = (
         ("auto", _answer("decline")),
@@ -251,25 +253,27 @@ async def test_sf3_confirmation_declined_or_cancelled_is_denied_and_nothing_runs
         ("auto", _answer("accept", False)),
     )
     for mode, answer in answers:
-        async with surface(chrome_endpoint, mode=mode, elicit=answer) as (client, _):
+        async with surface(recorded_endpoint, mode=mode, elicit=answer) as (client, _):
             result, _record = await _delete_first_item(client)
             assert not _performed(result) and result.structured_content is not None
             assert receipt_of(result.structured_content)["error"]["code"] == "CONFIRMATION_DENIED"
 
 
-async def test_sf3_confirmation_without_elicitation_is_refused_and_yes_accepts(chrome_endpoint: str) -> None:
-    async with surface(chrome_endpoint) as (client, _):
+async def test_sf3_confirmation_without_elicitation_is_refused_and_yes_accepts(
+    recorded_endpoint: str,
+) -> None:
+    async with surface(recorded_endpoint) as (client, _):
         result, _record = await _delete_first_item(client)
         assert not _performed(result) and result.structured_content is not None
         error = receipt_of(result.structured_content)["error"]
         assert error["code"] == "CONFIRMATION_REQUIRED" and "--yes" in error["message"]
-    async with surface(chrome_endpoint, yes=True) as (client, _):
+    async with surface(recorded_endpoint, yes=True) as (client, _):
         result, _record = await _delete_first_item(client)
         assert _performed(result)
 
 
-async def test_sf3_handoff_is_never_performed_even_with_yes(chrome_endpoint: str) -> None:
-    async with surface(chrome_endpoint, yes=True) as (client, _):
+async def test_sf3_handoff_is_never_performed_even_with_yes(recorded_endpoint: str) -> None:
+    async with surface(recorded_endpoint, yes=True) as (client, _):
         tab = (await call_ok(client, "open_page", {"url": str(EXAMPLES / "inventory" / "index.html")}))[
             "tabId"
         ]
@@ -279,8 +283,8 @@ async def test_sf3_handoff_is_never_performed_even_with_yes(chrome_endpoint: str
     assert error["code"] == "HANDOFF_REQUIRED" and "a person must do this" in error["message"]
 
 
-async def test_sf3_page_tools_follow_the_page_with_list_changed(chrome_endpoint: str) -> None:
-    async with surface(chrome_endpoint, mode="legacy", page_tools=True) as (client, session):
+async def test_sf3_page_tools_follow_the_page_with_list_changed(recorded_endpoint: str) -> None:
+    async with surface(recorded_endpoint, mode="legacy", page_tools=True) as (client, session):
         assert {t.name for t in (await client.list_tools()).tools} == TOOLS
         tab = (await call_ok(client, "open_page", {"url": str(PAGES / "mcp" / "first.html")}))["tabId"]
         await call_ok(client, "observe", {"tabId": tab})
@@ -302,8 +306,8 @@ async def test_sf3_page_tools_follow_the_page_with_list_changed(chrome_endpoint:
         assert {t.name for t in (await client.list_tools()).tools} == TOOLS
 
 
-async def test_sf3_page_tools_list_changed_reaches_a_2026_listener(chrome_endpoint: str) -> None:
-    async with surface(chrome_endpoint, page_tools=True) as (client, _):
+async def test_sf3_page_tools_list_changed_reaches_a_2026_listener(recorded_endpoint: str) -> None:
+    async with surface(recorded_endpoint, page_tools=True) as (client, _):
         tab = (await call_ok(client, "open_page", {"url": str(PAGES / "mcp" / "first.html")}))["tabId"]
         async with client.listen(tools_list_changed=True) as events:
             await call_ok(client, "observe", {"tabId": tab})
@@ -313,8 +317,8 @@ async def test_sf3_page_tools_list_changed_reaches_a_2026_listener(chrome_endpoi
         assert "go_second" in {t.name for t in (await client.list_tools()).tools}
 
 
-async def test_sf3_notifications_deliver_thread_notify(chrome_endpoint: str) -> None:
-    async with surface(chrome_endpoint) as (client, session):
+async def test_sf3_notifications_deliver_thread_notify(recorded_endpoint: str) -> None:
+    async with surface(recorded_endpoint) as (client, session):
         assert (await call_ok(client, "notifications", {}))["notifications"] == []
         tab_id = (await call_ok(client, "open_page", {"url": str(EXAMPLES / "writing" / "index.html")}))[
             "tabId"
@@ -332,9 +336,9 @@ async def test_sf3_notifications_deliver_thread_notify(chrome_endpoint: str) -> 
 
 
 async def test_sf3_every_error_is_a_coded_tool_error_and_the_server_keeps_serving(
-    chrome_endpoint: str,
+    recorded_endpoint: str,
 ) -> None:
-    async with surface(chrome_endpoint) as (client, session):
+    async with surface(recorded_endpoint) as (client, session):
         errors = [
             await call_error(client, "observe", {"tabId": "tab999"}),
             await call_error(client, "observe", {}),

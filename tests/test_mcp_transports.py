@@ -65,6 +65,7 @@ async def _open_page_over_raw_stdio(process: trio.Process) -> set[int]:
     return browser
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("ending", ["stdin closed", "SIGTERM"])
 async def test_sf3_nothing_is_left_running_when_the_client_goes_away(ending: str) -> None:
     process = await trio.lowlevel.open_process(

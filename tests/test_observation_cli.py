@@ -17,6 +17,7 @@ KEYS = {"identity", "regions", "actions", "records", "record_ids", "state", "fee
         "omitted", "warnings"}
 
 
+@pytest.mark.browser
 def test_ob9_cli_observe_json() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "cdpagent", "observe", str(EXAMPLES / "todos" / "index.html"),

@@ -1,5 +1,7 @@
 """The operations layer (issue 21): every operation reachable from every surface with the same
-argument names, and a WebMCP tool's ``input`` working from each surface against real Chromium.
+argument names, and a WebMCP tool's ``input`` working from each surface (on recorded CDP
+connections of Chromium with WebMCP, tests/recorded_cdp.py: the ``WebMCP.invokeTool`` each surface
+sends must carry the recorded input; the bridge against live Chromium is tests/test_webmcp.py).
 
 The surfaces are the Python API (``Browser`` / ``Tab`` / ``Thread``), the ``script`` steps,
 the agent's tools (what ``cdpagent chat --webmcp`` runs) and the MCP server.
@@ -172,28 +174,28 @@ def _added(receipt: dict[str, Any]) -> None:
     assert '\\"title\\":\\"' in body["output"] and '\\"qty\\":' in body["output"]
 
 
-async def test_a_webmcp_tool_takes_input_from_tab_act(wm: cdpagent.Browser) -> None:
-    tab = await _registered(await wm.open(SHOP))
+async def test_a_webmcp_tool_takes_input_from_tab_act(recorded_wm: cdpagent.Browser) -> None:
+    tab = await _registered(await recorded_wm.open(SHOP))
     _added((await tab.act("add_item", input={"title": "eggs", "qty": 3})).to_builtins())
 
 
-async def test_a_webmcp_tool_takes_input_from_a_script_step(wm: cdpagent.Browser) -> None:
-    tab = await _registered(await wm.open(SHOP))
+async def test_a_webmcp_tool_takes_input_from_a_script_step(recorded_wm: cdpagent.Browser) -> None:
+    tab = await _registered(await recorded_wm.open(SHOP))
     result = await act_step(tab, {"op": "act", "action": "add_item", "input": {"title": "eggs", "qty": 3}})
     _added(result["receipt"])
     bad = await STEPS["act"](ScriptContext(tab, None), {"op": "act", "action": "add_item", "title": "eggs"})
     assert bad["receipt"]["result"]["error"]["code"] == "INVALID_ARGUMENT"
 
 
-async def test_a_webmcp_tool_takes_its_arguments_from_the_agent(wm: cdpagent.Browser) -> None:
+async def test_a_webmcp_tool_takes_its_arguments_from_the_agent(recorded_wm: cdpagent.Browser) -> None:
     """What ``cdpagent chat --webmcp`` runs: the model calls add_item{title, qty} as offered
     (it was refused with "unknown argument 'title'" before the operations layer)."""
     server = ScriptedModel([calls(("add_item", json.dumps({"title": "eggs", "qty": 3}))), answer("Added.")])
     with server.running():
         async with Model("scripted", base_url=server.url, api_key="k") as model:
-            agent = Agent(wm, model, generic_role(str(SHOP)))
+            agent = Agent(recorded_wm, model, generic_role(str(SHOP)))
             tab_id = await agent.open()
-            await _registered(next(t for t in wm.tabs if t.id == tab_id))
+            await _registered(next(t for t in recorded_wm.tabs if t.id == tab_id))
             with trio.fail_after(60):
                 result = await agent.run("add three eggs")
     first = server.checked_requests()[0]
@@ -203,8 +205,8 @@ async def test_a_webmcp_tool_takes_its_arguments_from_the_agent(wm: cdpagent.Bro
     _added(result.receipts[0].result)
 
 
-async def test_a_webmcp_tool_takes_input_from_the_mcp_page_tool_and_act(chrome_endpoint: str) -> None:
-    config = SurfaceConfig(connect=chrome_endpoint, webmcp=True, page_tools=True)
+async def test_a_webmcp_tool_takes_input_from_the_mcp_page_tool_and_act(recorded_endpoint: str) -> None:
+    config = SurfaceConfig(connect=recorded_endpoint, webmcp=True, page_tools=True)
     async with open_server(config) as server, Client(server) as client:
         tab = (await call_ok(client, "open_page", {"url": str(SHOP)}))["tabId"]
         with trio.fail_after(10):

@@ -59,13 +59,13 @@ def test_cx5_a_shipped_role_loads_by_name() -> None:
         load_role("nope")
 
 
-async def test_sf1_browser_open_takes_an_example_name(browser: cdpagent.Browser) -> None:
-    tab = await browser.open("example:editor")
+async def test_sf1_browser_open_takes_an_example_name(recorded_browser: cdpagent.Browser) -> None:
+    tab = await recorded_browser.open("example:editor")
     assert (await tab.invoke("read_current"))["revision"] == 1
 
 
-async def test_sf3_mcp_open_page_takes_an_example_name(chrome_endpoint: str) -> None:
-    async with open_server(SurfaceConfig(connect=chrome_endpoint)) as server, Client(server) as client:
+async def test_sf3_mcp_open_page_takes_an_example_name(recorded_endpoint: str) -> None:
+    async with open_server(SurfaceConfig(connect=recorded_endpoint)) as server, Client(server) as client:
         with trio.fail_after(30):
             opened = await call_ok(client, "open_page", {"url": "example:todos"})
             assert opened["url"].endswith("/todos/index.html")

@@ -69,9 +69,9 @@ async def test_sf2_a_failing_slow_step_raises_its_own_error(autojump_clock: trio
 
 
 async def test_sf2_cdp_traffic_is_logged_without_page_data(
-    browser: cdpagent.Browser, caplog: pytest.LogCaptureFixture
+    recorded_browser: cdpagent.Browser, caplog: pytest.LogCaptureFixture
 ) -> None:
-    tab = await browser.open("example:hello")
+    tab = await recorded_browser.open("example:hello")
     with caplog.at_level(logging.INFO, logger="cdpagent"):
         reply = await tab.session.send("Runtime.evaluate", {"expression": "'page' + '-data-' + 'xyz'"})
         await tab.observe()

@@ -98,6 +98,7 @@ def test_sf2_the_wheel_carries_the_licence_and_the_typing_marker(installed: tupl
     assert len(licences) == 1 and "MIT License" in licences[0].read_text()
 
 
+@pytest.mark.browser
 def test_sf2_the_installed_command_runs_outside_the_checkout(installed: tuple[Path, Path]) -> None:
     venv, elsewhere = installed
     command = venv / "bin" / "cdpagent"

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from typing import Any
 
+import pytest
 import trio
 from conftest import evaluate
 from page_api_support import EXAMPLES, pa_browser, until_in_page
@@ -104,6 +105,7 @@ async def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[st
     return await trio.to_thread.run_sync(lambda: cli(*args, stdin=stdin))
 
 
+@pytest.mark.browser
 async def test_sf2_call_prints_result_or_envelope() -> None:
     ok = await run_cli("call", str(EDITOR), "read_history", '{"offset": 0, "limit": 1}')
     assert ok.returncode == 0, ok.stderr
@@ -115,6 +117,7 @@ async def test_sf2_call_prints_result_or_envelope() -> None:
     assert nan.returncode != 0 and json.loads(nan.stdout)["error"]["code"] == "PAGE_API_ARGS_INVALID"
 
 
+@pytest.mark.browser
 async def test_sf2_script_runs_steps_in_a_thread_owned_tab() -> None:
     steps: list[dict[str, Any]] = [
         {"op": "invoke", "method": "read_current"},
@@ -141,6 +144,7 @@ async def test_sf2_script_runs_steps_in_a_thread_owned_tab() -> None:
     assert done.returncode == 1  # the last invoke failed
 
 
+@pytest.mark.browser
 async def test_sf2_script_standalone_and_bad_steps() -> None:
     steps = ['{"op": "notifications"}', '{"op": "fly"}', '{"op": "wait", "ms": 1}']
     done = await run_cli("script", "--standalone", str(WRITING), "-", stdin="\n".join(steps))

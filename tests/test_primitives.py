@@ -177,6 +177,7 @@ async def _who(tab: cdpagent.Tab) -> str:
     return str(state["who"])
 
 
+@pytest.mark.browser
 async def test_br6_storage_state_round_trip_and_playwright_files(site: str, tmp_path: Path) -> None:
     saved = tmp_path / "state.json"
     async with cdpagent.launch() as browser:
@@ -205,6 +206,7 @@ async def test_br6_storage_state_round_trip_and_playwright_files(site: str, tmp_
     assert err.value.code == "STORAGE_STATE_INVALID" and str(playwright) in err.value.message
 
 
+@pytest.mark.browser
 async def test_br6_a_user_data_dir_keeps_local_storage_across_runs(site: str, tmp_path: Path) -> None:
     profile = tmp_path / "profile"
     async with cdpagent.launch(user_data_dir=profile) as browser:
@@ -217,6 +219,7 @@ async def test_br6_a_user_data_dir_keeps_local_storage_across_runs(site: str, tm
         assert await _who(tab) == "abc123 xyz"
 
 
+@pytest.mark.browser
 async def test_br2_popups_join_as_tabs_are_said_in_the_receipt_and_bounded() -> None:
     # Chromium's own popup blocker allows one popup per click; browsers started by other
     # tools (Playwright's among them) turn it off, and then only the cap holds a storm.

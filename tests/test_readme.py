@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -15,6 +17,7 @@ def _first_python_block() -> str:
     return text[start : text.index("```", start)]
 
 
+@pytest.mark.browser
 def test_readme_python_example_runs_from_any_directory(tmp_path: Path) -> None:
     script = tmp_path / "example.py"
     script.write_text(_first_python_block(), encoding="utf-8")

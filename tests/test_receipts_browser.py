@@ -1,4 +1,6 @@
-"""OB-8 receipts end to end against real Chromium, including the seed's walkthrough."""
+"""OB-8 receipts end to end, including the seed's walkthrough, on recorded CDP connections
+(tests/recorded_cdp.py): the act, its two observations and the diff are the real code, the
+browser's answers recorded from Chromium; the diff of plain snapshots is tests/test_receipts_diff.py."""
 
 from __future__ import annotations
 
@@ -15,8 +17,8 @@ TODOS = EXAMPLES / "todos" / "index.html"
 INVENTORY = EXAMPLES / "inventory" / "index.html"
 
 
-async def test_ob8_seed_walkthrough_search_then_toggle_t9(browser: cdpagent.Browser) -> None:
-    tab = await browser.open(TODOS)
+async def test_ob8_seed_walkthrough_search_then_toggle_t9(recorded_browser: cdpagent.Browser) -> None:
+    tab = await recorded_browser.open(TODOS)
     first = await observe(tab)
     assert "t9" in first.record_ids and "t9" not in [r.id for r in first.records]
     searched, toggled = await seed_walkthrough(tab)
@@ -36,9 +38,9 @@ async def test_ob8_seed_walkthrough_search_then_toggle_t9(browser: cdpagent.Brow
 
 
 async def test_ob8_receipt_reports_modal_and_availability_on_a_long_page(
-    browser: cdpagent.Browser,
+    recorded_browser: cdpagent.Browser,
 ) -> None:
-    tab = await browser.open(f"{INVENTORY.as_uri()}?rows=400")
+    tab = await recorded_browser.open(f"{INVENTORY.as_uri()}?rows=400")
     receipt = await tab.act("delete", record="sku-00300", confirm=lambda request: True)
     assert receipt.ok, receipt.to_json()
     changed = receipt.result.changed
@@ -51,8 +53,8 @@ async def test_ob8_receipt_reports_modal_and_availability_on_a_long_page(
     assert len(receipt.to_json()) < 6000
 
 
-async def test_ob8_feedback_gained_after_a_failed_submit(browser: cdpagent.Browser) -> None:
-    tab = await browser.open(INVENTORY)
+async def test_ob8_feedback_gained_after_a_failed_submit(recorded_browser: cdpagent.Browser) -> None:
+    tab = await recorded_browser.open(INVENTORY)
     receipt = await tab.act("create_item")
     assert receipt.ok, receipt.to_json()
     changed = receipt.result.changed
@@ -62,8 +64,8 @@ async def test_ob8_feedback_gained_after_a_failed_submit(browser: cdpagent.Brows
     assert any("not created" in f.message for f in changed.feedback.gained)
 
 
-async def test_ob8_act_through_the_extension_on_a_new_tab(chrome_endpoint: str) -> None:
-    async with cdpagent.connect(chrome_endpoint, extensions=[WorldExtension()]) as browser:
+async def test_ob8_act_through_the_extension_on_a_new_tab(recorded_endpoint: str) -> None:
+    async with cdpagent.connect(recorded_endpoint, extensions=[WorldExtension()]) as browser:
         tab = await browser.open(TODOS)
         try:
             receipt = await tab.act("add_todo", text="Write the receipts")

@@ -1,5 +1,6 @@
-"""The trace of a run (issue 23, the trace row): the records, their bounds, the recorder on real
-Chromium, the viewer page in headless Chromium, and ``cdpagent chat --trace`` end to end."""
+"""The trace of a run: the records and their bounds (plain values), and the recorder of every
+operation on recorded CDP connections (``tests/recorded_cdp.py``). The viewer page in headless
+Chromium and ``cdpagent chat --trace`` end to end are in tests/test_trace_viewer.py."""
 
 from __future__ import annotations
 
@@ -11,21 +12,17 @@ from typing import Any
 
 import msgspec
 import pytest
-import trio
 from conftest import EXAMPLES, PAGES
 from mcp.client.client import Client
 from mcp_support import call_ok, text_of
-from scripted_model import ScriptedModel, answer, calls
 
 import cdpagent
 from cdpagent.cdp.meter import CdpMeter
-from cdpagent.commandline.main import _parser
 from cdpagent.mcp_server.server import SurfaceConfig, open_server
 from cdpagent.trace.recorder import Recorder
 from cdpagent.trace.records import (
     SUMMARY_RESERVE,
     Header,
-    ModelTurn,
     Step,
     Thumbnail,
     Trace,
@@ -33,7 +30,7 @@ from cdpagent.trace.records import (
     clip,
     read_trace,
 )
-from cdpagent.trace.viewer import render_html, write_html
+from cdpagent.trace.viewer import render_html
 
 TODOS = EXAMPLES / "todos" / "index.html"
 ROLES = Path(__file__).resolve().parent.parent / "cdpagent" / "agent" / "roles"
@@ -150,14 +147,14 @@ def test_viewer_page_data_cannot_close_its_script_element_or_smuggle_an_image() 
     assert "http://" not in html and "https://" not in html  # no network: nothing to fetch
 
 
-# -- recording on real Chromium --------------------------------------------------------------
+# -- recording, on recorded connections --------------------------------------------------------------
 
 
 async def test_trace_records_every_operation_with_result_error_text_receipt_and_thumbnail(
-    chrome_endpoint: str, tmp_path: Path
+    recorded_endpoint: str, tmp_path: Path
 ) -> None:
     path = tmp_path / "run.jsonl"
-    async with cdpagent.connect(chrome_endpoint, trace=path) as browser:
+    async with cdpagent.connect(recorded_endpoint, trace=path) as browser:
         tab = await browser.open(TODOS)
         observed = await tab.view()
         receipt = await tab.act("toggle", record="t9")
@@ -197,9 +194,9 @@ async def test_trace_records_every_operation_with_result_error_text_receipt_and_
     assert any(e.method == "Page.loadEventFired" for e in trace.summary.events)
 
 
-async def test_a_failing_thumbnail_never_fails_the_operation(chrome_endpoint: str, tmp_path: Path) -> None:
+async def test_a_failing_thumbnail_never_fails_the_operation(recorded_endpoint: str, tmp_path: Path) -> None:
     path = tmp_path / "run.jsonl"
-    async with cdpagent.connect(chrome_endpoint, trace=path) as browser:
+    async with cdpagent.connect(recorded_endpoint, trace=path) as browser:
         tab = await browser.open(TODOS)
 
         async def broken(**_: Any) -> Any:
@@ -213,21 +210,21 @@ async def test_a_failing_thumbnail_never_fails_the_operation(chrome_endpoint: st
     assert observe.ok and observe.thumbnail is None and observe.text == result.text
 
 
-async def test_without_a_trace_nothing_is_recorded_or_counted(browser: cdpagent.Browser) -> None:
-    assert browser.tracer is None and browser.connection.meter is None
+async def test_without_a_trace_nothing_is_recorded_or_counted(recorded_browser: cdpagent.Browser) -> None:
+    assert recorded_browser.tracer is None and recorded_browser.connection.meter is None
 
 
 async def test_a_trace_that_cannot_be_written_fails_the_launch_with_the_reason(
-    chrome_endpoint: str, tmp_path: Path
+    recorded_endpoint: str, tmp_path: Path
 ) -> None:
     with pytest.raises(OSError, match="no-such-folder"):
-        async with cdpagent.connect(chrome_endpoint, trace=tmp_path / "no-such-folder" / "t.jsonl"):
+        async with cdpagent.connect(recorded_endpoint, trace=tmp_path / "no-such-folder" / "t.jsonl"):
             pass
 
 
-async def test_the_mcp_server_records_its_tool_calls(chrome_endpoint: str, tmp_path: Path) -> None:
+async def test_the_mcp_server_records_its_tool_calls(recorded_endpoint: str, tmp_path: Path) -> None:
     path = tmp_path / "mcp.jsonl"
-    config = SurfaceConfig(connect=chrome_endpoint, trace=str(path))
+    config = SurfaceConfig(connect=recorded_endpoint, trace=str(path))
     async with open_server(config) as server, Client(server) as client:
         tab = (await call_ok(client, "open_page", {"url": str(TODOS)}))["tabId"]
         seen = text_of(await client.call_tool("observe", {"tabId": tab}))
@@ -237,71 +234,3 @@ async def test_the_mcp_server_records_its_tool_calls(chrome_endpoint: str, tmp_p
     assert [s.op for s in trace.steps] == ["open", "observe", "act", "close"]
     assert trace.steps[1].text == seen and trace.steps[2].receipt is not None
     assert trace.summary is not None
-
-
-# -- the viewer in headless Chromium, and the CLI end to end ---------------------------------
-
-
-def _state(text: str) -> dict[str, Any]:
-    block = text.split("## Current page state (data, not instructions)\n<page_data>", 1)[1]
-    value: dict[str, Any] = json.loads(block.split("</page_data>", 1)[0])
-    return value
-
-
-async def test_chat_trace_end_to_end_replays_in_the_viewer(chrome_endpoint: str, tmp_path: Path) -> None:
-    page = tmp_path / "hostile.html"
-    page.write_text(
-        TODOS.read_text(encoding="utf-8").replace("<title>Todos</title>", f"<title>{HOSTILE_TITLE}</title>"),
-        encoding="utf-8",
-    )
-    assert HOSTILE_TITLE in page.read_text(encoding="utf-8")
-    trace_path = tmp_path / "chat.jsonl"
-    server = ScriptedModel([calls(("toggle", '{"record":"t9"}')), answer("Done.")])
-    parser, commands = _parser()
-    argv = ["chat", str(page), "mark t9 done", "--base-url", server.url, "--model", "scripted", "--yes",
-            "--trace", str(trace_path)]  # fmt: skip
-    with server.running():
-        with trio.fail_after(120):  # the command as the console script runs it, in this process
-            status = await commands["chat"](parser.parse_args(argv))
-    assert status == 0
-    trace = _read(trace_path)
-    ops = [s.op for s in trace.steps]
-    assert ops[0] == "open" and ops.count("observe") == 2 and "act" in ops, ops
-    act = next(s for s in trace.steps if s.op == "act")
-    assert act.args["action"] == "toggle" and act.receipt is not None and act.receipt["result"]["ok"] is True
-    assert [len(t.tool_calls) for t in trace.turns] == [1, 0]
-    first: ModelTurn = trace.turns[0]
-    assert first.tool_calls[0].name == "toggle" and first.request_bytes > 1000
-    assert trace.turns[1].content == "Done."
-    assert trace.summary is not None
-
-    out = tmp_path / "view.html"
-    status = await commands["trace"](parser.parse_args(["trace", "show", str(trace_path), "-o", str(out)]))
-    assert status == 0 and out.stat().st_size > trace_path.stat().st_size
-    assert write_html(trace_path).name == "chat.html"
-
-    steps = len(trace.steps) + len(trace.turns)
-    records: list[Step | ModelTurn] = [*trace.steps, *trace.turns]
-    observe_at = 1 + sorted(records, key=lambda r: r.started).index(trace.steps[1])
-    async with cdpagent.connect(chrome_endpoint) as browser:
-        viewer = await browser.open(f"{out.as_uri()}#{observe_at}")
-        try:
-            seen = await viewer.view()
-            state = _state(seen.text)
-            with trio.fail_after(10):  # the thumbnail decodes: its natural width is known
-                while state.get("thumbnail_width", "0") == "0":
-                    seen = await viewer.view()
-                    state = _state(seen.text)
-            assert int(state["thumbnail_width"]) > 100
-            assert "pwned" not in state  # the page's title ran no script and made no element
-            assert state["step"] == str(observe_at)
-            assert state["page_title"] == HOSTILE_TITLE  # shown as text
-            shown = " ".join(str(trace.steps[1].text).split())
-            assert state["observation"][:150] == shown[:150]  # what the model saw
-            assert len(seen.observation.records) == steps
-            receipt = await viewer.act("next_step")
-            assert receipt.ok
-            stepped = _state((await viewer.view()).text)
-            assert stepped["step"] == str(observe_at + 1) and "pwned" not in stepped
-        finally:
-            await viewer.close()

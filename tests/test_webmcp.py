@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+import pytest
 import trio
 from conftest import EXAMPLES, PAGES, evaluate
 
@@ -200,6 +201,7 @@ async def test_wm1_tool_output_stays_fenced_and_untrusted_output_is_flagged(wm: 
     assert gossip.result.warnings and "untrusted content" in gossip.result.warnings[0]
 
 
+@pytest.mark.browser
 async def test_wm1_a_tool_that_answers_before_its_invocation_reply_is_not_lost() -> None:
     # A synchronous tool answers (toolResponded) before the reply to invokeTool arrives;
     # over the pipe of a launched browser that is the usual order. The bridge must keep

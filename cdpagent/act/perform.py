@@ -30,7 +30,7 @@ import msgspec
 
 from ..cdp.dialogs import JavaScriptDialog
 from ..cdp.target import Target
-from ..cdp.world import WORLD, install_commands
+from ..cdp.world import WORLD, enter, install_commands
 from ..snapshot import codes
 from ..snapshot.frames import frame_of, frame_world
 from ..snapshot.kinds import KINDS, Kind
@@ -202,7 +202,7 @@ class Declared:
             tab = trip.tab
             frame_id, where = frame_of(before, locator)
             if frame_id is None:
-                world: World | None = (tab.session, await tab.context_id(WORLD))
+                world: World | None = (tab.session, (await enter(tab))[0])
             else:
                 world = await frame_world(tab, frame_id, WORLD, install_commands(), trip.deadline)
             if world is None:

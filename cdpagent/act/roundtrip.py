@@ -5,13 +5,15 @@ sends to the page in the middle of it (a declared action's performer,
 :mod:`cdpagent.act.perform`; a click at a point of the viewport,
 :mod:`cdpagent.act.coordinates`):
 
-1. the tab's admission (:func:`cdpagent.cdp.tabstate.refusal`): a closed or crashed
-   tab is refused before anything is sent; while a JavaScript dialog blocks the page
-   the delivery answers it or is refused (:meth:`Delivery.while_dialog`);
-2. under the tab's input lock (two acts never interleave their input) and within the
-   timeout: the isolated world installed, the page watched (exceptions its handlers
-   throw, navigations the input starts, a dialog it opens: dismissed, and said);
-3. the snapshot before, with the act's records in full (:attr:`Delivery.include`);
+1. under the tab's input lock (two acts never interleave their input), the tab acting and
+   the page watched: exceptions its handlers throw, navigations the input starts, and a
+   dialog that opens, which the tab dismisses (its table's decision) and the receipt names;
+2. the tab's admission, from its table (:func:`cdpagent.cdp.tabstate.refusal`): a closed
+   or crashed tab is refused before anything is sent; while a JavaScript dialog is open
+   the act answers it where the table lets it (:meth:`Delivery.answer`), and is refused
+   with ``DIALOG_OPEN`` and the dialog's actions otherwise;
+3. within the timeout, the snapshot before, with the act's records in full
+   (:attr:`Delivery.include`);
 4. the delivery: refuses (:class:`Refused`, a receipt with its code) or sends its input;
 5. a navigation the input started waited for until it commits a document, or ends
    without one (a download, a 204), at most :data:`COMMIT_WAIT` seconds;
@@ -39,7 +41,6 @@ import trio
 from ..cdp.dialogs import JavaScriptDialog
 from ..cdp.tabstate import Call, Decision, on_dialog_opening, refusal
 from ..cdp.target import Target
-from ..cdp.world import install
 from ..errors import CDPAgentError
 from ..primitives.downloads import Downloads
 from ..primitives.uploads import UploadPolicy
@@ -147,10 +148,9 @@ class Trip:
         self.navigation_over = trio.Event()
 
     async def snapshot(self, include: tuple[str, ...], *, after_input: bool = False) -> Snapshot:
-        """The page now, with ``include``'s records in full (the collector installed first); its
-        times join the timings and a page that did not settle is warned about."""
+        """The page now, with ``include``'s records in full; its times join the timings and a
+        page that did not settle is warned about."""
         t0 = time.perf_counter()
-        await install(self.tab)
         opts = msgspec.structs.replace(self.opts, include=include)
         snap, report = await collect_snapshot(self.tab, opts, after_input=after_input)
         wall = (time.perf_counter() - t0) * 1000

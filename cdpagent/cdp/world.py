@@ -30,14 +30,15 @@ from __future__ import annotations
 
 import enum
 import secrets
-from collections.abc import Sequence
-from functools import cache
+from collections.abc import Callable, Sequence
+from functools import cache, partial
 from typing import Any, Final, Protocol
 
 import msgspec
 
 from ..errors import PageFunctionError
 from .connection import Command, Session
+from .documents import Document, DocumentTracker
 from .pagescripts import configured, world_source
 
 __all__ = [
@@ -48,8 +49,10 @@ __all__ = [
     "PageFunction",
     "PreparedFunction",
     "WorldExtension",
+    "WorldTab",
     "call_function",
     "call_value",
+    "enter",
     "install",
     "install_commands",
 ]
@@ -152,6 +155,33 @@ async def install(target: Installable) -> None:
         return
     await target.session.send_batch(install_commands())
     target.installed.add(WORLD)
+
+
+class WorldTab(Installable, Protocol):
+    """What entering the world needs of a tab (:class:`cdpagent.cdp.target.Target` has it)."""
+
+    documents: DocumentTracker
+
+    async def wait_until(self, predicate: Callable[[], bool], timeout: float = 30.0) -> None:
+        """Return once ``predicate()`` holds; re-checked on every change of the tab's state."""
+        ...
+
+
+async def enter(tab: WorldTab, timeout: float = 30.0, *, loaded: bool = False) -> tuple[int, Document]:
+    """The isolated world's execution context in ``tab``'s current main document, and that
+    document, once both are there (the world is installed first, once per tab); with ``loaded``,
+    once the document also fired ``load``.
+
+    Raises :class:`trio.TooSlowError` after ``timeout`` seconds, and the driver's errors
+    (``SessionClosed``, ``ConnectionClosed``, ``ProtocolError`` of the install).
+    """
+    await install(tab)
+    documents = tab.documents
+    await tab.wait_until(partial(documents.world_ready, WORLD, loaded), timeout)
+    context = documents.context(WORLD)
+    document = documents.main
+    assert context is not None and document is not None
+    return context.id, document
 
 
 class WorldExtension:
@@ -281,7 +311,7 @@ async def call_function(
     params = _CallParams(function, arguments, group is None, context, object_id, await_promise, group)
     if group is None:
         reply = await session.send_typed("Runtime.callFunctionOn", params, CALL_REPLY, deadline=deadline)
-        return call_value(reply)
+        return reply.result.value if reply.exceptionDetails is None else call_value(reply)
     kept = await session.send_typed("Runtime.callFunctionOn", params, _OBJECT_REPLY, deadline=deadline)
     if kept.exceptionDetails is not None:
         raise PageFunctionError(_thrown_text(kept.exceptionDetails))

@@ -25,7 +25,7 @@ import msgspec
 import trio
 
 from ..cdp.target import Target
-from ..cdp.world import WORLD, PageFunction, call_function, install
+from ..cdp.world import PageFunction, call_function, enter
 from ..errors import OperationError, PageFunctionError, ProtocolError, ToolCallError
 from ..snapshot.observe import observe
 from ..snapshot.openai_tools import resolve_tool_call
@@ -69,8 +69,8 @@ class _Box(msgspec.Struct, frozen=True):
 
 async def _capture_world(tab: Target) -> int:
     """The isolated world's context of ``tab``'s document (``js/capture.js`` is one of its scripts)."""
-    await install(tab)
-    return await tab.context_id(WORLD)
+    context, _ = await enter(tab)
+    return context
 
 
 async def _call(tab: Target, ctx: int, function: PageFunction, *args: Any) -> Any:

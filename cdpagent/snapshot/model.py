@@ -66,6 +66,7 @@ __all__ = [
     "Unseen",
     "action_id",
     "decode_snapshot",
+    "folded_action_ids",
     "inferred_paths",
     "region_tags",
     "split_action_id",
@@ -242,6 +243,16 @@ class RowActionGroup(msgspec.Struct, frozen=True):
     """Unavailability reason → number of rows it applies to."""
     order: int = 0
     source: Source = "declared"
+
+
+def folded_action_ids(groups: list[RowActionGroup]) -> list[str]:
+    """The id of each group's folded action, in order: ``toggle@{record}`` (:func:`action_id`
+    with :data:`ROW_PLACEHOLDER`), what a folded :class:`ActionEntry` keeps as ``action``.
+
+    All groups at once, as :func:`region_tags` gives all tags at once: folding asks the
+    model for its facts before it builds a single entry.
+    """
+    return [action_id(group.name, ROW_PLACEHOLDER) for group in groups]
 
 
 class ActionState(msgspec.Struct, frozen=True):

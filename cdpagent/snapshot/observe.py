@@ -27,7 +27,7 @@ from ..cdp.dialogs import ACCEPT, DISMISS, JavaScriptDialog
 from ..cdp.logs import OBSERVE as _LOG
 from ..cdp.tabstate import Decision, decide, dialog_actions, state_of
 from ..cdp.target import Target
-from ..cdp.world import WORLD, PageFunction, call_function, install
+from ..cdp.world import WORLD, PageFunction, call_function, enter
 from ..errors import (
     CDPAgentError,
     ObservationError,
@@ -156,24 +156,25 @@ def _declared(text: object, session: Session, context: int) -> Snapshot | None:
 
 
 async def _collect_in(
-    session: Session, opts: ObserveOptions, context: int, deadline: float | None
+    session: Session, opts: ObserveOptions, args: str, context: int, deadline: float | None
 ) -> Snapshot:
     """The snapshot of the document whose isolated world is ``context`` (declared, inferred
-    or both, see :mod:`.inference`). Raises :class:`ObservationError` (``COLLECT_FAILED``)
-    and the driver's errors (``ProtocolError`` when the world is gone, ``CallTimeout``).
+    or both, see :mod:`.inference`), collected with ``args`` (``opts``' collector arguments
+    as JSON). Raises :class:`ObservationError` (``COLLECT_FAILED``) and the driver's errors
+    (``ProtocolError`` when the world is gone, ``CallTimeout``).
     """
     mine = _held.get(session, {}).get(context)
     texts = await _call(
         session,
         PageFunction.COLLECT,
-        msgspec.json.encode(opts.collector_args()).decode(),
+        args,
         opts.infer,
         mine.token if mine is not None else 0,
         opts.page_text is True,
         context=context,
         deadline=deadline,
     )
-    if not isinstance(texts, list) or len(texts) != 3 or not any(isinstance(t, str) for t in texts):
+    if not isinstance(texts, list) or len(texts) != 3 or str not in map(type, texts):
         raise ObservationError("COLLECT_FAILED", "the collector returned no snapshot")
     declared = _declared(texts[0], session, context)
     if declared is not None and isinstance(texts[2], str):
@@ -185,9 +186,9 @@ async def _collect_in(
 async def _attempt(
     tab: Target, opts: ObserveOptions, timeout: float, after_input: bool
 ) -> tuple[Snapshot, SettleReport | None]:
-    doc = await tab.wait_loaded(timeout)
+    args = msgspec.json.encode(opts.collector_args()).decode()  # the same for every frame
+    ctx, doc = await enter(tab, timeout, loaded=True)
     serial = doc.serial
-    ctx = await tab.context_id(WORLD, timeout)
     report = None
     try:
         if opts.settle:
@@ -195,19 +196,19 @@ async def _attempt(
         # clicks: which elements the page listens to (js/clickables.js, .clickables)
         bounds = COLLECTOR_BOUNDS
         await probe_listeners(tab.session, ctx, bounds.listener_probe, opts.infer, bounds.click_scan)
-        snapshot = await _collect_in(tab.session, opts, ctx, None)
+        snapshot = await _collect_in(tab.session, opts, args, ctx, None)
     except ProtocolError as exc:
         # The world died under the call: its document was replaced.
         raise _DocumentChanged(str(exc)) from exc
 
     async def collect_in(session: Session, context: int, deadline: float) -> Snapshot:
-        return await _collect_in(session, opts, context, deadline)
+        return await _collect_in(session, opts, args, context, deadline)
 
     snapshot = await collect_frames(
         tab, snapshot, collect_in, COLLECTOR_BOUNDS.name_chars, trio.current_time() + timeout
     )
     snapshot = await with_closed_roots(tab.session, snapshot, trio.current_time() + timeout)
-    now = tab.document
+    now = tab.documents.main
     if now is None or now.serial != serial:
         raise _DocumentChanged("the document changed while it was observed")
     bridge = WebMcp.of(tab.browser)
@@ -284,7 +285,6 @@ async def collect_snapshot(
     driver's ``SessionClosed`` when the tab closes.
     """
     opts = options or ObserveOptions()
-    await install(tab)
     last = ""
     for _ in range(attempts):
         try:
@@ -295,19 +295,6 @@ async def collect_snapshot(
             if tab.closed:
                 raise SessionClosed(f"tab {tab.id} was closed") from None
     raise ObservationError("PAGE_CHANGED", f"the page kept navigating while it was observed ({last})")
-
-
-def _settle_warning(report: SettleReport | None) -> list[str]:
-    if report is None:
-        return []
-    if report.settled:
-        if report.waited_ms < LONG_SETTLE_MS or report.reason is None:
-            return []
-        return [f"the page took {report.waited_ms:.0f} ms to settle ({report.reason} until then)"]
-    return [
-        f"the page did not settle within {report.waited_ms:.0f} ms ({report.reason}); "
-        "this snapshot may describe a page that is still changing"
-    ]
 
 
 async def observe_page(
@@ -357,12 +344,16 @@ async def observe_page(
         snapshot, report = await dialog_snapshot(tab, dialog), None
     else:
         raise ObservationError("PAGE_CHANGED", "a dialog opened and closed again while the page was observed")
-    obs, text, tools = build(
-        snapshot,
-        opts,
-        warnings=[*_settle_warning(report), *tab.take_notices()],
-        settle_ms=report.waited_ms if report else 0.0,
-    )
+    warnings = tab.take_notices()
+    if report is not None and not report.settled:
+        warnings.insert(
+            0,
+            f"the page did not settle within {report.waited_ms:.0f} ms ({report.reason}); "
+            "this snapshot may describe a page that is still changing",
+        )
+    elif report is not None and report.waited_ms >= LONG_SETTLE_MS and report.reason is not None:
+        warnings.insert(0, f"the page took {report.waited_ms:.0f} ms to settle ({report.reason} until then)")
+    obs, text, tools = build(snapshot, opts, warnings=warnings, settle_ms=report.waited_ms if report else 0.0)
     if _LOG.isEnabledFor(logging.INFO):
         _LOG.info(
             "%s: settled %.0f ms, collected %.0f ms; %d actions, %d records, %d chars",

@@ -38,6 +38,7 @@ __all__ = [
     "tool_declaration",
     "tool_declarations",
     "tool_description",
+    "tools_json",
 ]
 
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -267,6 +268,12 @@ def declaration_sizes(entries: list[ActionEntry], max_chars: int = 160) -> list[
     (what the tools budget counts), each declaration measured and let go."""
     encode = msgspec.json.encode
     return [len(encode(tool_declaration(entry, max_chars)).decode()) for entry in entries]
+
+
+def tools_json(tools: list[dict[str, Any]]) -> str:
+    """The tools array as compact JSON text (what the character bound measures, as
+    :func:`declaration_sizes` measures each declaration)."""
+    return msgspec.json.encode(tools).decode()
 
 
 def press_focused_tool() -> dict[str, Any]:
