@@ -57,11 +57,6 @@
   'use strict';
   if (globalThis.__cdpagentAct) return;
 
-  // The kinds this script performs ("tool", WebMCP, needs no element);
-  // cdpagent.act.perform.PERFORMERS, tools.py and collect.js's
-  // data-agent-kind agree with this list (tests/test_actions_kinds.py).
-  const KINDS = ['click', 'type', 'select', 'check', 'hover', 'press', 'scroll', 'set', 'choose', 'upload'];
-
   // prepare() always finds the element afresh; the calls after it within the
   // same action reuse that element while it is still connected and still
   // declares the same action (one attribute scan of a large page costs ms).
@@ -636,7 +631,7 @@
 
   Object.defineProperty(globalThis, '__cdpagentAct', {
     value: Object.freeze({
-      kinds: KINDS, prepare, ownerPoint, focusForTyping, valueIs, pick, choose, state,
+      prepare, ownerPoint, focusForTyping, valueIs, pick, choose, state,
       hovered, shownAfterHover, focusFor, scrollState, watch, changed, slider, measureScale, sliderScale, radio, radioIs,
       groupOptions, dateFormat, fileInput, fileInfo,
     }),

@@ -21,9 +21,10 @@
 //             content and alt text; never a placeholder or title),
 //             accessibleName(el, max, labelMap) (ownName, then placeholder, title),
 //             firstRole(el);
-//   kinds     KINDS (what data-agent-kind may say), kindOf(el, reader, role) (the
-//             kind of action an element takes, as the declared collector or the
-//             inference reads it);
+//   kinds     kindOf(el, reader, role, declarable) (the kind of action an element
+//             takes, as the declared collector or the inference reads it; the kinds a
+//             page may declare come from Python, cdpagent.snapshot.kinds, in the
+//             collector's options);
 //   trees     closestAcross(el, selector), containsAcross(outer, el) (across
 //             open shadow boundaries), openShadowRoots(budget, stats), MAY_HOST,
 //             docOrder(a, b), shapeOf(el), ancestorWalk(answer, none, known) (a
@@ -327,13 +328,11 @@
 
   // --- kinds ---------------------------------------------------------------------------
 
-  // The kinds of action a page may declare (data-agent-kind); act.js performs them.
-  const KINDS = ['click', 'type', 'select', 'check', 'hover', 'press', 'scroll', 'set', 'choose', 'upload'];
   const INPUT_KINDS = new Map([['checkbox', 'check'], ['radio', 'check'], ['range', 'set'], ['file', 'upload'],
     ['button', 'click'], ['submit', 'click'], ['reset', 'click'], ['image', 'click'], ['color', 'click']]);
   const CHECKS = [['checkbox', 'check'], ['switch', 'check'], ['radio', 'check'], ['slider', 'set']];
   // How each reader of a page decides a kind beyond the element's tag:
-  //   declared       a valid data-agent-kind decides first;
+  //   declared       a data-agent-kind among the declarable kinds decides first;
   //   editableFirst  an editable element is typed into even when it is an input;
   //   roles          role -> kind, for an element its tag does not decide.
   // The declared collector honours what the page declares and reads a radio group as one
@@ -355,12 +354,14 @@
   // is selected, a text area or text input typed into, a checkbox or radio checked, a range
   // set, a file input uploaded, a button input clicked; an editable element is typed into;
   // else its role decides (role: the reader's role of el, by default its role attribute),
-  // and anything else is clicked.
-  function kindOf(el, reader, role) {
+  // and anything else is clicked. declarable: the kinds a page may declare with
+  // data-agent-kind (the declared reader's; the collector's options carry them from the
+  // kinds table, cdpagent.snapshot.kinds, so this script lists none of its own).
+  function kindOf(el, reader, role, declarable) {
     const rules = KIND_READERS[reader];
     if (rules.declared) {
       const declared = el.getAttribute('data-agent-kind');
-      if (declared && KINDS.includes(declared)) return declared;
+      if (declared && declarable.includes(declared)) return declared;
     }
     const tag = el.tagName;
     if (tag === 'SELECT') return 'select';
@@ -532,7 +533,7 @@
     value: Object.freeze({
       MASK, VIS, SENSITIVE, squash, clip, cutLong, head, fold, slug, humanise, closestAcross, containsAcross,
       pass, isSensitive, pageText, textOf, byIdText, invalidMessage, ariaName, labelText, ownName, accessibleName,
-      firstRole, KINDS, kindOf, docOrder, shapeOf, ancestorWalk, isElement, WATCH, MAY_HOST, openShadowRoots,
+      firstRole, kindOf, docOrder, shapeOf, ancestorWalk, isElement, WATCH, MAY_HOST, openShadowRoots,
       sheetLists, rulesOf, sheetsPrint, allAnimations, inViewport, markViewport, anySensitiveNow, regionState,
       behindDialog, orderActions, now, optionsKey, phaseClock, space,
     }),

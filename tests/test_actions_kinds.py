@@ -25,12 +25,15 @@ from cdpagent.act.inputs import ACT_INPUTS, ActArgs, argument_refusal
 from cdpagent.act.perform import PERFORMERS
 from cdpagent.agent import Agent, Model, generic_role
 from cdpagent.cdp.input import parse_chord
+from cdpagent.cdp.world import WORLD, PageFunction, call_function
 from cdpagent.mcp_server.server import SurfaceConfig, open_server
 from cdpagent.ops.script import act_step
 from cdpagent.snapshot import codes
-from cdpagent.snapshot.kinds import KINDS, Kind, page_kinds
+from cdpagent.snapshot.kinds import KINDS, PAGE_KINDS, Kind
+from cdpagent.snapshot.model import decode_snapshot
 from cdpagent.snapshot.observe import observe_page
 from cdpagent.snapshot.openai_tools import PRESS_FOCUSED
+from cdpagent.snapshot.options import ObserveOptions
 
 PAGES_OF_KINDS = PAGES / "kinds"
 DECLARED = PAGES_OF_KINDS / "declared.html"
@@ -74,14 +77,12 @@ def test_every_kind_is_one_row_of_the_table_that_performers_schemas_and_page_scr
         assert isinstance(field, msgspec.inspect.UnionType), name
         (given,) = [t for t in field.types if not isinstance(t, msgspec.inspect.NoneType)]
         assert python[type(given)] is argument.type, name
-    # The page scripts perform the element kinds, and no list of their own.
-    assert page_kinds() == [k for k in KINDS if k != "tool"]
-    act_js = re.search(r"const KINDS = \[([^\]]*)\]", (JS / "act.js").read_text())
-    assert act_js is not None
-    assert {*re.findall(r"'(\w+)'", act_js.group(1)), "tool"} == set(KINDS)
-    declared = re.search(r"const KINDS = \[([^\]]*)\]", (JS / "prelude.js").read_text())
-    assert declared is not None
-    assert {*re.findall(r"'(\w+)'", declared.group(1)), "tool"} == set(KINDS)
+    # The page scripts are handed the kinds the page performs, and list none of their own
+    # (test_the_page_scripts_read_the_declarable_kinds_from_the_table proves they read them).
+    assert tuple(k for k in KINDS if k != "tool") == PAGE_KINDS
+    assert ObserveOptions().collector_args()["kinds"] == PAGE_KINDS
+    for script in JS.rglob("*.js"):
+        assert not re.search(r"KINDS\s*=\s*\[", script.read_text()), script
 
 
 def test_the_argument_check_reads_the_kind_table() -> None:
@@ -113,6 +114,28 @@ def test_chords_parse_with_their_modifiers_and_refuse_unknown_keys() -> None:
         except ValueError:
             continue
         raise AssertionError(f"{bad!r} parsed")
+
+
+async def test_the_page_scripts_read_the_declarable_kinds_from_the_table(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(DECLARED)
+    kinds = {e.tool: e.kind for e in (await tab.observe()).actions}
+    assert kinds["file_menu"] == "hover" and kinds["terms"] == "scroll"
+
+    async def declared_kinds(given: list[str]) -> dict[str, str]:
+        args = ObserveOptions().collector_args() | {"kinds": given}
+        context = await tab.context_id(WORLD)
+        texts = await call_function(
+            tab.session, PageFunction.COLLECT, msgspec.json.encode(args).decode(), "off", 0, False,
+            context=context,
+        )  # fmt: skip
+        return {a.name: a.kind for a in decode_snapshot(texts[0]).actions}
+
+    # A kind the table does not hand the page is no kind a page may declare: the element
+    # is read by its tag and role instead (the scroller and the menu are clicked).
+    narrower = await declared_kinds([k for k in PAGE_KINDS if k not in ("hover", "scroll")])
+    assert narrower["file_menu"] == "click" and narrower["terms"] == "click"
+    assert narrower["volume"] == "set"
+    assert await declared_kinds(list(PAGE_KINDS)) == {**narrower, "file_menu": "hover", "terms": "scroll"}
 
 
 # -- hover -------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import cdpagent
 from cdpagent.cdp.pagescripts import WORLD_SCRIPTS, WORLD_URL, source, world_source
-from cdpagent.snapshot.observe import WORLD, install_commands
+from cdpagent.cdp.world import WORLD, install_commands
 
 JS = Path(__file__).resolve().parent.parent / "js"
 _SPACE = re.compile(r"const C = P\.space\('(\w+)'\);")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import msgspec
 
 from ..cdp.input import mouse_click
+from ..cdp.world import PageFunction
 from ..snapshot import codes
 from .roundtrip import Refused
 from .step import COVERED, Step
@@ -63,7 +64,7 @@ async def check(step: Step) -> str | None:
         return None
     step.trip.performed = True
     await mouse_click(step.session, at.x, at.y)
-    now = await step.call(_Checked, "state")
+    now = await step.call(_Checked, PageFunction.STATE)
     if now.found and now.checked != checked:
         return f"{step.id} is still {'checked' if now.checked else 'unchecked'} after the click"
     return None
@@ -74,7 +75,7 @@ async def select(step: Step) -> str | None:
     option = step.args.option
     assert option is not None
     await step.ready()
-    chosen = await step.call(_Chosen, "choose", option)
+    chosen = await step.call(_Chosen, PageFunction.CHOOSE, option)
     _option_refusal(step, option, chosen.found, chosen.reason, chosen.options)
     step.trip.performed = True
     if not chosen.ok:
@@ -87,7 +88,7 @@ async def choose(step: Step) -> str | None:
     option = step.args.option
     assert option is not None
     await step.ready()
-    target = await step.call(_Radio, "radio", option)
+    target = await step.call(_Radio, PageFunction.RADIO, option)
     if target.reason == COVERED:
         step.refuse(target.reason, target.cover)
     _option_refusal(step, option, target.found, target.reason, target.options)
@@ -97,7 +98,7 @@ async def choose(step: Step) -> str | None:
     at = await step.point(target.x, target.y)
     step.trip.performed = True
     await mouse_click(step.session, at.x, at.y)
-    now = await step.call(_Checked, "radioIs", option)
+    now = await step.call(_Checked, PageFunction.RADIO_IS, option)
     if now.found and not now.checked:
         return f"{option!r} is not the chosen option of {step.id} after clicking it"
     return None

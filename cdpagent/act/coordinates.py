@@ -14,9 +14,11 @@ viewport is refused with ``INVALID_ARGUMENT`` before any input is sent.
 from __future__ import annotations
 
 import math
+from typing import Final
 
 from ..cdp.dialogs import JavaScriptDialog
 from ..cdp.input import insert_text, mouse_click
+from ..cdp.tabstate import INPUT_AT
 from ..cdp.target import Target
 from ..snapshot import codes
 from ..snapshot.model import ActionEntry, Snapshot
@@ -31,6 +33,7 @@ __all__ = ["AtPoint", "click_at", "type_at"]
 class AtPoint:
     """The delivery of a click at viewport CSS pixel ``(x, y)``, then ``text`` typed (None: none)."""
 
+    call: Final = INPUT_AT
     include: tuple[str, ...] = ()
 
     def __init__(self, x: float, y: float, text: str | None) -> None:
@@ -40,8 +43,8 @@ class AtPoint:
         )
         self.ref = ActionRef(f"{'type_at' if text is not None else 'click_at'}({x:g}, {y:g})", what)
 
-    async def while_dialog(self, tab: Target, dialog: JavaScriptDialog) -> Receipt:
-        """Refused: a point is not one of the dialog's actions."""
+    async def answer(self, tab: Target, dialog: JavaScriptDialog) -> Receipt:
+        """Refused: input at a point answers no dialog (the tab's table refuses it first)."""
         return blocked(self.ref, dialog)
 
     async def deliver(self, trip: Trip, before: Snapshot, entries: list[ActionEntry]) -> None:

@@ -1,8 +1,9 @@
 """Acting while a JavaScript dialog blocks the page: only the dialog's own actions run.
 
-The dialog's actions are the tab's decision (:func:`cdpagent.cdp.tabstate.dialog_actions`:
-an alert has only OK); ``accept_dialog`` with ``text`` answers a prompt. Any other act is
-refused with ``DIALOG_OPEN`` and the dialog's actions as what is available.
+Which act may answer the open dialog is the tab's decision (:mod:`cdpagent.cdp.tabstate`: an
+alert has only OK); ``accept_dialog`` with ``text`` answers a prompt. Any other act is refused
+with ``DIALOG_OPEN`` and the dialog's actions (:func:`~cdpagent.cdp.tabstate.dialog_actions`)
+as what is available.
 """
 
 from __future__ import annotations
@@ -12,7 +13,15 @@ from ..cdp.tabstate import dialog_actions
 from ..cdp.target import Target
 from ..errors import CDPAgentError
 from ..snapshot import codes
-from ..snapshot.receipts import ActionRef, Changes, Receipt, ValueChange, error_receipt, ok_receipt
+from ..snapshot.receipts import (
+    ActionRef,
+    Changes,
+    Receipt,
+    ValueChange,
+    error_receipt,
+    failure_receipt,
+    ok_receipt,
+)
 
 __all__ = ["answer_dialog", "blocked"]
 
@@ -24,33 +33,29 @@ def blocked(ref: ActionRef, dialog: JavaScriptDialog) -> Receipt:
     return error_receipt(ref, codes.DIALOG_OPEN, message, actions)
 
 
-async def answer_dialog(
-    tab: Target, dialog: JavaScriptDialog, ref: ActionRef, name: str, record: str | None, text: str | None
-) -> Receipt:
-    """Act ``name`` (on ``record``, with ``text``) while ``dialog`` blocks ``tab``: the dialog's
-    answer when ``name`` is one of its actions, else :func:`blocked`.
+async def answer_dialog(tab: Target, dialog: JavaScriptDialog, action: str, text: str | None) -> Receipt:
+    """Answer ``dialog`` on ``tab`` with ``action``, one of its actions (``accept_dialog`` with
+    ``text``: a prompt's answer), as the tab's table lets an act do.
 
     ``INVALID_ARGUMENT`` for text given where the dialog takes none or a prompt's answer
     missing, ``UNKNOWN_ACTION`` when the dialog went meanwhile, and the driver failures'
     codes; raises the driver's ``ConnectionClosed``.
     """
     actions = dialog_actions(dialog)
-    if name not in actions or record is not None:
-        return blocked(ref, dialog)
-    accept = name == ACCEPT
+    accept = action == ACCEPT
     if text is not None and not (accept and dialog.type == "prompt"):
-        return error_receipt(ref, codes.INVALID_ARGUMENT, f"{name} takes no text here", actions)
+        return error_receipt(
+            ActionRef(action), codes.INVALID_ARGUMENT, f"{action} takes no text here", actions
+        )
     if accept and dialog.type == "prompt" and text is None:
-        return error_receipt(ref, codes.INVALID_ARGUMENT, f"{name} needs text (the prompt's answer)", actions)
-    answered = ActionRef(name, "Accept the dialog (OK)" if accept else "Dismiss the dialog (Cancel)")
+        message = f"{action} needs text (the prompt's answer)"
+        return error_receipt(ActionRef(action), codes.INVALID_ARGUMENT, message, actions)
+    answered = ActionRef(action, "Accept the dialog (OK)" if accept else "Dismiss the dialog (Cancel)")
     try:
         await tab.resolve_dialog(accept, text)
     except LookupError:
         return error_receipt(answered, codes.UNKNOWN_ACTION, "the dialog is gone", [])
     except CDPAgentError as exc:
-        code, message = codes.driver_failure(exc)
-        if code is None:
-            raise
-        return error_receipt(answered, code, message, actions)
+        return failure_receipt(answered, exc, actions)
     changed = Changes(observed=True, modal=ValueChange(dialog.label, None))
     return ok_receipt(answered, changed, tab.take_notices())

@@ -14,6 +14,7 @@ from typing import Final
 import msgspec
 
 from ..cdp.input import Chord, mouse_wheel, parse_chord, press_chord
+from ..cdp.world import PageFunction
 from ..snapshot import codes
 from ..snapshot.kinds import SCROLL_TO
 from ..snapshot.openai_tools import PRESS_FOCUSED
@@ -103,7 +104,7 @@ async def scroll(step: Step) -> str | None:
     if to not in SCROLL_TO:
         raise Refused(codes.INVALID_ARGUMENT, f"{step.entry.tool}: to must be one of {', '.join(SCROLL_TO)}")
     _prep, at = await step.ready()
-    start = await step.call(ScrollAt, "scrollState", False)
+    start = await step.call(ScrollAt, PageFunction.SCROLL_STATE, False)
     if not start.found:
         step.gone()
     if at_limit(to, start):
@@ -115,7 +116,7 @@ async def scroll(step: Step) -> str | None:
     step.trip.performed = True
     for _ in range(1 if to in ("down", "up") else _TURNS_TO_LIMIT):
         await mouse_wheel(step.session, at.x, at.y, wheel_delta(to, now))
-        was, now = now, await step.call(ScrollAt, "scrollState", True, await_promise=True)
+        was, now = now, await step.call(ScrollAt, PageFunction.SCROLL_STATE, True, await_promise=True)
         if not now.found or now.top == was.top or at_limit(to, now):
             break
     step.trip.state = scroll_state(now)

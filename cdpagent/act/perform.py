@@ -30,11 +30,11 @@ import msgspec
 
 from ..cdp.dialogs import JavaScriptDialog
 from ..cdp.target import Target
+from ..cdp.world import WORLD, enter, install_commands
 from ..snapshot import codes
 from ..snapshot.frames import frame_of, frame_world
 from ..snapshot.kinds import KINDS, Kind
 from ..snapshot.model import ActionEntry, ActionLocator, Snapshot, action_id, split_action_id
-from ..snapshot.observe import WORLD, install_commands
 from ..snapshot.openai_tools import PRESS_FOCUSED, PRESS_FOCUSED_DESCRIPTION, ToolCallError, resolve_tool_call
 from ..snapshot.options import ObserveOptions
 from ..snapshot.receipts import ActionRef, Receipt
@@ -164,7 +164,10 @@ async def _confirmed(callback: ConfirmCallback | None, request: ConfirmRequest) 
 
 
 class Declared:
-    """The delivery of a declared action (or of :data:`PRESS_FOCUSED`) named by ``args``."""
+    """The delivery of a declared action (or of :data:`PRESS_FOCUSED`, or of a dialog's own
+    action) named by ``args``."""
+
+    call: Final = "act"
 
     def __init__(self, args: ActArgs, confirm: ConfirmCallback | None) -> None:
         name, record = (args.action, args.record) if args.record is not None else split_action_id(args.action)
@@ -175,10 +178,9 @@ class Declared:
         self.ref = ActionRef(action_id(name, record))
         self.include: tuple[str, ...] = (record,) if record else ()
 
-    async def while_dialog(self, tab: Target, dialog: JavaScriptDialog) -> Receipt:
-        """The dialog's answer when the act names one of its actions, else the refusal."""
-        args = self.args
-        return await answer_dialog(tab, dialog, self.ref, args.action, args.record, args.text)
+    async def answer(self, tab: Target, dialog: JavaScriptDialog) -> Receipt:
+        """The dialog's answer: the act names one of its actions."""
+        return await answer_dialog(tab, dialog, self.args.action, self.args.text)
 
     async def deliver(self, trip: Trip, before: Snapshot, entries: list[ActionEntry]) -> None:
         """Resolve, check and perform the action (see the module); raises :class:`~.roundtrip.Refused`."""
@@ -200,7 +202,7 @@ class Declared:
             tab = trip.tab
             frame_id, where = frame_of(before, locator)
             if frame_id is None:
-                world: World | None = (tab.session, await tab.context_id(WORLD))
+                world: World | None = (tab.session, (await enter(tab))[0])
             else:
                 world = await frame_world(tab, frame_id, WORLD, install_commands(), trip.deadline)
             if world is None:

@@ -9,6 +9,7 @@ from typing import Final
 import msgspec
 
 from ..cdp.input import mouse_click, mouse_move
+from ..cdp.world import PageFunction
 from ..snapshot.frames import FramePoint
 from .step import Done, Step
 
@@ -40,7 +41,7 @@ async def shown(step: Step) -> FramePoint:
         parent = await step.point(prep.hover.x, prep.hover.y)
         step.trip.performed = True
         await mouse_move(step.session, parent.x, parent.y)
-        await step.call(Done, "shownAfterHover", _MENU_DELAY_MS, await_promise=True)
+        await step.call(Done, PageFunction.SHOWN_AFTER_HOVER, _MENU_DELAY_MS, await_promise=True)
         prep = await step.prepare()
     if prep.reason:
         step.refuse(prep.reason, prep.cover)
@@ -60,7 +61,7 @@ async def hover(step: Step) -> str | None:
     at = await shown(step)
     step.trip.performed = True
     await mouse_move(step.session, at.x, at.y)
-    now = await step.call(_Hovered, "hovered")
+    now = await step.call(_Hovered, PageFunction.HOVERED)
     if now.click:
         # An inferred item of a hover menu: the hover opened its way; now choose it.
         await mouse_click(step.session, at.x, at.y)

@@ -5,13 +5,15 @@ sends to the page in the middle of it (a declared action's performer,
 :mod:`cdpagent.act.perform`; a click at a point of the viewport,
 :mod:`cdpagent.act.coordinates`):
 
-1. the tab's admission (:func:`cdpagent.cdp.tabstate.refusal`): a closed or crashed
-   tab is refused before anything is sent; while a JavaScript dialog blocks the page
-   the delivery answers it or is refused (:meth:`Delivery.while_dialog`);
-2. under the tab's input lock (two acts never interleave their input) and within the
-   timeout: the isolated world installed, the page watched (exceptions its handlers
-   throw, navigations the input starts, a dialog it opens: dismissed, and said);
-3. the snapshot before, with the act's records in full (:attr:`Delivery.include`);
+1. under the tab's input lock (two acts never interleave their input), the tab acting and
+   the page watched: exceptions its handlers throw, navigations the input starts, and a
+   dialog that opens, which the tab dismisses (its table's decision) and the receipt names;
+2. the tab's admission, from its table (:func:`cdpagent.cdp.tabstate.refusal`): a closed
+   or crashed tab is refused before anything is sent; while a JavaScript dialog is open
+   the act answers it where the table lets it (:meth:`Delivery.answer`), and is refused
+   with ``DIALOG_OPEN`` and the dialog's actions otherwise;
+3. within the timeout, the snapshot before, with the act's records in full
+   (:attr:`Delivery.include`);
 4. the delivery: refuses (:class:`Refused`, a receipt with its code) or sends its input;
 5. a navigation the input started waited for until it commits a document, or ends
    without one (a download, a 204), at most :data:`COMMIT_WAIT` seconds;
@@ -37,7 +39,7 @@ import msgspec
 import trio
 
 from ..cdp.dialogs import JavaScriptDialog
-from ..cdp.tabstate import refusal
+from ..cdp.tabstate import Call, Decision, on_dialog_opening, refusal
 from ..cdp.target import Target
 from ..errors import CDPAgentError
 from ..primitives.downloads import Downloads
@@ -45,9 +47,10 @@ from ..primitives.uploads import UploadPolicy
 from ..snapshot import codes
 from ..snapshot.folding import fold_actions
 from ..snapshot.model import ActionEntry, Snapshot
-from ..snapshot.observe import collect_snapshot, install
+from ..snapshot.observe import collect_snapshot
 from ..snapshot.options import ObserveOptions
 from ..snapshot.receipts import ActionRef, Receipt, diff, error_receipt, failure_receipt, ok_receipt
+from .dialog_answers import blocked
 
 __all__ = ["COMMIT_WAIT", "NO_HOOKS", "ActTimings", "Delivery", "Hooks", "Refused", "Trip", "round_trip"]
 
@@ -145,10 +148,9 @@ class Trip:
         self.navigation_over = trio.Event()
 
     async def snapshot(self, include: tuple[str, ...], *, after_input: bool = False) -> Snapshot:
-        """The page now, with ``include``'s records in full (the collector installed first); its
-        times join the timings and a page that did not settle is warned about."""
+        """The page now, with ``include``'s records in full; its times join the timings and a
+        page that did not settle is warned about."""
         t0 = time.perf_counter()
-        await install(self.tab)
         opts = msgspec.structs.replace(self.opts, include=include)
         snap, report = await collect_snapshot(self.tab, opts, after_input=after_input)
         wall = (time.perf_counter() - t0) * 1000
@@ -165,9 +167,8 @@ class Trip:
             )
         return snap
 
-    def handlers(self, nursery: trio.Nursery) -> list[tuple[str, Callable[[dict[str, Any]], None]]]:
-        """The event handlers that watch what the page does during the act: ``(event, handler)``.
-        A dialog it opens is dismissed in ``nursery``."""
+    def handlers(self) -> list[tuple[str, Callable[[dict[str, Any]], None]]]:
+        """The event handlers that watch what the page does during the act: ``(event, handler)``."""
         tab = self.tab
 
         def on_exception(params: dict[str, Any]) -> None:
@@ -190,11 +191,11 @@ class Trip:
                 self.navigation_over.set()
 
         def on_dialog(params: dict[str, Any]) -> None:
-            # A blocking alert/confirm would stall the input forever; dismiss it.
-            # (beforeunload is the tab's: it accepts it, see cdpagent.cdp.dialogs.)
-            if params.get("type") != "beforeunload":
-                self.dialogs.append(str(params.get("message", ""))[:200])
-                nursery.start_soon(_dismiss, tab)
+            # The tab dismisses what opens while it acts (a blocking alert would stall the input
+            # forever); the receipt says so.
+            dialog, decision = on_dialog_opening(params, acting=True)
+            if decision is Decision.DISMISS:
+                self.dialogs.append(dialog.message[:200])
 
         return [
             ("Runtime.exceptionThrown", on_exception),
@@ -249,6 +250,12 @@ class Delivery(Protocol):
     """What one kind of act sends to the page in the middle of the round trip."""
 
     @property
+    def call(self) -> Call:
+        """What the tab's table (:mod:`cdpagent.cdp.tabstate`) calls this act: ``act`` (a declared
+        action, which may answer a dialog) or :data:`~cdpagent.cdp.tabstate.INPUT_AT` (a point)."""
+        ...
+
+    @property
     def ref(self) -> ActionRef:
         """What the receipt names before the delivery knows better."""
         ...
@@ -258,8 +265,8 @@ class Delivery(Protocol):
         """Record ids both snapshots collect in full (the act's row)."""
         ...
 
-    async def while_dialog(self, tab: Target, dialog: JavaScriptDialog) -> Receipt:
-        """The receipt of this act while ``dialog`` blocks the page: its answer, or the refusal."""
+    async def answer(self, tab: Target, dialog: JavaScriptDialog) -> Receipt:
+        """The receipt of this act answering ``dialog``, which the tab's table lets it answer."""
         ...
 
     async def deliver(self, trip: Trip, before: Snapshot, entries: list[ActionEntry]) -> None:
@@ -306,28 +313,33 @@ async def round_trip(
 
 
 async def _locked(trip: Trip, delivery: Delivery, timeout: float) -> Receipt | None:
-    """The round trip under the tab's input lock, watching the page; None past ``timeout``."""
+    """The round trip under the tab's input lock, the tab acting and the page watched; None past
+    ``timeout``. The tab's table (:mod:`cdpagent.cdp.tabstate`) admits the act first: a closed or
+    crashed tab refuses it, and while a dialog is open it answers the dialog or is refused."""
     tab, ref = trip.tab, trip.ref
-    async with trio.open_nursery() as nursery:
-        unsubscribe = [tab.session.on(event, handler) for event, handler in trip.handlers(nursery)]
-        try:
-            refused = refusal(tab, "act", ref.id)
-            if refused is not None and refused.event != "open dialog":
-                return error_receipt(ref, refused.code, f"{refused.message}: tab {tab.id}", [])
-            if tab.dialog is not None:
-                return await delivery.while_dialog(tab, tab.dialog)
-            with trio.move_on_after(timeout):
-                try:
-                    return await _steps(trip, delivery)
-                except CDPAgentError as exc:
-                    return failure_receipt(ref, exc)
-                except trio.TooSlowError:
-                    pass
-            return None
-        finally:
-            for off in unsubscribe:
-                off()
-            nursery.cancel_scope.cancel()
+    unsubscribe = [tab.session.on(event, handler) for event, handler in trip.handlers()]
+    tab.acting = True
+    try:
+        refused = refusal(tab, delivery.call, ref.id)
+        dialog = tab.dialog
+        if refused is not None:
+            if dialog is not None and refused.code == codes.DIALOG_OPEN:
+                return blocked(ref, dialog)
+            return error_receipt(ref, refused.code, f"{refused.message}: tab {tab.id}", [])
+        if dialog is not None:  # the table lets this act answer it
+            return await delivery.answer(tab, dialog)
+        with trio.move_on_after(timeout):
+            try:
+                return await _steps(trip, delivery)
+            except CDPAgentError as exc:
+                return failure_receipt(ref, exc)
+            except trio.TooSlowError:
+                pass
+        return None
+    finally:
+        tab.acting = False
+        for off in unsubscribe:
+            off()
 
 
 async def _steps(trip: Trip, delivery: Delivery) -> Receipt:
@@ -391,8 +403,3 @@ async def _steps(trip: Trip, delivery: Delivery) -> Receipt:
         for error in trip.page_errors:
             warnings.append(f"the page reported an error during the action: {error}")
     return ok_receipt(trip.ref, changes, warnings, output=trip.output, state=trip.state)
-
-
-async def _dismiss(tab: Target) -> None:
-    with suppress(CDPAgentError):
-        await tab.session.send("Page.handleJavaScriptDialog", {"accept": False})

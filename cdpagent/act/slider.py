@@ -20,6 +20,7 @@ from typing import Final
 import msgspec
 
 from ..cdp.input import mouse_drag, parse_chord, press_chord
+from ..cdp.world import PageFunction
 from ..snapshot import codes
 from .roundtrip import Refused
 from .step import Focused, Point, Step
@@ -156,10 +157,10 @@ async def set_value(step: Step) -> str | None:
     assert target is not None
     trip = step.trip
     await step.ready()
-    now = await step.call(SliderAt, "slider")
+    now = await step.call(SliderAt, PageFunction.SLIDER)
     if not now.found:
         step.gone()
-    focus = await step.call(Focused, "focusFor") if now.positional else None
+    focus = await step.call(Focused, PageFunction.FOCUS_FOR) if now.positional else None
     if focus is not None and focus.ok:
         now = await _measure_scale(step, now, target)
     if now.positional:
@@ -172,7 +173,7 @@ async def set_value(step: Step) -> str | None:
         trip.warnings.append(f"{step.id} was already at {_number(target)}")
         trip.state = slider_state(now)
         return None
-    focus = focus or await step.call(Focused, "focusFor")
+    focus = focus or await step.call(Focused, PageFunction.FOCUS_FOR)
     trip.performed = True
     if focus.ok:
         now = await _set_by_keys(step, now, target)
@@ -190,14 +191,14 @@ async def _set_by_keys(step: Step, now: SliderAt, target: float) -> SliderAt:
     move the slider."""
     if target in (now.min, now.max):
         await press_chord(step.session, _KEYS["Home" if target == now.min else "End"])
-        return await step.call(SliderAt, "slider")
+        return await step.call(SliderAt, PageFunction.SLIDER)
     walk = KeyWalk(now.step)
     for _ in range(_MAX_KEYS):
         key = walk.key(now, target)
         if key is None:
             break
         await press_chord(step.session, _KEYS[key])
-        was, now = now, await step.call(SliderAt, "slider")
+        was, now = now, await step.call(SliderAt, PageFunction.SLIDER)
         if not walk.moved(key, was, now, target):
             break
     return now
@@ -213,15 +214,15 @@ async def _measure_scale(step: Step, now: SliderAt, target: float) -> SliderAt:
     Raises :class:`~.roundtrip.Refused` (``INVALID_ARGUMENT``) with the page's range when
     ``target`` is outside it.
     """
-    start = await step.call(_Scale, "measureScale", "start")
+    start = await step.call(_Scale, PageFunction.MEASURE_SCALE, "start")
     if not start.ok:
         return now
     step.trip.performed = True
     await press_chord(step.session, _KEYS["Home"])
-    await step.call(_Scale, "measureScale", "min")
+    await step.call(_Scale, PageFunction.MEASURE_SCALE, "min")
     await press_chord(step.session, _KEYS["End"])
-    scale = await step.call(_Scale, "measureScale", "max")
-    measured = await step.call(SliderAt, "slider")
+    scale = await step.call(_Scale, PageFunction.MEASURE_SCALE, "max")
+    measured = await step.call(SliderAt, PageFunction.SLIDER)
     if not (scale.ok and measured.shown):
         return await _set_by_drag(step, measured, now.value)
     if not scale.min <= target <= scale.max:
@@ -239,4 +240,4 @@ async def _set_by_drag(step: Step, now: SliderAt, target: float) -> SliderAt:
     start = await step.point(now.thumb.x, now.thumb.y)
     finish = await step.point(*drag_end(now, target))
     await mouse_drag(step.session, (start.x, start.y), (finish.x, finish.y))
-    return await step.call(SliderAt, "slider")
+    return await step.call(SliderAt, PageFunction.SLIDER)

@@ -16,12 +16,11 @@ from typing import Any, Final, NoReturn, TypeVar
 import msgspec
 
 from ..cdp.connection import Session
-from ..cdp.target import call_function
+from ..cdp.world import WORLD, PageFunction, call_function
 from ..errors import PageFunctionError, ProtocolError
 from ..snapshot import codes
 from ..snapshot.frames import FramePoint, page_point
 from ..snapshot.model import ActionEntry, ActionLocator
-from ..snapshot.observe import WORLD
 from ..snapshot.openai_tools import PRESS_FOCUSED
 from ..snapshot.render import clean, fenced
 from .inputs import ActArgs
@@ -95,19 +94,18 @@ class WorldGone(Exception):
 
 
 async def call(
-    world: World, reply: type[_Reply], function: str, *args: Any, await_promise: bool = False
+    world: World, reply: type[_Reply], function: PageFunction, *args: Any, await_promise: bool = False
 ) -> _Reply:
-    """``function`` of ``js/act.js`` in ``world``, its reply decoded as ``reply``; ``await_promise``:
-    the function answers with a promise, and its value is awaited.
+    """``function`` of ``js/act.js`` in ``world`` (:func:`cdpagent.cdp.world.call_function`), its
+    reply decoded as ``reply``; ``await_promise``: the function answers with a promise, and its
+    value is awaited.
 
     Raises :class:`WorldGone` when the world died under the call, and :class:`Refused`
     ``ACTION_FAILED`` when the helper threw or answered out of shape.
     """
     session, ctx = world
-    params = ", ".join(f"a{i}" for i in range(len(args)))
-    declaration = f"function ({params}) {{ return globalThis.__cdpagentAct.{function}({params}); }}"
     try:
-        value = await call_function(session, declaration, *args, context=ctx, await_promise=await_promise)
+        value = await call_function(session, function, *args, context=ctx, await_promise=await_promise)
     except ProtocolError as exc:
         raise WorldGone(str(exc)) from exc
     except PageFunctionError as exc:
@@ -151,14 +149,14 @@ class Step(msgspec.Struct):
     """The action id (``toggle@t9``)."""
 
     async def call(
-        self, reply: type[_Reply], function: str, *args: Any, await_promise: bool = False
+        self, reply: type[_Reply], function: PageFunction, *args: Any, await_promise: bool = False
     ) -> _Reply:
         """:func:`call` of ``function`` on this step's element (its locator comes first)."""
         return await call(self.world, reply, function, self.where, *args, await_promise=await_promise)
 
     async def prepare(self, kind: str | None = None) -> Prepared:
         """``prepare`` of act.js; raises :class:`Refused` when the element is gone."""
-        prep = await self.call(Prepared, "prepare", kind or self.entry.kind)
+        prep = await self.call(Prepared, PageFunction.PREPARE, kind or self.entry.kind)
         if not prep.found:
             self.gone()
         return prep
@@ -206,7 +204,7 @@ class Step(msgspec.Struct):
 
     async def focus(self) -> Focused:
         """Give the element the focus (a key press goes there); refuses when it does not take it."""
-        focus = await self.call(Focused, "focusFor")
+        focus = await self.call(Focused, PageFunction.FOCUS_FOR)
         if not focus.ok:
             raise Refused(codes.ACTION_UNAVAILABLE, f"{self.id}: {focus.reason}", focus.reason)
         return focus

@@ -16,6 +16,7 @@ from typing import Final
 import msgspec
 
 from ..cdp.input import insert_text, mouse_click, parse_chord, press_chord, press_key, type_keys
+from ..cdp.world import PageFunction
 from ..snapshot import codes
 from ..snapshot.frames import FramePoint
 from .roundtrip import Refused
@@ -114,7 +115,7 @@ async def type_text(step: Step) -> str | None:
         opened = await step.prepare()
         if not opened.found or opened.reason or opened.reveal:
             return f"double-clicking {step.id} opened no text field to type into"
-    focus = await step.call(Focused, "focusForTyping")
+    focus = await step.call(Focused, PageFunction.FOCUS_FOR_TYPING)
     if not focus.ok:
         raise Refused(codes.ACTION_UNAVAILABLE, f"{step.id}: {focus.reason}", focus.reason)
     kind = step.entry.input.input_type if step.entry.input else ""
@@ -122,7 +123,7 @@ async def type_text(step: Step) -> str | None:
         value = await _type_date(step, text)
     elif focus.picked:
         trip.performed = True
-        value = await step.call(_Value, "pick", text)
+        value = await step.call(_Value, PageFunction.PICK, text)
     else:
         trip.performed = True
         doing = f"{step.id} was being typed into"
@@ -130,7 +131,7 @@ async def type_text(step: Step) -> str | None:
             await trip.unless_replaced(lambda: insert_text(step.session, text), doing)
         elif not focus.empty:
             await trip.unless_replaced(lambda: press_key(step.session, "Delete", "Delete", 46), doing)
-        value = await step.call(_Value, "valueIs", text)
+        value = await step.call(_Value, PageFunction.VALUE_IS, text)
     if value.found and not value.ok:
         # Never echo the value: the field may be sensitive.
         return f"{step.id} holds {value.length} characters instead of the {len(text)} typed"
@@ -151,10 +152,10 @@ async def _type_target(step: Step) -> tuple[Prepared, FramePoint]:
             step.refuse(prep.reason, prep.cover)
         return prep, await step.point(prep.x, prep.y)
     at = await step.point(prep.x, prep.y)
-    await call(step.world, Done, "watch")
+    await call(step.world, Done, PageFunction.WATCH)
     step.trip.performed = True
     await mouse_click(step.session, at.x, at.y)
-    opened = await call(step.world, Done, "changed")
+    opened = await call(step.world, Done, PageFunction.CHANGED)
     prep = await step.prepare()
     if prep.reason and not opened.ok:
         step.refuse(prep.reason)
@@ -170,7 +171,7 @@ async def _type_target(step: Step) -> tuple[Prepared, FramePoint]:
 
 async def _type_date(step: Step, text: str) -> _Value:
     """Type an ISO date/time into its segments in the locale's order, as a person does."""
-    form = await step.call(DateFormat, "dateFormat")
+    form = await step.call(DateFormat, PageFunction.DATE_FORMAT)
     if not form.found:
         step.gone()
     keys = date_keys(text, form)
@@ -184,8 +185,8 @@ async def _type_date(step: Step, text: str) -> _Value:
             await press_chord(step.session, _NEXT)
         else:
             await type_keys(step.session, group)
-    value = await step.call(_Value, "valueIs", text)
+    value = await step.call(_Value, PageFunction.VALUE_IS, text)
     if value.found and not value.ok:
         step.trip.warnings.append(f"typing into {step.id} did not give {text!r}; its value was set directly")
-        value = await step.call(_Value, "pick", text)
+        value = await step.call(_Value, PageFunction.PICK, text)
     return value

@@ -18,8 +18,8 @@ import msgspec
 import trio
 
 from ..cdp.input import mouse_click
-from ..cdp.target import call_function
-from ..errors import CDPAgentError, OperationError
+from ..cdp.world import PageFunction, call_function
+from ..errors import CDPAgentError, OperationError, PageFunctionError
 from ..snapshot import codes
 from .roundtrip import Refused
 from .step import Step, same_document
@@ -49,20 +49,9 @@ async def upload(step: Step) -> str | None:
         files = step.trip.hooks.uploads.allowed(step.args.files or [])
     except OperationError as error:
         raise Refused(error.code, error.message) from None
-    session, ctx = step.world
-    found = await session.send(
-        "Runtime.callFunctionOn",
-        {
-            "functionDeclaration": "function (l) { return globalThis.__cdpagentAct.fileInput(l); }",
-            "arguments": [{"value": step.where}],
-            "executionContextId": ctx,
-            "objectGroup": _UPLOAD_GROUP,
-        },
-    )
-    if found.get("exceptionDetails"):
-        raise Refused(codes.ACTION_FAILED, f"{step.id}: the acting helper failed to find its file input")
+    session = step.world[0]
     try:
-        object_id = found.get("result", {}).get("objectId")
+        object_id = await _file_input(step)
         if object_id is not None:
             await _into(step, object_id, files)
         else:
@@ -75,6 +64,21 @@ async def upload(step: Step) -> str | None:
     return None
 
 
+async def _file_input(step: Step) -> str | None:
+    """The object id of the file input the action stands for (kept in :data:`_UPLOAD_GROUP`), or
+    None when only clicking it can tell."""
+    session, ctx = step.world
+    try:
+        found: str | None = await call_function(
+            session, PageFunction.FILE_INPUT, step.where, context=ctx, group=_UPLOAD_GROUP
+        )
+    except PageFunctionError:
+        raise Refused(
+            codes.ACTION_FAILED, f"{step.id}: the acting helper failed to find its file input"
+        ) from None
+    return found
+
+
 def _single_refusal(step: Step, files: list[str]) -> NoReturn:
     message = f"{step.entry.tool} takes one file (its input is not multiple), not {len(files)}"
     raise Refused(codes.INVALID_ARGUMENT, message)
@@ -82,9 +86,7 @@ def _single_refusal(step: Step, files: list[str]) -> NoReturn:
 
 async def _into(step: Step, object_id: str, files: list[str]) -> None:
     session = step.world[0]
-    value = await call_function(
-        session, "function () { return globalThis.__cdpagentAct.fileInfo(this); }", object_id=object_id
-    )
+    value = await call_function(session, PageFunction.FILE_INFO, object_id=object_id)
     info = msgspec.convert(value, _FileInfo)
     if info.disabled:
         step.refuse("disabled")

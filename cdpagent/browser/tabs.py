@@ -125,7 +125,8 @@ class Tab:
         self.dialog: JavaScriptDialog | None = None
         #: What the runtime did on its own since the last result took them (warnings to report).
         self.notices: list[str] = []
-        #: An action is delivering input now (a dialog it opens is dismissed: cdpagent.cdp.tabstate).
+        #: An act holds this tab now (the round trip sets it, :mod:`cdpagent.act.roundtrip`): a
+        #: dialog that opens is dismissed (:mod:`cdpagent.cdp.tabstate`).
         self.acting = False
         self._changed = trio.Event()
         #: The page's last console messages and failed requests (:mod:`cdpagent.primitives.pagelog`).
@@ -442,31 +443,19 @@ class Tab:
     async def _perform(self, args: ActArgs, confirm: ConfirmCallback | None, timeout: float) -> Receipt:
         """The act, with the browser's upload policy and downloads as its hooks."""
         hooks = Hooks(UploadPolicy(self.browser.allow_dirs), self.browser.downloads)
-        self.acting = True
-        try:
-            return await _act(self, args, hooks=hooks, confirm=confirm, timeout=timeout)
-        finally:
-            self.acting = False
+        return await _act(self, args, hooks=hooks, confirm=confirm, timeout=timeout)
 
     @recorded("click_at")
     async def click_at(self, x: float, y: float, *, timeout: float = 10.0) -> Receipt:
         """Click at viewport CSS pixel ``(x, y)`` (vision mode) and return the change receipt;
         see :func:`cdpagent.act.coordinates.click_at`."""
-        self.acting = True
-        try:
-            return await _click_at(self, x, y, timeout=timeout)
-        finally:
-            self.acting = False
+        return await _click_at(self, x, y, timeout=timeout)
 
     @recorded("type_at")
     async def type_at(self, x: float, y: float, text: str, *, timeout: float = 10.0) -> Receipt:
         """Click at viewport CSS pixel ``(x, y)`` and type ``text`` (vision mode); the change
         receipt; see :func:`cdpagent.act.coordinates.type_at`."""
-        self.acting = True
-        try:
-            return await _type_at(self, x, y, text, timeout=timeout)
-        finally:
-            self.acting = False
+        return await _type_at(self, x, y, text, timeout=timeout)
 
     @recorded("back")
     async def back(self, *, timeout: float = 30.0) -> Document:

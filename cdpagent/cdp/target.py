@@ -55,7 +55,9 @@ class Target(Protocol):
 
     ``installed`` names the page scripts an extension has already installed in
     this tab; ``input_lock`` serialises everything that delivers input to it;
-    ``dialog`` is the JavaScript dialog open in it now (:mod:`cdpagent.cdp.dialogs`).
+    ``dialog`` is the JavaScript dialog open in it now (:mod:`cdpagent.cdp.dialogs`);
+    ``acting``: an act holds the lock and may deliver input (a dialog that opens is
+    dismissed, :mod:`cdpagent.cdp.tabstate`).
     """
 
     id: str
@@ -69,6 +71,7 @@ class Target(Protocol):
     installed: set[str]
     input_lock: trio.Lock
     dialog: JavaScriptDialog | None
+    acting: bool
 
     @property
     def browser(self) -> Host[Target]:

@@ -16,9 +16,7 @@ from ..cdp.failures import (
     TAB_CRASHED,
     TAB_NOT_FOUND,
     TIMEOUT,
-    code_of,
 )
-from ..errors import CDPAgentError, ConnectionClosed
 
 __all__ = [
     "ACTION_FAILED",
@@ -42,7 +40,6 @@ __all__ = [
     "UNKNOWN_ACTION",
     "UNKNOWN_OPTION",
     "UNKNOWN_RECORD",
-    "driver_failure",
 ]
 
 UNKNOWN_ACTION: Final = "UNKNOWN_ACTION"
@@ -101,14 +98,3 @@ CODES: Final = frozenset(
         PICKER_REQUIRED,
     }
 )
-
-
-def driver_failure(error: CDPAgentError) -> tuple[str | None, str]:
-    """``(code, message)`` of the refusal receipt for a driver failure during an action
-    (:func:`cdpagent.cdp.failures.code_of`); ``code`` is ``None`` for a lost browser connection,
-    which the caller re-raises. Acting still reads it here until it calls
-    :func:`cdpagent.snapshot.receipts.failure_receipt` itself."""
-    found = None if isinstance(error, ConnectionClosed) else code_of(error)
-    if found is None:
-        return None, str(error)
-    return found[0], found[1][:400]

@@ -10,9 +10,10 @@ kinds reads its row, and nothing lists them again:
   :class:`cdpagent.act.inputs.ActArgs`), of which type, and whether it may be left out;
 * the performers (:data:`cdpagent.act.perform.PERFORMERS`) are keyed by the table and
   checked, when they are built, to cover exactly its kinds;
-* the page scripts get the kinds they perform on an element (:func:`page_kinds`) in the
-  prelude's configuration: ``kindOf`` in ``js/prelude.js`` accepts a declared
-  ``data-agent-kind`` only among them, and ``js/act.js`` prepares only those.
+* the page scripts get the kinds the page performs on an element (:data:`PAGE_KINDS`) in
+  the collector's options (:meth:`cdpagent.snapshot.options.ObserveOptions.collector_args`):
+  ``kindOf`` in ``js/prelude.js`` accepts a declared ``data-agent-kind`` only among them,
+  and no page script lists kinds of its own (``js/act.js`` is told the kind with each call).
 
 Rule 2: :data:`Kind` is the table's key as a type (the snapshot's Structs decode a kind
 through it); the module refuses to load when the two disagree.
@@ -47,6 +48,7 @@ import msgspec
 
 __all__ = [
     "KINDS",
+    "PAGE_KINDS",
     "SCROLL_TO",
     "Argument",
     "InputSpec",
@@ -55,7 +57,6 @@ __all__ = [
     "Schema",
     "constraint_words",
     "key_schema",
-    "page_kinds",
 ]
 
 Kind = Literal[
@@ -283,6 +284,7 @@ if set(KINDS) != set(typing.get_args(Kind)):  # pragma: no cover - a table and i
     raise RuntimeError(f"KINDS and Kind disagree: {sorted(set(KINDS) ^ set(typing.get_args(Kind)))}")
 
 
-def page_kinds() -> list[str]:
-    """The kinds the page scripts perform on an element, in table order (their configuration)."""
-    return [kind for kind, spec in KINDS.items() if spec.on_page]
+PAGE_KINDS: Final = tuple(kind for kind, spec in KINDS.items() if spec.on_page)
+"""The kinds the page performs on an element, in table order: what a page may declare with
+``data-agent-kind`` (the collector is handed them in its options,
+:meth:`cdpagent.snapshot.options.ObserveOptions.collector_args`)."""

@@ -27,9 +27,7 @@ from ..cdp.dialogs import ACCEPT, DISMISS, JavaScriptDialog
 from ..cdp.logs import OBSERVE as _LOG
 from ..cdp.tabstate import Decision, decide, dialog_actions, state_of
 from ..cdp.target import Target
-
-# Acting still imports WORLD, install and install_commands from here until it moves to cdpagent.cdp.world.
-from ..cdp.world import WORLD, PageFunction, call_function, enter, install, install_commands
+from ..cdp.world import WORLD, PageFunction, call_function, enter
 from ..errors import (
     CDPAgentError,
     ObservationError,
@@ -58,14 +56,11 @@ from .shadow import with_closed_roots
 from .webmcp_actions import with_page_tools
 
 __all__ = [
-    "WORLD",
     "ObservationError",
     "ObserveResult",
     "SettleReport",
     "collect_snapshot",
     "dialog_snapshot",
-    "install",
-    "install_commands",
     "observe",
     "observe_page",
 ]

@@ -41,7 +41,7 @@
         if (shown && inViewport(r, ctx.vw, ctx.vh)) region.out.actions_visible++;
       }
       if (list.length >= opts.max_page_actions) continue;
-      const kind = P.kindOf(el, 'declared');
+      const kind = P.kindOf(el, 'declared', undefined, opts.kinds);
       const reason = pageActionReason(ctx, el, kind, shown);
       els.push(el);
       const entry = actionDeclaration(el, name, kind, opts, true);

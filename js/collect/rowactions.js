@@ -221,7 +221,7 @@
       region.out.actions_total += v.rows;
       region.out.actions_visible += v.visible;
     }
-    const entry = Object.assign(actionDeclaration(g.first, g.name, P.kindOf(g.first, 'declared'), opts, false), {
+    const entry = Object.assign(actionDeclaration(g.first, g.name, P.kindOf(g.first, 'declared', undefined, opts.kinds), opts, false), {
       region: region ? region.id : null, region_path: region ? region.path : [],
       rows: v.rows, available: v.available, offscreen: v.rows - v.visible, visible: v.visible,
       sample: [], available_ids: [], reasons: v.reasons, order: 0, first: g.first,
