@@ -334,3 +334,20 @@ class GridCapabilitiesRefused(GridError):
     """No node offers the requested capabilities, or the node's driver refused them."""
 
     CODE: ClassVar[str] = "GRID_CAPABILITIES_REFUSED"
+
+
+class ActRefused(Exception):
+    """Ends an act early with an error receipt (``code``, ``message``, and the unavailability
+    ``reason``); the act's round trip turns it into that receipt, so it never reaches a caller."""
+
+    def __init__(self, code: str, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.reason = reason
+
+
+class WorldGone(Exception):
+    """The isolated world died under a page call: its document was replaced. The act's round
+    trip turns it into ``PAGE_CHANGED``; it never reaches a caller."""
+

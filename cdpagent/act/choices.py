@@ -9,8 +9,8 @@ import msgspec
 
 from ..cdp.input import mouse_click
 from ..cdp.world import PageFunction
+from ..errors import ActRefused
 from ..snapshot import codes
-from .roundtrip import Refused
 from .step import COVERED, Step
 
 __all__ = ["check", "choose", "select"]
@@ -52,7 +52,7 @@ def _option_refusal(step: Step, option: str, found: bool, reason: str | None, op
         step.gone()
     if reason:
         offered = " / ".join(options) or "(not listed)"
-        raise Refused(codes.UNKNOWN_OPTION, f"{reason}: {option!r}; the options are: {offered}")
+        raise ActRefused(codes.UNKNOWN_OPTION, f"{reason}: {option!r}; the options are: {offered}")
 
 
 async def check(step: Step) -> str | None:

@@ -20,11 +20,12 @@ from ..cdp.dialogs import JavaScriptDialog
 from ..cdp.input import insert_text, mouse_click
 from ..cdp.tabstate import INPUT_AT
 from ..cdp.target import Target
+from ..errors import ActRefused
 from ..snapshot import codes
 from ..snapshot.model import ActionEntry, Snapshot
 from ..snapshot.receipts import ActionRef, Receipt, error_receipt
 from .dialog_answers import blocked
-from .roundtrip import Refused, Trip, round_trip
+from .roundtrip import Trip, round_trip
 from .step import same_document
 
 __all__ = ["AtPoint", "click_at", "type_at"]
@@ -44,7 +45,7 @@ class AtPoint:
         self.ref = ActionRef(f"{'type_at' if text is not None else 'click_at'}({x:g}, {y:g})", what)
 
     async def answer(self, tab: Target, dialog: JavaScriptDialog) -> Receipt:
-        """Refused: input at a point answers no dialog (the tab's table refuses it first)."""
+        """ActRefused: input at a point answers no dialog (the tab's table refuses it first)."""
         return blocked(self.ref, dialog)
 
     async def deliver(self, trip: Trip, before: Snapshot, entries: list[ActionEntry]) -> None:
@@ -56,7 +57,7 @@ class AtPoint:
         width, height = float(view.get("clientWidth", 0)), float(view.get("clientHeight", 0))
         x, y = self.x, self.y
         if not (0 <= x < width and 0 <= y < height):
-            raise Refused(
+            raise ActRefused(
                 codes.INVALID_ARGUMENT,
                 f"({x:g}, {y:g}) is outside the viewport (0 ≤ x < {width:g}, 0 ≤ y < {height:g} CSS px)",
             )

@@ -15,11 +15,12 @@ import msgspec
 
 from ..cdp.input import Chord, mouse_wheel, parse_chord, press_chord
 from ..cdp.world import PageFunction
+from ..errors import ActRefused
 from ..snapshot import codes
 from ..snapshot.kinds import SCROLL_TO
 from ..snapshot.openai_tools import PRESS_FOCUSED
 from .inputs import ACT_INPUTS, ActArgs
-from .roundtrip import Refused, Trip
+from .roundtrip import Trip
 from .step import Step, same_document
 
 __all__ = ["ScrollAt", "at_limit", "chord", "press", "press_focused", "scroll", "scroll_state", "wheel_delta"]
@@ -45,7 +46,7 @@ def chord(tool: str, key: str | None) -> Chord:
     try:
         return parse_chord(key or "")
     except ValueError as exc:
-        raise Refused(codes.INVALID_ARGUMENT, f"{tool}: {exc}") from None
+        raise ActRefused(codes.INVALID_ARGUMENT, f"{tool}: {exc}") from None
 
 
 async def press(step: Step) -> str | None:
@@ -65,7 +66,7 @@ async def press_focused(trip: Trip, args: ActArgs) -> None:
     if args.record is not None:
         given.insert(0, "record")
     if given:
-        raise Refused(codes.INVALID_ARGUMENT, f"{PRESS_FOCUSED} takes only key, not {', '.join(given)}")
+        raise ActRefused(codes.INVALID_ARGUMENT, f"{PRESS_FOCUSED} takes only key, not {', '.join(given)}")
     keys = chord(PRESS_FOCUSED, args.key)
     same_document(trip)
     trip.performed = True
@@ -102,7 +103,9 @@ async def scroll(step: Step) -> str | None:
     """Wheel turns inside the element towards ``to`` (default: a page down)."""
     to = step.args.to or SCROLL_TO[0]
     if to not in SCROLL_TO:
-        raise Refused(codes.INVALID_ARGUMENT, f"{step.entry.tool}: to must be one of {', '.join(SCROLL_TO)}")
+        raise ActRefused(
+            codes.INVALID_ARGUMENT, f"{step.entry.tool}: to must be one of {', '.join(SCROLL_TO)}"
+        )
     _prep, at = await step.ready()
     start = await step.call(ScrollAt, PageFunction.SCROLL_STATE, False)
     if not start.found:

@@ -31,6 +31,7 @@ import msgspec
 from ..cdp.dialogs import JavaScriptDialog
 from ..cdp.target import Target
 from ..cdp.world import WORLD, enter, install_commands
+from ..errors import ActRefused, WorldGone
 from ..snapshot import codes
 from ..snapshot.frames import frame_of, frame_world
 from ..snapshot.kinds import KINDS, Kind
@@ -42,8 +43,8 @@ from ..snapshot.webmcp_actions import SCHEMA_REFUSED
 from . import choices, keys, pointer, slider, text, upload, webmcp_calls
 from .dialog_answers import answer_dialog
 from .inputs import ActArgs, argument_refusal, performed_kind
-from .roundtrip import NO_HOOKS, ActTimings, Hooks, Refused, Trip, round_trip
-from .step import Performer, Step, World, WorldGone, replaced
+from .roundtrip import NO_HOOKS, ActTimings, Hooks, Trip, round_trip
+from .step import Performer, Step, World, replaced
 
 __all__ = [
     "PERFORMERS",
@@ -106,15 +107,15 @@ def _entry(
     try:
         entry, locator = resolve_tool_call(entries, args.action, record)
     except ToolCallError as exc:
-        raise Refused(exc.code, exc.message) from None
+        raise ActRefused(exc.code, exc.message) from None
     trip.ref = ActionRef(locator.id, entry.description)
     if not entry.folded:
         if record is not None:
-            raise Refused(codes.INVALID_ARGUMENT, f"{entry.tool} is not a row action: pass no record")
+            raise ActRefused(codes.INVALID_ARGUMENT, f"{entry.tool} is not a row action: pass no record")
         if not entry.available and (entry.kind, entry.reason) not in _TRIED_ANYWAY:
             refused = entry.kind == "tool" and (entry.reason or "").startswith(SCHEMA_REFUSED)
             code = codes.PAGE_TOOL_SCHEMA_INVALID if refused else codes.ACTION_UNAVAILABLE
-            raise Refused(code, f"{entry.tool} is not available now: {entry.reason}", entry.reason)
+            raise ActRefused(code, f"{entry.tool} is not available now: {entry.reason}", entry.reason)
     else:
         assert record is not None
         full = None
@@ -123,34 +124,34 @@ def _entry(
                 full = candidate
                 break
         if full is None or record not in before.record_index.ids:
-            raise Refused(
+            raise ActRefused(
                 codes.UNKNOWN_RECORD,
                 f"no record {record!r} in the active regions of this page; "
                 "use an id from the citation records",
             )
         if entry.region_path and full.region != entry.region_path[-1]:
-            raise Refused(
+            raise ActRefused(
                 codes.UNKNOWN_RECORD,
                 f"record {record!r} is not in the region of {entry.tool} ({entry.region})",
             )
         state = full.actions.get(entry.name)
         if state is None:
-            raise Refused(codes.UNKNOWN_RECORD, f"record {record!r} has no {entry.tool} action")
+            raise ActRefused(codes.UNKNOWN_RECORD, f"record {record!r} has no {entry.tool} action")
         if not state.available and (entry.kind, state.reason) not in _TRIED_ANYWAY:
-            raise Refused(
+            raise ActRefused(
                 codes.ACTION_UNAVAILABLE,
                 f"{entry.tool} is not available on {record!r} now: {state.reason}",
                 state.reason,
             )
     if entry.handoff:
-        raise Refused(
+        raise ActRefused(
             codes.HANDOFF_REQUIRED,
             f"a person must do this: {entry.handoff}. Ask the user to do it; it was not performed.",
             entry.handoff,
         )
     problem = argument_refusal(entry.tool, entry.kind, args)
     if problem is not None:
-        raise Refused(codes.INVALID_ARGUMENT, problem)
+        raise ActRefused(codes.INVALID_ARGUMENT, problem)
     return entry, locator
 
 
@@ -194,7 +195,7 @@ class Declared:
             if entry.confirm:
                 request = ConfirmRequest(trip.tab.id, locator.id, entry.description, entry.confirm)
                 if not await _confirmed(self.confirm, request):
-                    raise Refused(
+                    raise ActRefused(
                         codes.CONFIRMATION_DENIED,
                         f"the user did not confirm {locator.id!r} ({entry.confirm}); it was not performed",
                     )
@@ -206,7 +207,7 @@ class Declared:
             else:
                 world = await frame_world(tab, frame_id, WORLD, install_commands(), trip.deadline)
             if world is None:
-                raise Refused(codes.ACTION_UNAVAILABLE, "the frame of this action is gone", "gone")
+                raise ActRefused(codes.ACTION_UNAVAILABLE, "the frame of this action is gone", "gone")
             step = Step(
                 trip, world, entry, where, args, frame_id, msgspec.to_builtins(where), tab.session, where.id
             )

@@ -14,7 +14,7 @@ sends to the page in the middle of it (a declared action's performer,
    with ``DIALOG_OPEN`` and the dialog's actions otherwise;
 3. within the timeout, the snapshot before, with the act's records in full
    (:attr:`Delivery.include`);
-4. the delivery: refuses (:class:`Refused`, a receipt with its code) or sends its input;
+4. the delivery: refuses (:class:`ActRefused`, a receipt with its code) or sends its input;
 5. a navigation the input started waited for until it commits a document, or ends
    without one (a download, a 204), at most :data:`COMMIT_WAIT` seconds;
 6. the snapshot after, diffed with the first (:func:`cdpagent.snapshot.receipts.diff`):
@@ -41,7 +41,7 @@ import trio
 from ..cdp.dialogs import JavaScriptDialog
 from ..cdp.tabstate import Call, Decision, on_dialog_opening, refusal
 from ..cdp.target import Target
-from ..errors import CDPAgentError
+from ..errors import ActRefused, CDPAgentError
 from ..primitives.downloads import Downloads
 from ..primitives.uploads import UploadPolicy
 from ..snapshot import codes
@@ -52,7 +52,7 @@ from ..snapshot.options import ObserveOptions
 from ..snapshot.receipts import ActionRef, Receipt, diff, error_receipt, failure_receipt, ok_receipt
 from .dialog_answers import blocked
 
-__all__ = ["COMMIT_WAIT", "NO_HOOKS", "ActTimings", "Delivery", "Hooks", "Refused", "Trip", "round_trip"]
+__all__ = ["COMMIT_WAIT", "NO_HOOKS", "ActTimings", "Delivery", "Hooks", "Trip", "round_trip"]
 
 #: How long a navigation the input started may take to commit before the second snapshot.
 COMMIT_WAIT: Final = 5.0
@@ -99,16 +99,6 @@ class Hooks(msgspec.Struct, frozen=True):
 
 NO_HOOKS: Final = Hooks()
 """No directory allows uploads; downloads are not managed."""
-
-
-class Refused(Exception):
-    """Ends an act early with an error receipt (``code``, ``message``, and the unavailability ``reason``)."""
-
-    def __init__(self, code: str, message: str, reason: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.reason = reason
 
 
 class Trip:
@@ -227,7 +217,7 @@ class Trip:
 
         A renderer that swaps documents (a page reloading on focus) may never answer an
         input command sent into the swap; waiting for it would hang the act until its
-        deadline. Raises :class:`Refused` ``PAGE_CHANGED`` when the document went first
+        deadline. Raises :class:`ActRefused` ``PAGE_CHANGED`` when the document went first
         (``doing``: what the input was, for the message).
         """
         tab = self.tab
@@ -243,7 +233,7 @@ class Trip:
                 await send()
                 nursery.cancel_scope.cancel()
         if replaced.cancelled_caught:
-            raise Refused(codes.PAGE_CHANGED, f"the page was replaced while {doing}")
+            raise ActRefused(codes.PAGE_CHANGED, f"the page was replaced while {doing}")
 
 
 class Delivery(Protocol):
@@ -273,7 +263,7 @@ class Delivery(Protocol):
         """Send the input, given the snapshot before and its folded entries.
 
         Leaves what the receipt says on ``trip`` (``ref``, ``expectation``, ``state``,
-        ``warnings``…); raises :class:`Refused` for a refusal.
+        ``warnings``…); raises :class:`ActRefused` for a refusal.
         """
         ...
 
@@ -354,7 +344,7 @@ async def _steps(trip: Trip, delivery: Delivery) -> Receipt:
         t0 = time.perf_counter()
         await delivery.deliver(trip, before, before_entries)
         trip.timings.action_ms = (time.perf_counter() - t0) * 1000
-    except Refused as exc:
+    except ActRefused as exc:
         available = [e.tool for e in before_entries if e.available]
         return error_receipt(trip.ref, exc.code, exc.message, available, reason=exc.reason)
     if trip.navigation_started and tab.document is not None and tab.document.serial == trip.serial:

@@ -21,8 +21,8 @@ import msgspec
 
 from ..cdp.input import mouse_drag, parse_chord, press_chord
 from ..cdp.world import PageFunction
+from ..errors import ActRefused
 from ..snapshot import codes
-from .roundtrip import Refused
 from .step import Focused, Point, Step
 
 __all__ = ["KeyWalk", "Rect", "SliderAt", "drag_end", "same", "set_value", "slider_state", "value_problem"]
@@ -168,7 +168,7 @@ async def set_value(step: Step) -> str | None:
     problem = value_problem(now, target)
     if problem:
         why = f" ({_NO_SCALE.format(id='it')})" if now.positional else ""
-        raise Refused(codes.INVALID_ARGUMENT, f"{step.entry.tool}: {problem}{why}")
+        raise ActRefused(codes.INVALID_ARGUMENT, f"{step.entry.tool}: {problem}{why}")
     if same(now.value, target, now):
         trip.warnings.append(f"{step.id} was already at {_number(target)}")
         trip.state = slider_state(now)
@@ -228,7 +228,7 @@ async def _measure_scale(step: Step, now: SliderAt, target: float) -> SliderAt:
     if not scale.min <= target <= scale.max:
         back = await _set_by_keys(step, measured, scale.start)
         step.trip.state = slider_state(back)
-        raise Refused(
+        raise ActRefused(
             codes.INVALID_ARGUMENT,
             f"{step.entry.tool}: value {_number(target)} is outside the slider's range "
             f"{_number(scale.min)}…{_number(scale.max)} (the numbers the page shows at its ends)",

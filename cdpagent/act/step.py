@@ -17,14 +17,14 @@ import msgspec
 
 from ..cdp.connection import Session
 from ..cdp.world import WORLD, PageFunction, call_function
-from ..errors import PageFunctionError, ProtocolError
+from ..errors import ActRefused, PageFunctionError, ProtocolError, WorldGone
 from ..snapshot import codes
 from ..snapshot.frames import FramePoint, page_point
 from ..snapshot.model import ActionEntry, ActionLocator
 from ..snapshot.openai_tools import PRESS_FOCUSED
 from ..snapshot.render import clean, fenced
 from .inputs import ActArgs
-from .roundtrip import Refused, Trip
+from .roundtrip import Trip
 
 __all__ = [
     "COVERED",
@@ -35,7 +35,6 @@ __all__ = [
     "Prepared",
     "Step",
     "World",
-    "WorldGone",
     "call",
     "replaced",
     "same_document",
@@ -89,10 +88,6 @@ class Done(msgspec.Struct, frozen=True):
 _Reply = TypeVar("_Reply", bound=msgspec.Struct)
 
 
-class WorldGone(Exception):
-    """The isolated world died under a call: its document was replaced."""
-
-
 async def call(
     world: World, reply: type[_Reply], function: PageFunction, *args: Any, await_promise: bool = False
 ) -> _Reply:
@@ -100,7 +95,7 @@ async def call(
     reply decoded as ``reply``; ``await_promise``: the function answers with a promise, and its
     value is awaited.
 
-    Raises :class:`WorldGone` when the world died under the call, and :class:`Refused`
+    Raises :class:`WorldGone` when the world died under the call, and :class:`ActRefused`
     ``ACTION_FAILED`` when the helper threw or answered out of shape.
     """
     session, ctx = world
@@ -109,11 +104,11 @@ async def call(
     except ProtocolError as exc:
         raise WorldGone(str(exc)) from exc
     except PageFunctionError as exc:
-        raise Refused(codes.ACTION_FAILED, f"the acting helper failed: {exc.text[:200]}") from None
+        raise ActRefused(codes.ACTION_FAILED, f"the acting helper failed: {exc.text[:200]}") from None
     try:
         return msgspec.convert(value, reply)
     except msgspec.ValidationError as exc:
-        raise Refused(codes.ACTION_FAILED, f"the acting helper answered out of shape: {exc}") from None
+        raise ActRefused(codes.ACTION_FAILED, f"the acting helper answered out of shape: {exc}") from None
 
 
 def same_document(trip: Trip) -> None:
@@ -125,9 +120,9 @@ def same_document(trip: Trip) -> None:
         raise replaced()
 
 
-def replaced() -> Refused:
+def replaced() -> ActRefused:
     """The refusal of an act whose page was replaced before its input was delivered."""
-    return Refused(codes.PAGE_CHANGED, "the page was replaced before the action could run")
+    return ActRefused(codes.PAGE_CHANGED, "the page was replaced before the action could run")
 
 
 class Step(msgspec.Struct):
@@ -155,7 +150,7 @@ class Step(msgspec.Struct):
         return await call(self.world, reply, function, self.where, *args, await_promise=await_promise)
 
     async def prepare(self, kind: str | None = None) -> Prepared:
-        """``prepare`` of act.js; raises :class:`Refused` when the element is gone."""
+        """``prepare`` of act.js; raises :class:`ActRefused` when the element is gone."""
         prep = await self.call(Prepared, PageFunction.PREPARE, kind or self.entry.kind)
         if not prep.found:
             self.gone()
@@ -163,7 +158,7 @@ class Step(msgspec.Struct):
 
     def gone(self) -> NoReturn:
         """Raise the refusal of an element that is no longer on the page."""
-        raise Refused(codes.ACTION_UNAVAILABLE, f"{self.id} is no longer on the page", "gone")
+        raise ActRefused(codes.ACTION_UNAVAILABLE, f"{self.id} is no longer on the page", "gone")
 
     def refuse(self, reason: str, cover: str = "") -> NoReturn:
         """Raise the refusal for ``reason``; a covering element is named (page data) with the way out."""
@@ -173,13 +168,13 @@ class Step(msgspec.Struct):
                 f"{self.id} cannot be used now: it is covered by {what}. Choose from what covers it "
                 f'(observe the page to see its options) or close it: act {PRESS_FOCUSED} with key "Escape"'
             )
-            raise Refused(codes.ACTION_UNAVAILABLE, message, reason)
-        raise Refused(codes.ACTION_UNAVAILABLE, f"{self.id} cannot be used now: {reason}", reason)
+            raise ActRefused(codes.ACTION_UNAVAILABLE, message, reason)
+        raise ActRefused(codes.ACTION_UNAVAILABLE, f"{self.id} cannot be used now: {reason}", reason)
 
     async def point(self, x: float, y: float) -> FramePoint:
         """(x, y) of the element's document on the page, once the document is known unchanged.
 
-        Raises :class:`Refused` when the frame is hidden, covered or gone, and
+        Raises :class:`ActRefused` when the frame is hidden, covered or gone, and
         ``PAGE_CHANGED`` when the main document was replaced.
         """
         at = FramePoint(x, y)
@@ -187,9 +182,10 @@ class Step(msgspec.Struct):
             try:
                 at = await page_point(self.trip.tab, self.frame_id, x, y, WORLD, self.trip.deadline)
             except (LookupError, ProtocolError):
-                raise Refused(codes.ACTION_UNAVAILABLE, f"the frame of {self.id} is gone", "gone") from None
+                gone = f"the frame of {self.id} is gone"
+                raise ActRefused(codes.ACTION_UNAVAILABLE, gone, "gone") from None
             if at.reason:
-                raise Refused(
+                raise ActRefused(
                     codes.ACTION_UNAVAILABLE, f"{self.id} cannot be used now: {at.reason}", at.reason
                 )
         same_document(self.trip)
@@ -206,9 +202,9 @@ class Step(msgspec.Struct):
         """Give the element the focus (a key press goes there); refuses when it does not take it."""
         focus = await self.call(Focused, PageFunction.FOCUS_FOR)
         if not focus.ok:
-            raise Refused(codes.ACTION_UNAVAILABLE, f"{self.id}: {focus.reason}", focus.reason)
+            raise ActRefused(codes.ACTION_UNAVAILABLE, f"{self.id}: {focus.reason}", focus.reason)
         return focus
 
 
 Performer = Callable[[Step], Awaitable[str | None]]
-"""Re-checks, delivers the input and returns a failed expectation (or None); raises :class:`Refused`."""
+"""Re-checks, delivers the input and returns a failed expectation (or None); raises :class:`ActRefused`."""

@@ -17,9 +17,9 @@ import msgspec
 
 from ..cdp.input import insert_text, mouse_click, parse_chord, press_chord, press_key, type_keys
 from ..cdp.world import PageFunction
+from ..errors import ActRefused
 from ..snapshot import codes
 from ..snapshot.frames import FramePoint
-from .roundtrip import Refused
 from .step import Done, Focused, Prepared, Step, call
 
 __all__ = ["DateFormat", "date_keys", "type_text"]
@@ -117,7 +117,7 @@ async def type_text(step: Step) -> str | None:
             return f"double-clicking {step.id} opened no text field to type into"
     focus = await step.call(Focused, PageFunction.FOCUS_FOR_TYPING)
     if not focus.ok:
-        raise Refused(codes.ACTION_UNAVAILABLE, f"{step.id}: {focus.reason}", focus.reason)
+        raise ActRefused(codes.ACTION_UNAVAILABLE, f"{step.id}: {focus.reason}", focus.reason)
     kind = step.entry.input.input_type if step.entry.input else ""
     if focus.picked and kind in _TYPED_DATES:
         value = await _type_date(step, text)
@@ -160,7 +160,7 @@ async def _type_target(step: Step) -> tuple[Prepared, FramePoint]:
     if prep.reason and not opened.ok:
         step.refuse(prep.reason)
     if prep.reason:
-        raise Refused(
+        raise ActRefused(
             codes.PICKER_REQUIRED,
             f"{step.id} is read-only and takes no typing; clicking it opened what it offers: "
             "observe the page and choose the value from the picker that opened",
@@ -176,7 +176,7 @@ async def _type_date(step: Step, text: str) -> _Value:
         step.gone()
     keys = date_keys(text, form)
     if keys is None:
-        raise Refused(
+        raise ActRefused(
             codes.INVALID_ARGUMENT, f"{step.entry.tool}: {text[:40]} is not an ISO {form.type} value"
         )
     step.trip.performed = True

@@ -19,9 +19,8 @@ import trio
 
 from ..cdp.input import mouse_click
 from ..cdp.world import PageFunction, call_function
-from ..errors import CDPAgentError, OperationError, PageFunctionError
+from ..errors import ActRefused, CDPAgentError, OperationError, PageFunctionError
 from ..snapshot import codes
-from .roundtrip import Refused
 from .step import Step, same_document
 
 __all__ = ["upload"]
@@ -48,7 +47,7 @@ async def upload(step: Step) -> str | None:
     try:
         files = step.trip.hooks.uploads.allowed(step.args.files or [])
     except OperationError as error:
-        raise Refused(error.code, error.message) from None
+        raise ActRefused(error.code, error.message) from None
     session = step.world[0]
     try:
         object_id = await _file_input(step)
@@ -73,7 +72,7 @@ async def _file_input(step: Step) -> str | None:
             session, PageFunction.FILE_INPUT, step.where, context=ctx, group=_UPLOAD_GROUP
         )
     except PageFunctionError:
-        raise Refused(
+        raise ActRefused(
             codes.ACTION_FAILED, f"{step.id}: the acting helper failed to find its file input"
         ) from None
     return found
@@ -81,7 +80,7 @@ async def _file_input(step: Step) -> str | None:
 
 def _single_refusal(step: Step, files: list[str]) -> NoReturn:
     message = f"{step.entry.tool} takes one file (its input is not multiple), not {len(files)}"
-    raise Refused(codes.INVALID_ARGUMENT, message)
+    raise ActRefused(codes.INVALID_ARGUMENT, message)
 
 
 async def _into(step: Step, object_id: str, files: list[str]) -> None:
@@ -119,12 +118,12 @@ async def _by_chooser(step: Step, files: list[str]) -> None:
         with trio.CancelScope(shield=True), suppress(CDPAgentError):
             await session.send("Page.setInterceptFileChooserDialog", {"enabled": False})
     if not chosen:
-        raise Refused(
+        raise ActRefused(
             codes.ACTION_FAILED, f"{step.id} is no file input, and clicking it opened no file chooser"
         )
     node = chosen[0].get("backendNodeId")
     if node is None:
-        raise Refused(codes.ACTION_FAILED, f"clicking {step.id} opened a file chooser of no file input")
+        raise ActRefused(codes.ACTION_FAILED, f"clicking {step.id} opened a file chooser of no file input")
     if len(files) > 1 and chosen[0].get("mode") != "selectMultiple":
         _single_refusal(step, files)
     await session.send("DOM.setFileInputFiles", {"files": files, "backendNodeId": node})
