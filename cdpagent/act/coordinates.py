@@ -50,7 +50,7 @@ class AtPoint:
 
     async def deliver(self, trip: Trip, before: Snapshot, entries: list[ActionEntry]) -> None:
         """The click (and the text) once the point is inside the viewport; raises
-        :class:`~.roundtrip.Refused` ``INVALID_ARGUMENT`` when it is not."""
+        :class:`~cdpagent.errors.ActRefused` ``INVALID_ARGUMENT`` when it is not."""
         session = trip.tab.session
         metrics = await session.send("Page.getLayoutMetrics")
         view = metrics.get("cssLayoutViewport") or metrics.get("layoutViewport") or {}

@@ -41,7 +41,7 @@ class ScrollAt(msgspec.Struct, frozen=True):
 
 
 def chord(tool: str, key: str | None) -> Chord:
-    """The chord ``key`` names; raises :class:`~.roundtrip.Refused` ``INVALID_ARGUMENT`` (``tool``:
+    """The chord ``key`` names; raises :class:`~cdpagent.errors.ActRefused` ``INVALID_ARGUMENT`` (``tool``:
     whose argument it was) for a key that is not one."""
     try:
         return parse_chord(key or "")
@@ -61,7 +61,8 @@ async def press(step: Step) -> str | None:
 
 async def press_focused(trip: Trip, args: ActArgs) -> None:
     """The built-in :data:`PRESS_FOCUSED`: ``args.key`` pressed wherever the focus is (the page's
-    body when nothing has it). Raises :class:`~.roundtrip.Refused` for other arguments or a bad key."""
+    body when nothing has it). Raises :class:`~cdpagent.errors.ActRefused` for other arguments or a
+    bad key."""
     given = [f for f in ACT_INPUTS if f != "key" and getattr(args, f) is not None]
     if args.record is not None:
         given.insert(0, "record")

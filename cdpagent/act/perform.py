@@ -102,7 +102,10 @@ def _entry(
 ) -> tuple[ActionEntry, ActionLocator]:
     """The entry ``args`` name (the receipt names it from now on) and the locator of its action,
     once ``before`` shows it available (or unavailable for a reason in :data:`_TRIED_ANYWAY`) on
-    ``args.record``, it needs no person, and ``args`` fit its kind. Raises :class:`~.roundtrip.Refused`."""
+    ``args.record``, it needs no person, and ``args`` fit its kind.
+
+    Raises :class:`~cdpagent.errors.ActRefused`.
+    """
     record = args.record
     try:
         entry, locator = resolve_tool_call(entries, args.action, record)
@@ -184,7 +187,10 @@ class Declared:
         return await answer_dialog(tab, dialog, self.args.action, self.args.text)
 
     async def deliver(self, trip: Trip, before: Snapshot, entries: list[ActionEntry]) -> None:
-        """Resolve, check and perform the action (see the module); raises :class:`~.roundtrip.Refused`."""
+        """Resolve, check and perform the action (see the module).
+
+        Raises :class:`~cdpagent.errors.ActRefused`.
+        """
         args = self.args
         try:
             if args.action == PRESS_FOCUSED:  # a page action of that name was renamed (RESERVED_TOOL_NAMES)

@@ -31,7 +31,7 @@ class _Hovered(msgspec.Struct, frozen=True):
 
 async def shown(step: Step) -> FramePoint:
     """Where to point at the element; a hidden item of a hover menu is shown first by
-    hovering its parent, as a person does. Raises :class:`~.roundtrip.Refused` when it
+    hovering its parent, as a person does. Raises :class:`~cdpagent.errors.ActRefused` when it
     cannot be used."""
     prep = await step.prepare()
     # A submenu of a submenu: each hover shows the next level, the nearest shown ancestor.

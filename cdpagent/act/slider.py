@@ -211,7 +211,7 @@ async def _measure_scale(step: Step, now: SliderAt, target: float) -> SliderAt:
     before refusing. Without such a number the slider stays positional (0…100 % of its
     track, ``positional`` still true) and is dragged back to where it was.
 
-    Raises :class:`~.roundtrip.Refused` (``INVALID_ARGUMENT``) with the page's range when
+    Raises :class:`~cdpagent.errors.ActRefused` (``INVALID_ARGUMENT``) with the page's range when
     ``target`` is outside it.
     """
     start = await step.call(_Scale, PageFunction.MEASURE_SCALE, "start")

@@ -95,7 +95,7 @@ async def call(
     reply decoded as ``reply``; ``await_promise``: the function answers with a promise, and its
     value is awaited.
 
-    Raises :class:`WorldGone` when the world died under the call, and :class:`ActRefused`
+    Raises :class:`~cdpagent.errors.WorldGone` when the world died under the call, and :class:`ActRefused`
     ``ACTION_FAILED`` when the helper threw or answered out of shape.
     """
     session, ctx = world
@@ -112,7 +112,7 @@ async def call(
 
 
 def same_document(trip: Trip) -> None:
-    """Raise :class:`~.roundtrip.Refused` ``PAGE_CHANGED`` unless the main document is still the one
+    """Raise :class:`~cdpagent.errors.ActRefused` ``PAGE_CHANGED`` unless the main document is still the one
     ``trip`` started on: input meant for one page never reaches the next. Every delivery checks it
     right before its input."""
     doc = trip.tab.document

@@ -143,7 +143,7 @@ async def type_text(step: Step) -> str | None:
 async def _type_target(step: Step) -> tuple[Prepared, FramePoint]:
     """The field to type into; a read-only one is clicked, which opens its picker if it has one.
 
-    Raises :class:`~.roundtrip.Refused`: ``PICKER_REQUIRED`` when the click changed the page (a
+    Raises :class:`~cdpagent.errors.ActRefused`: ``PICKER_REQUIRED`` when the click changed the page (a
     picker opened) and the field is still read-only, ``ACTION_UNAVAILABLE`` (read-only) when it did not.
     """
     prep = await step.prepare()

@@ -26,7 +26,7 @@ _TOOL_FAILURES: Final = {
 async def call_page_tool(step: Step) -> str | None:
     """Validate ``input`` against the tool's schema, invoke the tool, keep its fenced output.
 
-    Raises :class:`~.roundtrip.Refused` with ``INVALID_ARGUMENT`` (the offending path) before
+    Raises :class:`~cdpagent.errors.ActRefused` with ``INVALID_ARGUMENT`` (the offending path) before
     the page sees bad input, ``UNKNOWN_ACTION`` when the tool is gone,
     ``PAGE_TOOL_SCHEMA_INVALID`` for a tool whose schema was refused, and the codes of
     :data:`_TOOL_FAILURES` for how the call ended.
