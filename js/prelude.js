@@ -31,7 +31,7 @@
 //             memoised walk up the ancestors), isElement(node), WATCH (what the
 //             collectors' mutation observers watch);
 //   style     sheetLists(roots), rulesOf(sheet), sheetsPrint(roots),
-//             allAnimations(roots);
+//             allAnimations(roots), lastingAnimations(roots);
 //   geometry  VIS, inViewport(rect, vw, vh), markViewport(list, vw, vh, elOf);
 //   regions   regionState(el, parentState, inert, covered), behindDialog(label);
 //   actions   orderActions(pageActions, pageEls, groupList, compare);
@@ -460,6 +460,43 @@
     return all;
   }
 
+  // allAnimations(roots) but those the browser drops at its next frame: a finished script
+  // animation still in effect whose every property a later such animation of the same
+  // element overrides is removed as replaced (Web Animations, "removing replaced
+  // animations"). Its removal changes nothing on screen, so a print of the animations
+  // must not count it.
+  function lastingAnimations(roots) {
+    const all = allAnimations(roots);
+    const overridden = new Map(); // target element -> pseudo-element -> properties set later
+    const out = [];
+    for (let i = all.length - 1; i >= 0; i--) {
+      const a = all[i];
+      const props = replaceableProperties(a);
+      if (!props) { out.push(a); continue; }
+      const { target, pseudoElement } = a.effect;
+      if (!overridden.has(target)) overridden.set(target, new Map());
+      const byPseudo = overridden.get(target);
+      if (!byPseudo.has(pseudoElement)) byPseudo.set(pseudoElement, new Set());
+      const later = byPseudo.get(pseudoElement);
+      const replaced = props.every((p) => later.has(p));
+      for (const p of props) later.add(p);
+      if (!replaced) out.push(a);
+    }
+    return out.reverse();
+  }
+  const KEYFRAME_META = new Set(['offset', 'computedOffset', 'easing', 'composite']);
+  // The properties animation a sets when the browser may remove it as replaced, else null.
+  function replaceableProperties(a) {
+    if (a.replaceState !== 'active' || a.playState !== 'finished' || a.timeline !== document.timeline) return null;
+    if ((typeof CSSAnimation !== 'undefined' && a instanceof CSSAnimation) ||
+        (typeof CSSTransition !== 'undefined' && a instanceof CSSTransition)) return null;
+    const e = a.effect;
+    if (!e || !e.target || !e.getKeyframes || e.getComputedTiming().progress === null) return null;
+    const props = new Set();
+    for (const frame of e.getKeyframes()) for (const k of Object.keys(frame)) if (!KEYFRAME_META.has(k)) props.add(k);
+    return [...props];
+  }
+
   // --- regions -----------------------------------------------------------------------
 
   // A region's state: hidden when not rendered, else inert (inert(el)), else covered by the
@@ -534,7 +571,7 @@
       MASK, VIS, SENSITIVE, squash, clip, cutLong, head, fold, slug, humanise, closestAcross, containsAcross,
       pass, isSensitive, pageText, textOf, byIdText, invalidMessage, ariaName, labelText, ownName, accessibleName,
       firstRole, kindOf, docOrder, shapeOf, ancestorWalk, isElement, WATCH, MAY_HOST, openShadowRoots,
-      sheetLists, rulesOf, sheetsPrint, allAnimations, inViewport, markViewport, anySensitiveNow, regionState,
+      sheetLists, rulesOf, sheetsPrint, allAnimations, lastingAnimations, inViewport, markViewport, anySensitiveNow, regionState,
       behindDialog, orderActions, now, optionsKey, phaseClock, space,
     }),
     writable: false, configurable: false, enumerable: false,

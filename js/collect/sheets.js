@@ -6,7 +6,7 @@
 
   const P = globalThis.__cdpagentPrelude;
   const C = P.space('__cdpagentObserve');
-  const { sheetLists, rulesOf, allAnimations } = P;
+  const { sheetLists, rulesOf, lastingAnimations } = P;
   const { clock } = C;
 
   // Properties whose animation can change which rows are rendered.
@@ -54,7 +54,7 @@
   // The animations of properties that can change which rows are rendered, in the
   // document and in its open shadow roots (document.getAnimations() leaves those out).
   function showingAnimations(shadowRoots) {
-    return allAnimations(shadowRoots).filter((a) => a.effect && a.effect.getKeyframes &&
+    return lastingAnimations(shadowRoots).filter((a) => a.effect && a.effect.getKeyframes &&
       a.effect.getKeyframes().some((frame) => Object.keys(frame).some((key) => SHOWING.has(key))));
   }
 

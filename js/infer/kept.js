@@ -47,7 +47,7 @@
 
   const P = globalThis.__cdpagentPrelude;
   const C = P.space('__cdpagentInfer');
-  const { squash, isElement, WATCH, optionsKey, sheetLists, rulesOf, sheetsPrint, allAnimations } = P;
+  const { squash, isElement, WATCH, optionsKey, sheetLists, rulesOf, sheetsPrint, lastingAnimations } = P;
   const { CONTROL_TAG, TAG_CONTROLS, SLIDER_HANDLES, isControl, isSliderHandle, passLabels, hasOwnControls } = C;
 
   // clicks: non-semantic controls, hover menus, scrollables, popups (js/clickables.js).
@@ -125,7 +125,7 @@
   function keptPrint(roots) {
     let print = `${location.href}\u0000${innerWidth}x${innerHeight}\u0000${CLICK ? CLICK.epoch() : 0}\u0000`;
     print += sheetsPrint(roots);
-    for (const a of allAnimations(roots)) print += `${a.playState}@${a.currentTime};`;
+    for (const a of lastingAnimations(roots)) print += `${a.playState}@${a.currentTime};`;
     return print;
   }
   const popupPrint = () => {
