@@ -37,11 +37,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from targets import Target, print_targets
 
 import cdpagent
+from cdpagent.act.inputs import ActArgs
 from cdpagent.act.perform import ActTimings, act
 from cdpagent.browser.bundled import example_page
+from cdpagent.cdp.world import WorldExtension
 from cdpagent.snapshot import ObserveOptions, Snapshot
 from cdpagent.snapshot.folding import fold_actions
-from cdpagent.snapshot.observe import ObservationExtension, collect_snapshot
+from cdpagent.snapshot.observe import collect_snapshot
 from cdpagent.snapshot.receipts import diff
 
 PARTS = ("settle_ms", "quiet_ms", "collect_ms", "transfer_ms", "action_ms", "diff_ms", "total_ms")
@@ -65,7 +67,7 @@ async def bench_act(browser: cdpagent.Browser, rows: int, runs: int) -> dict[str
     sizes: list[int] = []
     for i, record in enumerate(offscreen_records(rows, runs)):
         timings = ActTimings()
-        receipt = await act(tab, "select", record=record, checked=True, timings=timings)
+        receipt = await act(tab, ActArgs(action="select", record=record, checked=True), timings=timings)
         if not receipt.ok:
             raise SystemExit(f"act failed: {receipt.to_json()}")
         if i:  # the first run warms the page's and our code paths
@@ -166,7 +168,7 @@ def bench_diff(snap: Snapshot, runs: int) -> float:
 
 async def main(runs: int, only: str | None) -> None:
     acted: dict[int, dict[str, float]] = {}
-    async with cdpagent.launch(extensions=[ObservationExtension()]) as browser:
+    async with cdpagent.launch(extensions=[WorldExtension()]) as browser:
         if only != "diff":
             for rows in (1_000, 10_000):
                 acted[rows] = await bench_act(browser, rows, runs)

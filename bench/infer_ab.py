@@ -1,7 +1,7 @@
-"""A/B of two versions of ``js/infer.js`` in one page, and where the new one spends its time.
+"""A/B of two versions of the inference (``js/infer.js`` and its files) in one page, and where time goes.
 
 Both versions are loaded into the same tab (main world, each under its own global,
-beside ``js/collect.js`` whose helpers infer.js calls) and run alternately, so
+beside the collector, whose helpers the inference calls) and run alternately, so
 background load on the machine falls on both alike. Prints, per version, the p50
 and min of the in-page ``collect_ms`` over ``--runs`` passes, whether the two
 snapshots are identical (they must be, for a change that only makes inference
@@ -10,9 +10,11 @@ from a CPU profile (``Profiler`` domain, 100 µs sampling).
 
     .venv/bin/python bench/infer_ab.py [--old REV] [--new PATH] [--rows 10000] [--runs 15] [--profile]
 
-``--old`` is a git revision whose ``js/clickables.js`` and ``js/infer.js`` are the baseline
-(default HEAD); ``--new`` the infer.js to compare (default the working tree's, with the
-working tree's clickables.js); ``--url`` another page (e.g. the 50,000-link docs page).
+``--old`` is a git revision whose ``js/clickables.js`` and inference files are the baseline
+(default HEAD); ``--new`` the ``js/`` folder whose files to compare (default the working
+tree's); ``--url`` another page (e.g. the 50,000-link docs page). The inference's files are
+those of :data:`~cdpagent.cdp.pagescripts.WORLD_SCRIPTS` from ``clickables.js`` through
+``infer.js``; a revision from before they were split has ``js/infer.js`` alone.
 """
 
 from __future__ import annotations
@@ -29,12 +31,14 @@ import msgspec
 import trio
 
 import cdpagent
-from cdpagent.cdp.pagescripts import source
+from cdpagent.cdp.pagescripts import WORLD_SCRIPTS, source
 from cdpagent.snapshot import ObserveOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "tests" / "realworld" / "generated" / "table.html"
 GLOBAL = "__cdpagentInfer"
+INFERENCE = WORLD_SCRIPTS[WORLD_SCRIPTS.index("clickables.js") : WORLD_SCRIPTS.index("infer.js") + 1]
+COLLECTOR = WORLD_SCRIPTS[: WORLD_SCRIPTS.index("collect.js") + 1]
 CLICKS = "__cdpagentClickables"
 OPTIONS = msgspec.json.encode(ObserveOptions().collector_args()).decode()
 
@@ -78,12 +82,12 @@ async def _self_times(tab: cdpagent.Tab, name: str, passes: int) -> list[tuple[s
 
 
 async def compare(old: str, new: str, rows: int, runs: int, profile: bool, url: str | None = None) -> None:
-    """Print the A/B figures of ``old`` and ``new`` (clickables.js + infer.js sources) on the
+    """Print the A/B figures of ``old`` and ``new`` (the inference's sources, joined) on the
     generated table (or ``url``)."""
     async with cdpagent.launch() as browser:
         tab = await browser.open(url or f"{TABLE.as_uri()}?rows={rows}", timeout=300)
-        await _evaluate(tab, source("prelude.js"))
-        await _evaluate(tab, source("collect.js"))
+        for name in COLLECTOR:
+            await _evaluate(tab, source(name))
         await _evaluate(tab, _renamed(old, "__inferA"))
         await _evaluate(tab, _renamed(new, "__inferB"))
         times: dict[str, list[float]] = {"__inferA": [], "__inferB": []}
@@ -113,20 +117,20 @@ async def compare(old: str, new: str, rows: int, runs: int, profile: bool, url: 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--old", default="HEAD", help="git revision of the baseline js/infer.js")
-    parser.add_argument("--new", type=Path, default=ROOT / "js" / "infer.js")
+    parser.add_argument("--old", default="HEAD", help="git revision of the baseline inference files")
+    parser.add_argument("--new", type=Path, default=ROOT / "js", help="the js/ folder of the other version")
     parser.add_argument("--rows", type=int, default=10000)
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--url", help="another page than the generated table")
     args = parser.parse_args()
-    old = "".join(
-        subprocess.run(
-            ["git", "show", f"{args.old}:js/{name}"], cwd=ROOT, check=True, capture_output=True, text=True
-        ).stdout
-        for name in ("clickables.js", "infer.js")
-    )
-    new = (ROOT / "js" / "clickables.js").read_text() + args.new.read_text()
+    shown = [
+        subprocess.run(["git", "show", f"{args.old}:js/{name}"], cwd=ROOT, capture_output=True, text=True)
+        for name in INFERENCE
+    ]
+    # A file the revision lacks: the inference was not split yet there.
+    old = "".join(run.stdout for run in shown if run.returncode == 0)
+    new = "".join((args.new / name).read_text() for name in INFERENCE)
     trio.run(compare, old, new, args.rows, args.runs, args.profile, args.url)
 
 

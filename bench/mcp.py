@@ -46,6 +46,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp_types import TextContent
 
 import cdpagent
+from cdpagent.act.inputs import ActArgs
 from cdpagent.act.perform import act
 from cdpagent.cdp.launcher import find_browser
 from cdpagent.snapshot.observe import observe_page
@@ -132,7 +133,7 @@ class DirectSide:
         await observe_page(self.todos)
 
     async def act(self) -> None:
-        await act(self.todos, "search", text="周报")
+        await act(self.todos, ActArgs(action="search", text="周报"))
 
 
 @asynccontextmanager

@@ -26,8 +26,11 @@ offscreen row at 10,000 rows (``bench/act.py``), invoke throughput on 4 tabs
 (``bench/invoke.py``) and the websocket round trip (``bench/roundtrip.py``), each
 with its target and whether it is met.
 
+With ``--only present``, the presentation alone (``bench/presentation.py``): folding,
+the budgets and both renderers on snapshots of the same pages, collected once.
+
     .venv/bin/python bench/observe.py [--samples N] [--sizes 100,1000,10000]
-                                      [--only declared|inferred|table]
+                                      [--only declared|inferred|table|profile|present]
 """
 
 from __future__ import annotations
@@ -44,12 +47,14 @@ import trio
 
 import cdpagent
 from cdpagent.cdp.launcher import find_browser
+from cdpagent.cdp.world import WORLD
 from cdpagent.snapshot import ObserveOptions, tools_json
-from cdpagent.snapshot.observe import WORLD, observe_page
+from cdpagent.snapshot.observe import observe_page
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from pageprofile import EDIT_ONE_ROW, print_page_profile
 from peer import playwright_peer
+from presentation import print_presentation
 from targets import Target, print_targets
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -412,7 +417,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--samples", type=int, default=7)
     parser.add_argument("--sizes", default="100,1000,10000")
-    parser.add_argument("--only", choices=("declared", "inferred", "table", "profile"))
+    parser.add_argument("--only", choices=("declared", "inferred", "table", "profile", "present"))
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     if args.only in (None, "declared"):
@@ -431,6 +436,11 @@ def main() -> None:
         print_targets("issue 25 target (observation)", issue_table(args.samples))
     if args.only in (None, "table", "profile"):
         trio.run(print_page_profile, crm_url(10_000))
+    if args.only in (None, "present"):
+        pages = {f"inventory {size}": url(size) for size in sizes}
+        pages["crm 10000"] = crm_url(10_000)
+        pages.update((name, page) for name, page in inferred_pages(sizes).items() if "apg" not in page)
+        print_presentation(pages, args.samples * 20)
 
 
 if __name__ == "__main__":

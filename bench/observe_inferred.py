@@ -7,7 +7,7 @@ For each page, in one run:
   (``tab.reload`` before each sample; ``settle=False``: listener probe + collect +
   transfer + decode + budget + render), and its in-page ``collect_ms``;
 - **again**: an observation of the same document once more (inference answers from the
-  model it kept, ``js/infer.js`` "the inferred index");
+  model it kept, ``js/infer/kept.js``, "the inferred index");
 - **changed**: an observation right after the page edited one row's text out of view (the
   model patched: that row read again);
 - the in-page phases of the first pass and of the changed pass (``__cdpagentInfer.phases()``,
@@ -38,8 +38,9 @@ import msgspec
 import trio
 
 import cdpagent
+from cdpagent.cdp.world import WORLD
 from cdpagent.snapshot import ObserveOptions
-from cdpagent.snapshot.observe import WORLD, observe_page
+from cdpagent.snapshot.observe import observe_page
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "tests" / "realworld" / "generated"

@@ -31,8 +31,9 @@ import msgspec
 import trio
 
 import cdpagent
+from cdpagent.cdp.world import WORLD
 from cdpagent.snapshot import ActionEntry, Observation, tools_json
-from cdpagent.snapshot.observe import WORLD, observe_page
+from cdpagent.snapshot.observe import observe_page
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))

@@ -6,7 +6,9 @@ Two families, one base (:class:`CDPAgentError`):
   (:class:`ProtocolError`, with CDP's own code and message), the session went
   away (:class:`SessionClosed`, refined by :class:`TargetCrashed`), the whole
   connection did (:class:`ConnectionClosed`), or the deadline passed
-  (:class:`CallTimeout`). They carry no stable code of their own: one table,
+  (:class:`CallTimeout`); an HTTP exchange with a DevTools port or a grid hub gave
+  no usable answer (:class:`HttpFailure`, which the caller turns into its own error).
+  They carry no stable code of their own: one table,
   :data:`cdpagent.cdp.failures.FAILURES`, gives each the code every surface reports.
 * **coded errors** (:class:`CodedError`) carry a stable ``code`` and a bounded
   ``message``, and :meth:`CodedError.envelope` is their JSON form
@@ -27,6 +29,7 @@ Two families, one base (:class:`CDPAgentError`):
   :class:`BindRefused`         ``BIND_REFUSED`` (the MCP server may not listen there)
   :class:`FrameError`          ``WEBSOCKET_FRAME_INVALID`` (the browser broke WebSocket framing)
   :class:`UserInputError`      ``USER_INPUT_FAILED`` (the test harness's simulated person)
+  :class:`TaskFileError`       ``TASK_INVALID`` (a ``cdpagent eval`` task file)
   ===========================  ===========================================================
 
 ``cdpagent.codes`` lists every stable code with its meaning.
@@ -34,7 +37,7 @@ Two families, one base (:class:`CDPAgentError`):
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 __all__ = [
     "BindRefused",
@@ -49,6 +52,7 @@ __all__ = [
     "GridNoFreeSlot",
     "GridNotAHub",
     "GridUnreachable",
+    "HttpFailure",
     "LaunchError",
     "ModelError",
     "NavigationError",
@@ -64,6 +68,7 @@ __all__ = [
     "SubscriptionOverflow",
     "TabRefused",
     "TargetCrashed",
+    "TaskFileError",
     "ToolCallError",
     "UserInputError",
 ]
@@ -145,6 +150,25 @@ class CallTimeout(CDPAgentError):
     """A call given a ``deadline`` had no answer by then; it was forgotten (a late reply is dropped)."""
 
 
+HttpFailureKind = Literal["unreachable", "timeout", "not_http", "too_large", "closed"]
+"""Why an HTTP exchange failed: nothing answered in time or at all, the answer was not HTTP,
+it was larger than allowed, or the peer closed the connection before answering."""
+
+
+class HttpFailure(CDPAgentError):
+    """An HTTP exchange (``cdpagent.cdp.http1``: a DevTools port's ``/json/version``, a
+    Selenium Grid hub) gave no usable answer; :attr:`kind` says why.
+
+    It never reaches a caller of the documented API: ``connect`` turns it into
+    :class:`ConnectionClosed` and the grid into a :class:`GridError`, keeping the cause.
+    """
+
+    def __init__(self, kind: HttpFailureKind, message: str) -> None:
+        self.kind: HttpFailureKind = kind
+        self.message = message
+        super().__init__(message)
+
+
 class ObservationError(CodedError):
     """An observation could not be taken.
 
@@ -173,9 +197,10 @@ class NavigationError(CDPAgentError):
 
 class OperationError(CodedError):
     """A browser operation (a screenshot, a PDF, a wait, a download, storage state,
-    history navigation) failed; ``code`` says why (``INVALID_ARGUMENT``,
+    history navigation, an MCP tool) failed; ``code`` says why (``INVALID_ARGUMENT``,
     ``TARGET_NOT_FOUND``, ``CAPTURE_FAILED``, ``WAIT_TIMEOUT``, ``NAVIGATION_FAILED``,
-    ``DOWNLOAD_FAILED``, ``STORAGE_STATE_INVALID``, ``TIMEOUT``)."""
+    ``DOWNLOAD_FAILED``, ``STORAGE_STATE_INVALID``, ``TIMEOUT``; ``TAB_NOT_FOUND``,
+    ``TAB_CRASHED``, ``BROWSER_UNAVAILABLE`` when the tab or browser it needs is gone)."""
 
 
 class PageApiError(CodedError):
@@ -219,6 +244,16 @@ class TabRefused(CodedError):
     """A tab may not be opened or used; ``code``: ``URL_NOT_ALLOWED`` / ``FILE_NOT_ALLOWED`` (the URL
     policy, :mod:`cdpagent.primitives.urlpolicy`: the MCP server's tools and the agent's),
     ``TAB_LIMIT`` (an MCP session holds its most tabs)."""
+
+
+class TaskFileError(_FixedCode, ValueError):
+    """A ``cdpagent eval`` task file or task that cannot be used (bad JSON, a missing or
+    mistyped field, a duplicate id); the message names the line.
+
+    ``code`` is ``TASK_INVALID``.
+    """
+
+    CODE: ClassVar[str] = "TASK_INVALID"
 
 
 class UserInputError(_FixedCode):
@@ -299,3 +334,20 @@ class GridCapabilitiesRefused(GridError):
     """No node offers the requested capabilities, or the node's driver refused them."""
 
     CODE: ClassVar[str] = "GRID_CAPABILITIES_REFUSED"
+
+
+class ActRefused(Exception):
+    """Ends an act early with an error receipt (``code``, ``message``, and the unavailability
+    ``reason``); the act's round trip turns it into that receipt, so it never reaches a caller."""
+
+    def __init__(self, code: str, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.reason = reason
+
+
+class WorldGone(Exception):
+    """The isolated world died under a page call: its document was replaced. The act's round
+    trip turns it into ``PAGE_CHANGED``; it never reaches a caller."""
+

@@ -26,8 +26,9 @@ name                         what it is
 from __future__ import annotations
 
 from .cdp.connection import Connection, Session, Subscription
-from .cdp.target import Command, Extension, FrameTarget, Host, Target, call_function
+from .cdp.target import Command, Extension, FrameTarget, Host, Target
 from .cdp.transport import PipeTransport, Transport, WebSocketTransport
+from .cdp.world import call_function
 
 __all__ = [
     "Command",

@@ -41,8 +41,9 @@
 //       scrolled into view and hit-tested
 //   groupOptions(el, max, items) -> {options, value}   the labels of a choose
 //       group's radios (collect.js lists them as the action's options)
-//   dateKeys(locator, iso) -> {ok, keys, reason}   the keys a person types into a
-//       date/time/month/week input, in the segment order of the browser's locale
+//   dateFormat(locator) -> {found, type, date, month, time, twelve}   the segment
+//       order of the browser's locale for a date/time/month/week input (the keys
+//       to type are worked out from it in cdpagent.act.text)
 //   fileInput(locator) -> Element | null   (files: an upload) the <input type=file>
 //       the control stands for: itself, a label's control, or the one file input
 //       inside it; null: only clicking it can tell (the driver intercepts the chooser)
@@ -55,11 +56,6 @@
 (() => {
   'use strict';
   if (globalThis.__cdpagentAct) return;
-
-  // The kinds this script performs ("tool", WebMCP, needs no element);
-  // cdpagent.act.perform.PERFORMERS, tools.py and collect.js's
-  // data-agent-kind agree with this list (tests/test_actions_kinds.py).
-  const KINDS = ['click', 'type', 'select', 'check', 'hover', 'press', 'scroll', 'set', 'choose', 'upload'];
 
   // prepare() always finds the element afresh; the calls after it within the
   // same action reuse that element while it is still connected and still
@@ -516,45 +512,21 @@
       .map((p) => p.type).filter((t) => t !== 'literal');
   }
 
-  function timeKeys(h, m) {
+  // How the locale shows a date/time input's segments; the keys a person types from
+  // ISO text are worked out from it in Python (cdpagent.act.text.date_keys).
+  function dateFormat(locator) {
+    const el = find(locator);
+    if (!el) return { found: false };
     const cycle = new Intl.DateTimeFormat(undefined, { hour: 'numeric' }).resolvedOptions().hourCycle;
     const twelve = cycle === 'h12' || cycle === 'h11';
-    const hour = twelve ? ((Number(h) + 11) % 12) + 1 : Number(h);
-    const parts = { hour: String(hour).padStart(2, '0'), minute: m, dayPeriod: Number(h) < 12 ? 'A' : 'P' };
-    return order({ hour: 'numeric', minute: '2-digit', hour12: twelve }).map((t) => parts[t] || '');
-  }
-
-  function dateKeys(locator, iso) {
-    const el = find(locator);
-    if (!el) return { ok: false, reason: 'no longer on the page' };
-    const type = el.type;
-    let m;
-    let groups = null;
-    if (type === 'date' && (m = /^(\d{4,6})-(\d{2})-(\d{2})$/.exec(iso))) {
-      const parts = { year: m[1], month: m[2], day: m[3] };
-      groups = order({ year: 'numeric', month: '2-digit', day: '2-digit' }).map((t) => parts[t]);
-    } else if (type === 'time' && (m = /^(\d{2}):(\d{2})$/.exec(iso))) {
-      groups = timeKeys(m[1], m[2]);
-    } else if (type === 'datetime-local' && (m = /^(\d{4,6})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(iso))) {
-      const parts = { year: m[1], month: m[2], day: m[3] };
-      groups = order({ year: 'numeric', month: '2-digit', day: '2-digit' }).map((t) => parts[t]).concat(timeKeys(m[4], m[5]));
-    } else if (type === 'month' && (m = /^(\d{4,6})-(\d{2})$/.exec(iso))) {
-      const parts = { year: m[1], month: m[2] };
-      groups = order({ year: 'numeric', month: '2-digit' }).map((t) => parts[t]);
-    } else if (type === 'week' && (m = /^(\d{4,6})-W(\d{2})$/.exec(iso))) {
-      groups = [m[2], m[1]];
-    }
-    if (!groups) return { ok: false, reason: `${iso.slice(0, 40)} is not an ISO ${type} value` };
-    // The browser moves on by itself once a segment cannot take another digit (a
-    // month, a day, an hour); a year can, and a month shown by name takes no digit
-    // count: after those a person presses ArrowRight.
-    const keys = [];
-    groups.forEach((g, i) => {
-      keys.push(g);
-      const more = i < groups.length - 1;
-      if (more && (g.length >= 4 || type === 'month')) keys.push('ArrowRight');
-    });
-    return { ok: true, keys };
+    return {
+      found: true,
+      type: el.type,
+      date: order({ year: 'numeric', month: '2-digit', day: '2-digit' }),
+      month: order({ year: 'numeric', month: '2-digit' }),
+      time: order({ hour: 'numeric', minute: '2-digit', hour12: twelve }),
+      twelve,
+    };
   }
   // OB-11: a point (x, y) of the frame whose owner element (iframe) is el, in the
   // owner's document's viewport, and whether the frame is what is drawn there.
@@ -659,9 +631,9 @@
 
   Object.defineProperty(globalThis, '__cdpagentAct', {
     value: Object.freeze({
-      kinds: KINDS, prepare, ownerPoint, focusForTyping, valueIs, pick, choose, state,
+      prepare, ownerPoint, focusForTyping, valueIs, pick, choose, state,
       hovered, shownAfterHover, focusFor, scrollState, watch, changed, slider, measureScale, sliderScale, radio, radioIs,
-      groupOptions, dateKeys, fileInput, fileInfo,
+      groupOptions, dateFormat, fileInput, fileInfo,
     }),
     writable: false, configurable: false, enumerable: false,
   });

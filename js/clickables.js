@@ -13,8 +13,9 @@
 //         scrollables  boxes whose content overflows (overflow auto/scroll);
 //         popup items  items of what appeared near the last acted element.
 //       Semantic controls inside a closed hover menu are not returned (infer.js
-//       has them) but kindOf() makes them hover-then-click.
-//   kindOf(el) -> 'click' | 'hover' | 'scroll' | null   null: not ours
+//       has them) but foundKind() makes them hover-then-click.
+//   foundKind(el) -> 'click' | 'hover' | 'scroll' | null   the kind this pass found el
+//       to take (inference asks it before P.kindOf); null: not ours
 //   nameOf(el, max) -> string   '' when not ours: text, alt, title, then the
 //       element's class or id humanised ("star", "trash"); scrollables take their
 //       label, the caption before them or a heading inside
@@ -63,11 +64,7 @@
   const CLICK_SAMPLE = 4;
   const ROWS_MIN = 3;
   const ROW_TAG = /^(LI|ARTICLE|TR|DT|DD)$/;
-  const { squash, clip, humanise } = P;
-  const firstRole = (el) => {
-    const role = el.getAttribute('role');
-    return role ? role.trim().split(/\s+/)[0] : null;
-  };
+  const { squash, clip, humanise, firstRole, docOrder, shapeOf } = P;
   function semantic(el) {
     if (SEMANTIC_TAG.test(el.tagName)) return el.tagName !== 'A' || el.hasAttribute('href');
     const role = firstRole(el);
@@ -75,15 +72,6 @@
     const editable = el.getAttribute('contenteditable');
     return editable === '' || editable === 'true';
   }
-  // Tag and sorted classes; one class or none read from the attribute (no token list per
-  // element: the walk asks this of every child of a 100,000-row table body).
-  const shapeOf = (el) => {
-    const cls = el.getAttribute('class');
-    if (!cls) return el.tagName;
-    if (!/\s/.test(cls)) return el.tagName + '.' + cls;
-    return el.tagName + (el.classList.length ? '.' + Array.from(el.classList).sort().join('.') : '');
-  };
-  const docOrder = (a, b) => (a === b ? 0 : a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1);
 
   // Per pass: element -> {kind, menu} of the elements this script answers for.
   let info = new WeakMap();
@@ -450,7 +438,7 @@
     return el && el.isConnected ? el : null;
   }
 
-  function kindOf(el) {
+  function foundKind(el) {
     const i = info.get(el);
     if (!i) return null;
     // An item of a hover menu that is open now is clicked like any other.
@@ -479,7 +467,7 @@
     if (!i) return null;
     if (i.kind === 'scroll') return `${label} (scrollable; scroll it to read the rest)`;
     if (i.kind === 'hover' && i.opens) return `${label} (hover to open its menu${i.parent ? ', which is inside a hover menu' : ''})`;
-    if (i.parent && kindOf(el) === 'hover') return `${label} (in a hover menu: hovers its menu open, then clicks it)`;
+    if (i.parent && foundKind(el) === 'hover') return `${label} (in a hover menu: hovers its menu open, then clicks it)`;
     if (rowsOf.has(el)) return 'Open the row (clicks it)';
     if (EXPANDER.test(el.className) && !squash(el.textContent)) return `${label} (expands or collapses)`;
     if (i.popup) return `${label} (appeared after the last action; click to choose it)`;
@@ -677,7 +665,7 @@
 
   Object.defineProperty(globalThis, '__cdpagentClickables', {
     value: Object.freeze({
-      pass, kindOf, nameOf, named, describe, verb, ownName, floating, extra, find, hoverOnly, containers, hoverPath, acted, popup, probe, mark,
+      pass, foundKind, nameOf, named, describe, verb, ownName, floating, extra, find, hoverOnly, containers, hoverPath, acted, popup, probe, mark,
       warnings, reached, epoch,
     }),
     writable: false, configurable: false, enumerable: false,

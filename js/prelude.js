@@ -1,11 +1,11 @@
 // cdpagent prelude: the page-side helpers every collector shares (OB-2, OB-12).
 //
 // Installed first into the isolated world "cdpagent-observe" (see
-// cdpagent.cdp.pagescripts.WORLD_SCRIPTS), before collect.js, clickables.js,
-// infer.js and act.js. It defines globalThis.__cdpagentPrelude, a frozen object
-// of pure helpers over the DOM; the collectors take their strings, masking,
-// names, visibility and geometry from here, so a declared page and its
-// undeclared twin are cut and masked by one rule:
+// cdpagent.cdp.pagescripts.WORLD_SCRIPTS), before the collector's files, clickables.js,
+// the inference's files and act.js. It defines globalThis.__cdpagentPrelude, a frozen
+// object of pure helpers over the DOM; the collectors take their strings, masking,
+// names, kinds, visibility and geometry from here, so a declared page and its
+// undeclared twin are cut, masked and read by one rule:
 //
 //   strings   squash(s), clip(s, max) (cut by code point: never half a surrogate
 //             pair), cutLong(s, max), fold(s) (accents and ligatures folded to
@@ -14,19 +14,35 @@
 //   masking   MASK, SENSITIVE, isSensitive(el), pageText(el, skipHidden) and
 //             textOf(el, max, skipHidden) (the text with every sensitive element
 //             inside masked; skipHidden leaves aria-hidden parts out),
-//             byIdText(ids, max, tree) (a referenced sensitive element is masked);
+//             byIdText(ids, max, tree) (a referenced sensitive element is masked),
+//             invalidMessage(el, max) (what an invalid field's references say);
 //   naming    ariaName(el, max), labelText(el, max, labelMap), ownName(el, max,
 //             labelMap) (the accessible name from ARIA, labels, a button's value,
 //             content and alt text; never a placeholder or title),
-//             accessibleName(el, max, labelMap) (ownName, then placeholder, title);
+//             accessibleName(el, max, labelMap) (ownName, then placeholder, title),
+//             firstRole(el);
+//   kinds     kindOf(el, reader, role, declarable) (the kind of action an element
+//             takes, as the declared collector or the inference reads it; the kinds a
+//             page may declare come from Python, cdpagent.snapshot.kinds, in the
+//             collector's options);
 //   trees     closestAcross(el, selector), containsAcross(outer, el) (across
-//             open shadow boundaries);
-//   geometry  VIS, inViewport(rect, vw, vh), markViewport(list, vw, vh, elOf).
+//             open shadow boundaries), openShadowRoots(budget, stats), MAY_HOST,
+//             docOrder(a, b), shapeOf(el), ancestorWalk(answer, none, known) (a
+//             memoised walk up the ancestors), isElement(node), WATCH (what the
+//             collectors' mutation observers watch);
+//   style     sheetLists(roots), rulesOf(sheet), sheetsPrint(roots),
+//             allAnimations(roots), lastingAnimations(roots);
+//   geometry  VIS, inViewport(rect, vw, vh), markViewport(list, vw, vh, elOf);
+//   regions   regionState(el, parentState, inert, covered), behindDialog(label);
+//   actions   orderActions(pageActions, pageEls, groupList, compare);
+//   passes    now(), optionsKey(opts), phaseClock(), space(name) (the namespace
+//             the files of one collector share).
 //
 // Nothing here keeps state between calls except pass(): a collector may say,
 // for one synchronous pass, whether the document holds any sensitive or
 // aria-hidden element at all (most pages hold none, which spares one query per
 // text read); anySensitiveNow() is that answer for a collector's own phases.
+// (space() keeps the namespaces, which hold what their files define.)
 (() => {
   'use strict';
   if (globalThis.__cdpagentPrelude) return;
@@ -91,6 +107,101 @@
     return false;
   }
 
+  // Document order of two elements (a sort comparator).
+  const docOrder = (a, b) => (a === b ? 0 : a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1);
+
+  // Tag and sorted classes: what repeated siblings (rows, cards) share. One class or none
+  // is read from the attribute (no token list per element: a walk asks this of every
+  // child of a 100,000-row table body).
+  const shapeOf = (el) => {
+    const cls = el.getAttribute('class');
+    if (!cls) return el.tagName;
+    if (!/\s/.test(cls)) return el.tagName + '.' + cls;
+    return el.tagName + (el.classList.length ? '.' + Array.from(el.classList).sort().join('.') : '');
+  };
+
+  // A walk up from an element through its ancestors (the element first), memoised: it
+  // returns the answer of the nearest element that has one (answer(p) !== undefined, or
+  // known beforehand in `known`), else `none`. Every element on the way keeps that answer,
+  // so a later walk through any of them stops there: rows of one list share their
+  // ancestors, and n rows cost about n steps, not n times the depth.
+  function ancestorWalk(answer, none, known = new Map()) {
+    return (el) => {
+      const path = [];
+      let found = none;
+      for (let p = el; p; p = p.parentElement) {
+        const kept = known.get(p);
+        if (kept !== undefined) {
+          found = kept;
+          break;
+        }
+        const own = answer(p);
+        if (own !== undefined) {
+          found = own;
+          known.set(p, own);
+          break;
+        }
+        path.push(p);
+      }
+      for (const p of path) known.set(p, found);
+      return found;
+    };
+  }
+
+  const isElement = (node) => node && node.nodeType === Node.ELEMENT_NODE;
+
+  // What the collectors' mutation observers watch of a tree.
+  const WATCH = { subtree: true, childList: true, attributes: true, characterData: true };
+
+  // Only these HTML elements can host a shadow root (DOM Standard, attachShadow;
+  // declarative roots alike): article, aside, blockquote, body, div, footer, h1-h6,
+  // header, main, nav, p, section, span and custom elements (names with a dash, not
+  // selectable). So the search asks the complement of the other known names, most
+  // frequent first: a table or list of 10,000 rows is skipped by one selector
+  // instead of being asked element by element.
+  const NO_HOST = ['td', 'tr', 'a', 'li', 'input', 'button', 'img', 'i', 'b', 'th', 'option', 'label', 'svg',
+    'path', 'g', 'use', 'rect', 'circle', 'ul', 'ol', 'table', 'tbody', 'thead', 'tfoot', 'caption', 'col',
+    'colgroup', 'select', 'optgroup', 'textarea', 'form', 'fieldset', 'legend', 'em', 'strong', 'small', 'code',
+    'pre', 'br', 'hr', 'dl', 'dt', 'dd', 'figure', 'figcaption', 'picture', 'source', 'video', 'audio', 'track',
+    'canvas', 'iframe', 'embed', 'object', 'param', 'html', 'head', 'title', 'meta', 'link', 'style', 'script',
+    'noscript', 'template', 'slot', 'abbr', 'address', 'area', 'map', 'bdi', 'bdo', 'cite', 'data', 'datalist',
+    'del', 'ins', 'details', 'summary', 'dialog', 'dfn', 'kbd', 'mark', 'menu', 'meter', 'progress', 'output',
+    'q', 'rp', 'rt', 'ruby', 's', 'samp', 'search', 'sub', 'sup', 'time', 'u', 'var', 'wbr', 'hgroup', 'base',
+    'tt', 'big', 'center', 'font', 'nobr', 'strike', 'marquee', 'frame', 'frameset', 'noframes', 'acronym',
+    'text', 'tspan', 'line', 'polyline', 'polygon', 'ellipse', 'defs', 'symbol', 'mask', 'pattern', 'image',
+    'stop', 'desc', 'metadata', 'filter', 'marker', 'math', 'mi', 'mn', 'mo', 'mrow', 'msup', 'msub', 'mfrac',
+    'msqrt', 'mtext', 'mspace'];
+  const MAY_HOST = `:not(${NO_HOST.join(',')})`;
+
+  // Every open shadow root (nested ones included) in document order, or null
+  // when the page has more than `budget` elements (the elements of the trees
+  // searched count, hosts or not). stats, when given, counts the custom elements
+  // without an open root (the usual hosts of closed ones, OB-11) of a tree of at
+  // most stats.limit elements, and notes the elements of the document
+  // (stats.elements) and of the shadow trees searched.
+  function openShadowRoots(budget, stats) {
+    const roots = [];
+    const search = (root) => {
+      const size = (root === document ? document.getElementsByTagName('*') : root.querySelectorAll('*')).length;
+      budget -= size;
+      if (stats) stats[root === document ? 'elements' : 'shadowElements'] += size;
+      if (budget < 0) return false;
+      const check = !!stats && size <= stats.limit;
+      const hosts = root.querySelectorAll(MAY_HOST);
+      for (let i = 0; i < hosts.length; i++) {
+        const shadow = hosts[i].shadowRoot;
+        if (shadow) {
+          roots.push(shadow);
+          if (!search(shadow)) return false;
+        } else if (check && hosts[i].localName.includes('-')) {
+          stats.components++;
+        }
+      }
+      return true;
+    };
+    return search(document) ? roots : null;
+  }
+
   // --- masking ------------------------------------------------------------------------
 
   // For one pass: whether the document holds sensitive / aria-hidden elements (null: ask).
@@ -153,6 +264,15 @@
     return clip(parts.join(' '), max);
   }
 
+  // What an invalid field (aria-invalid) says is wrong: the text its aria-errormessage,
+  // else its aria-describedby names, else the browser's validation message; '' when none.
+  function invalidMessage(el, max) {
+    const tree = el.getRootNode();
+    return byIdText(el.getAttribute('aria-errormessage'), max, tree) ||
+      byIdText(el.getAttribute('aria-describedby'), max, tree) ||
+      (el.validationMessage ? clip(el.validationMessage, max) : '');
+  }
+
   // --- naming ------------------------------------------------------------------------
 
   // aria-labelledby, then aria-label (accname 1.2 steps 2B and 2C).
@@ -198,6 +318,57 @@
   function accessibleName(el, max, labelMap) {
     return ownName(el, max, labelMap) || clip(el.getAttribute('placeholder') || el.getAttribute('aria-placeholder') || '', max) ||
       clip(el.getAttribute('title') || '', max);
+  }
+
+  // The role an element declares: the first token of its role attribute, or null.
+  const firstRole = (el) => {
+    const role = el.getAttribute('role');
+    return role ? role.trim().split(/\s+/)[0] : null;
+  };
+
+  // --- kinds ---------------------------------------------------------------------------
+
+  const INPUT_KINDS = new Map([['checkbox', 'check'], ['radio', 'check'], ['range', 'set'], ['file', 'upload'],
+    ['button', 'click'], ['submit', 'click'], ['reset', 'click'], ['image', 'click'], ['color', 'click']]);
+  const CHECKS = [['checkbox', 'check'], ['switch', 'check'], ['radio', 'check'], ['slider', 'set']];
+  // How each reader of a page decides a kind beyond the element's tag:
+  //   declared       a data-agent-kind among the declarable kinds decides first;
+  //   editableFirst  an editable element is typed into even when it is an input;
+  //   roles          role -> kind, for an element its tag does not decide.
+  // The declared collector honours what the page declares and reads a radio group as one
+  // choose action and a combobox as a text field; the inference reads neither (it finds
+  // radio groups itself, and a combobox that is no field is clicked open) but types into
+  // a spin button.
+  const KIND_READERS = {
+    declared: {
+      declared: true, editableFirst: false,
+      roles: new Map([...CHECKS, ['radiogroup', 'choose'], ['textbox', 'type'], ['searchbox', 'type'], ['combobox', 'type']]),
+    },
+    inferred: {
+      declared: false, editableFirst: true,
+      roles: new Map([...CHECKS, ['textbox', 'type'], ['searchbox', 'type'], ['spinbutton', 'type']]),
+    },
+  };
+
+  // The kind of action el takes as `reader` ('declared' or 'inferred') reads it: a select
+  // is selected, a text area or text input typed into, a checkbox or radio checked, a range
+  // set, a file input uploaded, a button input clicked; an editable element is typed into;
+  // else its role decides (role: the reader's role of el, by default its role attribute),
+  // and anything else is clicked. declarable: the kinds a page may declare with
+  // data-agent-kind (the declared reader's; the collector's options carry them from the
+  // kinds table, cdpagent.snapshot.kinds, so this script lists none of its own).
+  function kindOf(el, reader, role, declarable) {
+    const rules = KIND_READERS[reader];
+    if (rules.declared) {
+      const declared = el.getAttribute('data-agent-kind');
+      if (declared && declarable.includes(declared)) return declared;
+    }
+    const tag = el.tagName;
+    if (tag === 'SELECT') return 'select';
+    if (tag === 'TEXTAREA' || (rules.editableFirst && el.isContentEditable)) return 'type';
+    if (tag === 'INPUT') return INPUT_KINDS.get(el.type) || 'type';
+    if (el.isContentEditable) return 'type';
+    return rules.roles.get(role === undefined ? el.getAttribute('role') : role) || 'click';
   }
 
   // --- geometry ----------------------------------------------------------------------
@@ -249,11 +420,159 @@
     return shown;
   }
 
+  // --- style -------------------------------------------------------------------------
+
+  // The style sheet lists of the document and of the open shadow roots `roots`.
+  function sheetLists(roots) {
+    const lists = [document.styleSheets, document.adoptedStyleSheets];
+    for (const root of roots || []) lists.push(root.styleSheets, root.adoptedStyleSheets);
+    return lists;
+  }
+
+  // A sheet's rules, or null for another origin's sheet (the page cannot edit it either).
+  function rulesOf(sheet) {
+    try {
+      return sheet.cssRules;
+    } catch (_) {
+      return null;
+    }
+  }
+
+  // Rule counts of every style sheet of the document and of `roots`: a rule added or
+  // removed through the CSSOM changes style without a mutation.
+  function sheetsPrint(roots) {
+    let print = '';
+    for (const sheets of sheetLists(roots)) {
+      for (const sheet of sheets) {
+        const rules = rulesOf(sheet);
+        print += `${rules ? rules.length : -1}${sheet.disabled ? 'd' : ''},`;
+      }
+      print += '|';
+    }
+    return print;
+  }
+
+  // The animations of the document and of the open shadow roots `roots`
+  // (document.getAnimations() leaves those out).
+  function allAnimations(roots) {
+    const all = document.getAnimations();
+    for (const root of roots || []) all.push(...root.getAnimations());
+    return all;
+  }
+
+  // allAnimations(roots) but those the browser drops at its next frame: a finished script
+  // animation still in effect whose every property a later such animation of the same
+  // element overrides is removed as replaced (Web Animations, "removing replaced
+  // animations"). Its removal changes nothing on screen, so a print of the animations
+  // must not count it.
+  function lastingAnimations(roots) {
+    const all = allAnimations(roots);
+    const overridden = new Map(); // target element -> pseudo-element -> properties set later
+    const out = [];
+    for (let i = all.length - 1; i >= 0; i--) {
+      const a = all[i];
+      const props = replaceableProperties(a);
+      if (!props) { out.push(a); continue; }
+      const { target, pseudoElement } = a.effect;
+      if (!overridden.has(target)) overridden.set(target, new Map());
+      const byPseudo = overridden.get(target);
+      if (!byPseudo.has(pseudoElement)) byPseudo.set(pseudoElement, new Set());
+      const later = byPseudo.get(pseudoElement);
+      const replaced = props.every((p) => later.has(p));
+      for (const p of props) later.add(p);
+      if (!replaced) out.push(a);
+    }
+    return out.reverse();
+  }
+  const KEYFRAME_META = new Set(['offset', 'computedOffset', 'easing', 'composite']);
+  // The properties animation a sets when the browser may remove it as replaced, else null.
+  function replaceableProperties(a) {
+    if (a.replaceState !== 'active' || a.playState !== 'finished' || a.timeline !== document.timeline) return null;
+    if ((typeof CSSAnimation !== 'undefined' && a instanceof CSSAnimation) ||
+        (typeof CSSTransition !== 'undefined' && a instanceof CSSTransition)) return null;
+    const e = a.effect;
+    if (!e || !e.target || !e.getKeyframes || e.getComputedTiming().progress === null) return null;
+    const props = new Set();
+    for (const frame of e.getKeyframes()) for (const k of Object.keys(frame)) if (!KEYFRAME_META.has(k)) props.add(k);
+    return [...props];
+  }
+
+  // --- regions -----------------------------------------------------------------------
+
+  // A region's state: hidden when not rendered, else inert (inert(el)), else covered by the
+  // open dialog (covered(el)), else active; inside a hidden or inert region, that region's.
+  function regionState(el, parentState, inert, covered) {
+    let state = 'active';
+    if (!el.checkVisibility(VIS)) state = 'hidden';
+    else if (inert(el)) state = 'inert';
+    else if (covered(el)) state = 'covered';
+    if (parentState === 'hidden' || parentState === 'inert') state = parentState;
+    return state;
+  }
+
+  // Why what the open dialog covers cannot be used.
+  const behindDialog = (label) => `behind the open dialog "${label}"`;
+
+  // --- actions -----------------------------------------------------------------------
+
+  // Numbers page actions and folded groups (their .order) in document order, by their
+  // elements (pageEls[i], group.first) and a comparator of two elements; then drops the
+  // groups' elements.
+  function orderActions(pageActions, pageEls, groupList, compare) {
+    const entries = pageActions.map((a, i) => [pageEls[i], a]).concat(groupList.map((g) => [g.first, g]));
+    entries.sort((x, y) => compare(x[0], y[0]));
+    entries.forEach((e, i) => { e[1].order = i; });
+    for (const g of groupList) delete g.first;
+  }
+
+  // --- passes ------------------------------------------------------------------------
+
+  const now = () => performance.now();
+
+  // What of a collector's options its kept model depends on (all but the included ids).
+  const optionsKey = (opts) => JSON.stringify(Object.assign({}, opts, { include: null }));
+
+  // Milliseconds per phase of a collector's last pass (bench/observe.py and
+  // bench/observe_inferred.py read them): start(t0) as a pass begins, mark(name) as each
+  // phase ends (a phase marked twice adds up), json() for the last pass.
+  function phaseClock() {
+    let last = 0;
+    let phases = {};
+    return {
+      start(t0) {
+        phases = {};
+        last = t0;
+      },
+      mark(name) {
+        const t = now();
+        phases[name] = (phases[name] || 0) + t - last;
+        last = t;
+      },
+      json: () => JSON.stringify(phases),
+    };
+  }
+
+  // The namespace the files of one collector share (name: the global it publishes, e.g.
+  // '__cdpagentObserve'), made by its first file: each file adds what it defines
+  // (Object.assign) and takes, as it is installed, what earlier files added, so a call
+  // costs what a call within one file costs. It starts with the collector's phase clock.
+  const spaces = new Map();
+  function space(name) {
+    let s = spaces.get(name);
+    if (!s) {
+      s = { clock: phaseClock() };
+      spaces.set(name, s);
+    }
+    return s;
+  }
+
   Object.defineProperty(globalThis, '__cdpagentPrelude', {
     value: Object.freeze({
       MASK, VIS, SENSITIVE, squash, clip, cutLong, head, fold, slug, humanise, closestAcross, containsAcross,
-      pass, isSensitive, pageText, textOf, byIdText, ariaName, labelText, ownName, accessibleName,
-      inViewport, markViewport, anySensitiveNow,
+      pass, isSensitive, pageText, textOf, byIdText, invalidMessage, ariaName, labelText, ownName, accessibleName,
+      firstRole, kindOf, docOrder, shapeOf, ancestorWalk, isElement, WATCH, MAY_HOST, openShadowRoots,
+      sheetLists, rulesOf, sheetsPrint, allAnimations, lastingAnimations, inViewport, markViewport, anySensitiveNow, regionState,
+      behindDialog, orderActions, now, optionsKey, phaseClock, space,
     }),
     writable: false, configurable: false, enumerable: false,
   });

@@ -49,9 +49,9 @@ import trio
 
 from cdpagent import ConnectionClosed
 from cdpagent.cdp import transport as transport_module
+from cdpagent.cdp import world
 from cdpagent.lowlevel import Transport
 from cdpagent.runtime import pageapi
-from cdpagent.snapshot import quiet
 
 ROOT = Path(__file__).resolve().parent.parent
 CONNECTIONS = Path(__file__).resolve().parent / "traces" / "connections"
@@ -314,7 +314,10 @@ def endpoint(
         saved = json.loads(_places(text, recorded.tmp))
         recorded.connections, recorded.varying = saved["connections"], saved.get("varying", {})
     monkeypatch.setattr(pageapi, "secrets", _Tokens())
-    monkeypatch.setattr(quiet, "QUIET_EVENT", "cdpagent-quiet-recorded")
+    monkeypatch.setattr(world, "QUIET_EVENT", "cdpagent-quiet-recorded")
+    # The install commands are built once per process: built again with the fixed name, and
+    # again after the test, so that no other test sees it.
+    world.install_commands.cache_clear()
     opened = itertools.count()
     real_open = transport_module.WebSocketTransport.open
 
@@ -334,4 +337,7 @@ def endpoint(
         return replay
 
     monkeypatch.setattr(transport_module.WebSocketTransport, "open", open_transport)
-    yield recorded
+    try:
+        yield recorded
+    finally:
+        world.install_commands.cache_clear()

@@ -13,6 +13,7 @@ import typing
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import trio
 from conftest import PAGES, evaluate
 from mcp.client.client import Client
@@ -20,20 +21,24 @@ from mcp_support import call_ok, receipt_of
 from scripted_model import ScriptedModel, answer, calls
 
 import cdpagent
-from cdpagent.act.perform import PERFORMERS, act
+from cdpagent.act.inputs import ACT_INPUTS, ActArgs, argument_refusal
+from cdpagent.act.perform import PERFORMERS
 from cdpagent.agent import Agent, Model, generic_role
 from cdpagent.cdp.input import parse_chord
+from cdpagent.cdp.world import WORLD, PageFunction, call_function
 from cdpagent.mcp_server.server import SurfaceConfig, open_server
 from cdpagent.ops.script import act_step
 from cdpagent.snapshot import codes
-from cdpagent.snapshot.model import Kind
+from cdpagent.snapshot.kinds import KINDS, PAGE_KINDS, Kind
+from cdpagent.snapshot.model import decode_snapshot
 from cdpagent.snapshot.observe import observe_page
-from cdpagent.snapshot.openai_tools import INPUT_PROPERTIES, PRESS_FOCUSED
+from cdpagent.snapshot.openai_tools import PRESS_FOCUSED
+from cdpagent.snapshot.options import ObserveOptions
 
-KINDS = PAGES / "kinds"
-DECLARED = KINDS / "declared.html"
-WIDGETS = KINDS / "widgets.html"
-SLIDER_SCALE = KINDS / "slider_scale.html"
+PAGES_OF_KINDS = PAGES / "kinds"
+DECLARED = PAGES_OF_KINDS / "declared.html"
+WIDGETS = PAGES_OF_KINDS / "widgets.html"
+SLIDER_SCALE = PAGES_OF_KINDS / "slider_scale.html"
 JS = Path(__file__).resolve().parent.parent / "js"
 
 
@@ -52,17 +57,50 @@ def fails(receipt: cdpagent.Receipt, code: str) -> str:
 # -- the kind table (no browser) -------------------------------------------------------
 
 
-def test_every_kind_is_performed_declared_and_accepted_by_the_page_scripts() -> None:
-    performed = set(PERFORMERS)
-    assert performed == set(typing.get_args(Kind))
-    assert performed == set(INPUT_PROPERTIES)
-    act_js = re.search(r"const KINDS = \[([^\]]*)\]", (JS / "act.js").read_text())
-    assert act_js is not None
-    assert {*re.findall(r"'(\w+)'", act_js.group(1)), "tool"} == performed
-    collect_js = (JS / "collect.js").read_text()
-    declared = re.search(r"data-agent-kind'\);\n\s*if \(declared && /\^\(([\w|]+)\)\$/", collect_js)
-    assert declared is not None
-    assert {*declared.group(1).split("|"), "tool"} == performed
+def test_every_kind_is_one_row_of_the_table_that_performers_schemas_and_page_scripts_read() -> None:
+    assert set(KINDS) == set(typing.get_args(Kind))
+    assert PERFORMERS.keys() == KINDS.keys()
+    # Every act input is some kind's argument, of the type the operation's Struct decodes.
+    arguments = {spec.argument.name: spec.argument for spec in KINDS.values() if spec.argument}
+    assert set(arguments) == set(ACT_INPUTS)
+    info = msgspec.inspect.type_info(ActArgs)
+    assert isinstance(info, msgspec.inspect.StructType)
+    fields = {f.name: f.type for f in info.fields}
+    python: dict[type[msgspec.inspect.Type], type] = {
+        msgspec.inspect.StrType: str, msgspec.inspect.BoolType: bool, msgspec.inspect.FloatType: float,
+        msgspec.inspect.DictType: dict, msgspec.inspect.ListType: list,
+    }  # fmt: skip
+    for name, argument in arguments.items():
+        field = fields[name]
+        if isinstance(field, msgspec.inspect.Metadata):
+            field = field.type
+        assert isinstance(field, msgspec.inspect.UnionType), name
+        (given,) = [t for t in field.types if not isinstance(t, msgspec.inspect.NoneType)]
+        assert python[type(given)] is argument.type, name
+    # The page scripts are handed the kinds the page performs, and list none of their own
+    # (test_the_page_scripts_read_the_declarable_kinds_from_the_table proves they read them).
+    assert tuple(k for k in KINDS if k != "tool") == PAGE_KINDS
+    assert ObserveOptions().collector_args()["kinds"] == PAGE_KINDS
+    for script in JS.rglob("*.js"):
+        assert not re.search(r"KINDS\s*=\s*\[", script.read_text()), script
+
+
+def test_the_argument_check_reads_the_kind_table() -> None:
+    assert argument_refusal("volume", "set", ActArgs(action="volume", value=3)) is None
+    assert argument_refusal("volume", "set", ActArgs(action="volume")) == "volume needs value (a number)"
+    assert argument_refusal("volume", "set", ActArgs(action="volume", value=True)) == (
+        "volume needs value (a number)"
+    )
+    assert argument_refusal("volume", "set", ActArgs(action="volume", text="9")) == (
+        "volume is a set action and takes no text"
+    )
+    assert argument_refusal("terms", "scroll", ActArgs(action="terms")) is None  # to is optional
+    assert argument_refusal("agree", "check", ActArgs(action="agree", checked=False)) is None
+    # A click given files is performed as an upload: files are its argument then.
+    assert argument_refusal("attach", "click", ActArgs(action="attach", files=["a.txt"])) is None
+    assert argument_refusal("save", "click", ActArgs(action="save", key="Enter")) == (
+        "save is a click action and takes no key"
+    )
 
 
 def test_chords_parse_with_their_modifiers_and_refuse_unknown_keys() -> None:
@@ -78,6 +116,28 @@ def test_chords_parse_with_their_modifiers_and_refuse_unknown_keys() -> None:
         raise AssertionError(f"{bad!r} parsed")
 
 
+async def test_the_page_scripts_read_the_declarable_kinds_from_the_table(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(DECLARED)
+    kinds = {e.tool: e.kind for e in (await tab.observe()).actions}
+    assert kinds["file_menu"] == "hover" and kinds["terms"] == "scroll"
+
+    async def declared_kinds(given: list[str]) -> dict[str, str]:
+        args = ObserveOptions().collector_args() | {"kinds": given}
+        context = await tab.context_id(WORLD)
+        texts = await call_function(
+            tab.session, PageFunction.COLLECT, msgspec.json.encode(args).decode(), "off", 0, False,
+            context=context,
+        )  # fmt: skip
+        return {a.name: a.kind for a in decode_snapshot(texts[0]).actions}
+
+    # A kind the table does not hand the page is no kind a page may declare: the element
+    # is read by its tag and role instead (the scroller and the menu are clicked).
+    narrower = await declared_kinds([k for k in PAGE_KINDS if k not in ("hover", "scroll")])
+    assert narrower["file_menu"] == "click" and narrower["terms"] == "click"
+    assert narrower["volume"] == "set"
+    assert await declared_kinds(list(PAGE_KINDS)) == {**narrower, "file_menu": "hover", "terms": "scroll"}
+
+
 # -- hover -------------------------------------------------------------------------------
 
 
@@ -86,16 +146,16 @@ async def test_hover_runs_mouseenter_and_a_hidden_menu_item_is_clicked_after_its
 ) -> None:
     tab = await browser.open(DECLARED)
     # The item is hidden until its menu is hovered: one act hovers the parent, then clicks it.
-    receipt = await act(tab, "export")
+    receipt = await tab.act("export")
     assert receipt.ok, receipt.to_json()
     assert await log(tab) == ["file:enter", "export:click:true"]
     # Two levels down: File, then Share, then the item.
     await tab.session.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 600, "y": 590})
-    receipt = await act(tab, "mail")
+    receipt = await tab.act("mail")
     assert receipt.ok, receipt.to_json()
     assert await log(tab) == ["file:enter", "share:enter", "mail:click:true"]
     await tab.session.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 600, "y": 590})
-    receipt = await act(tab, "file_menu")
+    receipt = await tab.act("file_menu")
     assert receipt.ok and receipt.result.action is not None, receipt.to_json()
     assert await log(tab) == ["file:enter"]
     assert await evaluate(tab, "document.getElementById('file').matches(':hover')")
@@ -109,21 +169,21 @@ async def test_press_delivers_keys_and_chords_to_the_control_and_press_key_to_th
 ) -> None:
     tab = await browser.open(DECLARED)
     await evaluate(tab, "document.getElementById('search').value = 'abc'")
-    assert (await act(tab, "search_keys", key="Control+A")).ok
+    assert (await tab.act("search_keys", key="Control+A")).ok
     assert await log(tab) == ["search:keydown:Control+Control", "search:keydown:Control+a"]
     # Control+A selected the text instead of typing an "a".
     assert await evaluate(tab, "[search.value, search.selectionStart, search.selectionEnd]") == ["abc", 0, 3]
-    assert (await act(tab, "search_keys", key="Shift+Tab")).ok
+    assert (await tab.act("search_keys", key="Shift+Tab")).ok
     assert await log(tab) == ["search:keydown:Shift+Shift", "search:keydown:Shift+Tab"]
     await evaluate(tab, "document.activeElement.blur()")
-    receipt = await act(tab, PRESS_FOCUSED, key="PageDown")
+    receipt = await tab.act(PRESS_FOCUSED, key="PageDown")
     assert receipt.ok and receipt.result.action is not None, receipt.to_json()
     assert receipt.result.action.id == PRESS_FOCUSED
     assert await log(tab) == ["body:keydown:PageDown"]
-    bad_key = await act(tab, "search_keys", key="Enterr")
+    bad_key = await tab.act("search_keys", key="Enterr")
     assert "unknown key 'Enterr'" in fails(bad_key, codes.INVALID_ARGUMENT)
-    assert "takes only key" in fails(await act(tab, PRESS_FOCUSED, key="a", text="x"), codes.INVALID_ARGUMENT)
-    assert "needs key" in fails(await act(tab, "search_keys"), codes.INVALID_ARGUMENT)
+    assert "takes only key" in fails(await tab.act(PRESS_FOCUSED, key="a", text="x"), codes.INVALID_ARGUMENT)
+    assert "needs key" in fails(await tab.act("search_keys"), codes.INVALID_ARGUMENT)
     assert await log(tab) == []
 
 
@@ -134,33 +194,33 @@ async def test_scroll_turns_the_wheel_inside_the_element_and_says_where_it_got_t
     browser: cdpagent.Browser,
 ) -> None:
     tab = await browser.open(DECLARED)
-    receipt = await act(tab, "terms")
+    receipt = await tab.act("terms")
     assert receipt.ok, receipt.to_json()
     assert receipt.result.state is not None and "px to the end" in receipt.result.state
     events = await log(tab)
     assert events[0] == "terms:wheel:true" and "terms:scroll" in events
     top = await evaluate(tab, "terms.scrollTop")
     assert 0 < top < 400
-    receipt = await act(tab, "terms", to="end")
+    receipt = await tab.act("terms", to="end")
     assert receipt.ok and receipt.result.state == "at the end (400 px scrolled)", receipt.to_json()
     assert await evaluate(tab, "terms.scrollTop") == 400
     assert "terms:scroll" in await log(tab)
-    receipt = await act(tab, "terms", to="end")
+    receipt = await tab.act("terms", to="end")
     assert receipt.ok and receipt.result.warnings == ["terms was already at the end"], receipt.to_json()
-    receipt = await act(tab, "terms", to="start")
+    receipt = await tab.act("terms", to="start")
     assert receipt.ok and receipt.result.state is not None and receipt.result.state.startswith("at the start")
-    assert "down, up, end, start" in fails(await act(tab, "terms", to="left"), codes.INVALID_ARGUMENT)
+    assert "down, up, end, start" in fails(await tab.act("terms", to="left"), codes.INVALID_ARGUMENT)
 
 
 async def test_scroll_reaches_the_end_of_a_disabled_agreement_which_enables_sign(
     browser: cdpagent.Browser,
 ) -> None:
     tab = await browser.open(WIDGETS)
-    assert fails(await act(tab, "sign"), codes.ACTION_UNAVAILABLE)
-    receipt = await act(tab, "agreement", to="end")
+    assert fails(await tab.act("sign"), codes.ACTION_UNAVAILABLE)
+    receipt = await tab.act("agreement", to="end")
     assert receipt.ok, receipt.to_json()
     assert "agreement:scroll" in await log(tab)
-    assert (await act(tab, "sign")).ok
+    assert (await tab.act("sign")).ok
 
 
 # -- set ---------------------------------------------------------------------------------
@@ -170,16 +230,16 @@ async def test_set_moves_range_and_aria_sliders_by_keys_and_verifies_the_value(
     browser: cdpagent.Browser,
 ) -> None:
     tab = await browser.open(DECLARED)
-    receipt = await act(tab, "volume", value=35)
+    receipt = await tab.act("volume", value=35)
     assert receipt.ok and receipt.result.state == "at 35 (0…50)", receipt.to_json()
     assert await log(tab) == [f"volume:input:{v}:true" for v in (15, 20, 25, 30, 35)]
-    assert (await act(tab, "volume", value=50)).ok
+    assert (await tab.act("volume", value=50)).ok
     assert await log(tab) == ["volume:input:50:true"]
-    assert "not a step of 5" in fails(await act(tab, "volume", value=3), codes.INVALID_ARGUMENT)
-    assert "outside 0…50" in fails(await act(tab, "volume", value=60), codes.INVALID_ARGUMENT)
-    assert "takes no text" in fails(await act(tab, "volume", text="9"), codes.INVALID_ARGUMENT)
-    assert "needs value (a number)" in fails(await act(tab, "volume"), codes.INVALID_ARGUMENT)
-    receipt = await act(tab, "brightness", value=7)
+    assert "not a step of 5" in fails(await tab.act("volume", value=3), codes.INVALID_ARGUMENT)
+    assert "outside 0…50" in fails(await tab.act("volume", value=60), codes.INVALID_ARGUMENT)
+    assert "takes no text" in fails(await tab.act("volume", text="9"), codes.INVALID_ARGUMENT)
+    assert "needs value (a number)" in fails(await tab.act("volume"), codes.INVALID_ARGUMENT)
+    receipt = await tab.act("brightness", value=7)
     assert receipt.ok, receipt.to_json()
     assert await log(tab) == [f"brightness:{v}" for v in (3, 4, 5, 6, 7)]
     assert await evaluate(tab, "thumb.getAttribute('aria-valuenow')") == "7"
@@ -189,14 +249,14 @@ async def test_set_reads_an_aria_less_slider_from_its_handle_and_drags_one_that_
     browser: cdpagent.Browser,
 ) -> None:
     tab = await browser.open(WIDGETS)
-    receipt = await act(tab, "amount", value=42)
+    receipt = await tab.act("amount", value=42)
     assert receipt.ok and receipt.result.state == "at 42 (0…100)", receipt.to_json()
     # Home and End find its scale (the number shown beside it); then PageDown while far
     # (20 a press) and arrows: the page's own key handler moved it.
     steps = [0, 100, 99, 79, 59, *range(58, 41, -1)]
     assert await log(tab) == [f"amount:{v}" for v in steps]
     assert await evaluate(tab, "document.getElementById('amount-shown').textContent") == "42"
-    receipt = await act(tab, "zoom", value=60)
+    receipt = await tab.act("zoom", value=60)
     assert receipt.ok and receipt.result.state == "at 60 (0…100)", receipt.to_json()
     assert await log(tab) == ["zoom:down:true", "zoom:60"]
 
@@ -209,30 +269,30 @@ async def test_set_finds_an_aria_less_sliders_range_from_the_number_shown_beside
     tab = await browser.open(SLIDER_SCALE)
     before = {t["function"]["name"]: t for t in (await observe_page(tab)).tools}
     assert "minimum" not in before["level"]["function"]["parameters"]["properties"]["value"]
-    receipt = await act(tab, "level", value=-5)
+    receipt = await tab.act("level", value=-5)
     assert receipt.ok and receipt.result.state == "at -5 (-10…10)", receipt.to_json()
     assert (await log(tab))[:2] == ["level:-10", "level:10"]
     assert await evaluate(tab, "document.getElementById('level-shown').textContent") == "-5"
     # Measured once: the next set moves by arrows only, and the observation shows the range.
-    assert (await act(tab, "level", value=-3)).ok
+    assert (await tab.act("level", value=-3)).ok
     assert await log(tab) == ["level:-4", "level:-3"]
     after = await observe_page(tab)
     value = next(t for t in after.tools if t["function"]["name"] == "level")["function"]["parameters"]
     assert (value["properties"]["value"]["minimum"], value["properties"]["value"]["maximum"]) == (-10, 10)
     assert "current value: <page_data>-3</page_data>" in after.text
-    assert "outside -10…10" in fails(await act(tab, "level", value=15), codes.INVALID_ARGUMENT)
+    assert "outside -10…10" in fails(await tab.act("level", value=15), codes.INVALID_ARGUMENT)
     assert await log(tab) == []
     # Out of range at the first set: refused with the page's range, and put back where it was.
     tab = await browser.open(SLIDER_SCALE)
-    message = fails(await act(tab, "level", value=-20), codes.INVALID_ARGUMENT)
+    message = fails(await tab.act("level", value=-20), codes.INVALID_ARGUMENT)
     assert "outside the slider's range -10…10" in message
     assert await evaluate(tab, "document.getElementById('level-shown').textContent") == "3"
     # No number beside it (the one in the page is another slider's): positional, and said so.
-    receipt = await act(tab, "blind", value=40)
+    receipt = await tab.act("blind", value=40)
     assert receipt.ok and receipt.result.state == "at 40 (0…100)", receipt.to_json()
     assert any("shows no number beside it" in w for w in receipt.result.warnings or []), receipt.to_json()
     assert (await log(tab))[-1] == "blind:40"
-    message = fails(await act(tab, "blind", value=150), codes.INVALID_ARGUMENT)
+    message = fails(await tab.act("blind", value=150), codes.INVALID_ARGUMENT)
     assert "outside 0…100" in message and "shows no number beside it" in message
 
 
@@ -246,14 +306,14 @@ async def test_choose_clicks_the_radio_of_a_native_and_an_aria_group_by_its_labe
     page = await observe_page(tab)
     size = next(t for t in page.tools if t["function"]["name"] == "size")
     assert size["function"]["parameters"]["properties"]["option"]["enum"] == ["Small", "Medium", "Large"]
-    assert (await act(tab, "size", option="Large")).ok
+    assert (await tab.act("size", option="Large")).ok
     assert await log(tab) == ["size:change:l:true"]
-    message = fails(await act(tab, "size", option="Huge"), codes.UNKNOWN_OPTION)
+    message = fails(await tab.act("size", option="Huge"), codes.UNKNOWN_OPTION)
     assert "Small / Medium / Large" in message
     tab = await browser.open(WIDGETS)
-    assert (await act(tab, "colour", option="Green")).ok
+    assert (await tab.act("colour", option="Green")).ok
     assert await log(tab) == ["colour:Green:true"]
-    assert "disabled" in fails(await act(tab, "colour", option="Blue"), codes.UNKNOWN_OPTION)
+    assert "disabled" in fails(await tab.act("colour", option="Blue"), codes.UNKNOWN_OPTION)
 
 
 # -- dates, pickers, covers ----------------------------------------------------------------
@@ -271,7 +331,7 @@ async def test_date_and_time_inputs_are_typed_segment_by_segment_from_iso_text(
         "week": "2026-W49",
     }
     for name, iso in cases.items():
-        receipt = await act(tab, name, text=iso)
+        receipt = await tab.act(name, text=iso)
         assert receipt.ok and receipt.result.warnings == [], receipt.to_json()
         assert await evaluate(tab, f"document.getElementById({name!r}).value") == iso
         # Typed, not set: once the other segments hold a value, each digit of the year
@@ -286,7 +346,7 @@ async def test_a_read_only_field_opens_its_picker_and_the_refusal_says_to_choose
     browser: cdpagent.Browser,
 ) -> None:
     tab = await browser.open(DECLARED)
-    message = fails(await act(tab, "picked_date", text="2026-12-01"), codes.PICKER_REQUIRED)
+    message = fails(await tab.act("picked_date", text="2026-12-01"), codes.PICKER_REQUIRED)
     assert "choose the value from the picker" in message
     assert await log(tab) == ["picker:open"]
     assert await evaluate(tab, "picked.value") == ""
@@ -295,11 +355,11 @@ async def test_a_read_only_field_opens_its_picker_and_the_refusal_says_to_choose
 async def test_a_covered_target_names_its_cover_and_offers_escape(browser: cdpagent.Browser) -> None:
     tab = await browser.open(DECLARED)
     await evaluate(tab, "document.getElementById('cover').style.display = 'block'")
-    message = fails(await act(tab, "save"), codes.ACTION_UNAVAILABLE)
+    message = fails(await tab.act("save"), codes.ACTION_UNAVAILABLE)
     assert "covered by <page_data>Apple Banana</page_data>" in message
     assert f'{PRESS_FOCUSED} with key "Escape"' in message
-    assert (await act(tab, PRESS_FOCUSED, key="Escape")).ok
-    assert (await act(tab, "save")).ok
+    assert (await tab.act(PRESS_FOCUSED, key="Escape")).ok
+    assert (await tab.act("save")).ok
     assert await log(tab) == ["body:keydown:Escape", "escape", "save:click"]
 
 
@@ -328,13 +388,13 @@ async def test_inferred_native_range_radio_group_and_date_are_set_chosen_and_typ
     browser: cdpagent.Browser,
 ) -> None:
     # A page that declares nothing: infer.js offers these as set, choose and type.
-    tab = await browser.open(KINDS / "undeclared.html")
+    tab = await browser.open(PAGES_OF_KINDS / "undeclared.html")
     page = await observe_page(tab)
     kinds = {e.tool: e.kind for e in page.observation.actions}
     assert kinds == {"volume": "set", "size": "choose", "due": "type"}, kinds
-    assert (await act(tab, "volume", value=10)).ok
-    assert (await act(tab, "size", option="Large")).ok
-    assert (await act(tab, "due", text="2026-12-01")).ok
+    assert (await tab.act("volume", value=10)).ok
+    assert (await tab.act("size", option="Large")).ok
+    assert (await tab.act("due", text="2026-12-01")).ok
     events = await log(tab)
     assert events[:4] == ["vol:6:true", "vol:8:true", "vol:10:true", "size:l:true"]
     assert events[-1] == "due:2026-12-01" and len(events) > 5
@@ -381,10 +441,10 @@ async def test_inferred_hover_menu_items_are_hovered_open_then_clicked(browser: 
     tab = await browser.open(PAGES / "clicks" / "hover.html")
     for name, result in (("laptops", "selected Laptops"), ("sign_out", "signed out")):
         await tab.session.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 700, "y": 590})
-        receipt = await act(tab, name)
+        receipt = await tab.act(name)
         assert receipt.ok, receipt.to_json()
         assert await evaluate(tab, "document.getElementById('result').textContent") == result
     # A menu's parent is only hovered: nothing is chosen.
     await evaluate(tab, "document.getElementById('result').textContent = ''")
-    assert (await act(tab, "products")).ok
+    assert (await tab.act("products")).ok
     assert await evaluate(tab, "document.getElementById('result').textContent") == ""

@@ -8,7 +8,6 @@ import trio
 from conftest import PAGES, evaluate
 
 import cdpagent
-from cdpagent.act.perform import act
 from cdpagent.snapshot import codes
 from cdpagent.snapshot.receipts import Receipt
 
@@ -25,7 +24,7 @@ def error(receipt: Receipt) -> tuple[str, str]:
 
 async def test_ob7_unknown_action_lists_what_is_available(browser: cdpagent.Browser) -> None:
     tab = await browser.open(FORM)
-    receipt = await act(tab, "launch_rockets")
+    receipt = await tab.act("launch_rockets")
     assert error(receipt)[0] == codes.UNKNOWN_ACTION
     assert receipt.result.error is not None
     assert "save" in receipt.result.error.available
@@ -35,32 +34,32 @@ async def test_ob7_unknown_action_lists_what_is_available(browser: cdpagent.Brow
 
 async def test_ob7_row_action_without_record(browser: cdpagent.Browser) -> None:
     tab = await browser.open(LIST)
-    assert error(await act(tab, "star"))[0] == codes.RECORD_REQUIRED
+    assert error(await tab.act("star"))[0] == codes.RECORD_REQUIRED
 
 
 async def test_ob7_row_action_with_an_unknown_record(browser: cdpagent.Browser) -> None:
     tab = await browser.open(LIST)
-    code, message = error(await act(tab, "star", record="r999"))
+    code, message = error(await tab.act("star", record="r999"))
     assert code == codes.UNKNOWN_RECORD and "r999" in message
 
 
 async def test_ob7_record_on_a_page_level_action(browser: cdpagent.Browser) -> None:
     tab = await browser.open(FORM)
-    assert error(await act(tab, "save", record="r1"))[0] == codes.INVALID_ARGUMENT
+    assert error(await tab.act("save", record="r1"))[0] == codes.INVALID_ARGUMENT
 
 
 async def test_ob7_arguments_must_fit_the_kind(browser: cdpagent.Browser) -> None:
     tab = await browser.open(FORM)
-    assert error(await act(tab, "save", text="hello"))[0] == codes.INVALID_ARGUMENT
-    assert error(await act(tab, "name"))[0] == codes.INVALID_ARGUMENT
-    assert error(await act(tab, "subscribe"))[0] == codes.INVALID_ARGUMENT
-    assert error(await act(tab, "size", text="Medium"))[0] == codes.INVALID_ARGUMENT
+    assert error(await tab.act("save", text="hello"))[0] == codes.INVALID_ARGUMENT
+    assert error(await tab.act("name"))[0] == codes.INVALID_ARGUMENT
+    assert error(await tab.act("subscribe"))[0] == codes.INVALID_ARGUMENT
+    assert error(await tab.act("size", text="Medium"))[0] == codes.INVALID_ARGUMENT
     assert await evaluate(tab, "window.events.length") == 0
 
 
 async def test_ob7_typing_into_a_disabled_field(browser: cdpagent.Browser) -> None:
     tab = await browser.open(FORM)
-    receipt = await act(tab, "locked_name", text="new")
+    receipt = await tab.act("locked_name", text="new")
     assert error(receipt)[0] == codes.ACTION_UNAVAILABLE
     assert receipt.result.error is not None and receipt.result.error.reason == "disabled"
     assert await evaluate(tab, "document.querySelector('[data-agent-action=locked_name]').value") == "locked"
@@ -68,7 +67,7 @@ async def test_ob7_typing_into_a_disabled_field(browser: cdpagent.Browser) -> No
 
 async def test_ob7_typing_into_a_read_only_field(browser: cdpagent.Browser) -> None:
     tab = await browser.open(FORM)
-    receipt = await act(tab, "fixed_code", text="XYZ")
+    receipt = await tab.act("fixed_code", text="XYZ")
     assert error(receipt)[0] == codes.ACTION_UNAVAILABLE
     assert receipt.result.error is not None and receipt.result.error.reason == "read-only"
     assert await evaluate(tab, "document.querySelector('[data-agent-action=fixed_code]').value") == "ABC"
@@ -84,7 +83,7 @@ async def test_ob7_typing_into_a_field_made_read_only_since_the_snapshot(
         "document.getElementById('name').addEventListener('focus', "
         "(e) => { e.target.readOnly = true; }, { once: true })",
     )
-    receipt = await act(tab, "name", text="sneaky")
+    receipt = await tab.act("name", text="sneaky")
     # Focusing made it read-only: the typed text never arrives, the expectation fails.
     assert error(receipt)[0] == codes.EXPECTATION_FAILED
     assert await evaluate(tab, "document.getElementById('name').value") == "old name"
@@ -92,10 +91,10 @@ async def test_ob7_typing_into_a_field_made_read_only_since_the_snapshot(
 
 async def test_ob7_select_option_that_does_not_exist(browser: cdpagent.Browser) -> None:
     tab = await browser.open(FORM)
-    code, message = error(await act(tab, "size", option="Gigantic"))
+    code, message = error(await tab.act("size", option="Gigantic"))
     assert code == codes.UNKNOWN_OPTION
     assert "Small / Medium" in message
-    assert error(await act(tab, "size", option="Huge"))[0] == codes.UNKNOWN_OPTION  # disabled option
+    assert error(await tab.act("size", option="Huge"))[0] == codes.UNKNOWN_OPTION  # disabled option
     assert await evaluate(tab, "document.getElementById('size').value") == "Small"
 
 
@@ -103,7 +102,7 @@ async def test_ob8_click_that_navigates_shows_the_new_identity(browser: cdpagent
     tab = await browser.open(FORM)
     before = tab.document
     assert before is not None
-    receipt = await act(tab, "go")
+    receipt = await tab.act("go")
     assert receipt.ok, receipt.to_json()
     changed = receipt.result.changed
     assert changed is not None and changed.navigated and changed.identity is not None
@@ -116,7 +115,7 @@ async def test_ob8_click_that_navigates_shows_the_new_identity(browser: cdpagent
 
 async def test_ob8_click_that_removes_its_own_row(browser: cdpagent.Browser) -> None:
     tab = await browser.open(LIST)
-    receipt = await act(tab, "remove", record="r3")
+    receipt = await tab.act("remove", record="r3")
     assert receipt.ok, receipt.to_json()
     changed = receipt.result.changed
     assert changed is not None and changed.records is not None
@@ -128,13 +127,13 @@ async def test_ob8_click_that_removes_its_own_row(browser: cdpagent.Browser) -> 
 
 async def test_ob7_handler_that_throws(browser: cdpagent.Browser) -> None:
     tab = await browser.open(FORM)
-    code, message = error(await act(tab, "explode"))
+    code, message = error(await tab.act("explode"))
     assert code == codes.ACTION_FAILED and "boom from the page" in message
 
 
 async def test_ob8_whole_list_rerender_still_gives_a_precise_diff(browser: cdpagent.Browser) -> None:
     tab = await browser.open(LIST)
-    receipt = await act(tab, "star", record="r2")
+    receipt = await tab.act("star", record="r2")
     assert receipt.ok, receipt.to_json()
     assert await evaluate(tab, "window.renders") == 2  # every row element was replaced
     changed = receipt.result.changed
@@ -151,7 +150,7 @@ async def test_ob7_two_acts_on_one_tab_never_interleave(browser: cdpagent.Browse
     receipts: list[Receipt] = []
 
     async def run(name: str, **kwargs: Any) -> None:
-        receipts.append(await act(tab, name, **kwargs))
+        receipts.append(await tab.act(name, **kwargs))
 
     with trio.fail_after(20):
         async with trio.open_nursery() as nursery:
@@ -173,14 +172,14 @@ async def test_ob7_page_replaced_under_the_action_is_page_changed_or_timeout_fre
     tab = await browser.open(FORM)
     await evaluate(tab, "document.getElementById('name').addEventListener('focus', () => location.reload())")
     with trio.fail_after(20):
-        receipt = await act(tab, "name", text="x")
+        receipt = await tab.act("name", text="x")
     assert receipt.ok or receipt.code in (codes.PAGE_CHANGED, codes.EXPECTATION_FAILED), receipt.to_json()
 
 
 async def test_ob7_blocking_alert_is_dismissed_with_a_warning(browser: cdpagent.Browser) -> None:
     tab = await browser.open(FORM)
     with trio.fail_after(20):
-        receipt = await act(tab, "greet")
+        receipt = await tab.act("greet")
     assert receipt.ok, receipt.to_json()
     assert receipt.result.warnings == ["the page opened a JavaScript dialog, dismissed: hello from the page"]
     assert await evaluate(tab, "document.getElementById('status').textContent") == "greeted"
@@ -190,7 +189,7 @@ async def test_ob7_timeout_is_a_receipt(browser: cdpagent.Browser) -> None:
     # A page that never stops mutating cannot settle within the act's deadline.
     tab = await browser.open(FORM)
     await evaluate(tab, "setInterval(() => { document.body.dataset.tick = Date.now(); }, 5)")
-    receipt = await act(tab, "save", timeout=0.3)
+    receipt = await tab.act("save", timeout=0.3)
     assert receipt.code == codes.TIMEOUT
     assert receipt.result.error is not None
     # Usually the deadline passes while waiting for the page to settle, before any input. On a
@@ -203,9 +202,9 @@ async def test_ob7_timeout_is_a_receipt(browser: cdpagent.Browser) -> None:
 
 async def test_ob7_folded_action_refuses_a_record_of_another_region(browser: cdpagent.Browser) -> None:
     tab = await browser.open(PAGES / "act_regions.html")
-    code, message = error(await act(tab, "left_pick", record="b1"))
+    code, message = error(await tab.act("left_pick", record="b1"))
     assert code == codes.UNKNOWN_RECORD and "Left" in message
-    receipt = await act(tab, "right_pick", record="b1")
+    receipt = await tab.act("right_pick", record="b1")
     assert receipt.ok, receipt.to_json()
     assert receipt.to_builtins()["result"]["changed"]["records"]["changed"] == {
         "b1": {"picked": {"before": "no", "after": "yes"}}
@@ -214,5 +213,5 @@ async def test_ob7_folded_action_refuses_a_record_of_another_region(browser: cdp
 
 async def test_ob7_refusals_name_the_action_they_refused(browser: cdpagent.Browser) -> None:
     tab = await browser.open(LIST)
-    receipt = await act(tab, "star", record="r999")
+    receipt = await tab.act("star", record="r999")
     assert receipt.to_builtins()["result"]["action"] == {"id": "star@r999", "description": "Star the row"}

@@ -1,4 +1,4 @@
-"""``target.call_function``, the one decoder of page function calls (issue 21), on what Chromium
+"""``call_function`` of cdpagent.cdp.world, the one caller of page functions, on what Chromium
 answers: values, promises and throws, recorded (tests/recorded_cdp.py)."""
 
 from __future__ import annotations

@@ -13,10 +13,10 @@ from conftest import PAGES, evaluate
 
 import cdpagent
 from cdpagent import ObserveResult, Receipt
-from cdpagent.act.perform import act
+from cdpagent.cdp.world import WORLD, install
 from cdpagent.snapshot import ActionEntry
 from cdpagent.snapshot.clickables import probe_listeners, verdict
-from cdpagent.snapshot.observe import WORLD, install, observe_page
+from cdpagent.snapshot.observe import observe_page
 from cdpagent.snapshot.options import COLLECTOR_BOUNDS
 
 CLICKS = PAGES / "clicks"
@@ -53,7 +53,7 @@ async def test_ob12_span_link_and_div_submit(browser: cdpagent.Browser) -> None:
     # an onclick span, and a div whose click listener only the browser knows of
     assert found["read_more"].kind == "click" and found["read_more"].available
     assert found["submit"].kind == "click" and found["submit"].source == "inferred"
-    ok(await act(tab, "submit"))
+    ok(await tab.act("submit"))
     assert await result_text(tab) == "submitted"
 
 
@@ -65,9 +65,9 @@ async def test_ob12_inbox_rows_and_icons_are_row_actions(browser: cdpagent.Brows
         assert found[name].kind == "click" and found[name].rows == 5, name
     assert found["primary"].kind == "scroll"  # the scrolling mail list, named by its heading
     alice = record_of(result, "Alice")
-    ok(await act(tab, "star", record=alice))
+    ok(await tab.act("star", record=alice))
     assert await result_text(tab) == "starred Alice"
-    opened = ok(await act(tab, "open", record=record_of(result, "Carol")))
+    opened = ok(await tab.act("open", record=record_of(result, "Carol")))
     assert opened.result.changed is not None and opened.result.changed.actions is not None
     assert "back" in opened.result.changed.actions.appeared
     assert (
@@ -82,15 +82,15 @@ async def test_ob12_feed_menu_items_appear_after_more(browser: cdpagent.Browser)
     assert {"reply", "retweet", "like", "more"} <= set(found)
     assert all(found[n].rows == 4 for n in ("reply", "like", "more"))
     ada = record_of(result, "@ada")
-    opened = ok(await act(tab, "more", record=ada))
+    opened = ok(await tab.act("more", record=ada))
     assert opened.result.changed is not None and opened.result.changed.actions is not None
     # the menu's plain items are the page's actions while it is open, named by their text
     assert {"share_via_dm", "copy_link", "mute_ada"} <= set(opened.result.changed.actions.appeared)
     menu = entries(await observe_page(tab))
     assert "appeared after" in menu["mute_ada"].description and not menu["mute_ada"].rows
-    ok(await act(tab, "share_via_dm"))
+    ok(await tab.act("share_via_dm"))
     assert await result_text(tab) == "share @ada"
-    ok(await act(tab, "like", record=ada))
+    ok(await tab.act("like", record=ada))
     assert await result_text(tab) == "like @ada"
 
 
@@ -98,16 +98,16 @@ async def test_ob12_tree_items_open_and_are_clicked(browser: cdpagent.Browser) -
     tab = await browser.open(CLICKS / "tree.html")
     result = await observe_page(tab)
     assert entries(result)["open"].rows == 3
-    ok(await act(tab, "open", record=record_of(result, "Karen")))
+    ok(await tab.act("open", record=record_of(result, "Karen")))
     inner = await observe_page(tab)
     assert "Marla" in inner.text
-    ok(await act(tab, "open", record=record_of(inner, "Marla")))
+    ok(await tab.act("open", record=record_of(inner, "Marla")))
     assert await result_text(tab) == "clicked Marla"
 
 
 async def test_ob12_autocomplete_suggestions_are_offered(browser: cdpagent.Browser) -> None:
     tab = await browser.open(CLICKS / "autocomplete.html")
-    typed = ok(await act(tab, "tags", text="Ge"))
+    typed = ok(await tab.act("tags", text="Ge"))
     assert typed.result.changed is not None and typed.result.changed.actions is not None
     assert {"georgia", "germany"} <= set(typed.result.changed.actions.appeared)
     after = await observe_page(tab)
@@ -116,9 +116,9 @@ async def test_ob12_autocomplete_suggestions_are_offered(browser: cdpagent.Brows
     # the live region's count is news, not an error
     live = [f for f in after.observation.feedback if "results are available" in f.message]
     assert live and all(f.level == "info" for f in live)
-    ok(await act(tab, "germany"))
+    ok(await tab.act("germany"))
     assert await evaluate(tab, "document.getElementById('tags').value") == "Germany"
-    ok(await act(tab, "submit"))
+    ok(await tab.act("submit"))
     assert await result_text(tab) == "entered Germany"
 
 

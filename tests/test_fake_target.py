@@ -18,6 +18,7 @@ import trio
 from fake_target import FakeSession, load, replay_tab
 
 import cdpagent
+from cdpagent.act.inputs import ActArgs
 from cdpagent.act.perform import act
 from cdpagent.agent import Agent, generic_role
 from cdpagent.agent.loop import ToolRecord
@@ -26,7 +27,7 @@ from cdpagent.ops.script import STEPS, ScriptContext, act_step
 from cdpagent.snapshot import ObserveOptions, build, tools_json
 from cdpagent.snapshot.model import Snapshot
 from cdpagent.snapshot.observe import collect_snapshot, observe_page
-from cdpagent.snapshot.render import action_sizes
+from cdpagent.snapshot.render import measure
 
 
 @pytest.fixture
@@ -165,7 +166,8 @@ async def test_ob3_the_action_budget_measures_the_lines_as_they_are_rendered(
     shown += [line for line in _lines_between(text, "## Unavailable actions") if line.startswith("- ")]
     assert len(shown) == len(obs.actions) > 0
     assert sum(len(line) + 1 for line in shown) <= opts.max_action_chars
-    assert action_sizes(obs.actions, opts.max_description_chars) == [len(line) + 1 for line in shown]
+    sizes = measure(actions=obs.actions, description_chars=opts.max_description_chars)
+    assert sizes.actions == [len(line) + 1 for line in shown]
 
 
 async def test_ob1_a_collector_that_throws_is_collect_failed(
@@ -202,7 +204,8 @@ async def test_ob8_a_recorded_receipt_is_bounded_by_its_options(
     none: the change is counted in ``omitted``, not listed, and still observed."""
     tab, session = replay("act_todos")
     with trio.fail_after(5):
-        receipt = (await act(tab, "toggle", record="t9", options=ObserveOptions(max_records=0))).to_builtins()
+        args = ActArgs(action="toggle", record="t9")
+        receipt = (await act(tab, args, options=ObserveOptions(max_records=0))).to_builtins()
     changed = receipt["result"]["changed"]
     assert receipt["result"]["ok"] is True and changed["observed"] is True
     assert "changed" not in changed.get("records", {})

@@ -20,8 +20,9 @@ from typing import Any
 from test_inference_equivalence import PAGES as GOLDEN_PAGES
 
 import cdpagent
+from cdpagent.cdp.world import WORLD
 from cdpagent.snapshot import ObserveOptions
-from cdpagent.snapshot.observe import WORLD, observe_page
+from cdpagent.snapshot.observe import observe_page
 
 HERE = Path(__file__).resolve().parent
 REAL = HERE / "realworld"

@@ -14,7 +14,6 @@ from conftest import PAGES, evaluate
 
 import cdpagent
 from cdpagent import ObserveResult, Receipt
-from cdpagent.act.perform import act
 from cdpagent.snapshot import ObserveOptions, codes, tools_json
 from cdpagent.snapshot.observe import observe_page
 from cdpagent.snapshot.render import COMPACT_PREAMBLE
@@ -54,10 +53,10 @@ async def test_ob12_todomvc_add_toggle_filter_clear(browser: cdpagent.Browser) -
     clear = [e for e in first.observation.actions if e.tool == "clear_completed"]
     assert not clear or not clear[0].available  # hidden while nothing is completed
 
-    added = ok(await act(tab, "what_needs_to_be_done", text="buy milk"))
+    added = ok(await tab.act("what_needs_to_be_done", text="buy milk"))
     assert added.result.changed is not None and added.result.changed.records is not None
     assert len(added.result.changed.records.added) == 1
-    ok(await act(tab, "what_needs_to_be_done", text="walk dog"))
+    ok(await tab.act("what_needs_to_be_done", text="walk dog"))
 
     result = await observed(tab)
     toggle = next(e for e in result.observation.actions if e.tool == "toggle")
@@ -68,19 +67,19 @@ async def test_ob12_todomvc_add_toggle_filter_clear(browser: cdpagent.Browser) -
     own = "[...document.querySelectorAll('.todo-list li')].find((li) => li.textContent.includes('buy milk'))"
     assert milk.id == await evaluate(tab, f"{own}.dataset.id")
 
-    toggled = ok(await act(tab, "toggle", record=milk.id, checked=True))
+    toggled = ok(await tab.act("toggle", record=milk.id, checked=True))
     assert toggled.result.changed is not None and toggled.result.changed.records is not None
     change = toggled.result.changed.records.changed[milk.id]["checked"]
     assert (change.before, change.after) == (False, True)
 
     result = await observed(tab)
     assert tools_of(result)["active"] == "click/read"
-    filtered = ok(await act(tab, "active"))
+    filtered = ok(await tab.act("active"))
     assert filtered.result.changed is not None and filtered.result.changed.records is not None
     assert filtered.result.changed.records.removed == [milk.id]
-    ok(await act(tab, "all"))
+    ok(await tab.act("all"))
 
-    cleared = ok(await act(tab, "clear_completed"))
+    cleared = ok(await tab.act("clear_completed"))
     assert cleared.result.changed is not None and cleared.result.changed.records is not None
     assert cleared.result.changed.records.removed == [milk.id]
     assert await evaluate(tab, "document.querySelectorAll('.todo-list li').length") == 1
@@ -88,8 +87,8 @@ async def test_ob12_todomvc_add_toggle_filter_clear(browser: cdpagent.Browser) -
 
 async def test_ob12_todomvc_edit_in_place(browser: cdpagent.Browser) -> None:
     tab = await browser.open(TODOMVC)
-    ok(await act(tab, "what_needs_to_be_done", text="buy milk"))
-    ok(await act(tab, "what_needs_to_be_done", text="walk dog"))
+    ok(await tab.act("what_needs_to_be_done", text="buy milk"))
+    ok(await tab.act("what_needs_to_be_done", text="walk dog"))
     result = await observed(tab)
     edit = next(e for e in result.observation.actions if e.tool == "edit")
     assert edit.folded and edit.rows == 2 and edit.kind == "type" and edit.available
@@ -97,7 +96,7 @@ async def test_ob12_todomvc_edit_in_place(browser: cdpagent.Browser) -> None:
     milk = next(r for r in result.observation.records if r.fields.get("text") == "buy milk")
     assert milk.actions["edit"].available
 
-    edited = ok(await act(tab, "edit", record=milk.id, text="buy oat milk"))
+    edited = ok(await tab.act("edit", record=milk.id, text="buy oat milk"))
     assert edited.result.changed is not None and edited.result.changed.records is not None
     change = edited.result.changed.records.changed[milk.id]["text"]
     assert (change.before, change.after) == ("buy milk", "buy oat milk")
@@ -123,9 +122,9 @@ async def test_ob12_todomvc_react(browser: cdpagent.Browser) -> None:
     assert tools_of(first)["new_todo_input"] == "type/write"
     assert not first.observation.records
 
-    added = ok(await act(tab, "new_todo_input", text="buy milk"))
+    added = ok(await tab.act("new_todo_input", text="buy milk"))
     assert len(record_ids(added)[0]) == 1
-    ok(await act(tab, "new_todo_input", text="walk dog"))
+    ok(await tab.act("new_todo_input", text="walk dog"))
     result = await observed(tab)
     tools = tools_of(result)
     assert tools["toggle"] == "check/write" and tools["edit"] == "type/write"
@@ -135,7 +134,7 @@ async def test_ob12_todomvc_react(browser: cdpagent.Browser) -> None:
     # React renders no id on the rows: their ids are content hashes, never positions.
     assert milk.id.startswith("r") and milk.id != dog.id and milk.source == "inferred"
 
-    toggled = ok(await act(tab, "toggle", record=milk.id, checked=True))
+    toggled = ok(await tab.act("toggle", record=milk.id, checked=True))
     assert toggled.result.changed is not None and toggled.result.changed.records is not None
     change = toggled.result.changed.records.changed[milk.id]["checked"]
     assert (change.before, change.after) == (False, True)
@@ -143,17 +142,17 @@ async def test_ob12_todomvc_react(browser: cdpagent.Browser) -> None:
     assert (count.before, count.after) == ("2 items left", "1 item left")
 
     # The row's content is its id: an edited row without an id of its own is a new record.
-    edited = ok(await act(tab, "edit", record=dog.id, text="walk the dog"))
+    edited = ok(await tab.act("edit", record=dog.id, text="walk the dog"))
     new, gone = record_ids(edited)
     assert gone == [dog.id] and len(new) == 1
     again = await observed(tab, ObserveOptions(include=(new[0],)))
     assert next(r for r in again.observation.records if r.id == new[0]).fields["text"] == "walk the dog"
     assert await evaluate(tab, "document.querySelectorAll('.todo-list li.editing').length") == 0
 
-    assert record_ids(ok(await act(tab, "active"))) == ([], [milk.id])
-    assert record_ids(ok(await act(tab, "completed"))) == ([milk.id], new)
-    assert record_ids(ok(await act(tab, "all"))) == (new, [])
-    cleared = ok(await act(tab, "clear_completed"))
+    assert record_ids(ok(await tab.act("active"))) == ([], [milk.id])
+    assert record_ids(ok(await tab.act("completed"))) == ([milk.id], new)
+    assert record_ids(ok(await tab.act("all"))) == (new, [])
+    cleared = ok(await tab.act("clear_completed"))
     assert record_ids(cleared) == ([], [milk.id])
     assert cleared.result.changed is not None and cleared.result.changed.actions is not None
     assert "clear_completed" in {u.id for u in cleared.result.changed.actions.unavailable}
@@ -163,10 +162,10 @@ async def test_ob12_todomvc_react(browser: cdpagent.Browser) -> None:
 
 async def test_ob12_inference_adds_nothing_to_the_page(browser: cdpagent.Browser) -> None:
     tab = await browser.open(TODOMVC)
-    ok(await act(tab, "what_needs_to_be_done", text="buy milk"))
+    ok(await tab.act("what_needs_to_be_done", text="buy milk"))
     before = await evaluate(tab, "document.documentElement.outerHTML")
     result = await observed(tab)
-    ok(await act(tab, "toggle", record=result.observation.record_ids[0], checked=True))
+    ok(await tab.act("toggle", record=result.observation.record_ids[0], checked=True))
     after = await evaluate(tab, "document.documentElement.outerHTML")
     # Only the page's own re-render differs (the class of the completed row).
     assert "data-agent" not in after and after.count("=") == before.count("=")
@@ -183,7 +182,7 @@ async def test_ob12_apg_tabs_selected(browser: cdpagent.Browser) -> None:
     assert state["selected tab"] == ["Maria Ahlefeldt"]
     panel = next(r for r in result.observation.regions if r.id == "carl_andersen")
     assert panel.role == "tabpanel" and panel.state == "hidden"
-    receipt = ok(await act(tab, "carl_andersen"))
+    receipt = ok(await tab.act("carl_andersen"))
     assert receipt.result.changed is not None
     change = receipt.result.changed.state["selected tab"]
     assert (change.before, change.after) == (["Maria Ahlefeldt"], ["Carl Andersen"])
@@ -199,7 +198,7 @@ async def test_ob12_apg_sortable_table(browser: cdpagent.Browser) -> None:
     assert fred.fields["Company"] == "Canary, Inc." and fred.fields["Favorite Number"] == "56"
     state = {s.name: s.value for s in result.observation.state}
     assert state["sort"] == {"Last Name": "ascending"}
-    receipt = ok(await act(tab, "first_name"))
+    receipt = ok(await tab.act("first_name"))
     assert receipt.result.changed is not None
     change = receipt.result.changed.state["sort"]
     # The example sorts a column descending on its first click.
@@ -216,7 +215,7 @@ async def test_ob12_apg_disclosure_expanded(browser: cdpagent.Browser) -> None:
     expand = next(e for e in result.observation.actions if e.tool == "expand")
     assert expand.folded and expand.rows == 4 and expand.effect == "read"
     row = result.observation.record_ids[2]
-    receipt = ok(await act(tab, "expand", record=row))
+    receipt = ok(await tab.act("expand", record=row))
     assert receipt.result.changed is not None and receipt.result.changed.records is not None
     fields = receipt.result.changed.records.changed[row]
     assert (fields["expanded"].before, fields["expanded"].after) == (False, True)
@@ -227,15 +226,15 @@ async def test_ob12_apg_modal_dialog_opened_and_closed(browser: cdpagent.Browser
     tab = await browser.open(APG / "dialog.html")
     result = await observed(tab)
     assert tools_of(result)["add_delivery_address"] == "click/write"
-    opened = ok(await act(tab, "add_delivery_address"))
+    opened = ok(await tab.act("add_delivery_address"))
     assert opened.result.changed is not None and opened.result.changed.modal is not None
     assert opened.result.changed.modal.after == "Add Delivery Address"
     inside = await observed(tab)
     assert inside.observation.modal == "Add Delivery Address"
     street = next(e for e in inside.observation.actions if e.tool == "street")
     assert street.kind == "type" and street.available
-    ok(await act(tab, "street", text="1 Main St"))
-    closed = ok(await act(tab, "cancel"))
+    ok(await tab.act("street", text="1 Main St"))
+    closed = ok(await tab.act("cancel"))
     assert closed.result.changed is not None and closed.result.changed.modal is not None
     assert closed.result.changed.modal.after is None
 
@@ -244,11 +243,11 @@ async def test_ob12_apg_combobox_option_chosen(browser: cdpagent.Browser) -> Non
     tab = await browser.open(APG / "combobox-select-only.html")
     result = await observed(tab)
     assert tools_of(result)["favorite_fruit"] == "click/read"
-    opened = ok(await act(tab, "favorite_fruit"))
+    opened = ok(await tab.act("favorite_fruit"))
     assert opened.result.changed is not None and opened.result.changed.actions is not None
     assert "banana" in opened.result.changed.actions.appeared
     assert opened.result.changed.state["expanded"].after == ["Favorite Fruit"]
-    chosen = ok(await act(tab, "banana"))
+    chosen = ok(await tab.act("banana"))
     assert chosen.result.changed is not None and chosen.result.changed.actions is not None
     value = chosen.result.changed.state["Favorite Fruit"]
     assert (value.before, value.after) == ("Choose a Fruit", "Banana")
@@ -263,8 +262,8 @@ async def test_ob12_apg_menu_button(browser: cdpagent.Browser) -> None:
     result = await observed(tab)
     assert tools_of(result)["actions"] == "click/read"
     assert "action_2" not in tools_of(result)  # menu items exist only while the menu is open
-    ok(await act(tab, "actions"))
-    chosen = ok(await act(tab, "action_2"))
+    ok(await tab.act("actions"))
+    chosen = ok(await tab.act("action_2"))
     assert chosen.result.changed is not None and chosen.result.changed.actions is not None
     assert "action_2" in chosen.result.changed.actions.disappeared
     assert await evaluate(tab, "document.getElementById('action_output').value") == "Action 2"
@@ -292,11 +291,11 @@ async def test_ob12_large_table_rows_fold(browser: cdpagent.Browser) -> None:
     assert om.records_total == 500 and om.records_shown <= 20
     archive = next(e for e in result.observation.actions if e.tool == "archive")
     assert archive.folded and archive.rows == 500 and archive.offscreen > 400
-    receipt = ok(await act(tab, "archive", record="order-400"))
+    receipt = ok(await tab.act("archive", record="order-400"))
     assert receipt.result.changed is not None and receipt.result.changed.records is not None
     change = receipt.result.changed.records.changed["order-400"]["Status"]
     assert (change.before, change.after) == ("open", "archived")
-    again = await act(tab, "archive", record="order-400")
+    again = await tab.act("archive", record="order-400")
     assert again.code == codes.ACTION_UNAVAILABLE
     assert again.result.error is not None and again.result.error.reason == "disabled"
 
@@ -316,7 +315,7 @@ async def test_ob12_cards_outside_lists_are_records(browser: cdpagent.Browser) -
     # Feature boxes of one shape that hold links only are not records.
     assert sum(1 for e in result.observation.actions if e.tool.startswith("learn_more")) == 3
 
-    added = ok(await act(tab, "add_to_cart", record="/products/lamp"))
+    added = ok(await tab.act("add_to_cart", record="/products/lamp"))
     assert added.result.changed is not None and added.result.changed.records is not None
     text = added.result.changed.records.changed["/products/lamp"]["text"]
     assert "Add to cart" in str(text.before) and "In cart" in str(text.after)
@@ -326,10 +325,10 @@ async def test_ob12_cards_outside_lists_are_records(browser: cdpagent.Browser) -
     assert added.result.changed.actions is not None
     rows = added.result.changed.actions.rows["add_to_cart@{record}"]
     assert (rows.before, rows.after) == (5, 4)
-    again = await act(tab, "add_to_cart", record="/products/lamp")
+    again = await tab.act("add_to_cart", record="/products/lamp")
     assert again.code == codes.UNKNOWN_RECORD
 
-    removed = ok(await act(tab, "remove", record="p2"))
+    removed = ok(await tab.act("remove", record="p2"))
     assert removed.result.changed is not None and removed.result.changed.records is not None
     assert removed.result.changed.records.removed == ["p2"] and not removed.result.changed.records.added
     after = await observed(tab)

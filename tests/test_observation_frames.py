@@ -20,7 +20,6 @@ import trio
 from conftest import PAGES
 
 import cdpagent
-from cdpagent.act.perform import act
 from cdpagent.cdp.dialogs import LEAVE_NOTICE
 from cdpagent.snapshot import ActionLocator, Snapshot, options
 from cdpagent.snapshot.frames import FRAME_TIMEOUT, TIMED_OUT, FrameOwner, FramePart, frame_of, merge
@@ -76,22 +75,22 @@ async def test_ob11_closed_shadow_roots_are_counted_and_said(
 
 async def test_ob11_act_inside_open_shadow_roots_shows_in_the_receipt(browser: cdpagent.Browser) -> None:
     tab = await browser.open(HOSTILE / "shadow.html")
-    greet = await act(tab, "greet", record="p2")
+    greet = await tab.act("greet", record="p2")
     assert greet.ok, greet.to_json()
     assert greet.result.changed is not None and greet.result.changed.records is not None
     assert greet.result.changed.records.changed["p2"]["status"].after == "greeted"
-    archive = await act(tab, "archive@p3")
+    archive = await tab.act("archive@p3")
     assert archive.ok, archive.to_json()
     assert archive.result.changed is not None and archive.result.changed.records is not None
     assert archive.result.changed.records.changed["p3"]["status"].after == "archived"
-    typed = await act(tab, "nickname", text="Zed")
+    typed = await tab.act("nickname", text="Zed")
     assert typed.ok, typed.to_json()
-    saved = await act(tab, "save")
+    saved = await tab.act("save")
     assert saved.ok, saved.to_json()
     changed = saved.result.changed
     assert changed is not None and changed.state["saved"].after == "1"
     assert changed.feedback is not None and [f.message for f in changed.feedback.gained] == ["Saved as Zed"]
-    beta = await act(tab, "beta", checked=True)
+    beta = await tab.act("beta", checked=True)
     assert beta.ok, beta.to_json()
 
 
@@ -104,7 +103,7 @@ async def test_ob11_shadow_row_hidden_or_behind_a_dialog_is_refused_at_act_time(
         "Runtime.evaluate",
         {"expression": "document.getElementById('list').shadowRoot.children[0].style.display = 'none'"},
     )
-    hidden = await act(tab, "greet", record="p1")
+    hidden = await tab.act("greet", record="p1")
     assert not hidden.ok and hidden.result.error is not None
     assert hidden.result.error.code == "UNKNOWN_RECORD"  # the hidden row is no longer listed
     obs = await tab.observe()
@@ -167,10 +166,10 @@ async def test_ob11_act_inside_frames_with_trusted_input(browser: cdpagent.Brows
     # The cart is 1400 px down: the page scrolls, then the click lands inside the frame's
     # content box (border and padding included in the offset).
     await act_in_cart(tab, "pear", "SAVE10")
-    deep = await act(tab, "deep")  # a frame inside a frame
+    deep = await tab.act("deep")  # a frame inside a frame
     assert deep.ok, deep.to_json()
     assert deep.result.changed is not None and deep.result.changed.state["deep_clicks"].after == "1"
-    ask = await act(tab, "ask")
+    ask = await tab.act("ask")
     assert ask.ok, ask.to_json()
     assert ask.result.changed is not None and ask.result.changed.state["asked"].after == "1"
     obs = await tab.observe()
@@ -190,7 +189,7 @@ async def test_ob11_act_recheck_inside_and_around_a_frame(browser: cdpagent.Brow
             " d.body.append(o); })()"
         },
     )
-    inside = await act(tab, "ask")
+    inside = await tab.act("ask")
     assert inside.code == "ACTION_UNAVAILABLE", inside.to_json()
     assert inside.result.error is not None and inside.result.error.reason == "covered by another element"
     # Covered around the frame: the owner's document draws something else at the point.
@@ -201,7 +200,7 @@ async def test_ob11_act_recheck_inside_and_around_a_frame(browser: cdpagent.Brow
             " o.style.cssText = 'position:fixed;inset:0;background:#fff'; document.body.append(o); })()"
         },
     )
-    around = await act(tab, "deep")
+    around = await tab.act("deep")
     assert around.code == "ACTION_UNAVAILABLE", around.to_json()
     assert around.result.error is not None
     assert around.result.error.reason == "its frame is covered by another element"
@@ -265,11 +264,11 @@ async def test_ob11_frame_of_another_site_is_observed_through_its_session(
 async def act_in_cart(tab: cdpagent.Tab, record: str, coupon_text: str) -> None:
     """Act in the cart frame (tests/pages/frames/cart.html): one more of ``record`` (its
     quantity becomes 2) and the coupon typed; each receipt shows the change."""
-    more = await act(tab, "more", record=record)
+    more = await tab.act("more", record=record)
     assert more.ok, more.to_json()
     assert more.result.changed is not None and more.result.changed.records is not None
     assert more.result.changed.records.changed[record]["qty"].after == "2"
-    coupon = await act(tab, "coupon", text=coupon_text)
+    coupon = await tab.act("coupon", text=coupon_text)
     assert coupon.ok, coupon.to_json()
     assert coupon.result.changed is not None and coupon.result.changed.actions is not None
     assert coupon.result.changed.actions.values["coupon"].after == coupon_text
@@ -302,11 +301,11 @@ async def test_ob5_frame_behind_an_open_dialog_is_unavailable_and_act_agrees(
     assert not behind.available and behind.reason == 'behind the open dialog "Confirm"'
     (frame,) = [r for r in obs.regions if r.id == "behind"]
     assert (frame.state, frame.covered_by) == ("covered", "Confirm")
-    refused = await act(tab, "behind")
+    refused = await tab.act("behind")
     assert refused.code == "ACTION_UNAVAILABLE", refused.to_json()
-    closed = await act(tab, "close_dialog")
+    closed = await tab.act("close_dialog")
     assert closed.ok, closed.to_json()
-    clicked = await act(tab, "behind")
+    clicked = await tab.act("behind")
     assert clicked.ok, clicked.to_json()
 
 
@@ -452,7 +451,7 @@ async def test_dr7_dialogs_a_frame_of_another_site_opens_during_an_action_and_on
 
 async def test_ob6_settle_waits_for_a_frame_that_is_still_changing(browser: cdpagent.Browser) -> None:
     tab = await browser.open(FRAMES / "steps.html")
-    ran = await act(tab, "run")
+    ran = await tab.act("run")
     assert ran.ok, ran.to_json()
     assert ran.result.changed is not None
     assert ran.result.changed.state["status"] == ValueChange("idle", "done")

@@ -15,7 +15,6 @@ from conftest import PAGES
 
 import cdpagent
 from cdpagent import ObserveResult
-from cdpagent.act.perform import act
 from cdpagent.snapshot import tools_json
 from cdpagent.snapshot.observe import observe_page
 
@@ -53,7 +52,7 @@ async def test_ob2_heading_cut_inside_an_emoji_observes_and_acts(browser: cdpage
     assert all(not 0xD800 <= ord(c) <= 0xDFFF for c in everything(result))
     # A lone surrogate in page text arrives replaced, never as a decode error.
     assert result.observation.records[0].fields["name"] == "Ann \ufffd Lee"
-    receipt = await act(tab, "cheer")
+    receipt = await tab.act("cheer")
     assert receipt.ok, receipt.to_json()
     changed = receipt.result.changed
     assert changed is not None and changed.state["cheers"].after == "1"
@@ -85,7 +84,7 @@ async def test_ob2_sensitive_descendants_and_autocomplete_are_masked(browser: cd
 
 async def test_ob2_sensitive_select_lists_no_options_when_refusing(browser: cdpagent.Browser) -> None:
     tab = await browser.open(HOSTILE / "masking.html")
-    receipt = await act(tab, "card", option="no such card")
+    receipt = await tab.act("card", option="no such card")
     assert not receipt.ok
     assert receipt.code == "UNKNOWN_OPTION"
     assert "SECRET" not in receipt.to_json()
@@ -124,10 +123,10 @@ async def test_ob5_rows_hidden_by_their_own_style_agree_with_act(browser: cdpage
     (tool,) = result.tools
     assert tool["function"]["parameters"]["properties"]["record"]["enum"] == ["r1"]
     for rid in ("r2", "r3", "r4"):
-        refused = await act(tab, "open", record=rid)
+        refused = await tab.act("open", record=rid)
         # Not in the observation, so not a target: act says so instead of clicking it.
         assert not refused.ok and refused.code == "UNKNOWN_RECORD", refused.to_json()
-    opened = await act(tab, "open", record="r1")
+    opened = await tab.act("open", record="r1")
     assert opened.ok, opened.to_json()
 
 
@@ -136,7 +135,7 @@ async def test_ob5_rows_hidden_by_their_own_style_agree_with_act(browser: cdpage
 
 async def test_ob8_typing_receipt_shows_the_new_value(browser: cdpagent.Browser) -> None:
     tab = await browser.open(PAGES / "act_form.html")
-    receipt = await act(tab, "name", text="new name")
+    receipt = await tab.act("name", text="new name")
     assert receipt.ok, receipt.to_json()
     changed = receipt.result.changed
     assert changed is not None and changed.observed
@@ -147,7 +146,7 @@ async def test_ob8_typing_receipt_shows_the_new_value(browser: cdpagent.Browser)
 
 async def test_ob8_typing_into_a_sensitive_field_shows_it_masked(browser: cdpagent.Browser) -> None:
     tab = await browser.open(HOSTILE / "masking.html")
-    receipt = await act(tab, "secret_note", text="SECRET-TYPED")
+    receipt = await tab.act("secret_note", text="SECRET-TYPED")
     assert receipt.ok, receipt.to_json()
     changed = receipt.result.changed
     assert changed is not None and changed.observed and changed.actions is not None
@@ -178,7 +177,7 @@ async def test_ob11_page_actions_in_open_shadow_roots_are_observed_and_acted_on(
     assert [t["function"]["name"] for t in result.tools] == ["plain", "in_shadow", "in_frame"]
     (entry,) = [e for e in result.observation.actions if e.name == "in_shadow"]
     assert entry.region == "Main" and entry.region_path == ["main"] and entry.available
-    receipt = await act(tab, "in_shadow")
+    receipt = await tab.act("in_shadow")
     assert receipt.ok, receipt.to_json()
     changed = receipt.result.changed
     assert changed is not None and changed.state["clicks"].after == "1"

@@ -26,8 +26,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cdpagent
+from cdpagent.cdp.world import WORLD
 from cdpagent.snapshot import ObserveOptions
-from cdpagent.snapshot.observe import WORLD
 
 PAGE = PAGES / "index" / "edits.html"
 

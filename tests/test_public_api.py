@@ -41,6 +41,7 @@ EXPECTED = {
     "GridNotAHub",
     "GridSession",
     "GridUnreachable",
+    "HttpFailure",
     "LaunchError",
     "NavigationError",
     "Notification",
@@ -59,6 +60,7 @@ EXPECTED = {
     "TabRefused",
     "Target",
     "TargetCrashed",
+    "TaskFileError",
     "Tab",
     "Thread",
     "connect",
@@ -144,3 +146,22 @@ def test_sf1_every_public_function_and_method_is_documented(namespace: str) -> N
 def test_sf1_tab_has_the_documented_surface() -> None:
     for method in ("invoke", "observe", "act", "navigate", "reload", "close", "wait_loaded"):
         assert inspect.iscoroutinefunction(getattr(cdpagent.Tab, method)), method
+
+
+def test_sf1_no_module_but_errors_defines_an_exception_class() -> None:
+    """Every exception class the package defines lives in ``cdpagent.errors``; only a module's
+    private control flow (an ``_Underscored`` class that never leaves it) is defined beside its use."""
+    import pkgutil
+
+    elsewhere = []
+    for info in pkgutil.walk_packages(cdpagent.__path__, "cdpagent."):
+        if info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        if info.name == "cdpagent.errors":
+            continue
+        for name, obj in vars(module).items():
+            defined = inspect.isclass(obj) and obj.__module__ == info.name
+            if defined and issubclass(obj, BaseException) and not name.startswith("_"):
+                elsewhere.append(f"{info.name}.{name}")
+    assert elsewhere == []

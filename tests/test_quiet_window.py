@@ -19,6 +19,7 @@ import pytest
 import trio
 
 import cdpagent
+from cdpagent.act.inputs import ActArgs
 from cdpagent.act.perform import ActTimings, act
 from cdpagent.snapshot import ObserveOptions
 
@@ -65,7 +66,7 @@ async def test_ob6_a_late_change_is_in_the_receipt_and_the_window_ends_on_eviden
         tab = await browser.open(f"{PAGE.as_uri()}?server={server}")
         timings = ActTimings()
         with trio.fail_after(20):
-            receipt = await act(tab, action, options=LONG_QUIET, timings=timings)
+            receipt = await act(tab, ActArgs(action=action), options=LONG_QUIET, timings=timings)
         assert receipt.ok, receipt.to_json()
         changed = receipt.result.changed
         assert changed is not None and changed.state is not None, receipt.to_json()
@@ -82,6 +83,6 @@ async def test_ob6_pending_work_keeps_the_window_open(browser: cdpagent.Browser)
     )
     timings = ActTimings()
     opts = ObserveOptions(settle_quiet_ms=400, settle_timeout_ms=3000)
-    receipt = await act(tab, "now", options=opts, timings=timings)
+    receipt = await act(tab, ActArgs(action="now"), options=opts, timings=timings)
     assert receipt.ok, receipt.to_json()
     assert timings.quiet_ms >= 400, timings

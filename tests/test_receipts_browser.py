@@ -9,9 +9,9 @@ from typing import Any
 from conftest import EXAMPLES
 
 import cdpagent
-from cdpagent.act.perform import act
+from cdpagent.cdp.world import WorldExtension
 from cdpagent.commandline.demo import seed_walkthrough
-from cdpagent.snapshot.observe import ObservationExtension, observe
+from cdpagent.snapshot.observe import observe
 
 TODOS = EXAMPLES / "todos" / "index.html"
 INVENTORY = EXAMPLES / "inventory" / "index.html"
@@ -41,7 +41,7 @@ async def test_ob8_receipt_reports_modal_and_availability_on_a_long_page(
     recorded_browser: cdpagent.Browser,
 ) -> None:
     tab = await recorded_browser.open(f"{INVENTORY.as_uri()}?rows=400")
-    receipt = await act(tab, "delete", record="sku-00300", confirm=lambda request: True)
+    receipt = await tab.act("delete", record="sku-00300", confirm=lambda request: True)
     assert receipt.ok, receipt.to_json()
     changed = receipt.result.changed
     assert changed is not None and changed.modal is not None
@@ -55,7 +55,7 @@ async def test_ob8_receipt_reports_modal_and_availability_on_a_long_page(
 
 async def test_ob8_feedback_gained_after_a_failed_submit(recorded_browser: cdpagent.Browser) -> None:
     tab = await recorded_browser.open(INVENTORY)
-    receipt = await act(tab, "create_item")
+    receipt = await tab.act("create_item")
     assert receipt.ok, receipt.to_json()
     changed = receipt.result.changed
     assert changed is not None and changed.feedback is not None
@@ -65,10 +65,10 @@ async def test_ob8_feedback_gained_after_a_failed_submit(recorded_browser: cdpag
 
 
 async def test_ob8_act_through_the_extension_on_a_new_tab(recorded_endpoint: str) -> None:
-    async with cdpagent.connect(recorded_endpoint, extensions=[ObservationExtension()]) as browser:
+    async with cdpagent.connect(recorded_endpoint, extensions=[WorldExtension()]) as browser:
         tab = await browser.open(TODOS)
         try:
-            receipt = await act(tab, "add_todo", text="Write the receipts")
+            receipt = await tab.act("add_todo", text="Write the receipts")
             assert receipt.ok, receipt.to_json()
             changed: Any = receipt.to_builtins()["result"]["changed"]
             assert changed["records"]["added"] == ["t13"]

@@ -20,8 +20,10 @@ import trio.testing
 from fake_target import FakeSession, Step, call_step, load, replay_tab, with_steps
 
 import cdpagent
-from cdpagent.cdp.dialogs import LEAVE_NOTICE
+from cdpagent.cdp import tabstate
+from cdpagent.cdp.dialogs import ACCEPT, DISMISS, LEAVE_NOTICE, JavaScriptDialog
 from cdpagent.cdp.failures import failure
+from cdpagent.cdp.tabstate import Decision
 
 Replay = Callable[[list[Step]], tuple[cdpagent.Tab, FakeSession]]
 
@@ -128,3 +130,64 @@ async def test_dr7_a_closed_tab_refuses_every_call_before_sending(replay: Replay
     row = failure("closed tab")
     with trio.fail_after(5):
         assert await _refused(tab, session) == {"invoke": row.invoke, "act": row.code}
+
+
+# -- the table itself ------------------------------------------------------------------------
+
+
+def test_dr7_every_call_has_a_decision_for_every_state_of_the_tab() -> None:
+    calls = ("invoke", "act", ACCEPT, DISMISS, tabstate.INPUT_AT, "observe")
+    states = (tabstate.CLOSED, tabstate.CRASHED, tabstate.ALERT_OPEN, tabstate.DIALOG_OPEN, tabstate.READY)
+    table = tabstate.DECISIONS
+    assert {(call, state) for call in calls for state in states} <= set(table)
+    # Closed and crashed tabs serve nothing; a ready tab serves everything.
+    for call in calls:
+        assert table[call, tabstate.CLOSED] is Decision.REFUSE_CLOSED
+        assert table[call, tabstate.CRASHED] is Decision.REFUSE_CRASHED
+        assert table[call, tabstate.READY] is Decision.SERVE
+
+
+def test_dr7_a_dialogs_actions_are_those_the_table_answers_with() -> None:
+    alert, confirm, prompt = (JavaScriptDialog(kind, "m") for kind in ("alert", "confirm", "prompt"))
+    assert tabstate.dialog_actions(alert) == [ACCEPT]  # an alert has only OK
+    assert tabstate.dialog_actions(confirm) == tabstate.dialog_actions(prompt) == [ACCEPT, DISMISS]
+
+
+def test_br2_a_popup_is_kept_until_its_family_is_full() -> None:
+    assert tabstate.on_popup(0) is tabstate.on_popup(tabstate.MAX_POPUPS - 1) is Decision.KEEP_POPUP
+    assert tabstate.on_popup(tabstate.MAX_POPUPS) is Decision.REFUSE_POPUP
+
+
+async def test_dr7_observe_on_a_crashed_or_closed_tab_is_refused_before_sending(replay: Replay) -> None:
+    steps = [*call_step("Runtime.evaluate"), {"event": "Inspector.targetCrashed", "params": {}}]
+    tab, session = replay(steps)
+    with trio.fail_after(5):
+        await _feed(tab, lambda: tab.crashed)
+        sent = len(session.sent)
+        with pytest.raises(cdpagent.TargetCrashed):
+            await tab.observe()
+        tab._mark_closed()
+        with pytest.raises(cdpagent.SessionClosed) as closed:
+            await tab.observe()
+    assert not isinstance(closed.value, cdpagent.TargetCrashed)
+    assert len(session.sent) == sent
+
+
+async def test_dr7_observe_while_an_alert_is_open_shows_it_with_ok_only(replay: Replay) -> None:
+    steps = [*call_step("Runtime.evaluate"), _dialog("alert", "saved")]
+    tab, session = replay(steps)
+    browser = tab.browser
+    info = {"targetInfo": {"title": "Editor"}}
+
+    async def send(method: str, params: Any = None) -> Any:
+        assert method == "Target.getTargetInfo"
+        return info
+
+    browser.send = send  # type: ignore[method-assign]
+    with trio.fail_after(5):
+        await _feed(tab, lambda: tab.dialog is not None)
+        sent = len(session.sent)
+        observation = await tab.observe()
+    assert len(session.sent) == sent  # nothing runs in a page a dialog blocks
+    assert observation.modal == "JavaScript alert"
+    assert [a.name for a in observation.actions] == [ACCEPT]

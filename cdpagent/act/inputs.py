@@ -1,8 +1,11 @@
 """The act operation's arguments: one Struct from every surface down to the round trip.
 
 :class:`OperationArgs` is the base of every operation's argument Struct
-(:mod:`cdpagent.ops.operations`); :class:`ActArgs` is the ``act`` operation's, the one
-value a surface decodes and hands to :meth:`cdpagent.browser.tabs.Tab.act`.
+(:mod:`cdpagent.ops.operations`); :class:`ActArgs` is the ``act`` operation's. A surface
+decodes its arguments once into an :class:`ActArgs` (the Python ``Tab.act`` builds it
+from its keywords) and that same value goes down to the round trip and the performer.
+Which input argument an action takes is its kind's (:data:`cdpagent.snapshot.kinds.KINDS`):
+:func:`argument_refusal` checks a call against that table.
 """
 
 from __future__ import annotations
@@ -11,7 +14,9 @@ from typing import Annotated, Any, Final
 
 import msgspec
 
-__all__ = ["ACT_INPUTS", "ActArgs", "OperationArgs", "act_inputs"]
+from ..snapshot.kinds import KINDS, Kind
+
+__all__ = ["ACT_INPUTS", "ActArgs", "OperationArgs", "argument_refusal", "performed_kind"]
 
 
 class OperationArgs(
@@ -42,10 +47,28 @@ class ActArgs(OperationArgs, frozen=True):
     ] = None
 
 
-#: The act arguments that are the input of an action (the rest name the action).
-ACT_INPUTS: Final = ("text", "option", "checked", "input", "key", "to", "value", "files")
+#: The act arguments that are the input of an action (the others name the action): each is
+#: the argument of one or more kinds (:data:`cdpagent.snapshot.kinds.KINDS`).
+ACT_INPUTS: Final = tuple(f for f in ActArgs.__struct_fields__ if f not in ("action", "record"))
 
 
-def act_inputs(args: ActArgs) -> dict[str, Any]:
-    """The input arguments ``args`` gives (those not ``None``), by name, for ``act(...)``."""
-    return {name: getattr(args, name) for name in ACT_INPUTS if getattr(args, name) is not None}
+def performed_kind(kind: Kind, args: ActArgs) -> Kind:
+    """The kind an act on an action of ``kind`` is performed as: ``files`` turn a click into an
+    upload (a styled button or label that opens a file input)."""
+    return "upload" if kind == "click" and args.files is not None else kind
+
+
+def argument_refusal(tool: str, kind: Kind, args: ActArgs) -> str | None:
+    """Why ``args`` do not fit an action ``tool`` of ``kind`` (its kind's row of
+    :data:`~cdpagent.snapshot.kinds.KINDS`): an input argument the kind does not take, or
+    its own argument missing or of the wrong type; None when they fit."""
+    wanted = KINDS[performed_kind(kind, args)].argument
+    extra = [f for f in ACT_INPUTS if getattr(args, f) is not None and (wanted is None or f != wanted.name)]
+    if extra:
+        return f"{tool} is a {kind} action and takes no {', '.join(extra)}"
+    if wanted is None:
+        return None
+    value = getattr(args, wanted.name)
+    if (value is None and wanted.optional) or wanted.fits(value):
+        return None
+    return f"{tool} needs {wanted.name} ({wanted.what})"

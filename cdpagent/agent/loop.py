@@ -52,7 +52,6 @@ from ..ops.operations import (
     CAPABILITIES,
     InvokeArgs,
     Operation,
-    act_inputs,
     decode,
     function_call,
     surface_arguments,
@@ -367,7 +366,7 @@ class Agent:
             act = function_call(call.name, kinds.get(call.name), args)
         except ToolCallError as error:
             return record(_refused(call.name, error.code, error.message, available), False)
-        receipt = await tab.act(act.action, record=act.record, confirm=self.confirm, **act_inputs(act))
+        receipt = await tab.perform(act, confirm=self.confirm)
         return record(receipt.to_builtins(), receipt.ok)
 
     async def _invoke(self, args: dict[str, Any], record: Callable[[Any, bool], ToolRecord]) -> ToolRecord:

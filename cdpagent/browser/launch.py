@@ -19,19 +19,15 @@ import trio
 
 from ..cdp.concurrency import collapse
 from ..cdp.connection import Connection
-from ..cdp.http1 import HttpFailure, request
+from ..cdp.http1 import request
 from ..cdp.launcher import BrowserProcess, process_plan
 from ..cdp.target import Extension
 from ..cdp.transport import PipeTransport, Transport, WebSocketTransport
-from ..errors import (
-    CDPAgentError,
-    ConnectionClosed,
-    LaunchError,
-)
+from ..cdp.world import WorldExtension
+from ..errors import CDPAgentError, ConnectionClosed, HttpFailure, LaunchError
 from ..primitives.storage import StorageState, load_storage_state, read_storage_state
 from ..primitives.uploads import upload_dirs
 from ..runtime.pageapi import PageApi
-from ..snapshot.observe import ObservationExtension
 from ..trace.recorder import recording
 from ..webmcp.bridge import FLAG as WEBMCP_FLAG
 from ..webmcp.bridge import WebMcp
@@ -215,7 +211,7 @@ def standard_extensions(allow_origins: Sequence[str] = (), *, webmcp: bool = Fal
     """The extensions every browser gets unless told otherwise: the Page Agent API
     (for ``file:`` pages and ``allow_origins``), the observation collector with its
     action helpers, and with ``webmcp`` the WebMCP bridge."""
-    extensions: list[Extension] = [PageApi(allow_origins), ObservationExtension()]
+    extensions: list[Extension] = [PageApi(allow_origins), WorldExtension()]
     if webmcp:
         extensions.append(WebMcp())
     return extensions

@@ -22,21 +22,21 @@ import trio
 
 from ..act.coordinates import click_at as _click_at
 from ..act.coordinates import type_at as _type_at
-from ..act.inputs import ActArgs, act_inputs
+from ..act.inputs import ActArgs
 from ..act.perform import ConfirmCallback
 from ..act.perform import act as _act
+from ..act.roundtrip import Hooks
 from ..cdp.connection import Connection, Session
 from ..cdp.dialogs import LEAVE_NOTICE, JavaScriptDialog
 from ..cdp.documents import TRACKED_EVENTS, Document, DocumentTracker
 from ..cdp.launcher import BrowserProcess
-from ..cdp.tabstate import ACCEPT_LEAVING, DISMISS, on_dialog_opening, refusal
+from ..cdp.tabstate import MAX_POPUPS, Decision, on_dialog_opening, on_popup
 from ..cdp.target import Command, Extension, FrameTarget
 from ..errors import (
     CallTimeout,
     CDPAgentError,
     ConnectionClosed,
     NavigationError,
-    OperationError,
     ProtocolError,
     SessionClosed,
 )
@@ -49,17 +49,17 @@ from ..primitives.pagelog import COMMANDS as LOG_COMMANDS
 from ..primitives.pagelog import ConsoleMessage, FailedRequest, PageLog
 from ..primitives.storage import StorageState
 from ..primitives.storage import storage_state as _storage_state
-from ..primitives.uploads import allowed_files
+from ..primitives.uploads import UploadPolicy
 from ..primitives.waiting import wait_for as _wait_for
 from ..runtime.invoke import invoke as _invoke
-from ..snapshot.model import Observation, action_id, split_action_id
+from ..snapshot.model import Observation
 from ..snapshot.observe import ObserveResult, observe_page
 from ..snapshot.options import ObserveOptions
-from ..snapshot.receipts import ActionRef, Receipt, error_receipt
+from ..snapshot.receipts import Receipt
 from ..trace.recorder import Recorder, recorded, recorded_sync
 from .bundled import example_url
 
-__all__ = ["MAX_POPUPS", "Browser", "Tab", "to_url"]
+__all__ = ["Browser", "Tab", "to_url"]
 
 
 #: Sent to every tab (and out-of-process frame) session: attach to its frames drawn by
@@ -70,9 +70,6 @@ FRAME_AUTO_ATTACH: Command = (
 )
 
 
-#: At most this many tabs opened by pages (popups, ``target=_blank``) stay open per tab
-#: that opened them, counting their own popups; later ones are closed and counted (BR-2).
-MAX_POPUPS: Final = 20
 _REFUSED: Final = "refused tabs the page tried to open"
 
 
@@ -113,7 +110,8 @@ class Tab:
         #: Out-of-process frames (another site), attached through their own sessions (OB-11).
         self.frame_targets: dict[str, FrameTarget] = {}
         self.opener: Tab | None = None
-        #: Tabs the pages of this tab's family tried to open past :data:`MAX_POPUPS` (BR-2).
+        #: Tabs the pages of this tab's family tried to open past :data:`~cdpagent.cdp.tabstate.MAX_POPUPS`
+        #: (BR-2).
         self.refused_popups = 0
         self.closed = False
         self.crashed = False
@@ -127,7 +125,8 @@ class Tab:
         self.dialog: JavaScriptDialog | None = None
         #: What the runtime did on its own since the last result took them (warnings to report).
         self.notices: list[str] = []
-        #: An action is delivering input now (a dialog it opens is dismissed: cdpagent.cdp.tabstate).
+        #: An act holds this tab now (the round trip sets it, :mod:`cdpagent.act.roundtrip`): a
+        #: dialog that opens is dismissed (:mod:`cdpagent.cdp.tabstate`).
         self.acting = False
         self._changed = trio.Event()
         #: The page's last console messages and failed requests (:mod:`cdpagent.primitives.pagelog`).
@@ -195,15 +194,14 @@ class Tab:
     def _on_dialog(self, params: dict[str, Any]) -> None:
         # The decision is cdpagent.cdp.tabstate's; the tab only carries it out.
         dialog, decision = on_dialog_opening(params, acting=self.acting)
-        if decision == ACCEPT_LEAVING:
+        if decision is Decision.ACCEPT_LEAVING:
             self.notices.append(LEAVE_NOTICE)
             self.browser.start_soon(self._resolve_quietly, True)
-            return
-        if decision == DISMISS:
+        elif decision is Decision.DISMISS:
             self.browser.start_soon(self._resolve_quietly, False)
-            return
-        self.dialog = dialog
-        self._notify()
+        else:
+            self.dialog = dialog
+            self._notify()
 
     def _on_dialog_closed(self, _: dict[str, Any]) -> None:
         self.dialog = None
@@ -427,62 +425,37 @@ class Tab:
         and says where it went (:meth:`Browser.downloaded`).
         Refusals are receipts with ``ok: false`` and a stable code, not exceptions.
         """
+        paths = [os.fspath(f) for f in files] if files is not None else None
         args = ActArgs(
-            action=action,
-            record=record,
-            text=text,
-            option=option,
-            checked=checked,
-            input=input,
-            key=key,
-            to=to,
-            value=value,
-            files=[os.fspath(f) for f in files] if files is not None else None,
-        )
-        refused = refusal(self, "act", action)
-        if refused is not None and refused.event != "open dialog":  # act answers a dialog itself
-            ref = ActionRef(
-                action_id(*split_action_id(action)) if record is None else action_id(action, record)
-            )
-            return error_receipt(ref, refused.code, f"{refused.message}: tab {self.id}", [])
-        inputs = act_inputs(args)
-        if args.files is not None:
-            try:
-                inputs["files"] = allowed_files(args.files, self.browser.allow_dirs)
-            except OperationError as error:
-                return error_receipt(ActionRef(action_id(action, record)), error.code, error.message, [])
-        downloads = self.browser.downloads
-        mark, deadline = (downloads.started if downloads else 0), trio.current_time() + timeout
-        self.acting = True
-        try:
-            receipt = await _act(
-                self, args.action, record=args.record, confirm=confirm, timeout=timeout, **inputs
-            )
-        finally:
-            self.acting = False
-        if downloads is None:
-            return receipt
-        return await downloads.finish_receipt(receipt, self.id, mark, self.take_notices, deadline)
+            action=action, record=record, text=text, option=option, checked=checked, input=input, key=key,
+            to=to, value=value, files=paths,
+        )  # fmt: skip
+        return await self._perform(args, confirm, timeout)
+
+    @recorded("act")
+    async def perform(
+        self, args: ActArgs, *, confirm: ConfirmCallback | None = None, timeout: float = 30.0
+    ) -> Receipt:
+        """:meth:`act` with its arguments already decoded: the one value every surface (script,
+        agent, MCP) hands down to the round trip (:func:`cdpagent.act.perform.act`)."""
+        return await self._perform(args, confirm, timeout)
+
+    async def _perform(self, args: ActArgs, confirm: ConfirmCallback | None, timeout: float) -> Receipt:
+        """The act, with the browser's upload policy and downloads as its hooks."""
+        hooks = Hooks(UploadPolicy(self.browser.allow_dirs), self.browser.downloads)
+        return await _act(self, args, hooks=hooks, confirm=confirm, timeout=timeout)
 
     @recorded("click_at")
     async def click_at(self, x: float, y: float, *, timeout: float = 10.0) -> Receipt:
         """Click at viewport CSS pixel ``(x, y)`` (vision mode) and return the change receipt;
         see :func:`cdpagent.act.coordinates.click_at`."""
-        self.acting = True
-        try:
-            return await _click_at(self, x, y, timeout=timeout)
-        finally:
-            self.acting = False
+        return await _click_at(self, x, y, timeout=timeout)
 
     @recorded("type_at")
     async def type_at(self, x: float, y: float, text: str, *, timeout: float = 10.0) -> Receipt:
         """Click at viewport CSS pixel ``(x, y)`` and type ``text`` (vision mode); the change
         receipt; see :func:`cdpagent.act.coordinates.type_at`."""
-        self.acting = True
-        try:
-            return await _type_at(self, x, y, text, timeout=timeout)
-        finally:
-            self.acting = False
+        return await _type_at(self, x, y, text, timeout=timeout)
 
     @recorded("back")
     async def back(self, *, timeout: float = 30.0) -> Document:
@@ -743,7 +716,7 @@ class Browser:
         self._nursery.start_soon(self._setup, tab, params.get("waitingForDebugger", False))
 
     def _refused(self, opener: Tab, session_id: str, target_id: str) -> bool:
-        """Refuse a popup over :data:`MAX_POPUPS` open tabs opened from one tab (BR-2); say so."""
+        """Refuse a popup when its family is full (the decision is :mod:`cdpagent.cdp.tabstate`'s); say so."""
         root = opener
         while root.opener is not None and not root.opener.closed:
             root = root.opener
@@ -753,7 +726,7 @@ class Browser:
             while top.opener is not None and not top.opener.closed:
                 top = top.opener
             family += top is root and tab is not root and not tab.closed
-        if family < MAX_POPUPS:
+        if on_popup(family) is Decision.KEEP_POPUP:
             return False
         root.refused_popups += 1
         # One line, first, however many: a storm must not push everything else out of the receipt.

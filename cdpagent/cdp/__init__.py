@@ -8,7 +8,8 @@ the traffic meter (:mod:`.meter`) — under a thin Trio layer: the transports
 (:mod:`.transport`), the connection's reader task (:mod:`.connection`), the browser
 process (:mod:`.launcher`, :mod:`.winjob`), the seam the cores are written against
 (:mod:`.target`), trusted input (:mod:`.input`) and the page scripts
-(:mod:`.pagescripts`).
+(:mod:`.pagescripts`) with the isolated world that holds them and the one caller of page
+functions (:mod:`.world`).
 
 Imports: :mod:`cdpagent.errors` and :mod:`cdpagent.version` only.
 """

@@ -27,8 +27,10 @@ from .meter import CdpMeter
 from .protocol import CallFailed, Event, ProtocolCore, Reply, SessionEnded
 from .transport import Transport
 
-__all__ = ["Connection", "Session", "Subscription"]
+__all__ = ["Command", "Connection", "Session", "Subscription"]
 
+Command = tuple[str, dict[str, Any]]
+"""A CDP command as ``(method, params)``."""
 T = TypeVar("T")
 Handler = Callable[[dict[str, Any]], None]
 
@@ -268,8 +270,9 @@ class Connection:
                 self._deadline_changed.set()
         try:
             await self.transport.send(data)
-        except BaseException:
+        except BaseException as exc:
             self._forget(call_id)
+            self._lost_on_send(exc)
             raise
         if call.outcome is not None:
             return call.outcome.unwrap()
@@ -286,8 +289,9 @@ class Connection:
         where = session_id[:8] if session_id else "browser"
         try:
             await self.transport.send(data)
-        except BaseException:
+        except BaseException as exc:
             self._forget(call.id)
+            self._lost_on_send(exc)
             raise
         try:
             raw = await self._wait(call)
@@ -316,7 +320,11 @@ class Connection:
                 call, data = self._register(method, params, session_id)
                 calls.append(call)
                 sent.append(len(data))
-                await self.transport.send(data)
+                try:
+                    await self.transport.send(data)
+                except BaseException as exc:
+                    self._lost_on_send(exc)
+                    raise
             raws = [await self._wait(call) for call in calls]
             if self.meter is not None:
                 # One latency for the batch: its replies are read together.
@@ -345,6 +353,13 @@ class Connection:
         call.task = trio.lowlevel.current_task()
         raw: msgspec.Raw = await trio.lowlevel.wait_task_rescheduled(call)
         return raw
+
+    def _lost_on_send(self, exc: BaseException) -> None:
+        """A transport that cannot send is gone whichever way found it first: the connection is
+        lost *before* the caller sees the error, so nobody still counts a browser whose call
+        already failed for it (the reader would learn it only at its next read)."""
+        if isinstance(exc, ConnectionClosed):
+            self.lost(str(exc))
 
     def _forget(self, call_id: int) -> None:
         self._calls.pop(call_id, None)

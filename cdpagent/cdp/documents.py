@@ -83,6 +83,12 @@ class DocumentTracker:
         frame = self.frames.get(fid) if fid is not None else None
         return frame.contexts.get(world) if frame is not None else None
 
+    def world_ready(self, world: str, loaded: bool = False) -> bool:
+        """Whether the current main document has a live context of ``world`` (and, with ``loaded``,
+        fired ``load``)."""
+        document = self.main
+        return document is not None and (document.loaded or not loaded) and self.context(world) is not None
+
     def frame_of_context(self, context_id: int) -> Frame | None:
         """The frame that owns live context ``context_id``, if any."""
         fid = self._context_frame.get(context_id)

@@ -17,18 +17,29 @@ Rule 3: a page's own domain refusal (a method answering
 ``{"ok": false, "error": {"code": "STALE_STATE"}}``) is no failure at all: the call
 succeeded and its value is that object, on every surface.
 
+Rule 4: the translation is one function, applied where a failure is caught (the way
+httpcore's ``map_exceptions`` wraps every backend call): :func:`code_of` turns any
+exception into its ``(code, message)`` — a :class:`~cdpagent.errors.CodedError` keeps
+its own, a driver error gets its row's — or ``None`` for what is no failure of ours (a
+bug, a cancellation). The surfaces only format what it returns: a receipt, a
+``script`` line, a tool error, the agent's tool result, a trace step, an episode's
+record, a :class:`~cdpagent.errors.PageApiError`.
+
 ========================  =====================  ==========================  =========================
 event                     raised as              code                        invoke (PAGE_API, PA-4)
 ========================  =====================  ==========================  =========================
-crash                     ``TargetCrashed``      ``TAB_CRASHED``             ``PAGE_API_CALL_FAILED``
+crash                     ``TargetCrashed``      ``TAB_CRASHED``             ``PAGE_API_TAB_CRASHED``
 closed tab                ``SessionClosed``      ``TAB_NOT_FOUND``           ``PAGE_API_TAB_NOT_FOUND``
 navigation during a call  (document replaced)    ``PAGE_CHANGED``            ``PAGE_API_PAGE_CHANGED``
 open dialog               (the tab's state)      ``DIALOG_OPEN``             ``PAGE_API_DIALOG_OPEN``
 timeout                   ``CallTimeout``,       ``TIMEOUT``                 ``PAGE_API_TIMEOUT``
                           ``trio.TooSlowError``
 closed connection         ``ConnectionClosed``   ``BROWSER_UNAVAILABLE``     ``PAGE_API_CALL_FAILED``
+no browser                ``LaunchError``        ``BROWSER_UNAVAILABLE``     ``PAGE_API_CALL_FAILED``
 navigation failed         ``NavigationError``    ``NAVIGATION_FAILED``       ``PAGE_API_CALL_FAILED``
 protocol refusal          ``ProtocolError``      ``CALL_FAILED``             ``PAGE_API_CALL_FAILED``
+other driver failure      any other              ``CALL_FAILED``             ``PAGE_API_CALL_FAILED``
+                          ``CDPAgentError``
 ========================  =====================  ==========================  =========================
 
 An action never turns a closed connection into a receipt (it ends every tab, not
@@ -38,14 +49,16 @@ one action): ``Tab.act`` raises ``ConnectionClosed`` and the surface above repor
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 import trio
 
 from ..errors import (
     CallTimeout,
+    CDPAgentError,
     CodedError,
     ConnectionClosed,
+    LaunchError,
     NavigationError,
     ProtocolError,
     SessionClosed,
@@ -64,10 +77,10 @@ __all__ = [
     "TAB_NOT_FOUND",
     "TIMEOUT",
     "URL_NOT_ALLOWED",
+    "Contract",
     "Failure",
     "code_of",
     "failure",
-    "failure_of",
 ]
 
 TAB_CRASHED: Final = "TAB_CRASHED"
@@ -85,7 +98,8 @@ BROWSER_UNAVAILABLE: Final = "BROWSER_UNAVAILABLE"
 NAVIGATION_FAILED: Final = "NAVIGATION_FAILED"
 """The browser could not load the page (a missing file, a refused connection)."""
 CALL_FAILED: Final = "CALL_FAILED"
-"""The browser refused a command the runtime sent (a CDP error); the message carries CDP's reason."""
+"""The browser refused a command the runtime sent (a CDP error), or another call into the browser
+failed; the message carries the reason."""
 FILE_NOT_ALLOWED: Final = "FILE_NOT_ALLOWED"
 """A file outside the allowed directories: an upload's path that is not a regular file under one of
 ``launch(allow_dirs=…)`` / ``--allow-dir`` (default: none, every upload refused), or an MCP
@@ -113,9 +127,9 @@ class Failure(NamedTuple):
 
 
 #: The whole failure → code policy (see the module docstring); first match wins
-#: (``TargetCrashed`` is a ``SessionClosed``).
+#: (``TargetCrashed`` is a ``SessionClosed``, every driver error a ``CDPAgentError``).
 FAILURES: Final[tuple[Failure, ...]] = (
-    Failure("crash", TAB_CRASHED, "PAGE_API_CALL_FAILED", "the tab's renderer crashed", (TargetCrashed,)),
+    Failure("crash", TAB_CRASHED, "PAGE_API_TAB_CRASHED", "the tab's renderer crashed", (TargetCrashed,)),
     Failure("closed tab", TAB_NOT_FOUND, "PAGE_API_TAB_NOT_FOUND", "the tab was closed", (SessionClosed,)),
     Failure("navigation during a call", PAGE_CHANGED, "PAGE_API_PAGE_CHANGED", "the page was replaced"),
     Failure("open dialog", DIALOG_OPEN, "PAGE_API_DIALOG_OPEN", "a JavaScript dialog blocks the page"),
@@ -134,6 +148,13 @@ FAILURES: Final[tuple[Failure, ...]] = (
         (ConnectionClosed,),
     ),
     Failure(
+        "no browser",
+        BROWSER_UNAVAILABLE,
+        "PAGE_API_CALL_FAILED",
+        "the browser could not be started",
+        (LaunchError,),
+    ),
+    Failure(
         "navigation failed",
         NAVIGATION_FAILED,
         "PAGE_API_CALL_FAILED",
@@ -147,6 +168,7 @@ FAILURES: Final[tuple[Failure, ...]] = (
         "the browser refused the call",
         (ProtocolError,),
     ),
+    Failure("other driver failure", CALL_FAILED, "PAGE_API_CALL_FAILED", "the call failed", (CDPAgentError,)),
 )
 
 _BY_EVENT: Final = {row.event: row for row in FAILURES}
@@ -157,24 +179,23 @@ def failure(event: str) -> Failure:
     return _BY_EVENT[event]
 
 
-def failure_of(error: BaseException) -> Failure | None:
-    """The row whose ``raised_as`` matches ``error`` (first match wins), or ``None``."""
-    for row in FAILURES:
-        if row.raised_as and isinstance(error, row.raised_as):
-            return row
-    return None
+Contract = Literal["code", "invoke"]
+"""Which column a caller reports: ``code`` (every surface) or ``invoke`` (the Page Agent API, PA-4)."""
 
 
-def code_of(error: BaseException) -> tuple[str, str] | None:
-    """``(code, message)`` every surface reports for ``error``, or ``None`` when it is no known failure.
+def code_of(error: BaseException, contract: Contract = "code") -> tuple[str, str] | None:
+    """``(code, message)`` a surface reports for ``error``, or ``None`` when it is no failure of
+    ours (a bug, a cancellation): the one translation, applied where a failure is caught.
 
-    A :class:`~cdpagent.errors.CodedError` keeps its code and message; a driver
-    error gets the code of its row and ``"<message start>: <error>"``.
+    A :class:`~cdpagent.errors.CodedError` keeps its code and message; a driver error gets
+    the code of its row (the ``invoke`` column with ``contract="invoke"``) and
+    ``"<message start>: <error>"``, the error's text on one line, at most 300 characters.
     """
     if isinstance(error, CodedError):
         return error.code, error.message
-    row = failure_of(error)
-    if row is None:
-        return None
-    detail = " ".join(str(error).split())[:300]
-    return row.code, f"{row.message}: {detail}" if detail else row.message
+    for row in FAILURES:
+        if row.raised_as and isinstance(error, row.raised_as):
+            detail = " ".join(str(error).split())[:300]
+            code = row.invoke if contract == "invoke" else row.code
+            return code, f"{row.message}: {detail}" if detail else row.message
+    return None

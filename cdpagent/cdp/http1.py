@@ -7,26 +7,24 @@ both send a well-formed HTTP/1.1 request (Chromium closes an HTTP/1.0 one withou
 answering) and read the answer whatever its framing (``Content-Length``, chunked, or
 until close).
 
-:class:`HttpFailure` never leaves cdpagent: each caller turns it into the error of
-its own vocabulary (:class:`~cdpagent.errors.ConnectionClosed`,
-:class:`~cdpagent.errors.GridError`), keeping :attr:`HttpFailure.kind` as the cause.
+:class:`~cdpagent.errors.HttpFailure` never leaves cdpagent: each caller turns it into
+the error of its own vocabulary (:class:`~cdpagent.errors.ConnectionClosed`,
+:class:`~cdpagent.errors.GridError`), keeping its ``kind`` as the cause.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, Literal
+from typing import Final
 from urllib.parse import urlsplit
 
 import h11
 import msgspec
 import trio
 
-__all__ = ["Answer", "HttpFailure", "request"]
+from ..errors import HttpFailure
 
-#: Why an exchange failed: nothing answered in time or at all, the answer was not HTTP,
-#: it was larger than allowed, or the peer closed the connection before answering.
-FailureKind = Literal["unreachable", "timeout", "not_http", "too_large", "closed"]
+__all__ = ["Answer", "request"]
 
 _READ: Final = 1 << 16
 
@@ -37,15 +35,6 @@ class Answer(msgspec.Struct, frozen=True):
     status: int
     content_type: str
     body: bytes
-
-
-class HttpFailure(Exception):
-    """An HTTP exchange that gave no usable answer; :attr:`kind` says why (:data:`FailureKind`)."""
-
-    def __init__(self, kind: FailureKind, message: str) -> None:
-        self.kind: FailureKind = kind
-        self.message = message
-        super().__init__(message)
 
 
 async def request(
@@ -62,7 +51,7 @@ async def request(
     ``body``, when given, is sent with its ``Content-Length`` (the caller names its
     ``Content-Type`` in ``headers``). The whole exchange, connecting included, ends
     within ``timeout`` seconds. Raises :class:`ValueError` for a url that is not
-    ``http://host…``, and :class:`HttpFailure` when the exchange fails: ``unreachable``
+    ``http://host…``, and :class:`~cdpagent.errors.HttpFailure` when the exchange fails: ``unreachable``
     (connection refused, name unknown, connection broken), ``timeout``, ``not_http``,
     ``too_large`` (a body over ``max_size`` bytes) or ``closed`` (closed before the
     answer ended).

@@ -16,32 +16,26 @@ from __future__ import annotations
 
 import os
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Final, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
-import msgspec
 import trio
 
-from ..errors import PageFunctionError
-from .connection import Session
+from .connection import Command, Session
 from .dialogs import JavaScriptDialog
 from .documents import Document, DocumentTracker
 
+# Acting still imports the page-function caller from here until it moves to .world.
+from .world import call_function
+
 __all__ = [
-    "CALL_REPLY",
     "Command",
     "Extension",
     "FrameTarget",
     "Host",
-    "PreparedFunction",
     "TabT",
     "Target",
     "call_function",
-    "call_result",
-    "call_value",
 ]
-
-Command = tuple[str, dict[str, Any]]
-"""A CDP command as ``(method, params)``."""
 
 
 class FrameTarget:
@@ -61,7 +55,9 @@ class Target(Protocol):
 
     ``installed`` names the page scripts an extension has already installed in
     this tab; ``input_lock`` serialises everything that delivers input to it;
-    ``dialog`` is the JavaScript dialog open in it now (:mod:`cdpagent.cdp.dialogs`).
+    ``dialog`` is the JavaScript dialog open in it now (:mod:`cdpagent.cdp.dialogs`);
+    ``acting``: an act holds the lock and may deliver input (a dialog that opens is
+    dismissed, :mod:`cdpagent.cdp.tabstate`).
     """
 
     id: str
@@ -75,6 +71,7 @@ class Target(Protocol):
     installed: set[str]
     input_lock: trio.Lock
     dialog: JavaScriptDialog | None
+    acting: bool
 
     @property
     def browser(self) -> Host[Target]:
@@ -174,129 +171,3 @@ class Extension(Protocol):
         setup cannot wait for replies one by one.
         """
         ...
-
-
-class _Argument(msgspec.Struct):
-    value: Any
-
-
-class _CallParams(msgspec.Struct, omit_defaults=True):
-    """``Runtime.callFunctionOn`` params (a Struct encodes faster than a dict)."""
-
-    functionDeclaration: str
-    arguments: list[_Argument]
-    returnByValue: bool  # no default: omit_defaults would leave it out
-    executionContextId: int | None = None
-    objectId: str | None = None
-    awaitPromise: bool = False
-
-
-class _Thrown(msgspec.Struct):
-    description: str | None = None
-    value: Any = None
-
-
-class _ExceptionDetails(msgspec.Struct):
-    text: str = ""
-    exception: _Thrown | None = None
-
-
-class _Value(msgspec.Struct):
-    value: Any = None
-
-
-class _CallReply(msgspec.Struct):
-    """The parts of a by-value ``Runtime.callFunctionOn`` reply a caller reads: nothing else
-    of it is decoded (its remote object's type, class name, preview …)."""
-
-    result: _Value = msgspec.field(default_factory=_Value)
-    exceptionDetails: _ExceptionDetails | None = None
-
-
-CALL_REPLY: Final = msgspec.json.Decoder(_CallReply)
-"""The decoder of a by-value ``Runtime.callFunctionOn`` reply, for :func:`call_value`."""
-_encode: Final = msgspec.json.Encoder().encode
-
-
-class PreparedFunction:
-    """``Runtime.callFunctionOn`` params of one page function, called often with the same
-    leading arguments (the shim's entry point and key) and two of its own (a method and
-    its arguments): encoded once but for those two and the context (a params Struct per
-    call cost a third more instructions: building it, and encoding the function text again).
-    """
-
-    __slots__ = ("_template",)
-
-    def __init__(self, function: str, *leading: Any, await_promise: bool = False) -> None:
-        parts = [b'{"functionDeclaration":', _encode(function), b',"returnByValue":true']
-        if await_promise:
-            parts.append(b',"awaitPromise":true')
-        parts.append(b',"arguments":[')
-        for value in leading:
-            parts += (b'{"value":', _encode(value), b"},")
-        # The two trailing arguments and the context are formatted in: one bytes operation.
-        head = b"".join(parts).replace(b"%", b"%%")
-        self._template = head + b'{"value":%b},{"value":%b}],"executionContextId":%d}'
-
-    def params(self, context: int, first: Any, second: Any) -> msgspec.Raw:
-        """The params calling the function in execution context ``context`` with the leading
-        arguments, then ``first`` and ``second`` (JSON values); send them with :data:`CALL_REPLY`
-        and read the answer with :func:`call_value`. Raises ``TypeError`` for a value msgspec
-        cannot encode."""
-        return msgspec.Raw(self._template % (_encode(first), _encode(second), context))
-
-
-async def call_function(
-    session: Session,
-    function: str,
-    *args: Any,
-    context: int | None = None,
-    object_id: str | None = None,
-    await_promise: bool = False,
-    deadline: float | None = None,
-) -> Any:
-    """Call the page function ``function`` with ``args`` (JSON values) and return its JSON value.
-
-    It runs in execution context ``context`` or with ``this`` bound to ``object_id``
-    (``Runtime.callFunctionOn``, by value; ``await_promise`` waits for a promise it
-    returns). The one decoder of such calls for the cores, and the fast one: the
-    params are a Struct, and of the reply only the value and the exception are
-    decoded. Raises :class:`~cdpagent.errors.PageFunctionError` when the function
-    threw (the page's exception text, first line, at most 300 characters), and the
-    driver's errors otherwise (``ProtocolError`` when the context is gone,
-    ``CallTimeout`` at ``deadline``).
-    """
-    params = _CallParams(function, [_Argument(a) for a in args], True, context, object_id, await_promise)
-    reply = await session.send_typed("Runtime.callFunctionOn", params, CALL_REPLY, deadline=deadline)
-    return call_value(reply)
-
-
-def call_value(reply: _CallReply) -> Any:
-    """The JSON value of a reply decoded with :data:`CALL_REPLY`; raises
-    :class:`~cdpagent.errors.PageFunctionError` when the function threw."""
-    if reply.exceptionDetails is not None:
-        raise PageFunctionError(_thrown_text(reply.exceptionDetails))
-    return reply.result.value
-
-
-def _thrown_text(details: _ExceptionDetails) -> str:
-    """The first line of what the page threw (an Error's description, a thrown string
-    itself), at most 300 characters; ``"exception"`` when it says nothing."""
-    thrown = details.exception
-    text = ""
-    if thrown is not None:
-        text = thrown.description or (thrown.value if isinstance(thrown.value, str) else "")
-    text = text or details.text
-    return text.splitlines()[0][:300] if text.strip() else "exception"
-
-
-def call_result(reply: dict[str, Any]) -> Any:
-    """The JSON value of a ``Runtime.callFunctionOn`` reply made with ``returnByValue``,
-    already decoded into a dict (for callers that sent the call themselves).
-
-    Raises :class:`~cdpagent.errors.PageFunctionError` as :func:`call_function` does.
-    """
-    details = reply.get("exceptionDetails")
-    if details:
-        raise PageFunctionError(_thrown_text(msgspec.convert(details, _ExceptionDetails)))
-    return reply.get("result", {}).get("value")

@@ -19,6 +19,7 @@ This package sits above the agent (``cdpagent.agent``) and the pool; nothing
 below imports it. ``docs/eval.md`` documents the task format and every output field.
 """
 
+from ..errors import TaskFileError
 from . import codes
 from .compare import Comparison, TaskDelta, compare, format_comparison
 from .records import EpisodeError, EpisodeRecord, Step, Transcript
@@ -26,7 +27,7 @@ from .report import render_report
 from .rundir import RunDirError, read_results
 from .runner import run
 from .stats import Summary, summarise, wilson
-from .tasks import Task, TaskFileError, load_tasks, parse_tasks
+from .tasks import Task, load_tasks, parse_tasks
 
 __all__ = [
     "Comparison",

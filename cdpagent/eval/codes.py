@@ -12,7 +12,7 @@ The codes fall in two families, and the family decides how the episode counts:
   score 0, are never a success, and are left out of the success rate, which
   says how many were left out.
 
-:data:`TASK_INVALID` is raised when a task file is read (:class:`cdpagent.eval.tasks.TaskFileError`),
+:data:`TASK_INVALID` is raised when a task file is read (:class:`cdpagent.errors.TaskFileError`),
 before any episode runs.
 """
 

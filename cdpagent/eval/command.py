@@ -86,11 +86,12 @@ async def run_eval_command(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     from ..agent import Model, ModelError
     from ..browser.launch import launch
+    from ..errors import TaskFileError
     from .progress import Progress
     from .rundir import REPORT, RunDirError
     from .runner import run
     from .stats import summarise
-    from .tasks import TaskFileError, load_tasks, resolve_url
+    from .tasks import load_tasks, resolve_url
 
     if args.repeat < 1 or args.parallel < 1:
         _say("--repeat and --parallel must be at least 1")

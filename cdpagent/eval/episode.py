@@ -20,6 +20,7 @@ from ..agent import Agent, AgentResult, Model, Reply
 from ..agent.history import Message
 from ..agent.request import RULES
 from ..browser.tabs import Browser, Tab
+from ..cdp.failures import code_of
 from ..console.terminal import accept_all
 from ..errors import NavigationError
 from ..ops.script import describe_failure
@@ -112,8 +113,10 @@ async def _evaluate(tab: Tab, expression: str) -> Any:
 def _error(error: BaseException) -> EpisodeError:
     while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
         error = error.exceptions[0]
-    code = getattr(error, "code", None)
-    return EpisodeError(code if isinstance(code, str) else codes.EPISODE_CRASHED, describe_failure(error))
+    found = code_of(error)  # a coded error's own code, a driver error's (cdpagent.cdp.failures)
+    if found is None:
+        return EpisodeError(codes.EPISODE_CRASHED, describe_failure(error))
+    return EpisodeError(*found)
 
 
 def _steps(asked: list[_Asked], messages: list[Message]) -> list[Step]:

@@ -19,6 +19,7 @@ from typing import Any
 import msgspec
 import trio
 
+from ..errors import TaskFileError
 from ..remote.pool import BrowserSource, Pool
 from .episode import ModelSettings, run_episode
 from .progress import Progress
@@ -26,7 +27,7 @@ from .records import EpisodeRecord, Transcript
 from .report import render_report
 from .rundir import REPORT, SUMMARY, RunDir
 from .stats import Summary, summarise
-from .tasks import Task, TaskFileError
+from .tasks import Task
 
 __all__ = ["finish_run", "run"]
 

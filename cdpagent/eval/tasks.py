@@ -30,15 +30,14 @@ import msgspec
 from ..agent.roles import Role, RoleError, generic_role, load_role
 from ..browser.bundled import EXAMPLE_PREFIX, example_page
 from ..browser.tabs import Tab
+from ..errors import TaskFileError
 from ..snapshot.options import ObserveOptions
-from .codes import TASK_INVALID
 
 __all__ = [
     "DEFAULT_MAX_STEPS",
     "DEFAULT_TIMEOUT_S",
     "RewardFunction",
     "Task",
-    "TaskFileError",
     "load_tasks",
     "parse_tasks",
     "resolve_url",
@@ -50,12 +49,6 @@ DEFAULT_TIMEOUT_S: Final = 300.0
 RewardValue = bool | int | float | None
 RewardFunction = Callable[[Tab], Awaitable[RewardValue]]
 """A Python reward: called with the episode's current tab after the agent answered."""
-
-
-class TaskFileError(ValueError):
-    """A task file or task that cannot be used; ``code`` is ``TASK_INVALID``, the message names the line."""
-
-    code = TASK_INVALID
 
 
 class Task(msgspec.Struct, frozen=True, kw_only=True):

@@ -64,7 +64,6 @@ from ..ops.operations import (
     SelectArgs,
     TypeAtArgs,
     WaitForArgs,
-    act_inputs,
     decode,
     screenshot_summary,
 )
@@ -147,7 +146,7 @@ class Call:
     async def tab(self, *, shown: bool = True) -> Tab:
         """The tab named by ``tabId``; with ``shown`` refused unless the URL policy allows what it shows.
 
-        Raises :class:`.results.Failure` (``TAB_NOT_FOUND``, ``TAB_CRASHED``) and
+        Raises :class:`~cdpagent.errors.OperationError` (``TAB_NOT_FOUND``, ``TAB_CRASHED``) and
         :class:`cdpagent.errors.TabRefused`.
         """
         tab = await self.surface.tab(self.tab_id)
@@ -310,7 +309,7 @@ async def act(call: Call, args: ActArgs) -> ToolResult:
     """``act`` on the call's tab (a page tool's call too): the receipt, or the pending confirmation."""
     tab = await call.tab()
     confirmation = Confirmation.for_call(call.context, accept_all=call.surface.config.yes)
-    receipt = await tab.act(args.action, record=args.record, confirm=confirmation.ask, **act_inputs(args))
+    receipt = await tab.perform(args, confirm=confirmation.ask)
     receipt = confirmation.settle(receipt)
     if confirmation.pending is not None:
         return confirmation.pending

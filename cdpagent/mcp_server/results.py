@@ -2,9 +2,10 @@
 
 A failure is a tool error (``isError: true``) with ``{"ok": false, "error": {"code",
 "message"}}`` as structured content and ``CODE: message`` as text; :func:`guarded`
-turns every known failure of a tool body into one (:func:`failure_of`) and lets a
-bug through. Page-derived JSON is cut head and tail (:func:`json_result`) and sits
-in a ``<page_data>`` fence.
+turns every known failure of a tool body into one, with the code of
+:func:`cdpagent.cdp.failures.code_of` (the one translation), and lets a bug through.
+Page-derived JSON is cut head and tail (:func:`json_result`) and sits in a
+``<page_data>`` fence.
 """
 
 from __future__ import annotations
@@ -16,15 +17,11 @@ import msgspec
 from mcp_types import CallToolResult, ContentBlock, TextContent
 
 from ..cdp.failures import code_of
-from ..errors import CDPAgentError, CodedError
 from ..runtime.codes import refusal
-from . import codes
 from .bounds import MAX_RESULT_CHARS, cut_middle, fence
 
 __all__ = [
-    "Failure",
     "error_result",
-    "failure_of",
     "fenced_json",
     "fenced_text",
     "guarded",
@@ -33,10 +30,6 @@ __all__ = [
 ]
 
 _R = TypeVar("_R")
-
-
-class Failure(CodedError):
-    """Ends a tool call with a tool error carrying ``code``."""
 
 
 def result(
@@ -57,22 +50,12 @@ def error_result(code: str, message: str) -> CallToolResult:
     return result(f"{code}: {message}", refusal(code, message), is_error=True)
 
 
-def failure_of(exc: BaseException) -> tuple[str, str] | None:
-    """The stable code and message of an exception a tool call may meet, or ``None`` for a bug."""
-    found = code_of(exc)  # coded errors keep their code; driver failures by cdpagent.cdp.failures
-    if found is not None:
-        return found
-    if isinstance(exc, CDPAgentError):
-        return codes.BROWSER_UNAVAILABLE, str(exc)
-    return None
-
-
 async def guarded(call: Awaitable[_R]) -> _R | CallToolResult:
     """Run one tool body; a known failure becomes a tool error with its code."""
     try:
         return await call
     except Exception as exc:
-        failure = failure_of(exc)
+        failure = code_of(exc)
         if failure is None:
             raise
         return error_result(*failure)

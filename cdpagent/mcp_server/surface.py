@@ -20,14 +20,13 @@ from mcp_types import ToolAnnotations
 
 from ..browser.launch import connect, launch
 from ..browser.tabs import Browser, Tab
-from ..errors import CDPAgentError
+from ..errors import CDPAgentError, OperationError
 from ..primitives.urlpolicy import UrlPolicy
 from ..remote.grid import connect_grid
 from ..runtime.threads import Notification, Thread
 from ..snapshot.observe import ObserveResult
 from . import codes
 from .limits import DEFAULT_MAX_TABS, TabGuard
-from .results import Failure
 
 __all__ = ["PAGE_DATA_NOTE", "Surface", "SurfaceConfig"]
 
@@ -138,7 +137,8 @@ class Surface:
     async def browser(self) -> tuple[Browser, Thread[Tab]]:
         """The browser (launched or attached on first use, again after it was lost) and our thread.
 
-        Raises :class:`.results.Failure` with ``BROWSER_UNAVAILABLE`` when it cannot be started or reached.
+        Raises :class:`~cdpagent.errors.OperationError` with ``BROWSER_UNAVAILABLE`` when it cannot be
+        started or reached.
         """
         async with self._lock:
             if self._browser is None or self._browser.connection.closed.is_set():
@@ -149,7 +149,7 @@ class Surface:
                     self._browser = await self._nursery.start(self._hold, self._release)
                 except CDPAgentError as exc:
                     self._browser = None
-                    raise Failure(codes.BROWSER_UNAVAILABLE, str(exc)) from None
+                    raise OperationError(codes.BROWSER_UNAVAILABLE, str(exc)) from None
             assert self._thread is not None
             return self._browser, self._thread
 
@@ -167,12 +167,15 @@ class Surface:
         return next((t for t in thread.tabs if t.id == tab_id), None)
 
     async def tab(self, tab_id: str) -> Tab:
-        """Our open tab ``tab_id``; raises :class:`.results.Failure` (``TAB_NOT_FOUND``, ``TAB_CRASHED``)."""
+        """Our open tab ``tab_id``; raises :class:`~cdpagent.errors.OperationError` (``TAB_NOT_FOUND``,
+        ``TAB_CRASHED``)."""
         tab = await self.find(tab_id)
         if tab is None:
-            raise Failure(codes.TAB_NOT_FOUND, f"no open tab {tab_id[:60]!r}; list_pages shows the open ones")
+            missing = f"no open tab {tab_id[:60]!r}; list_pages shows the open ones"
+            raise OperationError(codes.TAB_NOT_FOUND, missing)
         if tab.crashed:
-            raise Failure(codes.TAB_CRASHED, f"the page in {tab_id} crashed; close it and open it again")
+            crashed = f"the page in {tab_id} crashed; close it and open it again"
+            raise OperationError(codes.TAB_CRASHED, crashed)
         return tab
 
     def check_url(self, url: str) -> str:

@@ -64,7 +64,7 @@ from typing import Annotated, Any, Final, Literal, Protocol, TypeVar
 
 import msgspec
 
-from ..act.inputs import ACT_INPUTS, ActArgs, OperationArgs, act_inputs
+from ..act.inputs import ACT_INPUTS, ActArgs, OperationArgs
 from ..errors import ToolCallError
 from ..snapshot.codes import INVALID_ARGUMENT
 
@@ -96,7 +96,6 @@ __all__ = [
     "SelectArgs",
     "TypeAtArgs",
     "WaitForArgs",
-    "act_inputs",
     "argument_names",
     "argument_schema",
     "decode",

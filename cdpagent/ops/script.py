@@ -59,6 +59,7 @@ import trio
 
 from ..act.perform import ConfirmCallback
 from ..browser.tabs import Tab
+from ..cdp.failures import code_of
 from ..errors import CDPAgentError, PageApiError, StepError, ToolCallError
 from ..primitives.urlpolicy import UrlPolicy
 from ..runtime.codes import PAGE_API_ARGS_INVALID, refusal
@@ -73,7 +74,6 @@ from .operations import (
     ActArgs,
     InvokeArgs,
     OperationArgs,
-    act_inputs,
     decode,
     operation,
     surface_arguments,
@@ -205,7 +205,7 @@ async def act_step(
         ref = ActionRef(action if isinstance(action, str) else "")
         receipt = error_receipt(ref, codes.INVALID_ARGUMENT, error.message, [])
         return {"op": "act", "receipt": receipt.to_builtins()}
-    receipt = await tab.act(args.action, record=args.record, confirm=confirm, **act_inputs(args))
+    receipt = await tab.perform(args, confirm=confirm)
     return {"op": "act", "receipt": receipt.to_builtins()}
 
 
@@ -292,7 +292,10 @@ async def run_step(ctx: ScriptContext, line: str) -> tuple[dict[str, Any], bool]
     except StepError as error:
         return {"op": op, **refusal(SCRIPT_STEP_INVALID, str(error))}, False
     except (CDPAgentError, PageApiError, trio.TooSlowError, OSError) as error:
-        return {"op": op, **refusal(SCRIPT_STEP_FAILED, describe_failure(error))}, False
+        # The step's own code and message (cdpagent.cdp.failures.code_of), in the failed step's line.
+        found = code_of(error)
+        said = f"{found[0]}: {found[1]}" if found is not None else describe_failure(error)
+        return {"op": op, **refusal(SCRIPT_STEP_FAILED, said)}, False
 
 
 async def run_steps(ctx: ScriptContext, lines: Iterable[str], emit: Callable[[dict[str, Any]], None]) -> bool:

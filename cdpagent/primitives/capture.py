@@ -24,9 +24,10 @@ from typing import Any, Final, Literal
 import msgspec
 import trio
 
-from ..cdp.target import Target, call_function
+from ..cdp.target import Target
+from ..cdp.world import PageFunction, call_function, enter
 from ..errors import OperationError, PageFunctionError, ProtocolError, ToolCallError
-from ..snapshot.observe import WORLD, install, observe
+from ..snapshot.observe import observe
 from ..snapshot.openai_tools import resolve_tool_call
 
 __all__ = ["MAX_EDGE", "MAX_PAGE_HEIGHT", "Screenshot", "pdf", "screenshot"]
@@ -66,18 +67,15 @@ class _Box(msgspec.Struct, frozen=True):
     height: float
 
 
-_CALL = "function (f, a) { return globalThis.__cdpagentCapture[f](a); }"
-
-
 async def _capture_world(tab: Target) -> int:
     """The isolated world's context of ``tab``'s document (``js/capture.js`` is one of its scripts)."""
-    await install(tab)
-    return await tab.context_id(WORLD)
+    context, _ = await enter(tab)
+    return context
 
 
-async def _call(tab: Target, ctx: int, function: str, arg: Any = None) -> Any:
+async def _call(tab: Target, ctx: int, function: PageFunction, *args: Any) -> Any:
     try:
-        return await call_function(tab.session, _CALL, function, arg, context=ctx)
+        return await call_function(tab.session, function, *args, context=ctx)
     except PageFunctionError as exc:
         raise OperationError("CAPTURE_FAILED", f"the capture helper failed: {exc.text[:200]}") from None
 
@@ -100,7 +98,7 @@ async def _target_box(tab: Target, ctx: int, target: str) -> _Box:
             raise OperationError(
                 "TARGET_NOT_FOUND", f"no action or record {target!r} in the current observation"
             ) from None
-    box = await _call(tab, ctx, "rectOf", locator)
+    box = await _call(tab, ctx, PageFunction.RECT_OF, locator)
     if not box:
         raise OperationError("TARGET_NOT_FOUND", f"{target!r} is not visible on the page now")
     return msgspec.convert(box, _Box)
@@ -193,14 +191,14 @@ async def _screenshot(
     }
     if quality is not None:
         params["quality"] = quality
-    masked = await _call(tab, ctx, "mask")
+    masked = await _call(tab, ctx, PageFunction.MASK)
     try:
         shot = await tab.session.send("Page.captureScreenshot", params)
     except ProtocolError as exc:
         raise OperationError("CAPTURE_FAILED", f"the browser could not capture the page: {exc}") from None
     finally:
         with trio.CancelScope(shield=True):
-            intact = await _call(tab, ctx, "unmask")
+            intact = await _call(tab, ctx, PageFunction.UNMASK)
     if not intact:
         raise OperationError("CAPTURE_FAILED", "the page removed the masks of its sensitive fields")
     data = base64.b64decode(shot["data"])

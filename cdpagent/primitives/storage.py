@@ -28,8 +28,8 @@ import msgspec
 import trio
 
 from ..cdp.target import Target
+from ..cdp.world import enter
 from ..errors import CDPAgentError, OperationError
-from ..snapshot.observe import WORLD, install
 
 __all__ = ["Cookie", "OriginState", "StorageItem", "StorageState", "load_storage_state",
            "read_storage_state", "storage_state"]
@@ -124,8 +124,7 @@ async def _local_storage(tab: Target) -> OriginState | None:
         return None
     with trio.move_on_after(TAB_READ_TIMEOUT):
         try:
-            await install(tab)
-            ctx = await tab.context_id(WORLD, TAB_READ_TIMEOUT)
+            ctx, _ = await enter(tab, TAB_READ_TIMEOUT)
             answer = await tab.session.send(
                 "Runtime.evaluate", {"expression": _READ, "contextId": ctx, "returnByValue": True}
             )

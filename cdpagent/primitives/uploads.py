@@ -7,8 +7,9 @@ A path counts once it is resolved (``..`` and symlinks followed) to a regular fi
 under one of those directories: a link inside an allowed directory that points out
 of it is refused. Whether a path outside every allowed directory exists is never
 said. The check is pure apart from reading file metadata, so it is unit-tested
-on a temporary tree; acting on the file input is :mod:`cdpagent.act.perform`'
-``upload`` performer.
+on a temporary tree. An act consults it as a policy object (:class:`UploadPolicy`, one of
+the act's hooks, :class:`cdpagent.act.roundtrip.Hooks`): the ``upload`` performer
+(:mod:`cdpagent.act.upload`) asks it before the page sees a path.
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ import stat
 from collections.abc import Iterable, Sequence
 from typing import Final
 
+import msgspec
+
 from ..cdp.failures import FILE_NOT_ALLOWED
 from ..errors import OperationError
 from ..snapshot.codes import INVALID_ARGUMENT
 
-__all__ = ["MAX_FILES", "allowed_files", "upload_dirs"]
+__all__ = ["MAX_FILES", "UploadPolicy", "allowed_files", "upload_dirs"]
 
 #: At most this many files in one upload.
 MAX_FILES: Final = 50
@@ -73,3 +76,14 @@ def allowed_files(paths: Sequence[str], allow_dirs: Sequence[str]) -> list[str]:
             raise OperationError(FILE_NOT_ALLOWED, f"{given!r} is not a regular file")
         resolved.append(path)
     return resolved
+
+
+class UploadPolicy(msgspec.Struct, frozen=True):
+    """The files a page may be given: regular files under ``dirs`` (resolved, :func:`upload_dirs`);
+    none when ``dirs`` is empty."""
+
+    dirs: tuple[str, ...] = ()
+
+    def allowed(self, paths: Sequence[str]) -> list[str]:
+        """:func:`allowed_files` of ``paths`` under this policy's directories (same errors)."""
+        return allowed_files(paths, self.dirs)

@@ -30,8 +30,15 @@ from urllib.parse import urlsplit
 
 import msgspec
 
-from ..cdp.http1 import Answer, HttpFailure, request
-from ..errors import GridCapabilitiesRefused, GridError, GridNoFreeSlot, GridNotAHub, GridUnreachable
+from ..cdp.http1 import Answer, request
+from ..errors import (
+    GridCapabilitiesRefused,
+    GridError,
+    GridNoFreeSlot,
+    GridNotAHub,
+    GridUnreachable,
+    HttpFailure,
+)
 
 __all__ = [
     "JSON_UTF8",

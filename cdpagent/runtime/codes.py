@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..cdp.failures import failure_of
-from ..errors import CDPAgentError, PageApiError
+from ..errors import PageApiError
 
 __all__ = [
     "INVOKE_CODES",
@@ -29,6 +28,7 @@ __all__ = [
     "PAGE_API_NOT_EXPOSED",
     "PAGE_API_PAGE_CHANGED",
     "PAGE_API_RESULT_NOT_JSON",
+    "PAGE_API_TAB_CRASHED",
     "PAGE_API_TAB_NOT_FOUND",
     "PAGE_API_TIMEOUT",
     "PAGE_API_UNKNOWN_TOPIC",
@@ -37,7 +37,6 @@ __all__ = [
     "THREAD_NOTIFY_NOT_ALLOWED",
     "THREAD_NOTIFY_QUEUE_FULL",
     "PageApiError",
-    "driver_failure",
     "refusal",
 ]
 
@@ -61,7 +60,9 @@ PAGE_API_RESULT_NOT_JSON: Final = "PAGE_API_RESULT_NOT_JSON"
 PAGE_API_TIMEOUT: Final = "PAGE_API_TIMEOUT"
 #: The document the call went to was replaced before its answer arrived.
 PAGE_API_PAGE_CHANGED: Final = "PAGE_API_PAGE_CHANGED"
-#: Renderer crash, lost connection or protocol failure (see ``cdpagent.cdp.failures``).
+#: The tab's renderer crashed before or during the call; close the tab and open the page again.
+PAGE_API_TAB_CRASHED: Final = "PAGE_API_TAB_CRASHED"
+#: Lost connection, protocol failure or another runtime failure (see ``cdpagent.cdp.failures``).
 PAGE_API_CALL_FAILED: Final = "PAGE_API_CALL_FAILED"
 #: A JavaScript dialog (alert, confirm, prompt) is open in the tab: the page cannot run
 #: the call until it is accepted or dismissed (``Tab.resolve_dialog``, or the
@@ -79,7 +80,8 @@ THREAD_NOTIFY_QUEUE_FULL: Final = "THREAD_NOTIFY_QUEUE_FULL"
 #: The owning thread no longer accepts input (it was closed).
 THREAD_NOTIFY_DELIVERY_FAILED: Final = "THREAD_NOTIFY_DELIVERY_FAILED"
 
-#: The codes an invoke can fail with, in the order of the SPEC PA-4 table.
+#: The codes an invoke can fail with, in the order of the SPEC PA-4 table, then those cdpagent
+#: adds to it (its list is open-ended): a blocking dialog, a crashed tab.
 INVOKE_CODES: Final = (
     PAGE_API_TAB_NOT_FOUND,
     PAGE_API_NOT_EXPOSED,
@@ -93,24 +95,10 @@ INVOKE_CODES: Final = (
     PAGE_API_PAGE_CHANGED,
     PAGE_API_CALL_FAILED,
     PAGE_API_DIALOG_OPEN,
+    PAGE_API_TAB_CRASHED,
 )
 
 
 def refusal(code: str, message: str) -> dict[str, Any]:
     """Build the ``{"ok": False, "error": {"code": code, "message": message}}`` envelope."""
     return {"ok": False, "error": {"code": code, "message": message}}
-
-
-def driver_failure(error: CDPAgentError) -> tuple[str, str]:
-    """The ``(code, message start)`` of a driver failure during an invoke.
-
-    The code is the ``invoke`` column of :data:`cdpagent.cdp.failures.FAILURES` (the
-    one table every surface reads; PA-4 is the contract that translates it). A
-    ``ProtocolError`` is first explained by the document change that usually
-    causes it (``PAGE_API_PAGE_CHANGED``) by the caller. Any other driver error
-    is ``PAGE_API_CALL_FAILED``.
-    """
-    row = failure_of(error)
-    if row is None:
-        return PAGE_API_CALL_FAILED, "the call failed"
-    return row.invoke, row.message

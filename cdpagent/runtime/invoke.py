@@ -18,7 +18,13 @@ Failures become :class:`~cdpagent.runtime.codes.PageApiError` with a
 * ``PAGE_API_TIMEOUT`` — no answer before the deadline;
 * ``PAGE_API_PAGE_CHANGED`` — the document the call went to was replaced before
   its answer arrived;
-* ``PAGE_API_CALL_FAILED`` — renderer crash, lost connection, protocol failure.
+* ``PAGE_API_DIALOG_OPEN`` — a JavaScript dialog blocks the page;
+* ``PAGE_API_TAB_CRASHED`` — the tab's renderer crashed before or during the call;
+* ``PAGE_API_CALL_FAILED`` — lost connection, protocol failure.
+
+Driver failures get the ``invoke`` column of :data:`cdpagent.cdp.failures.FAILURES`
+(:func:`~cdpagent.cdp.failures.code_of`), and the tab's refusals its decisions
+(:mod:`cdpagent.cdp.tabstate`).
 """
 
 from __future__ import annotations
@@ -30,9 +36,10 @@ import msgspec
 import trio
 
 from ..cdp.documents import Document
-from ..cdp.failures import Failure
+from ..cdp.failures import Failure, code_of
 from ..cdp.tabstate import refusal
-from ..cdp.target import CALL_REPLY, Host, Target, call_value
+from ..cdp.target import Host, Target
+from ..cdp.world import CALL_REPLY, call_value
 from ..errors import CallTimeout, ConnectionClosed, PageFunctionError, ProtocolError, SessionClosed
 from .codes import (
     PAGE_API_ARGS_INVALID,
@@ -45,7 +52,6 @@ from .codes import (
     PAGE_API_TAB_NOT_FOUND,
     PAGE_API_TIMEOUT,
     PageApiError,
-    driver_failure,
 )
 from .jsonstrict import check_args_present, decode_page_json, encode_args
 from .pageapi import INVOKE_FUNCTION, PageApi
@@ -92,7 +98,7 @@ async def invoke(tab: Target, method: str, args: Any = None, *, timeout: float =
     whole call in seconds. Raises :class:`PageApiError` with one of the codes in the
     module docstring. Domain refusals (``STALE_STATE`` …) are ordinary return values.
     """
-    # The happy path is this one coroutine over Session.send_typed, with target.py's
+    # The happy path is this one coroutine over Session.send_typed, with cdp/world.py's
     # decoder of page calls (CALL_REPLY, call_value) and params prepared once per browser:
     # every coroutine layer costs on each call, and invoke is the hot path of the benchmark
     # (its CPU per call is measured against the same callFunctionOn sent raw).
@@ -157,13 +163,14 @@ def _repaired_envelope(text: str) -> _Envelope:
 
 def _lost(tab: Target, error: SessionClosed | ConnectionClosed, when: str) -> PageApiError:
     """The ``PAGE_API_*`` failure for a tab or connection that went away ``when``."""
-    code, what = driver_failure(error)
-    detail = f": {error}" if isinstance(error, ConnectionClosed) else ""
-    return PageApiError(code, f"{what.format(tab=tab.id)} {when}{detail}")
+    found = code_of(error, "invoke")
+    assert found is not None  # every driver error has a row
+    code, message = found
+    return PageApiError(code, f"{message} (tab {tab.id}, {when})")
 
 
 def _refused(tab: Target, refused: Failure) -> PageApiError:
-    """The ``PAGE_API_*`` failure of a call the tab refused before it was sent."""
+    """The ``PAGE_API_*`` failure of a call the tab's state refuses: before it is sent, or once it failed."""
     if refused.event == "open dialog" and tab.dialog is not None:
         detail = f"a {tab.dialog.label} is open in the tab and blocks the page; accept or dismiss it first"
     elif refused.event == "closed tab":
@@ -276,25 +283,23 @@ async def _explain(tab: Target, serial: int, detail: str) -> PageApiError:
     Chromium may answer a call into a destroyed context before the driver has seen
     the navigation that destroyed it, so wait briefly for that navigation.
     """
-    if tab.closed:
-        return PageApiError(PAGE_API_TAB_NOT_FOUND, f"tab {tab.id} was closed during the call")
-    if tab.crashed:
-        return PageApiError(PAGE_API_CALL_FAILED, "the tab's renderer crashed during the call")
+    refused = refusal(tab, "invoke")  # it closed or crashed under the call
+    if refused is not None:
+        return _refused(tab, refused)
     changed = False
     with trio.move_on_after(_CHANGE_GRACE):
         try:
             await tab.document_changed(serial, timeout=math.inf)
             changed = True
-        except SessionClosed:
-            return PageApiError(PAGE_API_TAB_NOT_FOUND, f"tab {tab.id} was closed during the call")
-        except ConnectionClosed as error:
-            return PageApiError(PAGE_API_CALL_FAILED, f"the browser connection was lost: {error}")
+        except (SessionClosed, ConnectionClosed) as error:
+            return _lost(tab, error, "during the call")
     if changed:
         return PageApiError(
             PAGE_API_PAGE_CHANGED,
             "the page was reloaded or navigated before the call's result arrived; "
             "the new document must be asked again",
         )
-    if tab.crashed:
-        return PageApiError(PAGE_API_CALL_FAILED, "the tab's renderer crashed during the call")
+    refused = refusal(tab, "invoke")
+    if refused is not None:
+        return _refused(tab, refused)
     return PageApiError(PAGE_API_CALL_FAILED, detail[:1000])

@@ -34,7 +34,8 @@ from urllib.parse import urlsplit
 import msgspec
 
 from ..cdp.pagescripts import configured
-from ..cdp.target import Command, Host, PreparedFunction, Target
+from ..cdp.target import Command, Host, Target
+from ..cdp.world import CALL_REPLY, PreparedFunction
 from ..errors import CDPAgentError
 from . import codes
 from .jsonstrict import MAX_DEPTH
@@ -127,6 +128,8 @@ class PageApi:
         self.result_max_chars = result_max_chars
         #: :data:`INVOKE_FUNCTION` with this browser's entry point and key, for ``invoke``.
         self.invoke_call = PreparedFunction(INVOKE_FUNCTION, self.entry, self.key, await_promise=True)
+        #: :data:`POST_REPLY_FUNCTION` with this browser's entry point and key, for the answers to ``post``.
+        self.reply_call = PreparedFunction(POST_REPLY_FUNCTION, self.entry, self.key)
         self.source = shim_source(
             {
                 "binding": self.binding,
@@ -225,16 +228,5 @@ class PageApi:
     async def _answer(self, tab: Target, context_id: int, post_id: int, reply: str) -> None:
         # If the document went away before its answer, there is nobody left to tell.
         with contextlib.suppress(CDPAgentError):
-            await tab.session.send(
-                "Runtime.callFunctionOn",
-                {
-                    "functionDeclaration": POST_REPLY_FUNCTION,
-                    "executionContextId": context_id,
-                    "arguments": [
-                        {"value": self.entry},
-                        {"value": self.key},
-                        {"value": post_id},
-                        {"value": reply},
-                    ],
-                },
-            )
+            params = self.reply_call.params(context_id, post_id, reply)
+            await tab.session.send_typed("Runtime.callFunctionOn", params, CALL_REPLY)

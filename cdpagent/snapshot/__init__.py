@@ -6,9 +6,9 @@ world ``cdpagent-observe`` and returns the bounded :class:`Observation`;
 """
 
 from ..errors import ToolCallError
-from .budget import assemble, build, present, tools_json
+from .budget import assemble, build, present
 from .model import ActionEntry, ActionLocator, Observation, Snapshot
-from .openai_tools import resolve_tool_call
+from .openai_tools import resolve_tool_call, tools_json
 from .options import ObserveOptions
 
 __all__ = [

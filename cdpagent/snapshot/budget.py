@@ -7,10 +7,14 @@ section by section and records what it left out in
 tools, and :func:`build` guarantees ``len(text) + len(tools JSON) <=
 max_total_chars`` by shrinking the character budgets until it holds.
 
-A budget never renders: it asks each section of :mod:`.render` for the sizes of its
-items (``region_sizes``, ``action_sizes``, …) in one call and does the arithmetic here,
-so the walk from a snapshot to its text goes fold → budget → render once, not back
-and forth per line (``scripts/observation_walk.py`` measures it).
+A budget never renders: it hands :func:`~.render.measure` the candidates of every
+section at once (the first ``max_actions`` entries in the order they are offered room,
+the first ``max_scopes`` regions, …), gets the characters each takes once rendered
+(:class:`~.render.Sizes`), asks :mod:`.openai_tools` for the tools of the entries whose
+lines fit, and does the arithmetic here. A section asks again only for items past its
+candidates when all of them fit. So the walk from a snapshot to its text goes fold →
+budget → measure → budget → render once, not back and forth per section or per line
+(``scripts/observation_walk.py`` measures it).
 """
 
 from __future__ import annotations
@@ -34,23 +38,17 @@ from .model import (
     Snapshot,
     StateItem,
 )
-from .openai_tools import declaration_sizes, tool_declarations
+from .openai_tools import declaration_sizes, tool_declarations, tools_json
 from .options import REFUSED_RECORD_ID, ObserveOptions
-from .render import (
-    action_sizes,
-    feedback_sizes,
-    identity_sizes,
-    record_id_sizes,
-    record_sizes,
-    region_sizes,
-    render_text,
-    state_sizes,
-    text_sizes,
-)
+from .render import measure, render_text
 
-__all__ = ["assemble", "build", "present", "screen_record_ids", "tools_json"]
+__all__ = ["assemble", "build", "present", "screen_record_ids"]
 
 _T = TypeVar("_T")
+# How many record ids and page text blocks are measured before the room they leave is known;
+# more are measured only when all of these fit (:func:`_fit`).
+_FIRST_IDS = 32
+_FIRST_BLOCKS = 16
 _REFUSED_ID = re.compile(REFUSED_RECORD_ID, re.IGNORECASE)
 # The last record id list found clean: a still page's snapshot is reused with the same
 # list (snapshot.observe), so its ids are not scanned again (tens of ms at 100,000 ids).
@@ -115,28 +113,31 @@ def screen_record_ids(snapshot: Snapshot) -> Snapshot:
 
 
 def _fit(
-    items: list[_T], sizes: Callable[[list[_T]], list[int]], max_chars: int, batch: int
+    items: list[_T], measured: list[int], max_chars: int, more: Callable[[list[_T]], list[int]] | None = None
 ) -> tuple[int, int]:
     """How many leading ``items`` fit in ``max_chars``, and the characters they take.
 
-    ``sizes`` is the section's measure, asked for ``batch`` items first, then for as many
-    more as the room left holds at the average size so far (on an ordinary page, once or
-    twice per section; never for many items past the budget).
+    ``measured`` are the sizes of the first items (of all of them when ``more`` is None),
+    from the observation's one :func:`~.render.measure`. Once every measured item fits,
+    ``more`` is asked for as many further items as the room left holds at the average
+    size so far (on an ordinary page never; never for many items past the budget).
     """
     count = used = 0
-    while count < len(items):
-        for size in sizes(items[count : count + max(batch, 1)]):
+    sizes = measured
+    while True:
+        for size in sizes:
             if used + size > max_chars:
                 return count, used
             used += size
             count += 1
+        if count >= len(items) or more is None:
+            return count, used
         batch = (max_chars - used) * count // max(used, 1) + 1
-    return count, used
+        sizes = more(items[count : count + max(batch, 1)])
 
 
-def _identity(identity: Identity, max_chars: int) -> Identity:
-    """Drop query fields and route params that do not fit the page budget."""
-    sizes = identity_sizes(identity)
+def _identity(identity: Identity, sizes: list[int], max_chars: int) -> Identity:
+    """Drop query fields and route params that do not fit the page budget (``sizes``: its lines)."""
     if sum(sizes) + len(sizes) - 1 <= max_chars:
         return identity
     trimmed = msgspec.structs.replace(identity, route_params={}, query={})
@@ -152,24 +153,26 @@ def _identity(identity: Identity, max_chars: int) -> Identity:
     return msgspec.structs.replace(trimmed, query=query)
 
 
-def _regions(regions: list[Region], opts: ObserveOptions) -> list[Region]:
-    listed = regions[: opts.max_scopes]
-    count, _ = _fit(listed, region_sizes, opts.max_scope_chars, len(listed))
-    return listed[:count]
-
-
-def _actions(entries: list[ActionEntry], opts: ObserveOptions) -> list[ActionEntry]:
-    """Entries within the entry and char budgets, listed in document order.
-
-    Chosen by priority: available row actions (what one does with records), other
-    available actions, then unavailable ones (so their reasons stay visible). An
-    entry that does not fit is skipped: a shorter one further down may still fit.
-    """
-    ranked = (
+def _ranked(entries: list[ActionEntry]) -> list[ActionEntry]:
+    """``entries`` in the order the action budget offers them its room: available row
+    actions (what one does with records), other available actions, then unavailable ones
+    (so their reasons stay visible)."""
+    return (
         [e for e in entries if e.available and e.folded]
         + [e for e in entries if e.available and not e.folded]
         + [e for e in entries if not e.available]
     )
+
+
+def _actions(
+    entries: list[ActionEntry], ranked: list[ActionEntry], lines: list[int], opts: ObserveOptions
+) -> list[ActionEntry]:
+    """Entries within the entry, char and tool budgets, listed in document order.
+
+    Chosen in :func:`_ranked` order, whose first ``max_actions`` lines are measured
+    (``lines``). An entry that does not fit is skipped: a shorter one further down may
+    still fit.
+    """
     chosen: set[int] = set()
     text_used = 0
     tool_used = 2
@@ -179,8 +182,9 @@ def _actions(entries: list[ActionEntry], opts: ObserveOptions) -> list[ActionEnt
         # list of entries too large for the room left is measured in a few asks, not one by one.
         size = max(opts.max_actions - len(chosen), size * 2)
         batch = ranked[start : start + size]
+        if start:  # the first batch's lines came with every other section's, in assemble
+            lines = measure(actions=batch, description_chars=opts.max_description_chars).actions
         start += len(batch)
-        lines = action_sizes(batch, opts.max_description_chars)
         # Only an entry whose line fits the room left now can be chosen: only those tools are measured.
         room = opts.max_action_chars - text_used
         offered = [e for e, line in zip(batch, lines, strict=True) if e.available and line <= room]
@@ -200,12 +204,10 @@ def _actions(entries: list[ActionEntry], opts: ObserveOptions) -> list[ActionEnt
     return [e for e in entries if id(e) in chosen]
 
 
-def _records(records: list[Record], opts: ObserveOptions) -> tuple[list[Record], int]:
-    """Full records within ``max_records`` and ``max_record_chars``; also counts cut fields."""
-    listed = records[: opts.max_records]
-    count, _ = _fit(
-        listed, lambda rs: record_sizes(rs, opts.max_field_chars), opts.max_record_chars, len(listed)
-    )
+def _records(listed: list[Record], sizes: list[int], opts: ObserveOptions) -> tuple[list[Record], int]:
+    """Full records within ``max_record_chars`` (``listed``: the first ``max_records``);
+    also counts cut fields."""
+    count, _ = _fit(listed, sizes, opts.max_record_chars)
     out = listed[:count]
     cut = sum(
         1 for r in out for v in r.fields.values() if isinstance(v, str) and len(v) > opts.max_field_chars
@@ -213,17 +215,20 @@ def _records(records: list[Record], opts: ObserveOptions) -> tuple[list[Record],
     return out, cut
 
 
-def _record_ids(ids: list[str], max_chars: int) -> list[str]:
-    count, _ = _fit(ids, record_id_sizes, max_chars, 32)
+def _record_ids(ids: list[str], sizes: list[int], max_chars: int) -> list[str]:
+    count, _ = _fit(ids, sizes, max_chars, lambda more: measure(record_ids=more).record_ids)
     return ids[:count]
 
 
-def _state(items: list[StateItem], opts: ObserveOptions) -> list[StateItem]:
+def _state(
+    items: list[StateItem], summaries: list[StateItem], sizes: list[tuple[int, int]], opts: ObserveOptions
+) -> list[StateItem]:
     """The state items within ``max_state_chars`` (the object and the description lines);
-    an item too large on its own is summarised rather than dropped silently."""
-    summaries = [msgspec.structs.replace(item, value=_summary(item.value)) for item in items]
-    full = state_sizes(items, opts.max_field_chars)
-    short = state_sizes(summaries, opts.max_field_chars)
+    an item too large on its own is summarised rather than dropped silently.
+
+    ``sizes`` are those of ``items``, then of ``summaries`` (:func:`_summarised`).
+    """
+    full, short = sizes[: len(items)], sizes[len(items) :]
     entries: dict[str, int] = {}  # name -> entry size: a later item of a name replaces its value
     described = 0
     out: list[StateItem] = []
@@ -246,20 +251,24 @@ def _state(items: list[StateItem], opts: ObserveOptions) -> list[StateItem]:
     return out
 
 
-def _summary(value: Any) -> str:
+def _summarised(item: StateItem) -> StateItem:
+    """``item`` with its value replaced by what is shown when the value is too large."""
+    value = item.value
     if isinstance(value, dict):
-        return f"{{… {len(value)} keys, too large to show}}"
-    if isinstance(value, list):
-        return f"[… {len(value)} items, too large to show]"
-    return f"… {len(str(value))} characters, too large to show"
+        summary = f"{{… {len(value)} keys, too large to show}}"
+    elif isinstance(value, list):
+        summary = f"[… {len(value)} items, too large to show]"
+    else:
+        summary = f"… {len(str(value))} characters, too large to show"
+    return msgspec.structs.replace(item, value=summary)
 
 
-def _page_text(text: PageText | None, max_chars: int) -> tuple[PageText | None, int]:
+def _page_text(text: PageText | None, sizes: list[int], max_chars: int) -> tuple[PageText | None, int]:
     """The page text within ``max_chars`` rendered characters (the last block cut by code
     point), and how many viewport blocks the page and this budget left out or cut."""
     if text is None:
         return None, 0
-    count, used = _fit(text.blocks, text_sizes, max_chars, 16)
+    count, used = _fit(text.blocks, sizes, max_chars, lambda more: measure(text=more).text)
     blocks = text.blocks[:count]
     room = max_chars - used - 3
     if count < len(text.blocks) and room > 20:
@@ -270,24 +279,26 @@ def _page_text(text: PageText | None, max_chars: int) -> tuple[PageText | None, 
     return bounded, lost
 
 
-def _feedback(items: list[Feedback], regions: list[Region], opts: ObserveOptions) -> list[Feedback]:
-    """The feedback within its budgets, as rendered beside ``regions`` (the observation's)."""
-    listed = items[: opts.max_feedback]
+def _feedback(
+    listed: list[Feedback], sizes: list[int], regions: list[Region], opts: ObserveOptions
+) -> list[Feedback]:
+    """The feedback within ``max_feedback_chars`` (``listed``: the first ``max_feedback``),
+    as rendered beside ``regions`` (the observation's); ``sizes`` are those of ``listed``."""
     out: list[Feedback] = []
     used = 0
     while len(out) < len(listed):
         rest = listed[len(out) :]
         room_left = opts.max_feedback_chars - used
-        count, size = _fit(rest, lambda fs: feedback_sizes(fs, regions), room_left, len(rest))
+        count, size = _fit(rest, sizes[len(out) :], room_left)
         out += rest[:count]
         used += size
         room = opts.max_feedback_chars - used - 80
         if count == len(rest) or room < 40:
             break
         # An item that does not fit is cut to the room left, rather than dropped.
-        cut = msgspec.structs.replace(rest[count], message=rest[count].message[:room] + "…")
+        cut = msgspec.structs.replace(rest[count], message=rest[count].message[: room] + "…")
         out.append(cut)
-        used += feedback_sizes([cut], regions)[0]
+        used += measure(feedback=[cut], listed_regions=regions).feedback[0]
     return out
 
 
@@ -304,16 +315,43 @@ def assemble(
     ``entries`` are the snapshot's folded action entries
     (:func:`~cdpagent.snapshot.folding.fold_actions` of the snapshot that
     :func:`screen_record_ids` screened): the snapshot is folded once, by the caller.
+    Every section's candidates are measured in one :func:`~.render.measure`; a section
+    asks again only for items past them, and the feedback when the regions it names
+    were cut.
     """
     opts = options or ObserveOptions()
-    actions = _actions(entries, opts)
-    regions = _regions(snapshot.regions, opts)
-    records, fields_cut = _records(snapshot.records, opts)
+    ranked = _ranked(entries)
+    listed_regions = snapshot.regions[: opts.max_scopes]
+    listed_records = snapshot.records[: opts.max_records]
+    listed_feedback = snapshot.feedback[: opts.max_feedback]
+    summaries = [_summarised(item) for item in snapshot.state]
     index = snapshot.record_index
-    record_ids = _record_ids(index.ids, opts.max_index_chars)
-    state = _state(snapshot.state, opts)
-    feedback = _feedback(snapshot.feedback, regions, opts)
-    page_text, text_visible_lost = _page_text(snapshot.page_text, opts.max_text_chars)
+    text = snapshot.page_text
+    sizes = measure(
+        identity=snapshot.identity,
+        regions=listed_regions,
+        actions=ranked[: max(opts.max_actions, 0)],
+        records=listed_records,
+        record_ids=index.ids[:_FIRST_IDS],
+        state=[*snapshot.state, *summaries],
+        feedback=listed_feedback,
+        listed_regions=listed_regions,
+        text=text.blocks[:_FIRST_BLOCKS] if text is not None else None,
+        field_chars=opts.max_field_chars,
+        description_chars=opts.max_description_chars,
+    )
+    actions = _actions(entries, ranked, sizes.actions, opts)
+    count, _ = _fit(listed_regions, sizes.regions, opts.max_scope_chars)
+    regions = listed_regions[:count]
+    records, fields_cut = _records(listed_records, sizes.records, opts)
+    record_ids = _record_ids(index.ids, sizes.record_ids, opts.max_index_chars)
+    state = _state(snapshot.state, summaries, sizes.state, opts)
+    feedback_sizes = sizes.feedback
+    if len(regions) < len(listed_regions) and listed_feedback:
+        # A cut region's tag is no longer shown by its label: the lines naming it change.
+        feedback_sizes = measure(feedback=listed_feedback, listed_regions=regions).feedback
+    feedback = _feedback(listed_feedback, feedback_sizes, regions, opts)
+    page_text, text_visible_lost = _page_text(text, sizes.text, opts.max_text_chars)
     declared = snapshot.actions_total + sum(g.rows for g in snapshot.row_actions)
     shown_ids = {id(e) for e in actions}
     visible_lost = sum(1 for e in entries if e.visible and id(e) not in shown_ids)
@@ -344,7 +382,7 @@ def assemble(
         controls_not_offered=snapshot.controls_unoffered,
     )
     return Observation(
-        identity=_identity(snapshot.identity, opts.max_page_chars),
+        identity=_identity(snapshot.identity, sizes.identity, opts.max_page_chars),
         regions=regions,
         actions=actions,
         records=records,
@@ -361,20 +399,12 @@ def assemble(
     )
 
 
-def _encode(value: Any) -> str:
-    return msgspec.json.encode(value).decode()
-
-
-def tools_json(tools: list[dict[str, Any]]) -> str:
-    """The tools array as compact JSON text (what the character bound measures)."""
-    return _encode(tools)
-
-
 def present(obs: Observation, options: ObserveOptions | None = None) -> tuple[str, list[dict[str, Any]]]:
     """The rendered text and the tools array of ``obs`` (available actions only)."""
     opts = options or ObserveOptions()
+    offered = [e for e in obs.actions if e.available]
     text = render_text(obs, opts.max_field_chars, opts.max_description_chars)
-    return text, tool_declarations([e for e in obs.actions if e.available], opts.max_description_chars)
+    return text, tool_declarations(offered, opts.max_description_chars)
 
 
 def build(

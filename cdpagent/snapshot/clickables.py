@@ -20,7 +20,8 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ..cdp.connection import Session
-from ..errors import ProtocolError
+from ..cdp.world import PageFunction, call_function
+from ..errors import PageFunctionError, ProtocolError
 
 __all__ = ["CLICK_EVENTS", "HOVER_EVENTS", "probe_listeners", "verdict"]
 
@@ -31,13 +32,6 @@ CLICK_EVENTS: Final = frozenset(
 #: Listener types that make an element a hover parent (its menu opens under the pointer).
 HOVER_EVENTS: Final = frozenset({"mouseenter", "mouseover", "pointerenter", "pointerover"})
 _GROUP: Final = "cdpagent-probe"
-# Nothing to probe on a page answered from its declarations (js/infer.js plan): null,
-# which has no handle, so the round trips that read and release one are spared.
-_CALL_PROBE: Final = (
-    "function (n, m, b) { return globalThis.__cdpagentInfer.plan(m) === 'off' ? null : "
-    "globalThis.__cdpagentClickables.probe(n, b); }"
-)
-_CALL_MARK: Final = "function (v, ...els) { return globalThis.__cdpagentClickables.mark(v, ...els); }"
 
 
 def verdict(listeners: list[dict[str, Any]]) -> str:
@@ -61,17 +55,13 @@ async def probe_listeners(session: Session, context: int, limit: int, mode: str 
     """
     if limit <= 0:
         return 0
-    found = await session.send(
-        "Runtime.callFunctionOn",
-        {
-            "functionDeclaration": _CALL_PROBE,
-            "executionContextId": context,
-            "arguments": [{"value": limit}, {"value": mode}, {"value": scan}],
-            "objectGroup": _GROUP,
-        },
-    )
-    handle = found.get("result", {}).get("objectId")
-    if not handle or found.get("exceptionDetails"):
+    try:
+        handle = await call_function(
+            session, PageFunction.PROBE, limit, mode, scan, context=context, group=_GROUP
+        )
+    except PageFunctionError:
+        return 0
+    if handle is None:
         return 0
     try:
         props = await session.send("Runtime.getProperties", {"objectId": handle, "ownProperties": True})
@@ -86,14 +76,7 @@ async def probe_listeners(session: Session, context: int, limit: int, mode: str 
         answers = await _listeners(session, ids)
         verdicts = [verdict(a) for a in answers]
         if any(verdicts):
-            await session.send(
-                "Runtime.callFunctionOn",
-                {
-                    "functionDeclaration": _CALL_MARK,
-                    "executionContextId": context,
-                    "arguments": [{"value": verdicts}, *({"objectId": i} for i in ids)],
-                },
-            )
+            await call_function(session, PageFunction.MARK, verdicts, context=context, handles=ids)
         return len(ids)
     finally:
         await session.send("Runtime.releaseObjectGroup", {"objectGroup": _GROUP})

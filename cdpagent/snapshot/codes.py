@@ -16,9 +16,7 @@ from ..cdp.failures import (
     TAB_CRASHED,
     TAB_NOT_FOUND,
     TIMEOUT,
-    code_of,
 )
-from ..errors import CDPAgentError, ConnectionClosed
 
 __all__ = [
     "ACTION_FAILED",
@@ -42,7 +40,6 @@ __all__ = [
     "UNKNOWN_ACTION",
     "UNKNOWN_OPTION",
     "UNKNOWN_RECORD",
-    "driver_failure",
 ]
 
 UNKNOWN_ACTION: Final = "UNKNOWN_ACTION"
@@ -101,21 +98,3 @@ CODES: Final = frozenset(
         PICKER_REQUIRED,
     }
 )
-
-
-def driver_failure(error: CDPAgentError) -> tuple[str | None, str]:
-    """``(code, message)`` of the refusal receipt for a driver failure during an action.
-
-    The code is the one every surface reports (:data:`cdpagent.cdp.failures.FAILURES`):
-    a crash is ``TAB_CRASHED``, a closed tab ``TAB_NOT_FOUND``, a protocol refusal
-    ``CALL_FAILED``; a coded error (an observation that failed) keeps its code.
-    ``code`` is ``None`` for a lost browser connection: it ends every tab, not one
-    action, so the caller re-raises it. A driver error the table does not name is
-    ``ACTION_FAILED``.
-    """
-    if isinstance(error, ConnectionClosed):
-        return None, str(error)
-    found = code_of(error)
-    if found is None:
-        return ACTION_FAILED, " ".join(str(error).split())[:300]
-    return found[0], found[1][:400]

@@ -11,13 +11,12 @@ all entries, so a name does not change when an action's availability does.
 from __future__ import annotations
 
 from .model import (
-    ROW_PLACEHOLDER,
     ActionEntry,
     PageAction,
     RegionPath,
     RowActionGroup,
     Snapshot,
-    action_id,
+    folded_action_ids,
     region_tags,
 )
 from .openai_tools import assign_tool_names
@@ -55,13 +54,13 @@ def _page_entry(action: PageAction, labels: dict[RegionPath, str]) -> ActionEntr
     )
 
 
-def _group_entry(group: RowActionGroup, labels: dict[RegionPath, str]) -> ActionEntry:
+def _group_entry(group: RowActionGroup, action: str, labels: dict[RegionPath, str]) -> ActionEntry:
     reason = None
     if group.available == 0:
         reason = "; ".join(sorted(group.reasons)) or "no row can do this now"
     return ActionEntry(
         tool="",
-        action=action_id(group.name, ROW_PLACEHOLDER),
+        action=action,
         name=group.name,
         kind=group.kind,
         effect=group.effect,
@@ -88,11 +87,19 @@ def _group_entry(group: RowActionGroup, labels: dict[RegionPath, str]) -> Action
 
 
 def fold_actions(snapshot: Snapshot) -> list[ActionEntry]:
-    """Every action entry of ``snapshot`` in document order, with unique tool names."""
+    """Every action entry of ``snapshot`` in document order, with unique tool names.
+
+    The model's facts (region tags, the folded actions' ids) are asked for first, all at
+    once; the entries are built from them here.
+    """
     labels = region_tags(snapshot.regions)
+    actions = folded_action_ids(snapshot.row_actions)
     ordered: list[tuple[int, ActionEntry]] = [
         (a.order, _page_entry(a, labels)) for a in snapshot.actions
     ]
-    ordered += [(g.order, _group_entry(g, labels)) for g in snapshot.row_actions]
+    ordered += [
+        (g.order, _group_entry(g, action, labels))
+        for g, action in zip(snapshot.row_actions, actions, strict=True)
+    ]
     ordered.sort(key=lambda pair: pair[0])
     return assign_tool_names([entry for _, entry in ordered])

@@ -13,7 +13,7 @@ Theory of operation:
   that draws it, with the same options; :func:`merge` puts the parts into the
   top document's snapshot.
 * A frame's *owner* (its ``iframe``, found with ``DOM.getFrameOwner`` and resolved
-  in the parent's isolated world) tells (``frameOwner`` in ``js/collect.js``) the
+  in the parent's isolated world) tells (``frameOwner`` in ``js/collect/frames.js``) the
   region-path step its content goes under, its label, its own region path in the
   parent and whether it is shown. The step is the owner's ``data-agent-region``,
   else its ``name``, ``title`` or ``id`` made legal (lower case, other characters
@@ -49,7 +49,8 @@ import trio
 
 from ..cdp.connection import Session
 from ..cdp.documents import DocumentTracker
-from ..cdp.target import Command, FrameTarget, Target, call_function
+from ..cdp.target import Command, FrameTarget, Target
+from ..cdp.world import WORLD, PageFunction, call_function, install_commands
 from ..errors import CallTimeout, CDPAgentError, PageFunctionError, ProtocolError, SessionClosed
 from .model import ActionLocator, ActionState, FrameRef, Region, RegionState, Snapshot
 
@@ -77,8 +78,6 @@ OTHER_SITE: Final = "it is drawn by another process that is not attached: its co
 FRAME_TIMEOUT: Final = 3.0
 
 _GROUP = "cdpagent-frames"
-_CALL_OWNER = "function (max) { return globalThis.__cdpagentObserve.frameOwner(this, max); }"
-_CALL_POINT = "function (x, y) { return globalThis.__cdpagentAct.ownerPoint(this, x, y); }"
 
 CollectIn = Callable[[Session, int, float], Awaitable[Snapshot]]
 """Collects the snapshot of the document whose isolated world is the given context id of
@@ -86,7 +85,7 @@ the given session, by the given deadline (:func:`trio.current_time` value)."""
 
 
 class FrameOwner(msgspec.Struct, frozen=True, kw_only=True):
-    """``frameOwner`` of ``js/collect.js``: what a frame's owner element says about it."""
+    """``frameOwner`` of ``js/collect/frames.js``: what a frame's owner element says about it."""
 
     step: str
     path: list[str]
@@ -176,7 +175,7 @@ def _children(tab: Target, parent_id: str) -> list[str]:
 
 
 async def _call_on_owner(
-    tab: Target, frame_id: str, world: str, function: str, args: list[Any], deadline: float
+    tab: Target, frame_id: str, world: str, function: PageFunction, args: list[Any], deadline: float
 ) -> Any:
     """``function`` called on ``frame_id``'s owner element, in its parent's ``world``.
 
@@ -248,18 +247,12 @@ def _unique(path: list[str], used: set[tuple[str, ...]]) -> tuple[str, ...]:
 
 
 async def collect_frames(
-    tab: Target,
-    top: Snapshot,
-    world: str,
-    install: Sequence[Command],
-    collect_in: CollectIn,
-    name_chars: int,
-    deadline: float,
+    tab: Target, top: Snapshot, collect_in: CollectIn, name_chars: int, deadline: float
 ) -> Snapshot:
     """``top`` (the main document's snapshot) with every shown frame's declarations merged in.
 
     Frames are asked parents first, each in the process that draws it (an
-    out-of-process frame gets ``install`` first); each one's calls end by
+    out-of-process frame gets the isolated world first); each one's calls end by
     ``deadline`` or :data:`FRAME_TIMEOUT` seconds, whichever comes first. A frame
     that cannot be collected is counted with its reason, and its own frames with
     it. Raises only the driver's ``SessionClosed`` / ``ConnectionClosed``.
@@ -275,9 +268,7 @@ async def collect_frames(
         while queue:
             frame_id, outer = queue.pop(0)
             until = min(deadline, trio.current_time() + FRAME_TIMEOUT)
-            part = await _collect_one(
-                tab, frame_id, outer, world, install, collect_in, name_chars, until, used, refused
-            )
+            part = await _collect_one(tab, frame_id, outer, collect_in, name_chars, until, used, refused)
             if part is not None:
                 parts.append(part)
                 queue.extend((f, part) for f in _children(tab, frame_id))
@@ -291,8 +282,6 @@ async def _collect_one(
     tab: Target,
     frame_id: str,
     outer: FramePart | None,
-    world: str,
-    install: Sequence[Command],
     collect_in: CollectIn,
     name_chars: int,
     until: float,
@@ -301,14 +290,14 @@ async def _collect_one(
 ) -> FramePart | None:
     """One frame's part, or None (counted in ``refused`` unless it is hidden)."""
     try:
-        raw = await _call_on_owner(tab, frame_id, world, _CALL_OWNER, [name_chars], until)
+        raw = await _call_on_owner(tab, frame_id, WORLD, PageFunction.FRAME_OWNER, [name_chars], until)
         owner = msgspec.convert(raw, FrameOwner)
         if not owner.visible:
             return None
         if _drawing(tab, frame_id) is None:
             refused[OTHER_SITE] += 1
             return None
-        where = await frame_world(tab, frame_id, world, install, until)
+        where = await frame_world(tab, frame_id, WORLD, install_commands(), until)
         if where is None:
             refused[NO_SCRIPTS] += 1
             return None
@@ -571,7 +560,8 @@ async def page_point(
     try:
         current: str | None = frame_id
         while current is not None and current != main:
-            raw = await _call_on_owner(tab, current, world, _CALL_POINT, [point.x, point.y], deadline)
+            args = [point.x, point.y]
+            raw = await _call_on_owner(tab, current, world, PageFunction.OWNER_POINT, args, deadline)
             point = msgspec.convert(raw, FramePoint)
             if point.reason:
                 return point

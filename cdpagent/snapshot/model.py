@@ -37,6 +37,7 @@ from typing import Any, Literal
 import msgspec
 
 from ..cdp.surrogates import replace_lone_surrogates
+from .kinds import InputSpec, Kind
 
 __all__ = [
     "ROW_PLACEHOLDER",
@@ -65,6 +66,7 @@ __all__ = [
     "Unseen",
     "action_id",
     "decode_snapshot",
+    "folded_action_ids",
     "inferred_paths",
     "region_tags",
     "split_action_id",
@@ -92,14 +94,6 @@ def split_action_id(text: str) -> tuple[str, str | None]:
     return (name, record) if at else (text, None)
 
 
-Kind = Literal[
-    "click", "type", "select", "check", "tool", "hover", "press", "scroll", "set", "choose", "upload"
-]
-"""``tool``: a tool the page registered with WebMCP; its input is a JSON object (:mod:`.pagetools`).
-``set``: a range or slider (a number within the input's min/max/step); ``choose``: one radio
-group (an option label); ``upload``: a file input (``files``, paths); ``hover``, ``press`` (a key),
-``scroll`` (a direction); each is
-performed by :data:`cdpagent.act.perform.PERFORMERS`."""
 NameSource = Literal["label", "placeholder", "title", "header", "attribute", "position"]
 """Where an inferred action's weak name came from (OB-12): an untied label or caption next to
 the control, its placeholder, its title, its column header or row caption, its humanised
@@ -170,31 +164,6 @@ def inferred_paths(regions: list[Region]) -> frozenset[RegionPath]:
     return frozenset(
         tuple(r.path) for r in regions if any(tuple(r.path[: i + 1]) in inferred for i in range(len(r.path)))
     )
-
-
-class InputSpec(msgspec.Struct, frozen=True, omit_defaults=True):
-    """What a type/select/check action accepts, from its declaration and the control."""
-
-    doc: str = ""
-    input_type: str = ""
-    required: bool = False
-    pattern: str | None = None
-    min: str | None = None
-    max: str | None = None
-    step: str | None = None
-    """A range's or slider's step (``set`` actions)."""
-    minlength: int | None = None
-    maxlength: int | None = None
-    options: list[str] = []
-    value: str | None = None
-    """The current value; ``"[masked]"`` for sensitive controls."""
-    checked: bool | None = None
-    multiple: bool = False
-    """An upload takes several files."""
-    sensitive: bool = False
-    read_only: bool = False
-    json_schema: dict[str, Any] | None = None
-    """A WebMCP tool's own input schema (``kind == "tool"``)."""
 
 
 class ActionLocator(msgspec.Struct, frozen=True):
@@ -274,6 +243,16 @@ class RowActionGroup(msgspec.Struct, frozen=True):
     """Unavailability reason → number of rows it applies to."""
     order: int = 0
     source: Source = "declared"
+
+
+def folded_action_ids(groups: list[RowActionGroup]) -> list[str]:
+    """The id of each group's folded action, in order: ``toggle@{record}`` (:func:`action_id`
+    with :data:`ROW_PLACEHOLDER`), what a folded :class:`ActionEntry` keeps as ``action``.
+
+    All groups at once, as :func:`region_tags` gives all tags at once: folding asks the
+    model for its facts before it builds a single entry.
+    """
+    return [action_id(group.name, ROW_PLACEHOLDER) for group in groups]
 
 
 class ActionState(msgspec.Struct, frozen=True):

@@ -1,11 +1,7 @@
-"""Observing a tab: install the collector, settle (OB-6), collect, budget, render.
+"""Observing a tab: settle (OB-6), collect, budget, render.
 
-The collector (``js/collect.js``) lives in the isolated world
-``cdpagent-observe``: page scripts can neither see nor patch it, and it shares
-only the DOM with the page. :class:`ObservationExtension` installs it on every
-new tab before its first script; :func:`observe` installs it lazily on tabs
-opened without the extension (``Page.addScriptToEvaluateOnNewDocument`` with
-``runImmediately`` also covers the current document).
+The collector (``js/collect.js``) lives in the isolated world of
+:mod:`cdpagent.cdp.world`, which every observation installs first (once per tab).
 
 A snapshot never mixes two documents: the main document's serial is read before
 settling and after collecting, and a change (or the isolated world dying under
@@ -29,11 +25,18 @@ from ..cdp.concurrency import collapse
 from ..cdp.connection import Session
 from ..cdp.dialogs import ACCEPT, DISMISS, JavaScriptDialog
 from ..cdp.logs import OBSERVE as _LOG
-from ..cdp.pagescripts import WORLD_SCRIPTS, source
-from ..cdp.target import Command, Target, call_function
-from ..errors import CDPAgentError, ObservationError, PageFunctionError, ProtocolError, SessionClosed
+from ..cdp.tabstate import Decision, decide, dialog_actions, state_of
+from ..cdp.target import Target
+from ..cdp.world import WORLD, PageFunction, call_function, enter
+from ..errors import (
+    CDPAgentError,
+    ObservationError,
+    PageFunctionError,
+    ProtocolError,
+    SessionClosed,
+    TargetCrashed,
+)
 from ..webmcp.bridge import WebMcp
-from . import quiet
 from .budget import build
 from .clickables import probe_listeners
 from .frames import collect_frames
@@ -53,30 +56,16 @@ from .shadow import with_closed_roots
 from .webmcp_actions import with_page_tools
 
 __all__ = [
-    "WORLD",
     "ObservationError",
-    "ObservationExtension",
     "ObserveResult",
     "SettleReport",
     "collect_snapshot",
     "dialog_snapshot",
-    "install",
-    "install_commands",
     "observe",
     "observe_page",
 ]
 
-WORLD: Final = "cdpagent-observe"
-# One round trip: the declared snapshot, the inferred one, or both (OB-12, see .inference),
-# and the page text of a declared page that opts in (ObserveOptions.page_text).
-_CALL_COLLECT = (
-    "function (o, m, h, t) { const p = globalThis.__cdpagentInfer.plan(m); return ["
-    "p === 'all' ? null : globalThis.__cdpagentObserve.collect(o, false, h), "
-    "p === 'off' ? null : globalThis.__cdpagentInfer.infer(o, p), "
-    "p === 'off' && t ? globalThis.__cdpagentInfer.text(o) : null]; }"
-)
 _PAGE_TEXT_DECODER = msgspec.json.Decoder(PageText)
-_CALL_SETTLE = "function (q, t, f, s) { return globalThis.__cdpagentObserve.settle(q, t, f, s); }"
 
 
 class SettleReport(msgspec.Struct, frozen=True):
@@ -100,38 +89,6 @@ class ObserveResult(msgspec.Struct, frozen=True):
     tools: list[dict[str, Any]]
 
 
-class ObservationExtension:
-    """Installs the collector and the acting helper in every new tab's isolated world
-    (one of :func:`cdpagent.standard_extensions`)."""
-
-    def setup_tab(self, tab: Target) -> list[Command]:
-        tab.installed.add(WORLD)
-        return install_commands()
-
-
-def install_commands() -> list[Command]:
-    """The commands that install the isolated world's scripts in a target (its current
-    document and every new one)."""
-    return [
-        (
-            "Page.addScriptToEvaluateOnNewDocument",
-            {"source": source(name), "worldName": WORLD, "runImmediately": True},
-        )
-        for name in WORLD_SCRIPTS
-    ] + quiet.install_commands(WORLD)  # callspeed: the post-action quiet window's evidence
-
-
-async def install(tab: Target) -> None:
-    """Make sure ``tab``'s current and future documents have the collector and the acting helper.
-
-    Raises the driver's errors (``SessionClosed``, ``ProtocolError``) when the tab is gone.
-    """
-    if WORLD in tab.installed:
-        return
-    await tab.session.send_batch(install_commands())
-    tab.installed.add(WORLD)
-
-
 async def _call(
     session: Session,
     function: str,
@@ -140,7 +97,7 @@ async def _call(
     deadline: float | None = None,
     await_promise: bool = False,
 ) -> Any:
-    """:func:`~cdpagent.cdp.target.call_function` in the isolated world ``context``; a collector
+    """:func:`~cdpagent.cdp.world.call_function` in the isolated world ``context``; a collector
     that threw is :class:`ObservationError` (``COLLECT_FAILED``)."""
     try:
         return await call_function(
@@ -199,24 +156,25 @@ def _declared(text: object, session: Session, context: int) -> Snapshot | None:
 
 
 async def _collect_in(
-    session: Session, opts: ObserveOptions, context: int, deadline: float | None
+    session: Session, opts: ObserveOptions, args: str, context: int, deadline: float | None
 ) -> Snapshot:
     """The snapshot of the document whose isolated world is ``context`` (declared, inferred
-    or both, see :mod:`.inference`). Raises :class:`ObservationError` (``COLLECT_FAILED``)
-    and the driver's errors (``ProtocolError`` when the world is gone, ``CallTimeout``).
+    or both, see :mod:`.inference`), collected with ``args`` (``opts``' collector arguments
+    as JSON). Raises :class:`ObservationError` (``COLLECT_FAILED``) and the driver's errors
+    (``ProtocolError`` when the world is gone, ``CallTimeout``).
     """
     mine = _held.get(session, {}).get(context)
     texts = await _call(
         session,
-        _CALL_COLLECT,
-        msgspec.json.encode(opts.collector_args()).decode(),
+        PageFunction.COLLECT,
+        args,
         opts.infer,
         mine.token if mine is not None else 0,
         opts.page_text is True,
         context=context,
         deadline=deadline,
     )
-    if not isinstance(texts, list) or len(texts) != 3 or not any(isinstance(t, str) for t in texts):
+    if not isinstance(texts, list) or len(texts) != 3 or str not in map(type, texts):
         raise ObservationError("COLLECT_FAILED", "the collector returned no snapshot")
     declared = _declared(texts[0], session, context)
     if declared is not None and isinstance(texts[2], str):
@@ -228,9 +186,9 @@ async def _collect_in(
 async def _attempt(
     tab: Target, opts: ObserveOptions, timeout: float, after_input: bool
 ) -> tuple[Snapshot, SettleReport | None]:
-    doc = await tab.wait_loaded(timeout)
+    args = msgspec.json.encode(opts.collector_args()).decode()  # the same for every frame
+    ctx, doc = await enter(tab, timeout, loaded=True)
     serial = doc.serial
-    ctx = await tab.context_id(WORLD, timeout)
     report = None
     try:
         if opts.settle:
@@ -238,25 +196,19 @@ async def _attempt(
         # clicks: which elements the page listens to (js/clickables.js, .clickables)
         bounds = COLLECTOR_BOUNDS
         await probe_listeners(tab.session, ctx, bounds.listener_probe, opts.infer, bounds.click_scan)
-        snapshot = await _collect_in(tab.session, opts, ctx, None)
+        snapshot = await _collect_in(tab.session, opts, args, ctx, None)
     except ProtocolError as exc:
         # The world died under the call: its document was replaced.
         raise _DocumentChanged(str(exc)) from exc
 
     async def collect_in(session: Session, context: int, deadline: float) -> Snapshot:
-        return await _collect_in(session, opts, context, deadline)
+        return await _collect_in(session, opts, args, context, deadline)
 
     snapshot = await collect_frames(
-        tab,
-        snapshot,
-        WORLD,
-        install_commands(),
-        collect_in,
-        COLLECTOR_BOUNDS.name_chars,
-        trio.current_time() + timeout,
+        tab, snapshot, collect_in, COLLECTOR_BOUNDS.name_chars, trio.current_time() + timeout
     )
     snapshot = await with_closed_roots(tab.session, snapshot, trio.current_time() + timeout)
-    now = tab.document
+    now = tab.documents.main
     if now is None or now.serial != serial:
         raise _DocumentChanged("the document changed while it was observed")
     bridge = WebMcp.of(tab.browser)
@@ -268,7 +220,7 @@ async def _attempt(
 async def _settle_in(session: Session, context: int, opts: ObserveOptions, after_input: bool) -> SettleReport:
     raw = await _call(
         session,
-        _CALL_SETTLE,
+        PageFunction.SETTLE,
         opts.settle_quiet_ms,
         opts.settle_timeout_ms,
         after_input,
@@ -333,7 +285,6 @@ async def collect_snapshot(
     driver's ``SessionClosed`` when the tab closes.
     """
     opts = options or ObserveOptions()
-    await install(tab)
     last = ""
     for _ in range(attempts):
         try:
@@ -346,19 +297,6 @@ async def collect_snapshot(
     raise ObservationError("PAGE_CHANGED", f"the page kept navigating while it was observed ({last})")
 
 
-def _settle_warning(report: SettleReport | None) -> list[str]:
-    if report is None:
-        return []
-    if report.settled:
-        if report.waited_ms < LONG_SETTLE_MS or report.reason is None:
-            return []
-        return [f"the page took {report.waited_ms:.0f} ms to settle ({report.reason} until then)"]
-    return [
-        f"the page did not settle within {report.waited_ms:.0f} ms ({report.reason}); "
-        "this snapshot may describe a page that is still changing"
-    ]
-
-
 async def observe_page(
     tab: Target, options: ObserveOptions | None = None, *, timeout: float = 10.0
 ) -> ObserveResult:
@@ -369,8 +307,15 @@ async def observe_page(
     a modal whose actions resolve it. Warnings include what the runtime did on its
     own since the last result (``Tab.take_notices``). Raises
     :class:`ObservationError` (``TIMEOUT`` when the page did not answer in time,
-    ``PAGE_CHANGED``, ``COLLECT_FAILED``) and the driver's ``SessionClosed``.
+    ``PAGE_CHANGED``, ``COLLECT_FAILED``) and the driver's ``SessionClosed`` (and
+    ``TargetCrashed``: a closed or crashed tab is refused before anything is sent,
+    :mod:`cdpagent.cdp.tabstate`).
     """
+    decision = decide("observe", state_of(tab))
+    if decision is Decision.REFUSE_CLOSED:
+        raise SessionClosed(f"tab {tab.id} is closed")
+    if decision is Decision.REFUSE_CRASHED:
+        raise TargetCrashed(f"the renderer of tab {tab.id} crashed; close it and open the page again")
     opts = options or ObserveOptions()
     collected: list[tuple[Snapshot, SettleReport | None]] = []
 
@@ -386,7 +331,7 @@ async def observe_page(
             ) from None
         cancel.cancel()
 
-    if tab.dialog is None:
+    if decision is Decision.SERVE:
         with collapse():
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(collect, nursery.cancel_scope)
@@ -399,12 +344,16 @@ async def observe_page(
         snapshot, report = await dialog_snapshot(tab, dialog), None
     else:
         raise ObservationError("PAGE_CHANGED", "a dialog opened and closed again while the page was observed")
-    obs, text, tools = build(
-        snapshot,
-        opts,
-        warnings=[*_settle_warning(report), *tab.take_notices()],
-        settle_ms=report.waited_ms if report else 0.0,
-    )
+    warnings = tab.take_notices()
+    if report is not None and not report.settled:
+        warnings.insert(
+            0,
+            f"the page did not settle within {report.waited_ms:.0f} ms ({report.reason}); "
+            "this snapshot may describe a page that is still changing",
+        )
+    elif report is not None and report.waited_ms >= LONG_SETTLE_MS and report.reason is not None:
+        warnings.insert(0, f"the page took {report.waited_ms:.0f} ms to settle ({report.reason} until then)")
+    obs, text, tools = build(snapshot, opts, warnings=warnings, settle_ms=report.waited_ms if report else 0.0)
     if _LOG.isEnabledFor(logging.INFO):
         _LOG.info(
             "%s: settled %.0f ms, collected %.0f ms; %d actions, %d records, %d chars",
@@ -415,9 +364,9 @@ async def observe_page(
 
 async def dialog_snapshot(tab: Target, dialog: JavaScriptDialog) -> Snapshot:
     """The snapshot of a page blocked by ``dialog``: the dialog as the modal, its message as
-    page feedback, and only the actions that resolve it (``accept_dialog``, and
-    ``dismiss_dialog`` unless it is an ``alert``). Nothing runs in the page: the
-    title comes from the browser's target info.
+    page feedback, and only the actions that answer it (:func:`~cdpagent.cdp.tabstate.dialog_actions`:
+    ``accept_dialog``, and ``dismiss_dialog`` unless it is an ``alert``). Nothing runs in the
+    page: the title comes from the browser's target info.
     """
     title = ""
     with trio.move_on_after(2):
@@ -428,24 +377,23 @@ async def dialog_snapshot(tab: Target, dialog: JavaScriptDialog) -> Snapshot:
             pass
     document = tab.document
     path = urlsplit(document.url).path if document is not None else ""
+    answers = dialog_actions(dialog)
+    ok = "Accept the dialog (OK)" if DISMISS in answers else "Close the alert (OK)"
+    described = {
+        ACCEPT: PageAction(name=ACCEPT, kind="click", effect="write", description=ok),
+        DISMISS: PageAction(
+            name=DISMISS, kind="click", effect="write", description="Dismiss the dialog (Cancel)", order=1
+        ),
+    }
     if dialog.type == "prompt":
-        accept = PageAction(
+        described[ACCEPT] = PageAction(
             name=ACCEPT,
             kind="type",
             effect="write",
             description="Answer the page's prompt with text and accept it (OK)",
             input=InputSpec(doc="The answer to the prompt.", value=dialog.default_prompt),
         )
-    else:
-        ok = "Close the alert (OK)" if dialog.type == "alert" else "Accept the dialog (OK)"
-        accept = PageAction(name=ACCEPT, kind="click", effect="write", description=ok)
-    actions = [accept]
-    if dialog.type != "alert":
-        actions.append(
-            PageAction(
-                name=DISMISS, kind="click", effect="write", description="Dismiss the dialog (Cancel)", order=1
-            )
-        )
+    actions = [described[name] for name in answers]
     return Snapshot(
         identity=Identity(title=title, path=path),
         actions=actions,

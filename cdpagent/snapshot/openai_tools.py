@@ -15,21 +15,19 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Callable
 from typing import Any, Final
 
 import msgspec
 
 from ..errors import ToolCallError
 from . import codes
-from .model import ActionEntry, ActionLocator, InputSpec
+from .kinds import KINDS, InputSpec, key_schema
+from .model import ActionEntry, ActionLocator
 
 __all__ = [
-    "INPUT_PROPERTIES",
     "PRESS_FOCUSED",
     "PRESS_FOCUSED_DESCRIPTION",
     "RESERVED_TOOL_NAMES",
-    "SCROLL_TO",
     "TOOL_NAME",
     "ToolCallError",
     "assign_tool_names",
@@ -40,6 +38,7 @@ __all__ = [
     "tool_declaration",
     "tool_declarations",
     "tool_description",
+    "tools_json",
 ]
 
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -110,32 +109,6 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def constraint_words(spec: InputSpec) -> list[str]:
-    """The input's constraints in words (shared by the text and the schema)."""
-    words: list[str] = []
-    if spec.required:
-        words.append("required")
-    if spec.input_type and spec.input_type not in (
-        "text", "select", "textarea", "search", "checkbox", "radio"
-    ):
-        words.append(f"{spec.input_type} input")
-    if spec.minlength is not None:
-        words.append(f"at least {spec.minlength} characters")
-    if spec.maxlength is not None:
-        words.append(f"at most {spec.maxlength} characters")
-    if spec.min is not None:
-        words.append(f"min {spec.min}")
-    if spec.max is not None:
-        words.append(f"max {spec.max}")
-    if spec.pattern is not None:
-        words.append(f"must match /{spec.pattern}/")
-    if spec.read_only:
-        words.append("read-only")
-    if spec.sensitive:
-        words.append("sensitive (its value is masked)")
-    return words
-
-
 INFERRED_NOTE: Final = "inferred"
 """What marks an inferred entry's tool description: ``Yes (inferred click)``."""
 INFERRED_RECORD_DOC: Final = "Which row: a record id (for example, {example})."
@@ -195,128 +168,11 @@ def tool_description(entry: ActionEntry, max_chars: int = 160) -> str:
     return text.replace("<", "\\u003c")
 
 
-def _html_pattern(pattern: str) -> str:
-    # HTML patterns match the whole value; JSON Schema patterns search.
-    return f"^(?:{pattern})$"
-
-
-def _text_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
-    words = constraint_words(spec)
-    prop: dict[str, Any] = {"type": "string"}
-    desc = doc or ("Text to type (replaces the value)." if entry.source == "inferred" else
-                   "The text to type (replaces the current value).")
-    if spec.input_type in _ISO_FORMATS and "ISO" not in desc:
-        desc += f" As ISO text: {_ISO_FORMATS[spec.input_type]}."
-    if words:
-        desc += " (" + "; ".join(words) + ")"
-    prop["description"] = desc.replace("<", "\\u003c")
-    if spec.maxlength is not None:
-        prop["maxLength"] = spec.maxlength
-    if spec.minlength is not None:
-        prop["minLength"] = spec.minlength
-    elif spec.required:
-        prop["minLength"] = 1
-    if spec.pattern is not None:
-        prop["pattern"] = _html_pattern(spec.pattern)
-    return {"text": prop}
-
-
-_ISO_FORMATS: Final = {
-    "date": "2026-12-01",
-    "time": "13:45",
-    "datetime-local": "2026-12-01T13:45",
-    "month": "2026-12",
-    "week": "2026-W49",
-}
-
-
-def _option_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
-    prop: dict[str, Any] = {"type": "string", "description": (doc or "The option to choose, by its label.")}
-    if spec.options:
-        prop["enum"] = list(spec.options)
-    return {"option": prop}
-
-
-def _check_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
-    desc = doc or "true to check, false to uncheck."
-    return {"checked": {"type": "boolean", "description": desc.replace("<", "\\u003c")}}
-
-
-_KEY_DOC: Final = "The key or chord to press: Enter, Escape, Tab, Shift+Tab, ArrowDown, PageDown, Control+A…"
-
-
-def _key_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
-    desc = doc or _KEY_DOC
-    return {"key": {"type": "string", "description": desc.replace("<", "\\u003c")}}
-
-
-def _scroll_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
-    desc = "down or up by one page, or to the end or the start."
-    return {"to": {"type": "string", "enum": list(SCROLL_TO), "description": desc}}
-
-
-def _number_or_none(text: str | None) -> float | None:
-    try:
-        return float(text) if text is not None else None
-    except ValueError:
-        return None
-
-
-def _value_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
-    prop: dict[str, Any] = {"type": "number"}
-    words = []
-    for bound, key, word in ((spec.min, "minimum", "min"), (spec.max, "maximum", "max")):
-        number = _number_or_none(bound)
-        if number is not None:
-            prop[key] = number
-            words.append(f"{word} {bound}")
-    desc = doc or "The value to set the slider to."
-    if words:
-        desc += " (" + "; ".join(words) + ")"
-    prop["description"] = desc.replace("<", "\\u003c")
-    return {"value": prop}
-
-
-def _files_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
-    desc = (doc + ". " if doc else "") + "Paths of the files to attach (under a directory the user allows)."
-    prop: dict[str, Any] = {"type": "array", "items": {"type": "string"}, "minItems": 1}
-    prop["description"] = desc.replace("<", "\\u003c")
-    if not spec.multiple:
-        prop["maxItems"] = 1
-    return {"files": prop}
-
-
-def _no_properties(entry: ActionEntry, spec: InputSpec, doc: str) -> dict[str, Any]:
-    return {}
-
-
-SCROLL_TO: Final = ("down", "up", "end", "start")
-"""The ``to`` argument of a scroll action; the first is its default."""
-
-_Properties = Callable[[ActionEntry, InputSpec, str], dict[str, Any]]
-
-INPUT_PROPERTIES: Final[dict[str, _Properties]] = {
-    "click": _no_properties,
-    "hover": _no_properties,
-    "type": _text_properties,
-    "select": _option_properties,
-    "choose": _option_properties,
-    "check": _check_properties,
-    "press": _key_properties,
-    "scroll": _scroll_properties,
-    "set": _value_properties,
-    "tool": _no_properties,  # a page tool's parameters are its own schema (_tool_parameters)
-    "upload": _files_properties,
-}
-"""The parameters each action kind declares besides ``record``, by kind; agrees with
-:data:`cdpagent.act.perform.PERFORMERS` (a test checks it)."""
-
-
 def _input_properties(entry: ActionEntry, max_chars: int) -> dict[str, Any]:
+    """The parameters of ``entry``'s kind's argument (:data:`cdpagent.snapshot.kinds.KINDS`)."""
     spec = entry.input or InputSpec()
     doc = _cut(spec.doc, max_chars) if spec.doc else ""
-    properties = INPUT_PROPERTIES.get(entry.kind, _no_properties)
-    return properties(entry, spec, doc)
+    return KINDS[entry.kind].schema(spec, doc, entry.source == "inferred")
 
 
 def _page_schema(value: Any) -> Any:
@@ -414,6 +270,12 @@ def declaration_sizes(entries: list[ActionEntry], max_chars: int = 160) -> list[
     return [len(encode(tool_declaration(entry, max_chars)).decode()) for entry in entries]
 
 
+def tools_json(tools: list[dict[str, Any]]) -> str:
+    """The tools array as compact JSON text (what the character bound measures, as
+    :func:`declaration_sizes` measures each declaration)."""
+    return msgspec.json.encode(tools).decode()
+
+
 def press_focused_tool() -> dict[str, Any]:
     """The function declaration of :data:`PRESS_FOCUSED` (the agent offers it beside the page's)."""
     return {
@@ -423,7 +285,7 @@ def press_focused_tool() -> dict[str, Any]:
             "description": f"{PRESS_FOCUSED_DESCRIPTION} (built in).",
             "parameters": {
                 "type": "object",
-                "properties": {"key": {"type": "string", "description": _KEY_DOC}},
+                "properties": key_schema(InputSpec(), "", False),
                 "required": ["key"],
                 "additionalProperties": False,
             },

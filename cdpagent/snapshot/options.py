@@ -12,6 +12,8 @@ from typing import Literal
 
 import msgspec
 
+from .kinds import PAGE_KINDS
+
 __all__ = ["COLLECTOR_BOUNDS", "REFUSED_RECORD_ID", "CollectorBounds", "ObserveOptions"]
 
 REFUSED_RECORD_ID = r"[\x00-\x1f\x7f-\x9f\u2028\u2029]|</?page_data"
@@ -67,7 +69,7 @@ class CollectorBounds(msgspec.Struct, frozen=True, kw_only=True):
     """Inferred pages: elements whose event listeners are read per observation
     (``DOMDebugger.getEventListeners``); each element is read once."""
     text_scan: int = 50_000
-    """DOM nodes the page text reads at most (``js/infer.js``); past this it stops and says so."""
+    """DOM nodes the page text reads at most (``js/infer/pagetext.js``); past this it stops and says so."""
 
 
 COLLECTOR_BOUNDS = CollectorBounds()
@@ -150,5 +152,7 @@ class ObserveOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
             "refused_record_id": REFUSED_RECORD_ID,
             "text_chars": self.max_text_chars,
             "page_text": self.page_text,
+            # What data-agent-kind may say: the page scripts list no kinds of their own.
+            "kinds": PAGE_KINDS,
             **msgspec.structs.asdict(COLLECTOR_BOUNDS),
         }

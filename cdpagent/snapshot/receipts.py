@@ -31,14 +31,15 @@ what was left out is counted in ``omitted``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import compress
 from operator import attrgetter, ne
 from typing import Any
 
 import msgspec
 
-from ..errors import CDPAgentError
-from .codes import driver_failure
+from ..cdp.failures import code_of
+from ..errors import CDPAgentError, ConnectionClosed
 from .model import ActionEntry, Feedback, FieldValue, Identity, Record, Snapshot, StateItem, action_id
 from .options import ObserveOptions
 
@@ -239,15 +240,17 @@ def ok_receipt(
     )
 
 
-def failure_receipt(action: ActionRef, error: CDPAgentError) -> Receipt:
-    """The refusal receipt for a driver failure during an input (:func:`.codes.driver_failure`).
+def failure_receipt(action: ActionRef, error: CDPAgentError, available: Sequence[str] = ()) -> Receipt:
+    """The refusal receipt for a driver failure during an input, with the code every surface
+    reports for it (:func:`cdpagent.cdp.failures.code_of`); ``available`` as in :func:`error_receipt`.
 
     Re-raises ``error`` when it ends the browser, not the input (a lost connection).
     """
-    code, message = driver_failure(error)
-    if code is None:
+    found = None if isinstance(error, ConnectionClosed) else code_of(error)
+    if found is None:
         raise error
-    return error_receipt(action, code, message, [])
+    code, message = found
+    return error_receipt(action, code, message[:400], list(available))
 
 
 def error_receipt(

@@ -21,6 +21,7 @@ from typing import Any, Final
 
 import msgspec
 
+from .kinds import constraint_words
 from .model import (
     ActionEntry,
     Feedback,
@@ -36,43 +37,36 @@ from .model import (
     inferred_paths,
     region_tags,
 )
-from .openai_tools import constraint_words
 
 __all__ = [
     "COMPACT_PREAMBLE",
     "COMPACT_TEXT_HEADING",
     "INFERRED_RULE",
     "INFERRED_STATE",
+    "Sizes",
     "action_line",
-    "action_sizes",
     "clean",
     "compact_action_head",
     "feedback_line",
-    "feedback_sizes",
     "fenced",
     "identity_lines",
-    "identity_sizes",
     "inferred_only",
+    "measure",
     "plain_id",
-    "record_id_sizes",
     "record_line",
-    "record_sizes",
     "region_line",
-    "region_sizes",
     "render_text",
     "said_by",
     "state_json",
-    "state_sizes",
     "text_line",
     "text_lines",
-    "text_sizes",
 ]
 
 _SPACE = re.compile(r"\s+")
 #: A record id shown outside a fence: short, and nothing but letters, digits and ``_.:~-``.
 _PLAIN_ID = re.compile(r"^[A-Za-z0-9_.:~-]{1,40}$")
 
-#: How the description of an inferred state item begins (js/infer.js); its name is the page's text.
+#: How the description of an inferred state item begins (js/infer/state.js); its name is the page's text.
 INFERRED_STATE: Final = "inferred from "
 INFERRED_RULE: Final = (
     "Parts marked inferred were read from the page's HTML and ARIA, not declared: names may be "
@@ -358,7 +352,7 @@ def render_text(obs: Observation, field_chars: int = 160, description_chars: int
 
     ``field_chars`` bounds each record field and state string, ``description_chars``
     (default: ``field_chars``) each action line's description, as the budgets measured
-    them (:func:`action_sizes`). An inferred observation (:func:`inferred_only`) is
+    them (:func:`measure`). An inferred observation (:func:`inferred_only`) is
     compact: the fixed explanations that only declared pages need are left out, and so
     are empty sections. The sections, in order: :func:`_preamble` (location),
     structure, page text, actions, records, hidden content, state, feedback, warnings.
@@ -585,59 +579,77 @@ def _feedback(obs: Observation) -> list[str]:
     return out
 
 
-# -- sizes: what the budgets ask each section for ---------------------------------------
-#
-# A budget (:mod:`.budget`) decides what fits by the characters each item takes once
-# rendered. It asks the section for the sizes of a list of items in one call, rather
-# than rendering line by line, and never knows how a line is spelled.
+# -- sizes: what the budgets ask the sections for ---------------------------------------
 
 
-def identity_sizes(identity: Identity) -> list[int]:
-    """The length of each line of the location section (no line break): title, path, then
-    route, route params and each query field when there are any, in that order."""
-    return [len(line) for line in _identity_lines(identity)]
+class Sizes(msgspec.Struct, frozen=True):
+    """The characters the items :func:`measure` was given take once rendered, per section,
+    in the order given (empty for a section it was given nothing of)."""
 
-
-def region_sizes(regions: list[Region]) -> list[int]:
-    """The characters each region's line takes in the structure section (its line break included)."""
-    return [len(region_line(r)) + 1 for r in regions]
-
-
-def action_sizes(entries: list[ActionEntry], max_chars: int) -> list[int]:
-    """The characters each entry's line takes in the action lists (its line break included)."""
-    return [len(action_line(e, max_chars)) + 1 for e in entries]
-
-
-def record_sizes(records: list[Record], field_chars: int) -> list[int]:
-    """The characters of each record's line when ``records`` are listed from the first
-    (the line numbers are counted), line breaks included."""
-    return [len(record_line(i, r, field_chars)) + 1 for i, r in enumerate(records, 1)]
-
-
-def record_id_sizes(ids: list[str]) -> list[int]:
-    """The characters each id takes in the citation id list (with its `` / `` separator)."""
-    return [len(clean(i, 80)) + 3 for i in ids]
-
-
-def text_sizes(blocks: list[str]) -> list[int]:
-    """The characters each block of page text takes in its fence (line break included)."""
-    return [len(text_line(b)) + 1 for b in blocks]
-
-
-def feedback_sizes(items: list[Feedback], regions: list[Region]) -> list[int]:
-    """The characters each feedback item's line takes when the observation lists ``regions``
-    (their tags name the items' regions), line breaks included."""
-    tags = region_tags(regions)
-    inferred = inferred_paths(regions)
-    return [len(feedback_line(f, tags, inferred)) + 1 for f in items]
-
-
-def state_sizes(items: list[StateItem], field_chars: int) -> list[tuple[int, int]]:
+    identity: list[int] = []
+    """Each line of the location section (no line break): title, path, then route, route
+    params and each query field when there are any, in that order."""
+    regions: list[int] = []
+    """Each region's line in the structure section (its line break included)."""
+    actions: list[int] = []
+    """Each entry's line in the action lists (its line break included)."""
+    records: list[int] = []
+    """Each record's line, the records listed from the first (the line numbers are counted),
+    line breaks included."""
+    record_ids: list[int] = []
+    """Each id in the citation id list, with its `` / `` separator."""
+    state: list[tuple[int, int]] = []
     """Per state item, ``(entry, description)``: the characters of its ``"name":value`` entry
     in the state object (:func:`state_json` is ``{`` + the entries, comma-separated, + ``}``,
     and a later item of the same name replaces the value of an earlier one), and of its
     description line (0 without a description)."""
-    return [
-        (len(state_json([s], field_chars)) - 2, len(_state_line(s, field_chars)) + 1 if s.description else 0)
-        for s in items
-    ]
+    feedback: list[int] = []
+    """Each feedback item's line, line breaks included, beside the regions it was measured with."""
+    text: list[int] = []
+    """Each block of page text in its fence (line break included)."""
+
+
+def measure(
+    *,
+    identity: Identity | None = None,
+    regions: list[Region] | None = None,
+    actions: list[ActionEntry] | None = None,
+    records: list[Record] | None = None,
+    record_ids: list[str] | None = None,
+    state: list[StateItem] | None = None,
+    feedback: list[Feedback] | None = None,
+    listed_regions: list[Region] | None = None,
+    text: list[str] | None = None,
+    field_chars: int = 160,
+    description_chars: int = 160,
+) -> Sizes:
+    """The :class:`Sizes` of the given items of every section, in one call.
+
+    A budget (:mod:`.budget`) decides what fits by the characters each item takes once
+    rendered: it hands every section's candidates over at once rather than rendering line
+    by line, and never knows how a line is spelled. ``field_chars`` and
+    ``description_chars`` are the bounds :func:`render_text` will cut with;
+    ``listed_regions`` are the regions the observation lists, whose tags name the
+    feedback items' regions. Never raises on page content.
+    """
+    feedback_sizes: list[int] = []
+    if feedback:
+        tags = region_tags(listed_regions or [])
+        inferred = inferred_paths(listed_regions or [])
+        feedback_sizes = [len(feedback_line(f, tags, inferred)) + 1 for f in feedback]
+    return Sizes(
+        identity=[len(line) for line in _identity_lines(identity)] if identity is not None else [],
+        regions=[len(region_line(r)) + 1 for r in regions or ()],
+        actions=[len(action_line(e, description_chars)) + 1 for e in actions or ()],
+        records=[len(record_line(i, r, field_chars)) + 1 for i, r in enumerate(records or (), 1)],
+        record_ids=[len(clean(i, 80)) + 3 for i in record_ids or ()],
+        state=[
+            (
+                len(state_json([s], field_chars)) - 2,
+                len(_state_line(s, field_chars)) + 1 if s.description else 0,
+            )
+            for s in state or ()
+        ],
+        feedback=feedback_sizes,
+        text=[len(text_line(b)) + 1 for b in text or ()],
+    )

@@ -265,6 +265,9 @@ def _arguments(signature: inspect.Signature, args: tuple[Any, ...], kwargs: dict
         return {}
     given = dict(bound.arguments)
     given.pop("self", None)
+    decoded = given.pop("args", None)
+    if isinstance(decoded, msgspec.Struct):  # an operation's decoded arguments: kept by their names
+        given = {**msgspec.structs.asdict(decoded), **given}
     given.pop("confirm", None)  # a callback, not data
     given.pop("prepare", None)
     return {name: value for name, value in _builtins(given).items() if value is not None}

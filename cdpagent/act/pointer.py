@@ -1,0 +1,71 @@
+"""The pointer's performers: ``click`` (a press and release at the element's centre) and
+``hover`` (the mouse moved there). A hidden item of a hover menu is shown first by
+hovering its parent, level by level, as a person does."""
+
+from __future__ import annotations
+
+from typing import Final
+
+import msgspec
+
+from ..cdp.input import mouse_click, mouse_move
+from ..cdp.world import PageFunction
+from ..snapshot.frames import FramePoint
+from .step import Done, Step
+
+__all__ = ["click", "hover", "shown"]
+
+_HOVER_LEVELS: Final = 4
+"""How deep a hover menu is opened level by level to show a hidden item."""
+_MENU_DELAY_MS: Final = 1000
+"""How long a hovered menu may take to open (jQuery UI's menu waits 300 ms)."""
+
+
+class _Hovered(msgspec.Struct, frozen=True):
+    """``hovered``: whether the mouse is over it, and whether it is a hover-menu item to click."""
+
+    found: bool = False
+    ok: bool = False
+    click: bool = False
+
+
+async def shown(step: Step) -> FramePoint:
+    """Where to point at the element; a hidden item of a hover menu is shown first by
+    hovering its parent, as a person does. Raises :class:`~cdpagent.errors.ActRefused` when it
+    cannot be used."""
+    prep = await step.prepare()
+    # A submenu of a submenu: each hover shows the next level, the nearest shown ancestor.
+    for _ in range(_HOVER_LEVELS):
+        if prep.reason != "hidden" or prep.hover is None:
+            break
+        parent = await step.point(prep.hover.x, prep.hover.y)
+        step.trip.performed = True
+        await mouse_move(step.session, parent.x, parent.y)
+        await step.call(Done, PageFunction.SHOWN_AFTER_HOVER, _MENU_DELAY_MS, await_promise=True)
+        prep = await step.prepare()
+    if prep.reason:
+        step.refuse(prep.reason, prep.cover)
+    return await step.point(prep.x, prep.y)
+
+
+async def click(step: Step) -> str | None:
+    """A left click at the element's centre."""
+    at = await shown(step)
+    step.trip.performed = True
+    await mouse_click(step.session, at.x, at.y)
+    return None
+
+
+async def hover(step: Step) -> str | None:
+    """The mouse moved over the element; an inferred hover-menu item is then clicked."""
+    at = await shown(step)
+    step.trip.performed = True
+    await mouse_move(step.session, at.x, at.y)
+    now = await step.call(_Hovered, PageFunction.HOVERED)
+    if now.click:
+        # An inferred item of a hover menu: the hover opened its way; now choose it.
+        await mouse_click(step.session, at.x, at.y)
+        return None
+    if now.found and not now.ok:
+        return f"the mouse is over {step.id} but the page does not show it hovered"
+    return None

@@ -1,0 +1,230 @@
+// cdpagent inference, naming (OB-12): every control's name, as a person reads the page.
+(() => {
+  'use strict';
+  if (globalThis.__cdpagentInfer) return;
+
+  const P = globalThis.__cdpagentPrelude;
+  const C = P.space('__cdpagentInfer');
+  const { squash, clip, firstRole, VIS } = P;
+  const { CONTROL, isControl, controlsIn, isSliderHandle, LANDMARK_ROLES, HEADING, CELL, IN_PLACE, roleOf } = C;
+
+  // clicks: non-semantic controls, hover menus, scrollables, popups (js/clickables.js).
+  const CLICK = globalThis.__cdpagentClickables || null;
+
+  // Control -> its <label> elements, built once per pass: Element.labels walks the
+  // whole document on every call, which made large tables quadratic.
+  let labels = null;
+  // Labels that label no control (captions before fields, in-place edits, see IN_PLACE).
+  let orphans = [];
+  function labelMap() {
+    const map = new Map();
+    orphans = [];
+    for (const l of document.getElementsByTagName('label')) {
+      const c = l.control;
+      if (!c) {
+        if (!l.htmlFor) orphans.push(l);
+        continue;
+      }
+      const list = map.get(c);
+      if (list) list.push(l);
+      else map.set(c, [l]);
+    }
+    return map;
+  }
+
+  // This pass's labels: those of a kept model (see js/infer/kept.js), or read now.
+  function useLabels(K) {
+    if (K) ({ labels, orphans } = K);
+    else labels = labelMap();
+    return { labels, orphans };
+  }
+  // The label map and the orphan labels of this pass.
+  const passLabels = () => ({ labels, orphans });
+
+  // The accessible name (ARIA, labels, content, alt, then placeholder and title).
+  const nameOf = (el, max) => (CLICK && CLICK.nameOf(el, max)) || P.accessibleName(el, max, labels); // clicks
+  // Text as a screen reader would read it: aria-hidden parts left out, sensitive parts masked.
+  const textOf = (el, max) => P.textOf(el, max, true);
+  const slugs = new Map();
+  function slug(text) {
+    let out = slugs.get(text);
+    if (out === undefined) {
+      out = P.slug(text);
+      if (slugs.size > 5000) slugs.clear();
+      slugs.set(text, out);
+    }
+    return out;
+  }
+
+  // The name from what names el itself (P.ownName, with this pass's labels).
+  const ownName = (el, max) => P.ownName(el, max, labels);
+
+  // --- naming (NAMING) -------------------------------------------------------------------
+  //
+  // Every control gets a name, the way a person reads the page: its accessible name
+  // (ARIA, tied labels, its content for buttons and links); else an untied <label>
+  // or caption just before it in the same block (after it, for a checkbox or
+  // radio); its placeholder; its title; its column header or the caption of its
+  // row; its humanised name or id ("user_name" -> "user name"); finally its
+  // position ("text field 2 in Login"). Each weak source is said in name_source.
+
+  const FIELD_KINDS = /^(type|select|check|set)$/;
+  const CELL_TAGS = /^(TD|TH)$/;
+  const BLOCK_STOP = /^(FORM|FIELDSET|MAIN|NAV|SECTION|ARTICLE|ASIDE|HEADER|FOOTER|BODY|DIALOG|TABLE|UL|OL|TR)$/;
+  // A caption is a few words ("Username", "5 x 5 =", "Date:"); a longer text next to a
+  // field is content of the page (the page text shows it), not the field's name.
+  const CAPTION_CHARS = 48;
+  const SENTENCE = /[.!?]\s*$/;
+  // The caption next to el at one level: the first content of node's siblings in
+  // direction dir. Returns its text, null when another control comes first (the
+  // caption is that control's), undefined when the level holds no content there.
+  function captionAt(el, node, dir, used) {
+    for (let s = node[dir]; s; s = s[dir]) {
+      if (s.nodeType === Node.TEXT_NODE) {
+        const t = squash(s.data);
+        if (!t) continue;
+        if (t.length > CAPTION_CHARS || (SENTENCE.test(t) && t.split(' ').length > 4)) return null;
+        used.push(s);
+        return t;
+      }
+      if (s.nodeType !== Node.ELEMENT_NODE || /^(SCRIPT|STYLE|TEMPLATE|BR)$/.test(s.tagName)) continue;
+      if (s.tagName === 'LABEL' && s.control && s.control !== el) return null;
+      if (HEADING.test(s.tagName) || firstRole(s) === 'heading') return null; // a heading titles a section, not a field
+      if ((s.matches(CONTROL) && isControl(s)) || controlsIn(s).length) return null;
+      if (!s.checkVisibility(VIS) || s.getAttribute('aria-hidden') === 'true') continue;
+      const t = squash(P.pageText(s, true));
+      if (!t) continue;
+      if (t.length > CAPTION_CHARS || (SENTENCE.test(t) && t.split(' ').length > 4)) return null;
+      used.push(s);
+      return t;
+    }
+    return undefined;
+  }
+  function captionOf(el, kind, max, used) {
+    const dirs = kind === 'check' ? ['nextSibling', 'previousSibling'] : ['previousSibling'];
+    for (const dir of dirs) {
+      let node = el;
+      for (let depth = 0; depth < 3 && node; depth++) {
+        const t = captionAt(el, node, dir, used);
+        if (t) return clip(t, max);
+        if (t === null) break;
+        const parent = node.parentElement;
+        if (!parent || BLOCK_STOP.test(parent.tagName) || CELL_TAGS.test(parent.tagName) || isLandmarkEl(parent)) break;
+        node = parent;
+      }
+    }
+    return '';
+  }
+  const isLandmarkEl = (el) => { const r = firstRole(el); return !!r && (LANDMARK_ROLES.has(r) || r === 'row' || r === 'gridcell' || r === 'cell'); };
+
+  // The column header of el's table cell, or the caption of its row (a first cell
+  // without controls, or a row header).
+  function headerOf(el, max) {
+    const cell = el.closest('td,th,[role=gridcell],[role=cell]');
+    if (!cell) return '';
+    const row = cell.parentElement;
+    const table = cell.closest('table,[role=grid],[role=table],[role=treegrid]');
+    if (table && cell.tagName === 'TD') {
+      const head = table.tHead && table.tHead.rows[0];
+      const th = head && head.cells[cell.cellIndex];
+      const t = th ? textOf(th, max) : '';
+      if (t) return t;
+    }
+    const first = row && row.firstElementChild;
+    if (first && first !== cell && !controlsIn(first).length) return textOf(first, max);
+    return '';
+  }
+
+  // fit: the header of the table column el's cell is in, for a row action whose own text
+  // differs on every row (a date picker's day links: each column is a weekday).
+  function columnOf(el, container) {
+    if (!container.table || !container.headers) return '';
+    const cell = el.closest('td,th,[role=gridcell],[role=cell]');
+    if (!cell || !container.el.contains(cell)) return '';
+    const row = cell.parentElement;
+    let i = -1;
+    if (row && row.tagName === 'TR') i = 'cellIndex' in cell ? cell.cellIndex : Array.prototype.indexOf.call(row.cells, cell);
+    else if (row) i = Array.prototype.indexOf.call(row.querySelectorAll(CELL), cell);
+    const header = i >= 0 ? container.headers[i] : '';
+    return header && !/^column \d+$/.test(header) ? header : '';
+  }
+
+  const GENERATED_ID = /\d{3,}|^[a-z]{0,2}[-_:]|^:|[0-9a-f]{8,}/i;
+  // A humanised name or id names a control only when it holds a word ("tt1" does not).
+  const WORDY = /\p{L}{3,}/u;
+  // A control's name and, when weak, where it came from (its name_source).
+  // In a record row (inRow) the text next to a control is the row's, not the control's name.
+  function controlName(el, role, kind, max, used, inRow) {
+    const mine = CLICK && CLICK.named(el, max); // clicks: [name, name_source]
+    if (mine) return mine;
+    const own = ownName(el, max);
+    if (own) return [own, null];
+    if (!inRow && (FIELD_KINDS.test(kind) || el.isContentEditable)) {
+      const caption = captionOf(el, kind, max, used);
+      if (caption) return [caption, 'label'];
+    }
+    const placeholder = el.getAttribute('placeholder') || el.getAttribute('aria-placeholder') || el.getAttribute('data-placeholder');
+    if (placeholder && squash(placeholder)) return [clip(placeholder, max), 'placeholder'];
+    const title = el.getAttribute('title');
+    if (title && squash(title)) return [clip(title, max), 'title'];
+    const header = headerOf(el, max);
+    if (header) return [header, 'header'];
+    for (const attr of ['name', 'id']) {
+      const raw = el.getAttribute(attr);
+      const words = raw && !GENERATED_ID.test(raw) ? P.humanise(raw) : '';
+      if (WORDY.test(words)) return [clip(words, max), 'attribute'];
+    }
+    if (isSliderHandle(el) && el.parentElement) return controlName(el.parentElement, role, kind, max, used, inRow); // fit: a handle is named as its track
+    return ['', 'position'];
+  }
+
+  // What a positional name calls a control.
+  function controlWord(el, role, kind) {
+    if (kind === 'type') return el.isContentEditable ? 'editor' : 'text field';
+    if (kind === 'select') return 'list box';
+    if (kind === 'set') return 'slider';
+    if (kind === 'choose') return 'choice';
+    if (kind === 'upload') return 'file field'; // files
+    if (role === 'checkbox' || role === 'switch') return 'checkbox';
+    if (role === 'radio') return 'radio button';
+    if (role === 'link') return 'link';
+    return 'button';
+  }
+
+  function genericName(el, role, kind, label) {
+    const own = CLICK && CLICK.verb(el); // clicks
+    if (own) return own;
+    if (kind === 'check') return 'toggle';
+    if (kind === 'type') return 'edit';
+    if (kind === 'select') return 'choose';
+    if (el.hasAttribute('aria-expanded')) return 'expand';
+    if (role === 'link') return 'open';
+    return label ? 'press' : '';
+  }
+
+  function rowDescription(el, role, kind, name, opts) {
+    const own = CLICK && CLICK.describe(el, nameOf(el, 160)); // clicks
+    if (own) return own;
+    if (role === IN_PLACE) return 'Replace the row\'s text (double-clicks it to open the row\'s editor, types, presses Enter)';
+    if (kind === 'check') return 'Check or uncheck the row';
+    if (el.hasAttribute('aria-expanded')) return 'Expand or collapse the row';
+    if (roleOf(el) === 'link') return 'Open the row\'s link';
+    return clip(nameOf(el, 160) || name.replace(/_/g, ' '), opts.max_string);
+  }
+
+  function describe(el, role, label) {
+    const own = CLICK && CLICK.describe(el, label); // clicks
+    if (own) return own;
+    if (role === 'tab') return `${label} (tab)`;
+    if (el.hasAttribute('aria-expanded') && role !== 'combobox') return `${label} (expands or collapses)`;
+    if (role === 'combobox' && el.tagName !== 'SELECT' && el.tagName !== 'INPUT') return `${label} (opens a list of options)`;
+    if (role === 'option') return `${label} (option)`;
+    if (/^menuitem/.test(role)) return `${label} (menu item)`;
+    return label;
+  }
+
+  Object.assign(C, {
+    useLabels, passLabels, nameOf, textOf, slug, ownName, BLOCK_STOP, captionAt, GENERATED_ID, WORDY, columnOf,
+    controlName, controlWord, genericName, rowDescription, describe,
+  });
+})();

@@ -1,0 +1,218 @@
+// cdpagent inference, records (OB-12): table and grid rows (fields named by column
+// headers), items of lists whose items hold controls, and cards; ids from the row's id,
+// data-id, data-key or first link, else a hash of its text (never a position).
+(() => {
+  'use strict';
+  if (globalThis.__cdpagentInfer) return;
+
+  const P = globalThis.__cdpagentPrelude;
+  const C = P.space('__cdpagentInfer');
+  const { VIS, squash, clip } = P;
+  const { CELL, controlsIn, byTagAndRole, textOf, fieldValue, CARD_TITLE, cardContainers } = C;
+
+  // clicks: non-semantic controls, hover menus, scrollables, popups (js/clickables.js).
+  const CLICK = globalThis.__cdpagentClickables || null;
+
+  const LIST_ROLES = new Set(['list', 'feed']);
+  const TABLE_ROLES = new Set(['grid', 'treegrid', 'table']);
+  // Lists that are navigation or composite widgets are not records.
+  const NOT_RECORDS = 'nav,[role=navigation],[role=menu],[role=menubar],[role=tablist],[role=listbox],[role=tree],[role=radiogroup],[role=toolbar]';
+
+  function findContainers(ctx) {
+    const containers = [];
+    const skip = (el) => ctx.declared(el) || ctx.holdsDeclared(el) || ctx.hidden(el);
+    for (const table of byTagAndRole(['table'], TABLE_ROLES, ctx.roled)) {
+      if (skip(table)) continue;
+      const rows = tableRows(table);
+      if (rows.body.length) containers.push({ el: table, rows: rows.body, headers: rows.headers, table: true, heads: rows.heads });
+    }
+    for (const list of byTagAndRole(['ul', 'ol'], LIST_ROLES, ctx.roled)) {
+      if (skip(list) || list.closest(NOT_RECORDS)) continue;
+      const items = [];
+      for (const li of list.children) {
+        if (/^(LI|ARTICLE)$/.test(li.tagName) || li.getAttribute('role') === 'listitem' || li.getAttribute('role') === 'article') items.push(li);
+      }
+      // owner: the first item that holds controls (what keeps the list a record list).
+      const owner = items.find(hasOwnControls);
+      if (!owner) continue;
+      containers.push({ el: list, rows: items, headers: null, table: false, owner });
+    }
+    for (const c of cardContainers(containers, ctx.regionInfo, ctx.roled)) {
+      if (!skip(c.el)) containers.push(c);
+    }
+    if (CLICK) for (const c of CLICK.containers(containers)) if (!ctx.declared(c.el) && !ctx.hidden(c.el)) containers.push(c); // clicks
+    return containers;
+  }
+
+  function indexRecords(ctx, containers, entries) {
+    const { opts } = ctx;
+    const recordOf = new Map();
+    const seenIds = new Map();
+    const ids = [];
+    const active = [];
+    let inactive = 0;
+    for (const c of containers) {
+      const region = ctx.regionOf(c.el);
+      c.region = region;
+      const regionActive = !region || region.state === 'active' || region.state === 'covered';
+      for (const row of c.rows) {
+        if (recordOf.has(row)) continue;
+        let e = entries.get(row);
+        if (!e || e.container !== c) {
+          e = rowEntry(ctx, row, c);
+          entries.set(row, e);
+        }
+        let id = e.id;
+        const n = (seenIds.get(id) || 0) + 1;
+        seenIds.set(id, n);
+        if (n > 1) id = `${id}~${n}`; // identical rows: told apart by their order among equals only
+        const on = regionActive && e.shown && !e.inert;
+        const rec = { id, row, container: c, region, active: on, visible: false, full: null };
+        recordOf.set(row, rec);
+        if (!on) {
+          inactive++;
+          continue;
+        }
+        ids.push(id);
+        active.push(rec);
+        if (region && region.out) region.out.records_total++;
+      }
+    }
+    P.markViewport(active, ctx.vw, ctx.vh, (r) => r.row);
+    const viewport = [];
+    for (const rec of active) {
+      if (!rec.visible) continue;
+      viewport.push(rec.id);
+      if (rec.region && rec.region.out) rec.region.out.records_visible++;
+    }
+    const byId = opts.include.length ? new Map(active.map((r) => [r.id, r])) : null;
+    const chosen = [];
+    for (const id of opts.include) {
+      const rec = byId.get(id);
+      if (rec && !rec.full) { rec.full = true; chosen.push(rec); }
+    }
+    let picked = 0;
+    for (const rec of active) {
+      if (picked >= opts.full_records) break;
+      if (rec.visible && !rec.full) { rec.full = true; picked++; chosen.push(rec); }
+    }
+    const records = [];
+    for (const rec of chosen) {
+      rec.full = { id: rec.id, label: '', region: rec.region ? rec.region.id : null, in_viewport: rec.visible, fields: {}, actions: {}, source: 'inferred' };
+      readRecord(rec, opts);
+      records.push(rec.full);
+    }
+    ctx.recordOf = recordOf;
+    // Each control goes to its nearest record row (walks memoised), or to the page.
+    const rowAt = P.ancestorWalk((p) => (recordOf.has(p) ? p : undefined), null);
+    ctx.rowAbove = (el) => rowAt(el.parentElement);
+    return { records, index: { ids, viewport, inactive, duplicates: [] } };
+  }
+
+  // A record row's entry in the kept model (see "the inferred index"): what its inference
+  // reads of the row alone (its id, whether it is rendered and inert), kept until something
+  // inside the row changes, or anything global does. Its controls are added by the fold.
+  function rowEntry(ctx, row, c) {
+    let id = row.id || row.getAttribute('data-id') || row.getAttribute('data-key');
+    if (!id) {
+      const link = row.querySelector('a[href]');
+      id = link ? link.getAttribute('href') : hashId(keyText(row, c.table));
+    }
+    return {
+      container: c, id: clip(id, ctx.opts.record_id_chars), shown: row.checkVisibility(VIS),
+      inert: !!(ctx.hasInert && row.closest('[inert]')), controls: null, inPlace: null,
+    };
+  }
+
+
+  // 53-bit FNV-style hash of a row's text: the same text gives the same id after a re-render.
+  function hashId(text) {
+    let h1 = 0x811c9dc5;
+    let h2 = 0x01000193;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 0x01000193);
+      h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+    }
+    return 'r' + ((h1 >>> 0).toString(36) + (h2 >>> 11).toString(36)).slice(0, 10);
+  }
+
+  function tableRows(table) {
+    const body = [];
+    const heads = [];
+    let headers = [];
+    const rows = table.tagName === 'TABLE' ? table.rows : table.querySelectorAll('[role=row]');
+    for (let r = 0, n = rows.length; r < n; r++) {
+      const row = rows[r];
+      const tr = row.tagName === 'TR';
+      if (tr ? !row.firstElementChild : !row.querySelector(CELL)) continue;
+      if (!isHeaderRow(row, tr)) body.push(row);
+      else if (!body.length) {
+        heads.push(row);
+        const cells = tr ? row.cells : row.querySelectorAll(CELL);
+        headers = Array.from(cells, (c, i) => slugless(textOf(c, 40)) || `column ${i + 1}`);
+      }
+    }
+    return { body, headers, heads };
+  }
+  // A header row: in <thead>, or only header cells. Walks the children and stops at
+  // the first data cell (collections per row of a 10,000-row table showed in profiles).
+  function isHeaderRow(row, tr) {
+    if (row.parentElement && row.parentElement.tagName === 'THEAD') return true;
+    if (!tr) return Array.prototype.every.call(row.querySelectorAll(CELL), (c) => c.getAttribute('role') === 'columnheader');
+    for (let c = row.firstElementChild; c; c = c.nextElementSibling) {
+      if (c.tagName === 'TD' || (c.tagName !== 'TH' && c.getAttribute('role') !== 'columnheader')) return false;
+    }
+    return true;
+  }
+  const slugless = (s) => s.replace(/… \(cut.*$/, '…');
+
+  // What a content-hash id is made of: a table row's first cell with text (its key
+  // column, so editing another cell keeps the id), else the item's whole text.
+  function keyText(row, table) {
+    if (table) {
+      const cells = row.tagName === 'TR' ? row.cells : row.querySelectorAll('[role=cell],[role=gridcell],[role=rowheader]');
+      for (const cell of cells) {
+        const t = squash(cell.textContent);
+        if (t) return t;
+      }
+    }
+    return squash(row.textContent);
+  }
+
+  function hasOwnControls(item) {
+    const controls = controlsIn(item);
+    if (!controls.length) return false;
+    if (controls.length > 1) return true;
+    // One link that is the whole item is a link, not a record with a link.
+    return squash(item.textContent).length > squash(controls[0].textContent).length + 2;
+  }
+
+  function readRecord(rec, opts) {
+    const row = rec.row;
+    const fields = rec.full.fields;
+    if (rec.container.table) {
+      const cells = row.tagName === 'TR' ? row.cells : row.querySelectorAll('[role=cell],[role=gridcell],[role=rowheader]');
+      const headers = rec.container.headers;
+      Array.from(cells).forEach((cell, i) => {
+        const name = headers[i] || `column ${i + 1}`;
+        if (!(name in fields)) fields[name] = fieldValue(cell, opts);
+      });
+      rec.full.label = cells.length ? clip(fieldValue(cells[0], opts), 200) : '';
+    } else {
+      // innerText: what is shown, so opening a disclosure changes the record.
+      const text = clip(row.querySelector(P.SENSITIVE) ? P.pageText(row, true) : row.innerText, opts.max_string);
+      fields.text = text;
+      const title = rec.container.card && row.querySelector(CARD_TITLE);
+      rec.full.label = clip(title ? textOf(title, 80) : text, 80);
+    }
+    const check = row.querySelector('input[type=checkbox],[role=checkbox],[role=switch]');
+    if (check && !rec.container.table) fields.checked = 'checked' in check ? !!check.checked : check.getAttribute('aria-checked') === 'true';
+    const expander = row.querySelector('[aria-expanded]');
+    if (expander) fields.expanded = expander.getAttribute('aria-expanded') === 'true';
+    const mark = row.getAttribute('aria-selected') || row.getAttribute('aria-current');
+    if (mark && mark !== 'false') fields.selected = true;
+  }
+
+  Object.assign(C, { findContainers, indexRecords, hasOwnControls, slugless });
+})();
