@@ -294,7 +294,8 @@ async def test_a_replaced_animation_the_browser_removes_keeps_the_model(browser:
         {
             "functionDeclaration": """function (o) {
               const row = document.querySelector('#rows tr');
-              for (let i = 0; i < 2; i++) row.animate([{ opacity: 1 }, { opacity: 0 }], { duration: 1, fill: 'forwards' }).finish();
+              const frames = [{ opacity: 1 }, { opacity: 0 }];
+              for (let i = 0; i < 2; i++) row.animate(frames, { duration: 1, fill: 'forwards' }).finish();
               const I = globalThis.__cdpagentInfer;
               I.infer(o, I.plan(null));
               return document.getAnimations().length;
@@ -305,7 +306,8 @@ async def test_a_replaced_animation_the_browser_removes_keeps_the_model(browser:
         },
     )
     assert reply["result"]["value"] == 2, reply
-    await evaluate(tab, "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))")
+    two_frames = "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
+    await evaluate(tab, two_frames)
     assert await evaluate(tab, "document.getAnimations().length") == 1
     models: Counter[str] = Counter()
     await compare(tab, context, 3, "one removed as replaced", models)

@@ -20,10 +20,14 @@ import trio.testing
 from fake_target import FakeSession, Step, call_step, load, replay_tab, with_steps
 
 import cdpagent
+from cdpagent.act.roundtrip import ActTimings, Hooks, Trip
 from cdpagent.cdp import tabstate
 from cdpagent.cdp.dialogs import ACCEPT, DISMISS, LEAVE_NOTICE, JavaScriptDialog
 from cdpagent.cdp.failures import failure
 from cdpagent.cdp.tabstate import Decision
+from cdpagent.cdp.target import ACT_EVENTS
+from cdpagent.snapshot import ObserveOptions
+from cdpagent.snapshot.receipts import ActionRef
 
 Replay = Callable[[list[Step]], tuple[cdpagent.Tab, FakeSession]]
 
@@ -79,13 +83,19 @@ async def test_dr7_a_beforeunload_dialog_is_accepted_at_once_and_noted(replay: R
 
 
 async def test_dr7_an_alert_while_an_action_delivers_input_is_dismissed(replay: Replay) -> None:
-    steps = [*call_step("Runtime.evaluate"), _dialog("alert"), *call_step("Page.handleJavaScriptDialog")]
+    alert = _dialog("alert", "saved")
+    steps = [*call_step("Runtime.evaluate"), alert, *call_step("Page.handleJavaScriptDialog")]
     tab, session = replay(steps)
-    tab.acting = True  # what Tab.act sets while it delivers input
+    trip = Trip(tab, ActionRef("save"), Hooks(), ObserveOptions(), ActTimings(), trio.current_time() + 5)
+    # What the round trip sets while it delivers input: its handlers of every event the tab
+    # hands an act.
+    tab.acting = trip.handlers()
+    assert set(tab.acting) == set(ACT_EVENTS)
     with trio.fail_after(5):
         await _feed(tab)
     assert session.params[-1] == {"accept": False}
     assert tab.dialog is None
+    assert trip.dialogs == ["saved"]  # the tab handed the event to the act: its receipt says so
 
 
 async def test_dr7_a_confirm_at_rest_is_kept_refuses_calls_and_closes_with_its_event(replay: Replay) -> None:

@@ -157,8 +157,9 @@ class Trip:
             )
         return snap
 
-    def handlers(self) -> list[tuple[str, Callable[[dict[str, Any]], None]]]:
-        """The event handlers that watch what the page does during the act: ``(event, handler)``."""
+    def handlers(self) -> dict[str, Callable[[dict[str, Any]], None]]:
+        """The handlers that watch what the page does during the act, by event (one for each of
+        :data:`~cdpagent.cdp.target.ACT_EVENTS`)."""
         tab = self.tab
 
         def on_exception(params: dict[str, Any]) -> None:
@@ -187,12 +188,12 @@ class Trip:
             if decision is Decision.DISMISS:
                 self.dialogs.append(dialog.message[:200])
 
-        return [
-            ("Runtime.exceptionThrown", on_exception),
-            *((event, on_navigation) for event in _NAVIGATION_EVENTS),
-            ("Page.frameStoppedLoading", on_stopped_loading),
-            ("Page.javascriptDialogOpening", on_dialog),
-        ]
+        return {
+            "Runtime.exceptionThrown": on_exception,
+            **dict.fromkeys(_NAVIGATION_EVENTS, on_navigation),
+            "Page.frameStoppedLoading": on_stopped_loading,
+            "Page.javascriptDialogOpening": on_dialog,
+        }
 
     async def committed_or_over(self) -> None:
         """Return once the navigation the input started committed a new document, or ended without
@@ -307,8 +308,7 @@ async def _locked(trip: Trip, delivery: Delivery, timeout: float) -> Receipt | N
     ``timeout``. The tab's table (:mod:`cdpagent.cdp.tabstate`) admits the act first: a closed or
     crashed tab refuses it, and while a dialog is open it answers the dialog or is refused."""
     tab, ref = trip.tab, trip.ref
-    unsubscribe = [tab.session.on(event, handler) for event, handler in trip.handlers()]
-    tab.acting = True
+    tab.acting = trip.handlers()
     try:
         refused = refusal(tab, delivery.call, ref.id)
         dialog = tab.dialog
@@ -327,9 +327,7 @@ async def _locked(trip: Trip, delivery: Delivery, timeout: float) -> Receipt | N
                 pass
         return None
     finally:
-        tab.acting = False
-        for off in unsubscribe:
-            off()
+        tab.acting = None
 
 
 async def _steps(trip: Trip, delivery: Delivery) -> Receipt:

@@ -14,6 +14,7 @@ import itertools
 import os
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import suppress
+from functools import partial
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -31,7 +32,7 @@ from ..cdp.dialogs import LEAVE_NOTICE, JavaScriptDialog
 from ..cdp.documents import TRACKED_EVENTS, Document, DocumentTracker
 from ..cdp.launcher import BrowserProcess
 from ..cdp.tabstate import MAX_POPUPS, Decision, on_dialog_opening, on_popup
-from ..cdp.target import Command, Extension, FrameTarget
+from ..cdp.target import ACT_EVENTS, ActWatch, Command, Extension, FrameTarget
 from ..errors import (
     CallTimeout,
     CDPAgentError,
@@ -106,7 +107,8 @@ class Tab:
         self.id = tab_id
         self.target_id = target_id
         self.session = session
-        self.documents = DocumentTracker()
+        self._changed = trio.Event()
+        self.documents = DocumentTracker(self._notify)
         #: Out-of-process frames (another site), attached through their own sessions (OB-11).
         self.frame_targets: dict[str, FrameTarget] = {}
         self.opener: Tab | None = None
@@ -125,20 +127,22 @@ class Tab:
         self.dialog: JavaScriptDialog | None = None
         #: What the runtime did on its own since the last result took them (warnings to report).
         self.notices: list[str] = []
-        #: An act holds this tab now (the round trip sets it, :mod:`cdpagent.act.roundtrip`): a
-        #: dialog that opens is dismissed (:mod:`cdpagent.cdp.tabstate`).
-        self.acting = False
-        self._changed = trio.Event()
+        #: The handlers of the act holding this tab now (the round trip sets them,
+        #: :mod:`cdpagent.act.roundtrip`): a dialog that opens is dismissed
+        #: (:mod:`cdpagent.cdp.tabstate`), and each of ``ACT_EVENTS`` is handed to the act.
+        self.acting: ActWatch | None = None
         #: The page's last console messages and failed requests (:mod:`cdpagent.primitives.pagelog`).
         self.log = PageLog(self._notify)
         for method, handler in self.log.handlers().items():
             session.on(method, handler)
         for method in TRACKED_EVENTS:
-            session.on(method, self._make_tracker(method))
+            session.on(method, partial(self.documents.apply, method))
         session.on("Page.javascriptDialogOpening", self._on_dialog)
         session.on("Page.javascriptDialogClosed", self._on_dialog_closed)
         session.on("Inspector.targetCrashed", self._on_crash)
         session.on("Inspector.targetReloadedAfterCrash", self._on_recovered)
+        for method in ACT_EVENTS:
+            session.on(method, partial(self._to_act, method))
         self._follow_frames(session)
 
     def __repr__(self) -> str:
@@ -150,17 +154,6 @@ class Tab:
         """The main frame's current document (``serial`` changes with every new document)."""
         return self.documents.main
 
-    def _make_tracker(
-        self, method: str, documents: DocumentTracker | None = None
-    ) -> Callable[[dict[str, Any]], None]:
-        tracker = documents if documents is not None else self.documents
-
-        def track(params: dict[str, Any]) -> None:
-            if tracker.apply(method, params):
-                self._notify()
-
-        return track
-
     def _follow_frames(self, session: Session) -> None:
         """Keep the out-of-process frames ``session`` attaches to (``FRAME_AUTO_ATTACH``)."""
         session.on("Target.attachedToTarget", self._on_frame_attached)
@@ -170,9 +163,10 @@ class Tab:
         info = params["targetInfo"]
         if info.get("type") != "iframe":
             return
-        frame = FrameTarget(info["targetId"], self.browser.connection.session(params["sessionId"]))
+        session = self.browser.connection.session(params["sessionId"])
+        frame = FrameTarget(info["targetId"], session, self._notify)
         for method in TRACKED_EVENTS:
-            frame.session.on(method, self._make_tracker(method, frame.documents))
+            frame.session.on(method, partial(frame.documents.apply, method))
         self._follow_frames(frame.session)
         self.frame_targets[frame.target_id] = frame
         self.browser.start_soon(self._setup_frame, frame)
@@ -191,9 +185,14 @@ class Tab:
                 del self.frame_targets[target_id]
                 self._notify()
 
+    def _to_act(self, method: str, params: dict[str, Any]) -> None:
+        handler = self.acting.get(method) if self.acting is not None else None
+        if handler is not None:
+            handler(params)
+
     def _on_dialog(self, params: dict[str, Any]) -> None:
         # The decision is cdpagent.cdp.tabstate's; the tab only carries it out.
-        dialog, decision = on_dialog_opening(params, acting=self.acting)
+        dialog, decision = on_dialog_opening(params, acting=self.acting is not None)
         if decision is Decision.ACCEPT_LEAVING:
             self.notices.append(LEAVE_NOTICE)
             self.browser.start_soon(self._resolve_quietly, True)

@@ -32,7 +32,7 @@ __all__ = ["Command", "Connection", "Session", "Subscription"]
 Command = tuple[str, dict[str, Any]]
 """A CDP command as ``(method, params)``."""
 T = TypeVar("T")
-Handler = Callable[[dict[str, Any]], None]
+Handler = Callable[[dict[str, Any]], object]
 
 _decode_any = msgspec.json.Decoder()
 

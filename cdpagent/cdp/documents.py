@@ -25,6 +25,7 @@ Theory of operation:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -63,7 +64,9 @@ class Frame(msgspec.Struct):
 class DocumentTracker:
     """Tracks the frame tree of one tab; see the module docstring."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_change: Callable[[], None] | None = None) -> None:
+        #: Called after an event changed the tracked state (the tab wakes its waiters).
+        self.on_change = on_change
         self.frames: dict[str, Frame] = {}
         self.main_frame_id: str | None = None
         self._serial = 0
@@ -118,9 +121,13 @@ class DocumentTracker:
         return False
 
     def apply(self, method: str, params: dict[str, Any]) -> bool:
-        """Apply one event; returns whether the tracked state changed."""
+        """Apply one event; returns whether the tracked state changed (then ``on_change()`` was
+        called)."""
         handler = _HANDLERS.get(method)
-        return handler(self, params) if handler is not None else False
+        changed = handler(self, params) if handler is not None else False
+        if changed and self.on_change is not None:
+            self.on_change()
+        return changed
 
     # -- event handlers ---------------------------------------------------
 

@@ -15,8 +15,8 @@ driver sends, in one ordered batch, while the target is still paused.
 from __future__ import annotations
 
 import os
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Protocol, TypeVar
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, Final, Protocol, TypeVar
 
 import trio
 
@@ -28,6 +28,8 @@ from .documents import Document, DocumentTracker
 from .world import call_function
 
 __all__ = [
+    "ACT_EVENTS",
+    "ActWatch",
     "Command",
     "Extension",
     "FrameTarget",
@@ -38,15 +40,30 @@ __all__ = [
 ]
 
 
+ACT_EVENTS: Final = (
+    "Runtime.exceptionThrown",
+    "Page.frameRequestedNavigation",
+    "Page.frameStartedNavigating",
+    "Page.frameStartedLoading",
+    "Page.frameStoppedLoading",
+    "Page.javascriptDialogOpening",
+)
+"""The events of a tab's page an act watches while it holds the tab (``Target.acting``): the
+tab subscribes to them once and hands each to the act holding it, if any."""
+
+ActWatch = Mapping[str, Callable[[dict[str, Any]], object]]
+"""An act's handlers of :data:`ACT_EVENTS`, by event."""
+
+
 class FrameTarget:
     """A frame of a tab that another renderer process draws (another site), attached
     through its own session (OB-11): its frame tree and execution contexts, and the
     page scripts installed in it. Its main frame's id is ``target_id``."""
 
-    def __init__(self, target_id: str, session: Session) -> None:
+    def __init__(self, target_id: str, session: Session, on_change: Callable[[], None] | None = None) -> None:
         self.target_id = target_id
         self.session = session
-        self.documents = DocumentTracker()
+        self.documents = DocumentTracker(on_change)
         self.installed: set[str] = set()
 
 
@@ -56,8 +73,9 @@ class Target(Protocol):
     ``installed`` names the page scripts an extension has already installed in
     this tab; ``input_lock`` serialises everything that delivers input to it;
     ``dialog`` is the JavaScript dialog open in it now (:mod:`cdpagent.cdp.dialogs`);
-    ``acting``: an act holds the lock and may deliver input (a dialog that opens is
-    dismissed, :mod:`cdpagent.cdp.tabstate`).
+    ``acting``: the handlers of the act that holds the lock and may deliver input, or
+    ``None`` (while an act holds it, a dialog that opens is dismissed,
+    :mod:`cdpagent.cdp.tabstate`, and the tab hands the act each of :data:`ACT_EVENTS`).
     """
 
     id: str
@@ -71,7 +89,7 @@ class Target(Protocol):
     installed: set[str]
     input_lock: trio.Lock
     dialog: JavaScriptDialog | None
-    acting: bool
+    acting: ActWatch | None
 
     @property
     def browser(self) -> Host[Target]:

@@ -11,17 +11,44 @@ all entries, so a name does not change when an action's availability does.
 from __future__ import annotations
 
 from .model import (
+    ROW_PLACEHOLDER,
     ActionEntry,
     PageAction,
+    Region,
     RegionPath,
     RowActionGroup,
     Snapshot,
-    folded_action_ids,
-    region_tags,
+    action_id,
 )
 from .openai_tools import assign_tool_names
 
-__all__ = ["fold_actions"]
+__all__ = ["fold_actions", "folded_action_ids", "region_tags"]
+
+
+def region_tags(regions: list[Region]) -> dict[RegionPath, str]:
+    """Each region path's tag: its regions' labels from outer to inner, `` > ``-joined.
+
+    Folding stores it on each :class:`ActionEntry` (``region``) and the renderers show it
+    (``region:Todo list``).
+    A step whose region is not among ``regions`` is shown by its id.
+    """
+    label_of: dict[RegionPath, str] = {}
+    out: dict[RegionPath, str] = {}
+    for region in regions:
+        path = tuple(region.path)
+        label_of[path] = region.label
+        out[path] = " > ".join(label_of.get(path[: i + 1], path[i]) for i in range(len(path)))
+    return out
+
+
+def folded_action_ids(groups: list[RowActionGroup]) -> list[str]:
+    """The id of each group's folded action, in order: ``toggle@{record}`` (:func:`action_id`
+    with :data:`ROW_PLACEHOLDER`), what a folded :class:`ActionEntry` keeps as ``action``.
+
+    All groups at once, as :func:`region_tags` gives all tags at once, before a single
+    entry is built.
+    """
+    return [action_id(group.name, ROW_PLACEHOLDER) for group in groups]
 
 
 def _tag(labels: dict[RegionPath, str], path: list[str]) -> str:
@@ -94,9 +121,7 @@ def fold_actions(snapshot: Snapshot) -> list[ActionEntry]:
     """
     labels = region_tags(snapshot.regions)
     actions = folded_action_ids(snapshot.row_actions)
-    ordered: list[tuple[int, ActionEntry]] = [
-        (a.order, _page_entry(a, labels)) for a in snapshot.actions
-    ]
+    ordered: list[tuple[int, ActionEntry]] = [(a.order, _page_entry(a, labels)) for a in snapshot.actions]
     ordered += [
         (g.order, _group_entry(g, action, labels))
         for g, action in zip(snapshot.row_actions, actions, strict=True)

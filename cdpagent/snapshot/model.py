@@ -66,9 +66,7 @@ __all__ = [
     "Unseen",
     "action_id",
     "decode_snapshot",
-    "folded_action_ids",
     "inferred_paths",
-    "region_tags",
     "split_action_id",
 ]
 
@@ -88,8 +86,8 @@ def action_id(name: str, record: str | None = None) -> str:
 
 
 def split_action_id(text: str) -> tuple[str, str | None]:
-    """``(name, record)`` of an action id: ``toggle@t9`` → ``("toggle", "t9")``, ``add`` → ``("add", None)``.
-    """
+    """``(name, record)`` of an action id: ``toggle@t9`` → ``("toggle", "t9")``, ``add`` →
+    ``("add", None)``."""
     name, at, record = text.partition("@")
     return (name, record) if at else (text, None)
 
@@ -139,22 +137,6 @@ class Region(msgspec.Struct, frozen=True):
 
 RegionPath = tuple[str, ...]
 """Region ids from the outermost region in, as :attr:`Region.path` (a hashable key)."""
-
-
-def region_tags(regions: list[Region]) -> dict[RegionPath, str]:
-    """Each region path's tag: its regions' labels from outer to inner, `` > ``-joined.
-
-    The tag is a fact of the model, not of a rendering: folding stores it on each
-    :class:`ActionEntry` (``region``) and the renderers show it (``region:Todo list``).
-    A step whose region is not among ``regions`` is shown by its id.
-    """
-    label_of: dict[RegionPath, str] = {}
-    out: dict[RegionPath, str] = {}
-    for region in regions:
-        path = tuple(region.path)
-        label_of[path] = region.label
-        out[path] = " > ".join(label_of.get(path[: i + 1], path[i]) for i in range(len(path)))
-    return out
 
 
 def inferred_paths(regions: list[Region]) -> frozenset[RegionPath]:
@@ -243,16 +225,6 @@ class RowActionGroup(msgspec.Struct, frozen=True):
     """Unavailability reason → number of rows it applies to."""
     order: int = 0
     source: Source = "declared"
-
-
-def folded_action_ids(groups: list[RowActionGroup]) -> list[str]:
-    """The id of each group's folded action, in order: ``toggle@{record}`` (:func:`action_id`
-    with :data:`ROW_PLACEHOLDER`), what a folded :class:`ActionEntry` keeps as ``action``.
-
-    All groups at once, as :func:`region_tags` gives all tags at once: folding asks the
-    model for its facts before it builds a single entry.
-    """
-    return [action_id(group.name, ROW_PLACEHOLDER) for group in groups]
 
 
 class ActionState(msgspec.Struct, frozen=True):
@@ -394,6 +366,7 @@ class Snapshot(msgspec.Struct, frozen=True):
 
 
 SNAPSHOT_DECODER = msgspec.json.Decoder(Snapshot)
+
 
 # A JSON text is scanned token by token so that an escaped backslash is never
 # read as the start of a \u escape.

@@ -21,6 +21,7 @@ from typing import Any, Final
 
 import msgspec
 
+from .folding import region_tags
 from .kinds import constraint_words
 from .model import (
     ActionEntry,
@@ -35,7 +36,6 @@ from .model import (
     StateItem,
     Unseen,
     inferred_paths,
-    region_tags,
 )
 
 __all__ = [
@@ -294,9 +294,7 @@ def record_line(index: int, record: Record, field_chars: int, compact: bool = Fa
     if whole and _value(record.fields["text"], field_chars) == label[2:-1]:
         return f"- {index}. {clean(record.id, 80)}{label}"
     if record.fields:
-        body = "; ".join(
-            f"{clean(k, 40)} {_value(v, field_chars)}" for k, v in record.fields.items()
-        )
+        body = "; ".join(f"{clean(k, 40)} {_value(v, field_chars)}" for k, v in record.fields.items())
     else:
         body = "(no readable fields)"
     return f"- {index}. {clean(record.id, 80)}{label}: {body}"
@@ -304,6 +302,7 @@ def record_line(index: int, record: Record, field_chars: int, compact: bool = Fa
 
 def state_json(items: list[StateItem], field_chars: int) -> str:
     """The state values as one compact JSON object, strings cut to ``field_chars``."""
+
     def cut(value: Any) -> Any:
         if isinstance(value, str):
             return value if len(value) <= field_chars else value[:field_chars] + "…"
