@@ -9,6 +9,7 @@ import cdpagent
 
 async def test_dr6_reload_and_navigation_make_new_documents(browser: cdpagent.Browser) -> None:
     tab = await browser.open(PAGES / "basic.html")
+    assert await evaluate(tab, "document.title") == "Basic page"
     first = tab.document
     assert first is not None and first.loaded
     reloaded = await tab.reload()
