@@ -15,9 +15,10 @@ The names below are the public API, with two namespaces besides: ``cdpagent.code
 :class:`Target` seam, extensions, transports). Everything else may change.
 """
 
-from .browser.launch import connect, launch, standard_extensions
-from .browser.tabs import Browser, Tab
-from .cdp.target import Command, Extension, Target
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from .errors import (
     BindRefused,
     BrowserNotFound,
@@ -51,22 +52,31 @@ from .errors import (
     ToolCallError,
     UserInputError,
 )
-from .primitives.capture import Screenshot
-from .primitives.downloads import Download
-from .primitives.pagelog import ConsoleMessage, FailedRequest
-from .primitives.storage import StorageState
-from .remote.grid import connect_grid
-from .remote.grid import session_of as grid_session
-from .remote.pool import Pool
-from .remote.webdriver import GridSession
-from .runtime import Notification, PageApi, Thread, invoke_page_method
-from .snapshot import Observation, ObserveOptions
-from .snapshot.observe import ObserveResult
-from .snapshot.receipts import Receipt
+from .lazy import exports
 from .version import VERSION
+
+if TYPE_CHECKING:
+    from .browser.launch import connect, launch, standard_extensions
+    from .browser.tabs import Browser, Tab
+    from .cdp.target import Command, Extension, Target
+    from .primitives.capture import Screenshot
+    from .primitives.downloads import Download
+    from .primitives.pagelog import ConsoleMessage, FailedRequest
+    from .primitives.storage import StorageState
+    from .remote.grid import connect_grid
+    from .remote.grid import session_of as grid_session
+    from .remote.pool import Pool
+    from .remote.webdriver import GridSession
+    from .runtime import Notification, PageApi, Thread, invoke_page_method
+    from .snapshot import Observation, ObserveOptions
+    from .snapshot.observe import ObserveResult
+    from .snapshot.receipts import Receipt
 
 #: The installed version (from the package metadata; the same as ``cdpagent --version``).
 __version__: str = VERSION
+
+# The rest of the public API is imported on first use (the TYPE_CHECKING block above).
+__getattr__, __dir__ = exports(__name__, __file__)
 
 __all__ = [
     "BindRefused",

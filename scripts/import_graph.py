@@ -28,8 +28,8 @@ from pathlib import Path
 __all__ = ["LAYERS", "Graph", "build_graph", "violations"]
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    # root modules: every exception class, the version number
-    ("errors", "version"),
+    # root modules: every exception class, the version number, lazy public names
+    ("errors", "version", "lazy"),
     # the driver: wire, process, documents, the tab's decisions, the seam, the isolated world
     ("cdp",),
     # the tools pages register (WebMCP)

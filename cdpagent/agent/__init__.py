@@ -11,15 +11,22 @@ This package sits above ``runtime/`` and ``snapshot/`` and imports them; they
 never import it.
 """
 
-from .codes import ModelError
-from .history import SUMMARY_HEADER, Budgets, compact, summarise_conversation
-from .llm import Model, Reply, ToolCall
-from .loop import STEP_LIMIT, Agent, AgentResult, ToolRecord
-from .request import RULES, Request, assemble_request
-from .roles import MethodDoc, Role, RoleError, WakeUp, generic_role, load_role
-from .summary import ModelSummariser
-from .tokens import TokenCounter, estimate_tokens
-from .truncation import truncate_middle
+from typing import TYPE_CHECKING
+
+from ..lazy import exports
+
+if TYPE_CHECKING:
+    from .codes import STEP_LIMIT, ModelError
+    from .history import SUMMARY_HEADER, Budgets, compact, summarise_conversation
+    from .llm import Model, Reply, ToolCall
+    from .loop import Agent, AgentResult, ToolRecord
+    from .request import RULES, Request, assemble_request
+    from .roles import MethodDoc, Role, RoleError, WakeUp, generic_role, load_role
+    from .summary import ModelSummariser
+    from .tokens import TokenCounter, estimate_tokens
+    from .truncation import truncate_middle
+
+__getattr__, __dir__ = exports(__name__, __file__)
 
 __all__ = [
     "RULES",

@@ -23,6 +23,7 @@ __all__ = [
     "MODEL_SERVER_ERROR",
     "MODEL_TIMEOUT",
     "MODEL_UNREACHABLE",
+    "STEP_LIMIT",
     "TOOL_ARGUMENTS_NOT_JSON",
     "ModelError",
 ]
@@ -49,4 +50,5 @@ MODEL_BAD_REPLY: Final = "MODEL_BAD_REPLY"
 """The answer is not a chat completion (no choices, not JSON, a tool call without a name)."""
 TOOL_ARGUMENTS_NOT_JSON: Final = "TOOL_ARGUMENTS_NOT_JSON"
 """A tool call whose ``arguments`` are not a JSON object; answered to the model as a tool result."""
-
+STEP_LIMIT: Final = "STEP_LIMIT"
+"""``AgentResult.stopped`` when the turn used all its model requests without a final answer."""

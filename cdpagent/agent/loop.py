@@ -36,7 +36,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from typing import Any
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
@@ -75,10 +75,7 @@ from .roles import Role
 from .tokens import TokenCounter, estimate_tokens
 from .truncation import truncate_middle
 
-__all__ = ["STEP_LIMIT", "Agent", "AgentResult", "Progress", "ToolRecord"]
-
-STEP_LIMIT: Final = "STEP_LIMIT"
-"""``AgentResult.stopped`` when the turn used all its model requests without a final answer."""
+__all__ = ["Agent", "AgentResult", "Progress", "ToolRecord"]
 
 Progress = Callable[[str], None]
 """Receives one line per request and per tool call (the CLI prints them on stderr)."""
@@ -105,7 +102,8 @@ class AgentResult(msgspec.Struct, frozen=True):
     requests: int
     """Model requests made in this turn."""
     stopped: str | None = None
-    """``None`` when the model answered; :data:`STEP_LIMIT` when the turn was cut short."""
+    """``None`` when the model answered; :data:`~cdpagent.agent.codes.STEP_LIMIT` when the turn
+    was cut short."""
     handoffs: list[str] = []
     """What a person must do (actions declared as hand-offs the model tried)."""
 
@@ -310,7 +308,7 @@ class Agent:
                 "finished; the receipts of this turn show what was done."
             )
             self.progress(f"step limit of {self.max_steps} requests reached")
-            return self._result(answer, transcript, records, self.max_steps, STEP_LIMIT)
+            return self._result(answer, transcript, records, self.max_steps, codes.STEP_LIMIT)
 
     def _result(
         self,

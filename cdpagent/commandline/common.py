@@ -21,7 +21,6 @@ from typing import Any
 
 import msgspec
 
-from ..browser.bundled import examples
 from ..cdp.logs import configure, level_from
 from ..version import VERSION
 
@@ -178,6 +177,8 @@ def finish(status: int) -> int:
 
 async def _examples(args: argparse.Namespace) -> int:
     """``cdpagent examples [--json]``: the bundled example pages, one per line."""
+    from ..browser.bundled import examples  # not at the top: `cdpagent --help` needs no browser
+
     found = examples()
     if args.json:
         sys.stdout.write(msgspec.json.encode(found).decode() + "\n")

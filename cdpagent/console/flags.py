@@ -15,11 +15,13 @@ from __future__ import annotations
 import argparse
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..browser.tabs import Browser
 from ..errors import StepError
 from .slow_steps import slow_step
+
+if TYPE_CHECKING:
+    from ..browser.tabs import Browser
 
 __all__ = [
     "add_browser_flags",

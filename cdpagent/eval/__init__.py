@@ -19,15 +19,22 @@ This package sits above the agent (``cdpagent.agent``) and the pool; nothing
 below imports it. ``docs/eval.md`` documents the task format and every output field.
 """
 
+from typing import TYPE_CHECKING
+
 from ..errors import TaskFileError
+from ..lazy import exports
 from . import codes
 from .compare import Comparison, TaskDelta, compare, format_comparison
 from .records import EpisodeError, EpisodeRecord, Step, Transcript
-from .report import render_report
-from .rundir import RunDirError, read_results
-from .runner import run
 from .stats import Summary, summarise, wilson
-from .tasks import Task, load_tasks, parse_tasks
+
+if TYPE_CHECKING:  # imported on first use: they bring the agent and the browser
+    from .report import render_report
+    from .rundir import RunDirError, read_results
+    from .runner import run
+    from .tasks import Task, load_tasks, parse_tasks
+
+__getattr__, __dir__ = exports(__name__, __file__)
 
 __all__ = [
     "Comparison",

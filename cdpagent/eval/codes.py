@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..agent.loop import STEP_LIMIT as _AGENT_STEP_LIMIT
+from ..agent.codes import STEP_LIMIT as _AGENT_STEP_LIMIT
 
 __all__ = [
     "AGENT_FAILURES",

@@ -21,16 +21,17 @@ observe, act or page method call; and it keeps the tabs of each session:
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import trio
-from mcp.server.streamable_http_manager import DEFAULT_SESSION_IDLE_TIMEOUT
 
-from ..browser.tabs import Tab, to_url
 from ..errors import CDPAgentError, TabRefused
-from ..primitives.urlpolicy import UrlPolicy
-from ..runtime.threads import Thread
 from . import codes
+
+if TYPE_CHECKING:  # the browser is imported when a tab is opened (`cdpagent --help` needs none)
+    from ..browser.tabs import Tab
+    from ..primitives.urlpolicy import UrlPolicy
+    from ..runtime.threads import Thread
 
 __all__ = [
     "DEFAULT_MAX_TABS",
@@ -56,9 +57,13 @@ def session_of(context: Any) -> str:
 class SessionTabs:
     """Which session owns which tab, and when each session was last heard from."""
 
-    def __init__(self, max_tabs: int = DEFAULT_MAX_TABS, idle_timeout: float = DEFAULT_SESSION_IDLE_TIMEOUT):
+    def __init__(self, max_tabs: int = DEFAULT_MAX_TABS, idle_timeout: float | None = None):
+        # The SDK's own idle timeout by default (imported here: the MCP SDK is slow to import,
+        # and `cdpagent --help` builds this package's parser).
+        from mcp.server.streamable_http_manager import DEFAULT_SESSION_IDLE_TIMEOUT
+
         self.max_tabs = max_tabs
-        self.idle_timeout = idle_timeout
+        self.idle_timeout = DEFAULT_SESSION_IDLE_TIMEOUT if idle_timeout is None else idle_timeout
         self._tabs: dict[str, set[str]] = {}
         self._seen: dict[str, float] = {}
 
@@ -106,6 +111,8 @@ class TabGuard:
 
     def check_url(self, url: str) -> str:
         """The URL to load for ``url`` (a path becomes a ``file:`` URL); raises :class:`TabRefused`."""
+        from ..browser.tabs import to_url
+
         full = to_url(url)
         self.policy.check(full)
         return full
