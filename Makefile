@@ -23,6 +23,7 @@ test: lint
 # (executable_path), so no browser is ever downloaded.
 bench: setup
 	.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,bench]'
+	.venv/bin/python bench/startup.py
 	.venv/bin/python bench/roundtrip.py
 	.venv/bin/python bench/invoke.py
 	.venv/bin/python bench/observe.py
