@@ -41,6 +41,7 @@ from .agent.codes import (
     MODEL_SERVER_ERROR,
     MODEL_TIMEOUT,
     MODEL_UNREACHABLE,
+    STEP_LIMIT,
     TOOL_ARGUMENTS_NOT_JSON,
 )
 from .cdp import failures
@@ -168,6 +169,7 @@ __all__ = [
     "RUN_DIR_INVALID",
     "SCRIPT_STEP_FAILED",
     "SCRIPT_STEP_INVALID",
+    "STEP_LIMIT",
     "TAB_CRASHED",
     "TAB_LIMIT",
     "TAB_NOT_FOUND",
