@@ -9,10 +9,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
-import trio
 
 from ..agent.command import add_chat_command
 from ..console.argtypes import count, seconds, utf8_file
@@ -23,9 +22,6 @@ from ..eval.command import add_eval_command
 from ..mcp_server.command import add_command as add_mcp_command
 from ..trace.viewer import add_trace_command
 from .common import add_common_flags, add_examples_command, finish, report_failure, start_logging
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["add_browser_flags", "browser_from_flags", "main"]
 
@@ -77,6 +73,8 @@ async def _call(args: argparse.Namespace) -> int:
 
 async def _script(args: argparse.Namespace) -> int:
     """``cdpagent script PAGE STEPS.jsonl``: one JSON result line per step (SF-2)."""
+    import trio
+
     from ..act.perform import ConfirmCallback
     from ..console.terminal import accept_all, ask_on_terminal
     from ..ops.script import ScriptContext, run_steps
@@ -209,6 +207,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         # mcp ends on its own signals (stdio needs it); every other command unwinds on them
         own_signals = args.command == "mcp"
+        import trio  # here, not at the top: --version and --help need no Trio
+
         result: Any = trio.run(command, args) if own_signals else trio.run(run_until_signal, command, args)
     except KeyboardInterrupt:
         print("cdpagent: interrupted", file=sys.stderr)

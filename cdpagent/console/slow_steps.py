@@ -13,8 +13,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TextIO
 
-import trio
-
 from ..cdp.concurrency import collapse
 
 __all__ = ["slow_step"]
@@ -38,6 +36,7 @@ async def slow_step(what: str, *, after: float = 1.0, stream: TextIO | None = No
     if not _is_terminal(out):
         yield
         return
+    import trio  # here: the command line's flags import this module, and --help needs no Trio
     started = trio.current_time()
     shown = False
 

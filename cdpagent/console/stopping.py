@@ -14,8 +14,6 @@ import signal
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-import trio
-
 __all__ = ["run_until_signal"]
 
 _A = TypeVar("_A")
@@ -23,6 +21,8 @@ _A = TypeVar("_A")
 
 async def run_until_signal(command: Callable[[_A], Awaitable[int]], args: _A) -> int:
     """``await command(args)``, cancelled cleanly by SIGTERM or SIGHUP (then 128 + signal number)."""
+    import trio  # here: the command line imports this module, and --help needs no Trio
+
     stopped: list[int] = []
     result = 0
     with trio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:

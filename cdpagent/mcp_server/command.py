@@ -23,14 +23,15 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-import trio
-
 from ..console.argtypes import positive_count
 from ..console.flags import add_browser_flags, launch_only_flags, launch_options
-from ..ops.operations import OPT_INS
-from .limits import DEFAULT_MAX_TABS
+from ..ops.opt_ins import OPT_INS
+from .defaults import DEFAULT_MAX_TABS
 
+# Trio is imported by the functions that serve: `cdpagent --help` builds this parser without it.
 if TYPE_CHECKING:
+    import trio
+
     from .server import SurfaceServer
 
 __all__ = ["TOKEN_ENV", "add_command"]
@@ -39,6 +40,8 @@ TOKEN_ENV = "CDPAGENT_MCP_TOKEN"
 
 
 async def _stop_on_signal(scope: trio.CancelScope) -> None:
+    import trio
+
     with trio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
         async for _ in signals:
             scope.cancel()
@@ -52,6 +55,7 @@ async def _exit_on_signal(server: SurfaceServer) -> None:
     returns on the next line or EOF), so a cancelled server would wait for its
     client. Once the browser is closed nothing of ours is left to clean up.
     """
+    import trio
     with trio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
         async for _ in signals:
             await server.surface.aclose()
@@ -61,6 +65,8 @@ async def _exit_on_signal(server: SurfaceServer) -> None:
 
 async def run(args: argparse.Namespace) -> int:
     """Serve until the client goes away or a signal arrives; returns the exit status (2: bad address)."""
+    import trio
+
     from .http import BindRefused, check_allowed_hosts, check_bind, serve_http, split_address
     from .server import SurfaceConfig, open_server
 

@@ -27,6 +27,7 @@ import trio
 
 from ..errors import CDPAgentError, TabRefused
 from . import codes
+from .defaults import DEFAULT_MAX_TABS
 
 if TYPE_CHECKING:  # the browser is imported when a tab is opened (`cdpagent --help` needs none)
     from ..browser.tabs import Tab
@@ -41,7 +42,6 @@ __all__ = [
     "session_of",
 ]
 
-DEFAULT_MAX_TABS: Final = 16
 #: The owner of tabs opened over stdio, in process or by stateless clients (one pool for the server's life).
 LOCAL: Final = "local"
 

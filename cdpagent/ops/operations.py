@@ -67,6 +67,7 @@ import msgspec
 from ..act.inputs import ACT_INPUTS, ActArgs, OperationArgs
 from ..errors import ToolCallError
 from ..snapshot.codes import INVALID_ARGUMENT
+from .opt_ins import OPT_INS, OptIn
 
 __all__ = [
     "ACT_INPUTS",
@@ -275,7 +276,7 @@ class Operation:
     """MCP ``destructiveHint``: it may do what cannot be undone (a page action, a page method)."""
     open_world: bool = False
     """MCP ``openWorldHint``: it reaches beyond the pages the server's URL policy allows."""
-    opt_in: str | None = None
+    opt_in: OptIn | None = None
     """The capability that must be enabled for any surface but Python to offer it (``vision``, ``pdf``)."""
     capability: str | None = None
     """The role capability that makes the agent offer it; ``None``: offered as before (see Rule 3)."""
@@ -359,7 +360,6 @@ OPERATIONS: Final[tuple[Operation, ...]] = (
 #: The role capabilities (``capabilities = [...]`` in a role file) and what each enables.
 CAPABILITIES: Final = tuple(dict.fromkeys(op.capability for op in OPERATIONS if op.capability is not None))
 #: The capabilities a surface other than Python must enable explicitly for an operation to exist at all.
-OPT_INS: Final = tuple(dict.fromkeys(op.opt_in for op in OPERATIONS if op.opt_in is not None))
 
 _BY_NAME: Final = {op.name: op for op in OPERATIONS}
 
