@@ -45,7 +45,7 @@ def _loaded_after(statement: str) -> list[str]:
     ("statement", "heavy"),
     [
         ("import cdpagent", HEAVY),
-        ("from cdpagent.commandline.main import _parser; _parser()", HEAVY[1:]),
+        ("from cdpagent.commandline.main import _parser; _parser()", (*HEAVY, "cdpagent.ops.operations")),
     ],
     ids=["import cdpagent", "the command line's parser"],
 )
