@@ -23,7 +23,18 @@ import trio
 from mcp.client.client import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
-from mcp_support import ALL_TOOLS, CDPAGENT, EXAMPLES, INIT, ROOT, TOOLS, call_ok, seed_walkthrough
+from mcp_support import (
+    ALL_TOOLS,
+    CDPAGENT,
+    EXAMPLES,
+    INIT,
+    ROOT,
+    TOOLS,
+    call_error,
+    call_ok,
+    seed_walkthrough,
+)
+from mcp_types import TextContent
 from process_support import alive, descendants
 
 from cdpagent.ops.operations import OPERATIONS
@@ -227,3 +238,46 @@ async def test_sf3_http_and_stdio_serve_the_same_tools(chrome_endpoint: str) -> 
         opened = await call_ok(client, "open_page", {"url": str(EXAMPLES / "hello" / "index.html")})
         pages = await call_ok(client, "list_pages", {})
     assert opened["tabId"] in {p["tabId"] for p in pages["pages"]}
+
+
+async def test_sf3_calls_without_tab_id_run_on_the_page_opened_or_selected_last(chrome_endpoint: str) -> None:
+    params = StdioServerParameters(command=str(CDPAGENT), args=["mcp", "--connect", chrome_endpoint])
+    with trio.fail_after(START_TIMEOUT + 120):
+        async with Client(params) as client:
+            missing = await call_error(client, "observe", {})
+            assert missing["code"] == "INVALID_ARGUMENT" and "open_page" in missing["message"]
+            todos = await call_ok(client, "open_page", {"url": str(EXAMPLES / "todos" / "index.html")})
+            observed = await client.call_tool("observe", {})
+            assert not observed.is_error
+            assert observed.structured_content is not None
+            assert observed.structured_content["observation"]["identity"]["title"] == "Todos"
+            assert observed.content[-1] == TextContent(
+                type="text", text=f"(on {todos['tabId']}, the current page)"
+            )
+            hello = await call_ok(client, "open_page", {"url": str(EXAMPLES / "hello" / "index.html")})
+            assert (await call_ok(client, "observe", {}))["observation"]["identity"]["title"] != "Todos"
+            await call_ok(client, "select_page", {"tabId": todos["tabId"]})
+            assert (await call_ok(client, "observe", {}))["observation"]["identity"]["title"] == "Todos"
+            # An explicit tabId still names any tab, and does not change the current one.
+            await call_ok(client, "observe", {"tabId": hello["tabId"]})
+            await call_ok(client, "close_page", {})
+            gone = await call_error(client, "observe", {})
+            assert gone["code"] == "TAB_NOT_FOUND"
+            assert todos["tabId"] in gone["message"] and hello["tabId"] in gone["message"]
+
+
+async def test_sf3_the_mcp_inspector_cli_observes_the_page_it_opened_without_tab_id(
+    chrome_endpoint: str, tmp_path: Path
+) -> None:
+    missing = _inspector_available()
+    if missing:
+        pytest.skip(f"MCP INSPECTOR TEST SKIPPED: {missing}")
+    catalog = tmp_path / "catalog.json"
+    async with http_server("--connect", chrome_endpoint) as url:
+        common = ("--transport", "http", "--method", "tools/call")
+        page = str(EXAMPLES / "todos" / "index.html")
+        open_page = ("--tool-name", "open_page", "--tool-arg", f"url={page}")
+        await _inspector(url, *common, *open_page, catalog=catalog)
+        observed = await _inspector(url, *common, "--tool-name", "observe", catalog=catalog)
+    assert not observed.get("isError"), observed
+    assert observed["structuredContent"]["observation"]["identity"]["title"] == "Todos"

@@ -36,12 +36,13 @@ from mcp_types import (
     EmbeddedResource,
     ImageContent,
     InputRequiredResult,
+    TextContent,
     ToolAnnotations,
 )
 from mcp_types import Tool as MCPTool
 
 from ..browser.tabs import Tab
-from ..errors import CDPAgentError, ToolCallError
+from ..errors import CDPAgentError, OperationError, ToolCallError
 from ..ops import current_tab
 from ..ops.operations import (
     OPERATIONS,
@@ -127,7 +128,10 @@ class ObserveBudget(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
 
 
 class Call:
-    """One tool call as its adapter sees it: the surface, the MCP context, the tab it names."""
+    """One tool call as its adapter sees it: the surface, the MCP context, the tab it names.
+
+    ``current`` says that the call named no tab and ``tab_id`` is the session's current one.
+    """
 
     def __init__(
         self,
@@ -136,19 +140,28 @@ class Call:
         tab_id: str,
         tools_changed: Callable[[], Awaitable[None]],
         reserved: set[str],
+        *,
+        current: bool = False,
     ) -> None:
         self.surface = surface
         self.context = context
         self.tab_id = tab_id
+        self.current = current
         self._tools_changed = tools_changed
         self._reserved = reserved
 
     async def tab(self, *, shown: bool = True) -> Tab:
         """The tab named by ``tabId``; with ``shown`` refused unless the URL policy allows what it shows.
 
-        Raises :class:`~cdpagent.errors.OperationError` (``TAB_NOT_FOUND``, ``TAB_CRASHED``) and
+        Raises :class:`~cdpagent.errors.OperationError` (``TAB_NOT_FOUND``, ``TAB_CRASHED``; a
+        closed current tab's message names the tabs that remain) and
         :class:`cdpagent.errors.TabRefused`.
         """
+        if self.current and await self.surface.find(self.tab_id) is None:
+            _, thread = await self.surface.browser()
+            left = ", ".join(t.id for t in thread.tabs) or "none"
+            gone = f"the current page {self.tab_id} was closed; open: {left} (select_page one, or open_page)"
+            raise OperationError(codes.TAB_NOT_FOUND, gone)
         tab = await self.surface.tab(self.tab_id)
         if shown:
             self.surface.guard.check_shown(tab)
@@ -270,6 +283,7 @@ async def _reload(call: Call, args: ReloadArgs) -> ToolResult:
 
 async def _select(call: Call, args: SelectArgs) -> ToolResult:
     tab = await call.tab()
+    call.surface.guard.sessions.select(session_of(call.context), tab.id)
     await tab.browser.send("Target.activateTarget", {"targetId": tab.target_id})
     await call.refresh_page_tools(tab)  # the page tools follow the selected page
     url = tab.document.url if tab.document is not None else ""
@@ -468,7 +482,8 @@ ADAPTERS: Final[dict[str, Adapter]] = {
 _TAB_ID: Final[dict[str, Any]] = {
     "type": "string",
     "minLength": 1,
-    "description": "a tab id from open_page or list_pages, e.g. tab1",
+    "description": "a tab id from open_page or list_pages, e.g. tab1; default: the page this session "
+    "opened or selected last",
 }
 
 
@@ -490,7 +505,6 @@ def _input_schema(op: Operation, adapter: Adapter) -> dict[str, Any]:
         }
     if op.on_tab:
         properties = {"tabId": _TAB_ID, **properties}
-        schema["required"] = ["tabId", *schema.get("required", [])]
     schema["properties"] = properties
     schema.pop("title", None)
     schema.pop("description", None)
@@ -525,14 +539,24 @@ async def call_operation(
 ) -> ToolResult:
     """Decode ``arguments`` once for ``op`` and run its adapter; every known failure is a coded tool error."""
     given = dict(arguments)
-    tab_id = given.pop("tabId", "") if op.on_tab else ""
+    tab_id = given.pop("tabId", None) if op.on_tab else None
+    current = op.on_tab and tab_id is None
     try:
-        if not isinstance(tab_id, str) or (op.on_tab and not tab_id):
-            raise ToolCallError(
-                codes.INVALID_ARGUMENT, f"{op.tool}: tabId (a tab id string, e.g. tab1) is required"
-            )
+        if current:
+            tab_id = surface.guard.sessions.current(session_of(context))
+            if tab_id is None:
+                raise ToolCallError(
+                    codes.INVALID_ARGUMENT, f"{op.tool}: no current page yet: open_page one, or pass tabId"
+                )
+        elif op.on_tab and (not isinstance(tab_id, str) or not tab_id):
+            wrong = f"{op.tool}: tabId must be a tab id string, e.g. tab1"
+            raise ToolCallError(codes.INVALID_ARGUMENT, wrong)
         args = decode(op.args, given)
     except ToolCallError as error:
         return error_result(error.code, error.message.replace(f"{op.name}:", f"{op.tool}:", 1))
-    call = Call(surface, context, tab_id, tools_changed, reserved)
-    return await guarded(ADAPTERS[op.name].run(call, args))
+    call = Call(surface, context, tab_id or "", tools_changed, reserved, current=current)
+    answer = await guarded(ADAPTERS[op.name].run(call, args))
+    if current and isinstance(answer, CallToolResult) and not answer.is_error:
+        # Which page a call without tabId ran on, said where the model reads it.
+        answer.content.append(TextContent(type="text", text=f"(on {tab_id}, the current page)"))
+    return answer

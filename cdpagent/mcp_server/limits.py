@@ -55,7 +55,7 @@ def session_of(context: Any) -> str:
 
 
 class SessionTabs:
-    """Which session owns which tab, and when each session was last heard from."""
+    """Which session owns which tab, which is its current tab, and when it was last heard from."""
 
     def __init__(self, max_tabs: int = DEFAULT_MAX_TABS, idle_timeout: float | None = None):
         # The SDK's own idle timeout by default (imported here: the MCP SDK is slow to import,
@@ -66,6 +66,8 @@ class SessionTabs:
         self.idle_timeout = DEFAULT_SESSION_IDLE_TIMEOUT if idle_timeout is None else idle_timeout
         self._tabs: dict[str, set[str]] = {}
         self._seen: dict[str, float] = {}
+        self._current: dict[str, str] = {}
+        self._latest: str | None = None
 
     def refusal(self, owner: str, open_tabs: set[str]) -> str | None:
         """Why ``owner`` may not open one more tab now (``open_tabs``: the tabs still open), or ``None``."""
@@ -79,9 +81,22 @@ class SessionTabs:
         return None
 
     def opened(self, owner: str, tab_id: str, now: float) -> None:
-        """Record that ``owner`` opened ``tab_id`` at ``now``."""
+        """Record that ``owner`` opened ``tab_id`` at ``now``; it becomes ``owner``'s current tab."""
         self._tabs.setdefault(owner, set()).add(tab_id)
         self._seen[owner] = now
+        self.select(owner, tab_id)
+
+    def select(self, owner: str, tab_id: str) -> None:
+        """Make ``tab_id`` ``owner``'s current tab (``select_page``)."""
+        self._current[owner] = self._latest = tab_id
+
+    def current(self, owner: str) -> str | None:
+        """The tab ``owner`` opened or selected last (it may have closed since), or ``None``.
+
+        A session that has opened or selected none has the server's latest: a client that
+        opens a session per call (the MCP Inspector's command line) still finds its page.
+        """
+        return self._current.get(owner, self._latest)
 
     def seen(self, owner: str, now: float) -> None:
         """Record that ``owner`` made a call at ``now``."""
@@ -90,7 +105,11 @@ class SessionTabs:
     def ended(self, owner: str) -> set[str]:
         """Forget ``owner``; returns the tabs it owned (to close)."""
         self._seen.pop(owner, None)
-        return self._tabs.pop(owner, set())
+        self._current.pop(owner, None)
+        owned = self._tabs.pop(owner, set())
+        if self._latest in owned:
+            self._latest = None
+        return owned
 
     def idle(self, now: float) -> list[str]:
         """The sessions (HTTP ones only) not heard from for longer than the idle timeout."""

@@ -48,7 +48,8 @@ page's actions and documented methods). ``read_only`` / ``destructive`` /
 ``open_world`` are the MCP tool annotations.
 
 Rule 4: a surface with a current tab (``script``, the agent) addresses the current
-tab and takes ``tabId`` only for ``select`` (:func:`surface_arguments`).
+tab and takes ``tabId`` only for ``select`` (:func:`surface_arguments`); MCP takes
+``tabId`` everywhere, optional but for ``select``, defaulting to the session's current tab.
 
 Results are those of the Python API, as JSON on the JSON surfaces: a tab id and
 url, ``{"closed"}``, the pages, the document url, the observation (text, structured
@@ -390,8 +391,8 @@ def argument_schema(args: type[OperationArgs]) -> dict[str, Any]:
 
 def surface_arguments(op: Operation, *, current_tab: bool) -> tuple[str, ...]:
     """The argument names ``op`` takes on a surface: with ``tabId`` where it addresses a tab and
-    the surface has no current tab (MCP), or where it is ``select`` and the surface has one
-    (``script``, the agent: Rule 4)."""
+    the surface names tabs in every call (MCP, where it defaults to the current tab), or where it
+    is ``select`` and the surface keeps a current tab (``script``, the agent: Rule 4)."""
     names = argument_names(op)
     if op.on_tab and (not current_tab or op.name == "select"):
         return ("tabId", *names)
