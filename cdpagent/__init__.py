@@ -10,7 +10,8 @@ for a Selenium Grid session, :class:`Pool` for many browsers)::
         seen = await tab.view()                       # its text and tools, as a model is given them
         receipt = await tab.act("toggle", record="t9")  # declared action + change receipt
 
-The names below are the public API, with two namespaces besides: ``cdpagent.codes``
+The names below are the public API, with three namespaces besides: ``cdpagent.sync``
+(the same API, blocking, for scripts, notebooks and asyncio programs), ``cdpagent.codes``
 (every stable code and its meaning) and ``cdpagent.lowlevel`` (sessions, the
 :class:`Target` seam, extensions, transports). Everything else may change.
 """

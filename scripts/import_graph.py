@@ -48,6 +48,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("ops",),
     # browsers elsewhere: WebDriver, Grid, Pool
     ("remote",),
+    # the blocking API: the async one on a Trio loop of its own thread
+    ("sync",),
     # what the command-line surfaces share at the terminal
     ("console",),
     ("agent",),
