@@ -13,15 +13,21 @@ example:todos``, ``import cdpagent`` and ``mypy --strict`` on a user's file.
 
 from __future__ import annotations
 
+import ast
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
+from scripted_model import ScriptedModel, answer
 
 import cdpagent
 
@@ -48,9 +54,17 @@ trio.run(main)
 MISTAKE = "import cdpagent\n\nrevision: int = cdpagent.__version__\n"
 
 
-def _run(argv: list[str], cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    return subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+def _user_env() -> dict[str, str]:
+    """The environment without this checkout's virtualenv in it."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+
+
+def _run(
+    argv: list[str], cwd: Path, timeout: float = 120, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        argv, cwd=cwd, env={**_user_env(), **(env or {})}, capture_output=True, text=True, timeout=timeout
+    )
 
 
 @pytest.fixture(scope="module")
@@ -94,6 +108,9 @@ def test_sf2_the_wheel_carries_the_licence_and_the_typing_marker(installed: tupl
     package = Path(where).parent
     assert package.is_relative_to(venv), "cdpagent was imported from the checkout, not the wheel"
     assert (package / "py.typed").is_file()
+    folders = {p.parent.relative_to(ROOT / "cdpagent") for p in (ROOT / "cdpagent").glob("*/__init__.py")}
+    missing = {f for f in folders if not (package / f / "__init__.py").is_file()}
+    assert missing == set(), "folders missing from pyproject.toml's packages"
     licences = list(venv.glob("lib/python*/site-packages/cdpagent-*.dist-info/licenses/LICENSE"))
     assert len(licences) == 1 and "MIT License" in licences[0].read_text()
 
@@ -125,3 +142,106 @@ def test_sf2_mypy_strict_sees_the_packages_types(installed: tuple[Path, Path]) -
     lines = checked.stdout.splitlines()
     assert len(lines) == 1, checked.stdout + checked.stderr
     assert lines[0].startswith("mistake.py:3: error: Incompatible types in assignment"), lines
+
+
+# -- every code block of the README and docs/, run as written against the wheel ----------------------
+
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+#: A block whose first line is a comment starting ``illustration:`` says in its own text why it does
+#: not run as it is (a fragment, another machine); a command line whose comment says ``(needs …)``
+#: names what it needs that the reader brings (a file of theirs, a server).
+_ILLUSTRATION = re.compile(r"^\s*(#|//)\s*illustration:", re.IGNORECASE)
+_NEEDS = re.compile(r"#.*\(needs [^)]+\)")
+#: A ``print(...)`` comment that is a Python or JSON value promises that text in the output.
+_PROMISE = re.compile(r"print\(.*\)\s+#\s*([\[{'\"].*)$")
+
+
+class Block(NamedTuple):
+    where: str
+    lang: str
+    text: str
+
+    @property
+    def illustration(self) -> bool:
+        return bool(_ILLUSTRATION.match(self.text.splitlines()[0] if self.text else ""))
+
+
+def _blocks() -> list[Block]:
+    found = []
+    for path in DOCS:
+        text = path.read_text(encoding="utf-8")
+        for match in re.finditer(r"^```(\w+)\n(.*?)^```", text, re.MULTILINE | re.DOTALL):
+            line = text.count("\n", 0, match.start()) + 1
+            found.append(Block(f"{path.relative_to(ROOT)}:{line}", match.group(1), match.group(2)))
+    return found
+
+
+BLOCKS = _blocks()
+PYTHON = [b for b in BLOCKS if b.lang == "python" and not b.illustration]
+COMMANDS = sorted(
+    {
+        line.split("  #")[0].strip()
+        for b in BLOCKS
+        if b.lang == "sh" and not b.illustration
+        for line in b.text.replace("\\\n", " ").splitlines()
+        if line.startswith("cdpagent ") and not _NEEDS.search(line)
+    }
+)
+
+
+def test_sf2_every_block_is_runnable_or_says_why_not() -> None:
+    for block in BLOCKS:
+        if block.lang == "python":
+            # An illustration is still valid Python (top-level await allowed: it is a fragment).
+            compile(block.text, block.where, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+        elif block.lang == "sh" and not block.illustration:
+            lines = [line for line in block.text.replace("\\\n", " ").splitlines() if line.strip()]
+            unrun = [line for line in lines if not line.startswith("cdpagent ") and not _NEEDS.search(line)]
+            assert not unrun, f"{block.where}: lines the docs test cannot run, and no (needs …): {unrun}"
+        elif block.lang == "json":
+            try:
+                json.loads(block.text)
+            except json.JSONDecodeError:  # JSON Lines: a value per line
+                [json.loads(line) for line in block.text.splitlines() if line.strip()]
+        elif block.lang == "toml":
+            tomllib.loads(block.text)
+    assert len(PYTHON) >= 4 and len(COMMANDS) >= 5
+
+
+def _stand_in_model() -> ScriptedModel:
+    return ScriptedModel([answer("done")] * 8)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("block", PYTHON, ids=[b.where for b in PYTHON])
+def test_sf2_python_blocks_run_outside_the_checkout(installed: tuple[Path, Path], block: Block) -> None:
+    venv, elsewhere = installed
+    script = elsewhere / "block.py"
+    script.write_text(block.text, encoding="utf-8")
+    model = _stand_in_model()
+    with model.running():
+        env = {"OPENAI_BASE_URL": model.url, "OPENAI_API_KEY": "k"}
+        done = _run([str(venv / "bin" / "python"), str(script)], cwd=elsewhere, env=env)
+    assert done.returncode == 0, f"{block.where}\n{done.stderr[-3000:]}"
+    for line in block.text.splitlines():
+        promise = _PROMISE.search(line)
+        if promise:
+            assert promise.group(1).strip() in done.stdout, f"{block.where}: {line}"
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("command", COMMANDS)
+def test_sf2_command_lines_run_outside_the_checkout(installed: tuple[Path, Path], command: str) -> None:
+    venv, elsewhere = installed
+    model = _stand_in_model()
+    with model.running():
+        env = {
+            **_user_env(),
+            "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
+            "OPENAI_BASE_URL": model.url,
+            "OPENAI_API_KEY": "k",
+        }
+        done = subprocess.run(
+            command, shell=True, cwd=elsewhere, env=env, capture_output=True, text=True, timeout=180
+        )
+    assert done.returncode == 0, f"{command}\n{done.stderr[-3000:]}"
