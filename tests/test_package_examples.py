@@ -13,9 +13,11 @@ from mcp_support import call_ok, text_of
 
 import cdpagent
 from cdpagent.agent import RoleError, load_role
-from cdpagent.browser.bundled import example_url, examples
+from cdpagent.browser.bundled import bundled_instead, example_url, examples
 from cdpagent.browser.tabs import to_url
 from cdpagent.commandline.main import main
+from cdpagent.errors import TaskFileError
+from cdpagent.eval.tasks import load_tasks
 from cdpagent.mcp_server.server import SurfaceConfig, open_server
 
 NAMES = ["editor", "hello", "inventory", "todos", "webmcp", "writing"]
@@ -57,6 +59,35 @@ def test_cx5_a_shipped_role_loads_by_name() -> None:
     assert Path(role.page) == Path(examples()[NAMES.index("writing")].path)
     with pytest.raises(RoleError, match=r"no shipped role of that name \(shipped: todos, writing\)"):
         load_role("nope")
+
+
+@pytest.mark.parametrize(
+    ("path", "name"),
+    [
+        ("examples/todos/index.html", "example:todos"),
+        ("/home/me/cdpagent/examples/eval/tasks.jsonl", "example:eval/tasks.jsonl"),
+        ("file:///tmp/examples/editor/index.html", "example:editor"),
+        ("examples/nope/index.html", None),
+        ("todos/index.html", None),
+    ],
+)
+def test_sf2_a_checkouts_path_names_the_bundled_file(path: str, name: str | None) -> None:
+    assert bundled_instead(path) == name
+
+
+def test_sf2_missing_role_and_task_files_point_to_the_bundled_names(tmp_path: Path) -> None:
+    with pytest.raises(RoleError, match=r"load_role\('todos'\), --role todos"):
+        load_role(tmp_path / "cdpagent" / "agent" / "roles" / "todos.toml")
+    with pytest.raises(TaskFileError, match=r"the bundled one is example:eval/tasks\.jsonl"):
+        load_tasks(tmp_path / "examples" / "eval" / "tasks.jsonl")
+
+
+async def test_sf2_a_missing_checkout_page_names_the_bundled_example(
+    chrome_endpoint: str, tmp_path: Path
+) -> None:
+    async with cdpagent.connect(chrome_endpoint) as browser:
+        with pytest.raises(cdpagent.NavigationError, match=r"\(the bundled example is example:todos\)"):
+            await browser.open(tmp_path / "examples" / "todos" / "index.html")
 
 
 async def test_sf1_browser_open_takes_an_example_name(recorded_browser: cdpagent.Browser) -> None:

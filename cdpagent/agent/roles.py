@@ -144,7 +144,10 @@ def load_role(path: str | os.PathLike[str]) -> Role:
     try:
         raw = tomllib.loads(where.read_text(encoding="utf-8"))
     except OSError as error:
-        raise RoleError(f"{where}: cannot read the role file ({error.strerror})") from None
+        hint = ""
+        if where.suffix == ".toml" and where.stem in shipped_roles():
+            hint = f"; the shipped role is loaded by name: load_role({where.stem!r}), --role {where.stem}"
+        raise RoleError(f"{where}: cannot read the role file ({error.strerror}){hint}") from None
     except UnicodeDecodeError as error:
         raise RoleError(f"{where}: the role file is not UTF-8 text (byte {error.start})") from None
     except tomllib.TOMLDecodeError as error:

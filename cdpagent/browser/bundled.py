@@ -15,7 +15,7 @@ from pathlib import Path
 
 import msgspec
 
-__all__ = ["EXAMPLE_PREFIX", "Example", "example_page", "example_url", "examples"]
+__all__ = ["EXAMPLE_PREFIX", "Example", "bundled_instead", "example_page", "example_url", "examples"]
 
 #: The prefix that names a bundled example: ``example:todos``.
 EXAMPLE_PREFIX = "example:"
@@ -57,6 +57,27 @@ def example_url(text: str) -> str | None:
     cut = min((i for i in (rest.find("?"), rest.find("#")) if i >= 0), default=len(rest))
     name, _, page = rest[:cut].partition("/")
     return example_page(name, page or "index.html").resolve().as_uri() + rest[cut:]
+
+
+def bundled_instead(path: str) -> str | None:
+    """The ``example:`` name of the bundled file that a path that does not exist seems to mean.
+
+    ``examples/todos/index.html`` (a checkout's path, tried elsewhere) → ``example:todos``;
+    ``examples/eval/tasks.jsonl`` → ``example:eval/tasks.jsonl``; ``None`` when ``path`` has no
+    ``examples`` folder or the package bundles no such file.
+    """
+    parts = Path(path.removeprefix("file://")).parts
+    if "examples" not in parts:
+        return None
+    rest = parts[len(parts) - parts[::-1].index("examples") :]
+    if not rest:
+        return None
+    name, page = rest[0], "/".join(rest[1:]) or "index.html"
+    try:
+        example_page(name, page)
+    except FileNotFoundError:
+        return None
+    return EXAMPLE_PREFIX + (name if page == "index.html" else f"{name}/{page}")
 
 
 def examples() -> list[Example]:

@@ -58,7 +58,7 @@ from ..snapshot.observe import ObserveResult, observe_page
 from ..snapshot.options import ObserveOptions
 from ..snapshot.receipts import Receipt
 from ..trace.recorder import Recorder, recorded, recorded_sync
-from .bundled import example_url
+from .bundled import bundled_instead, example_url
 
 __all__ = ["Browser", "Tab", "to_url"]
 
@@ -315,7 +315,9 @@ class Tab:
         except CallTimeout:
             raise NavigationError(f"navigation to {url} did not start within {timeout:g} s") from None
         if result.get("errorText"):
-            raise NavigationError(f"navigation to {url_or_path} failed: {result['errorText']}")
+            instead = bundled_instead(url) if result["errorText"] == "net::ERR_FILE_NOT_FOUND" else None
+            hint = f" (the bundled example is {instead})" if instead else ""
+            raise NavigationError(f"navigation to {url_or_path} failed: {result['errorText']}{hint}")
         loader = result.get("loaderId")
         if loader is None:
             # Same-document: done once the history entry is committed (the document shows the URL).

@@ -28,7 +28,7 @@ from typing import Any, Final
 import msgspec
 
 from ..agent.roles import Role, RoleError, generic_role, load_role
-from ..browser.bundled import EXAMPLE_PREFIX, example_page
+from ..browser.bundled import EXAMPLE_PREFIX, bundled_instead, example_page
 from ..browser.tabs import Tab
 from ..errors import TaskFileError
 from ..snapshot.options import ObserveOptions
@@ -176,5 +176,7 @@ def load_tasks(path: str | os.PathLike[str]) -> list[Task]:
     try:
         text = where.read_text(encoding="utf-8")
     except OSError as error:
-        raise TaskFileError(f"{where}: cannot read the task file ({error.strerror})") from None
+        instead = bundled_instead(str(where))
+        hint = f"; the bundled one is {instead}" if instead else ""
+        raise TaskFileError(f"{where}: cannot read the task file ({error.strerror}){hint}") from None
     return parse_tasks(text, where.resolve().parent, name=str(where))
