@@ -114,9 +114,10 @@ def test_cx4_configuration_from_arguments_then_environment(monkeypatch: pytest.M
     with pytest.raises(ModelError) as no_model:
         Model()
     assert no_model.value.code == agent_codes.MODEL_NOT_CONFIGURED
+    assert "Model(model=…)" in no_model.value.message and "--" not in no_model.value.message
     with pytest.raises(ModelError) as no_key:
         Model("gpt")
-    assert "OPENAI_API_KEY" in no_key.value.message
+    assert "OPENAI_API_KEY" in no_key.value.message and "base_url=" in no_key.value.message
     monkeypatch.setenv("CDPAGENT_MODEL", "from-env")
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     model = Model()

@@ -160,11 +160,13 @@ async def test_eval_cli_suite_resume_python_api_compare_and_report(
     assert (tmp_path / "b" / "report.html").exists()
 
     capsys.readouterr()
-    assert await in_process("compare", str(out), str(tmp_path / "b")) == 0
+    listing = sorted(p.name for p in (tmp_path / "b").iterdir())
+    assert await in_process("compare", str(out), str(tmp_path / "b"), "--out", str(tmp_path / "c.json")) == 0
+    assert sorted(p.name for p in (tmp_path / "b").iterdir()) == listing  # only what was asked is written
     table = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()[3:]}
     assert "+100%" in table["claims"] and "+100%" in table["crashed"]
     assert "+0%" in table["report"] and "+0%" in table["wrong-row"] and table["half"].count("–") >= 3
-    written = json.loads((tmp_path / "b" / "compare.json").read_text())
+    written = json.loads((tmp_path / "c.json").read_text())
     deltas = {d["task"]: d for d in written["tasks"]}
     assert deltas["claims"]["success_delta"] == 1.0 and deltas["half"]["b_success_rate"] is None
     assert written["a_model"] == "scripted" and written["b_model"] == "scripted-b"

@@ -213,7 +213,7 @@ async def test_eval_command_refuses_bad_input_with_exit_2(
         ((str(tasks), "--resume", *model), "--resume needs --out DIR"),
         ((str(tmp_path / "missing.jsonl"), *model), "cannot read the task file"),
         (("example:nope/tasks.jsonl", *model), "no bundled example nope/tasks.jsonl"),
-        ((str(tasks), "--model", "m", "--base-url", ""), "MODEL_NOT_CONFIGURED"),
+        ((str(tasks), "--model", "m", "--base-url", ""), "pass --base-url for a local server"),
         (("compare", str(tmp_path)), "compare takes two run folders"),
         (("compare", str(tmp_path), str(tmp_path)), "cannot read the results"),
     ]

@@ -27,10 +27,23 @@ import msgspec
 from ..console.argtypes import positive_count, seconds
 from ..console.flags import add_browser_flags
 
-__all__ = ["add_chat_command", "run_chat"]
+__all__ = ["add_chat_command", "model_flags_missing", "run_chat"]
 
 EXIT_BAD_INPUT = 2
 EXIT_STEP_LIMIT = 3
+
+
+def model_flags_missing(args: argparse.Namespace) -> str | None:
+    """What ``--model`` / ``--base-url`` and the environment leave a model client without, in
+    the flags' words (:func:`cdpagent.agent.llm.missing_setting`), or ``None``."""
+    from .llm import missing_setting
+
+    missing = missing_setting(args.model, args.base_url)
+    if missing == "model":
+        return "MODEL_NOT_CONFIGURED: no model: pass --model or set CDPAGENT_MODEL"
+    if missing == "key":
+        return "MODEL_NOT_CONFIGURED: no API key: set OPENAI_API_KEY, or pass --base-url for a local server"
+    return None
 
 
 def _progress(line: str) -> None:
@@ -94,6 +107,9 @@ async def run_chat(args: argparse.Namespace) -> int:
         role = load_role(args.role) if args.role else generic_role(args.words[0])
     except RoleError as error:
         _progress(str(error))
+        return EXIT_BAD_INPUT
+    if (missing := model_flags_missing(args)) is not None:
+        _progress(missing)
         return EXIT_BAD_INPUT
     confirm: ConfirmCallback = accept_all if args.yes else ask_on_terminal
     model = Model(args.model, base_url=args.base_url, timeout=args.timeout)

@@ -29,11 +29,25 @@ from . import codes
 from .codes import ModelError
 from .deadline_http import bounded_client
 
-__all__ = ["DEFAULT_MAX_RETRIES", "DEFAULT_TIMEOUT", "Model", "Reply", "ToolCall"]
+__all__ = ["DEFAULT_MAX_RETRIES", "DEFAULT_TIMEOUT", "Model", "Reply", "ToolCall", "missing_setting"]
 
 DEFAULT_TIMEOUT: Final = 120.0
 DEFAULT_MAX_RETRIES: Final = 2
 _NO_KEY: Final = "not-needed"
+
+
+def missing_setting(model: str | None, base_url: str | None, api_key: str | None = None) -> str | None:
+    """What a model client configured with these arguments and the environment lacks:
+    ``"model"`` (no name), ``"key"`` (no API key and no base URL), or ``None``.
+
+    One decision for every surface; each words it with its own names (:class:`Model`'s
+    arguments from Python, the flags on the command line).
+    """
+    if not (model or os.environ.get("CDPAGENT_MODEL")):
+        return "model"
+    if not (api_key or os.environ.get("OPENAI_API_KEY") or base_url or os.environ.get("OPENAI_BASE_URL")):
+        return "key"
+    return None
 
 
 class ToolCall(msgspec.Struct, frozen=True):
@@ -115,16 +129,18 @@ class Model:
         timeout: float = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_MAX_RETRIES,
     ) -> None:
-        name = model or os.environ.get("CDPAGENT_MODEL")
-        if not name:
-            raise ModelError(codes.MODEL_NOT_CONFIGURED, "no model: pass --model or set CDPAGENT_MODEL")
-        url = base_url or os.environ.get("OPENAI_BASE_URL") or None
-        key = api_key or os.environ.get("OPENAI_API_KEY") or None
-        if key is None and url is None:
+        missing = missing_setting(model, base_url, api_key)
+        if missing == "model":
+            unnamed = "no model: pass Model(model=…) or set CDPAGENT_MODEL"
+            raise ModelError(codes.MODEL_NOT_CONFIGURED, unnamed)
+        if missing == "key":
             raise ModelError(
                 codes.MODEL_NOT_CONFIGURED,
-                "no API key: set OPENAI_API_KEY, or pass --base-url for a local server",
+                "no API key: set OPENAI_API_KEY, or pass base_url=… for a local server",
             )
+        name = model or os.environ.get("CDPAGENT_MODEL") or ""
+        url = base_url or os.environ.get("OPENAI_BASE_URL") or None
+        key = api_key or os.environ.get("OPENAI_API_KEY") or None
         self.name = name
         self.base_url = url
         self._client = openai.AsyncOpenAI(

@@ -85,6 +85,7 @@ async def run_eval_command(args: argparse.Namespace) -> int:
         _say(f"eval takes {_USAGE}")
         return EXIT_BAD_INPUT
     from ..agent import Model, ModelError
+    from ..agent.command import model_flags_missing
     from ..browser.launch import launch
     from ..errors import TaskFileError
     from .progress import Progress
@@ -105,6 +106,9 @@ async def run_eval_command(args: argparse.Namespace) -> int:
             # The bundled suite wherever the package is installed: example:eval/tasks.jsonl.
             source = resolve_url(source, Path.cwd())
         tasks = load_tasks(source)
+        if (missing := model_flags_missing(args)) is not None:
+            _say(missing)
+            return EXIT_BAD_INPUT
         model = Model(args.model, base_url=args.base_url)
         await model.aclose()
     except (TaskFileError, ModelError, FileNotFoundError) as error:
@@ -181,9 +185,9 @@ def _compare(args: argparse.Namespace) -> int:
     except RunDirError as error:
         _say(str(error))
         return EXIT_BAD_INPUT
-    target = Path(args.out) if args.out else b / "compare.json"
-    target.write_bytes(msgspec.json.format(msgspec.json.encode(comparison)) + b"\n")
     sys.stdout.write(format_comparison(comparison))
     sys.stdout.flush()
-    _say(f"written to {target}")
+    if args.out:
+        Path(args.out).write_bytes(msgspec.json.format(msgspec.json.encode(comparison)) + b"\n")
+        _say(f"written to {args.out}")
     return 0
