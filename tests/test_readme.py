@@ -44,7 +44,7 @@ def test_sf2_demo_runs_and_prints_round_trip_receipts_and_notifications() -> Non
     )
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "CDP round trip" in out and " µs" in out
+    assert "round trips)" in out and " µs" in out
     assert '"code": "STALE_STATE"' in out
     assert "post('thread_notify') queued as" in out and "请点评作文" in out
     assert "## Available actions on this page" in out

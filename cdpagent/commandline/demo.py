@@ -6,8 +6,8 @@
 3. thread_notify on the writing page: a (simulated) child asks for a review,
    the page wakes its thread, the agent reads and answers;
 4. the observation of the todos page, as the model would see it;
-5. the seed's walkthrough: ``search`` "周报", then ``toggle`` the task found,
-   with the change receipt of each action.
+5. two actions: ``search`` "周报", then ``toggle`` the task found, with the
+   change receipt of each.
 
 Everything goes to ``out`` (stdout by default); the figures are measured, not canned.
 """
@@ -51,7 +51,7 @@ async def run_demo(out: Printer = print, *, options: Mapping[str, Any] | None = 
         await _writing(browser, out)
         out("\n== 4. observation of the todos page (system-message page section)")
         await _observation(browser, out)
-        out("\n== 5. the seed's walkthrough: search 周报, then toggle it")
+        out("\n== 5. two actions and what each changed: search 周报, then mark it done")
         await _walkthrough(browser, out)
 
 
@@ -67,10 +67,8 @@ async def _driver(browser: Browser, out: Printer) -> None:
         await tab.session.send("Runtime.evaluate", {"expression": "1"})
         samples.append(time.perf_counter() - t0)
     samples.sort()
-    out(
-        f"CDP round trip, Runtime.evaluate('1') x{len(samples)} over the pipe: "
-        f"p50 {samples[len(samples) // 2] * 1e6:.0f} µs, p99 {samples[int(len(samples) * 0.99)] * 1e6:.0f} µs"
-    )
+    median = samples[len(samples) // 2] * 1e6
+    out(f"a call into the page and back: {median:.0f} µs (the median of {len(samples)} round trips)")
     await tab.close()
 
 
