@@ -1,6 +1,7 @@
 """Start-up: how long ``cdpagent --version``, ``cdpagent --help`` and ``import cdpagent`` take,
-beside the floor every Python program pays (an interpreter that imports nothing), measured in
-the same run.
+and how soon ``cdpagent mcp`` answers ``initialize`` over stdio (the browser starts on the first
+tool call), beside the floor every Python program pays (an interpreter that imports nothing),
+measured in the same run.
 
 Each figure is the p50 wall time of ``--runs`` fresh processes, taking turns so that load
 drift hits them alike; the targets (issue 32, on a quiet machine) are printed with met / NOT MET.
@@ -11,6 +12,7 @@ drift hits them alike; the targets (issue 32, on a quiet machine) are printed wi
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -19,18 +21,44 @@ import time
 from pathlib import Path
 
 CDPAGENT = Path(sys.executable).with_name("cdpagent")
+MCP = "cdpagent mcp: initialize answered"
 CASES: dict[str, tuple[list[str], float | None]] = {
     "python -c pass (the floor)": ([sys.executable, "-c", "pass"], None),
     "python -c 'import cdpagent'": ([sys.executable, "-c", "import cdpagent"], 200.0),
     "cdpagent --version": ([str(CDPAGENT), "--version"], 150.0),
     "cdpagent --help": ([str(CDPAGENT), "--help"], 300.0),
+    MCP: ([str(CDPAGENT), "mcp"], 1000.0),
+}
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "bench", "version": "1"},
+    },
 }
 
 
 def _once(command: list[str]) -> float:
     started = time.perf_counter()
-    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-    return (time.perf_counter() - started) * 1000
+    if command[1:] != ["mcp"]:
+        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        return (time.perf_counter() - started) * 1000
+    # The time to the first answer line; closing stdin then ends the server.
+    with subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    ) as server:
+        assert server.stdin is not None and server.stdout is not None
+        server.stdin.write(json.dumps(INITIALIZE).encode() + b"\n")
+        server.stdin.flush()
+        answer = json.loads(server.stdout.readline())
+        elapsed = (time.perf_counter() - started) * 1000
+        assert answer.get("id") == 1 and "result" in answer, answer
+        server.stdin.close()
+        server.wait(timeout=60)
+    return elapsed
 
 
 def main() -> None:
