@@ -11,20 +11,34 @@ natively. The field's value is never echoed: it may be sensitive.
 from __future__ import annotations
 
 import re
+from contextlib import suppress
 from typing import Final
 
 import msgspec
 
-from ..cdp.input import insert_text, mouse_click, parse_chord, press_chord, press_key, type_keys
-from ..cdp.world import PageFunction
-from ..errors import ActRefused
+from ..cdp.input import (
+    insert_text,
+    mouse_click,
+    parse_chord,
+    press_chord,
+    press_key,
+    type_keys,
+    type_like_a_person,
+)
+from ..cdp.world import PageFunction, call_function
+from ..errors import ActRefused, PageFunctionError, ProtocolError
 from ..snapshot import codes
+from ..snapshot.clickables import KEY_EVENTS, array_elements, element_listeners
 from ..snapshot.frames import FramePoint
 from .step import Done, Focused, Prepared, Step, call
 
 __all__ = ["DateFormat", "date_keys", "type_text"]
 
 _TYPED_DATES: Final = frozenset({"date", "time", "datetime-local", "month", "week"})
+#: Up to this many characters are typed key by key where the page listens for keys; beyond,
+#: all but the last are inserted at once (as a paste) and the last is typed.
+_KEYED_CHARS: Final = 200
+_GROUP: Final = "cdpagent-typing"
 _NEXT_SEGMENT: Final = "ArrowRight"
 _NEXT: Final = parse_chord(_NEXT_SEGMENT)
 
@@ -127,17 +141,62 @@ async def type_text(step: Step) -> str | None:
     else:
         trip.performed = True
         doing = f"{step.id} was being typed into"
+        keyed = bool(text) and await _listens_for_keys(step)
         if text:
-            await trip.unless_replaced(lambda: insert_text(step.session, text), doing)
+            await trip.unless_replaced(lambda: _type(step, text, keyed), doing)
         elif not focus.empty:
             await trip.unless_replaced(lambda: press_key(step.session, "Delete", "Delete", 46), doing)
         value = await step.call(_Value, PageFunction.VALUE_IS, text)
+        if keyed and value.found and not value.ok:
+            # The page handles keys itself (a spin button that refuses them): insert instead.
+            trip.warnings.append(f"{step.id} did not take the text key by key; it was inserted at once")
+            await step.call(Focused, PageFunction.FOCUS_FOR_TYPING)
+            await trip.unless_replaced(lambda: insert_text(step.session, text), doing)
+            value = await step.call(_Value, PageFunction.VALUE_IS, text)
     if value.found and not value.ok:
         # Never echo the value: the field may be sensitive.
         return f"{step.id} holds {value.length} characters instead of the {len(text)} typed"
     if step.entry.submit:
         await press_key(step.session, "Enter", "Enter", 13, "\r")
     return None
+
+
+async def _type(step: Step, text: str, keyed: bool) -> None:
+    """Put ``text`` into the focused field: key by key where the page listens for keys (so its
+    suggestions open), else as one insertion (one ``input`` event, as an input method commits)."""
+    if not keyed:
+        await insert_text(step.session, text)
+        return
+    if len(text) > _KEYED_CHARS:
+        await insert_text(step.session, text[:-1])
+        text = text[-1]
+    await type_like_a_person(step.session, text)
+
+
+async def _listens_for_keys(step: Step) -> bool:
+    """Whether the focused element, a node above it or the window has a key listener.
+
+    False when the browser cannot say (the world or an element went away meanwhile): the
+    text is then inserted, as before key listeners were asked about.
+    """
+    session, context = step.world
+    try:
+        handle = await call_function(session, PageFunction.FOCUS_PATH, context=context, group=_GROUP)
+        if handle is None:
+            return False
+        ids = await array_elements(session, handle)
+        listeners = await element_listeners(session, ids, _GROUP) if ids else []
+        window = await session.send("Runtime.evaluate", {"expression": "window", "objectGroup": _GROUP})
+        object_id = window.get("result", {}).get("objectId")
+        if object_id:
+            on_window = await session.send("DOMDebugger.getEventListeners", {"objectId": object_id})
+            listeners.append(list(on_window.get("listeners", [])))
+    except (PageFunctionError, ProtocolError):
+        return False
+    finally:
+        with suppress(ProtocolError):
+            await session.send("Runtime.releaseObjectGroup", {"objectGroup": _GROUP})
+    return any(str(item.get("type", "")) in KEY_EVENTS for found in listeners for item in found)
 
 
 async def _type_target(step: Step) -> tuple[Prepared, FramePoint]:

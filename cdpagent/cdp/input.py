@@ -28,6 +28,8 @@ __all__ = [
     "press_chord",
     "press_key",
     "type_keys",
+    "type_like_a_person",
+    "typing_events",
 ]
 
 
@@ -171,19 +173,27 @@ def parse_chord(chord: str) -> Chord:
     return Chord(_key_of(last, "Shift" in mods), tuple(mods))
 
 
-async def press_chord(session: Session, chord: Chord) -> None:
-    """Press ``chord`` as a person does: modifiers down, the key down and up, modifiers up.
+_KEY_EVENT: Final = "Input.dispatchKeyEvent"
 
-    A key pressed with Control, Alt or Meta types nothing (so ``Control+A`` selects
-    all instead of typing "a"). Raises the driver's errors when the tab is gone.
-    """
+
+def _chord_events(chord: Chord) -> list[tuple[str, dict[str, Any]]]:
+    """The key events of pressing ``chord``: modifiers down, the key down and up, modifiers up."""
+    events: list[tuple[str, dict[str, Any]]] = []
     held = 0
     for m in chord.modifiers:
         bit, key, code, vk = _MODIFIERS[m]
         held |= bit
-        await session.send(
-            "Input.dispatchKeyEvent",
-            {"type": "rawKeyDown", "key": key, "code": code, "windowsVirtualKeyCode": vk, "modifiers": held},
+        events.append(
+            (
+                _KEY_EVENT,
+                {
+                    "type": "rawKeyDown",
+                    "key": key,
+                    "code": code,
+                    "windowsVirtualKeyCode": vk,
+                    "modifiers": held,
+                },
+            )
         )
     k = chord.key
     text = k.text if not held & ~8 else ""
@@ -194,15 +204,54 @@ async def press_chord(session: Session, chord: Chord) -> None:
     if text:
         down["text"] = text
         down["unmodifiedText"] = text
-    await session.send("Input.dispatchKeyEvent", down)
-    await session.send("Input.dispatchKeyEvent", {"type": "keyUp", **common})
+    events += [(_KEY_EVENT, down), (_KEY_EVENT, {"type": "keyUp", **common})]
     for m in reversed(chord.modifiers):
         bit, key, code, vk = _MODIFIERS[m]
         held &= ~bit
-        await session.send(
-            "Input.dispatchKeyEvent",
-            {"type": "keyUp", "key": key, "code": code, "windowsVirtualKeyCode": vk, "modifiers": held},
+        events.append(
+            (
+                _KEY_EVENT,
+                {"type": "keyUp", "key": key, "code": code, "windowsVirtualKeyCode": vk, "modifiers": held},
+            )
         )
+    return events
+
+
+async def press_chord(session: Session, chord: Chord) -> None:
+    """Press ``chord`` as a person does: modifiers down, the key down and up, modifiers up.
+
+    A key pressed with Control, Alt or Meta types nothing (so ``Control+A`` selects
+    all instead of typing "a"). Raises the driver's errors when the tab is gone.
+    """
+    for method, params in _chord_events(chord):
+        await session.send(method, params)
+
+
+def typing_events(text: str) -> list[tuple[str, dict[str, Any]]]:
+    """The input events of a person typing ``text``: a key press per character (``keydown``,
+    ``keypress``, ``input``, ``keyup``), Enter for a line break, and a character no key types
+    (beyond ASCII) composed as an input method does (``compositionstart`` … ``compositionend``,
+    ``input``). Plain arithmetic on the text, tested without a browser."""
+    events: list[tuple[str, dict[str, Any]]] = []
+    for char in text:
+        if char == "\n":
+            events += _chord_events(Chord(_key_of("Enter", False)))
+        elif char.isascii() and char.isprintable():
+            events += _chord_events(Chord(_key_of(char, char.isupper())))
+        else:
+            # An input method's key reports 229 ("Process") around its composition.
+            process = {"key": "Process", "code": "", "windowsVirtualKeyCode": 229}
+            events.append((_KEY_EVENT, {"type": "rawKeyDown", **process}))
+            events.append(("Input.imeSetComposition", {"text": char, "selectionStart": 1, "selectionEnd": 1}))
+            events.append(("Input.insertText", {"text": char}))
+            events.append((_KEY_EVENT, {"type": "keyUp", **process}))
+    return events
+
+
+async def type_like_a_person(session: Session, text: str) -> None:
+    """Type ``text`` as :func:`typing_events` says, pipelined: one round trip for the whole text
+    (the browser handles a session's commands in order). Raises the driver's errors."""
+    await session.send_batch(typing_events(text))
 
 
 async def type_keys(session: Session, text: str) -> None:

@@ -93,6 +93,13 @@ class PageFunction(enum.StrEnum):
         "globalThis.__cdpagentClickables.probe(n, b); }"
     )
     MARK = "function (v, ...els) { return globalThis.__cdpagentClickables.mark(v, ...els); }"
+    #: The focused element and every node above it up to the document, across shadow roots
+    #: (an array, kept by reference): whose key listeners typing would wake.
+    FOCUS_PATH = (
+        "function () { let e = document.activeElement; "
+        "while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement; "
+        "const out = []; for (let n = e; n; n = n.parentNode || n.host) out.push(n); return out; }"
+    )
     #: On a frame's owner element (``this``).
     OWNER_POINT = "function (x, y) { return globalThis.__cdpagentAct.ownerPoint(this, x, y); }"
     PREPARE = _act("prepare")

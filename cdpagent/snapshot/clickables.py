@@ -23,7 +23,15 @@ from ..cdp.connection import Session
 from ..cdp.world import PageFunction, call_function
 from ..errors import PageFunctionError, ProtocolError
 
-__all__ = ["CLICK_EVENTS", "HOVER_EVENTS", "probe_listeners", "verdict"]
+__all__ = [
+    "CLICK_EVENTS",
+    "HOVER_EVENTS",
+    "KEY_EVENTS",
+    "array_elements",
+    "element_listeners",
+    "probe_listeners",
+    "verdict",
+]
 
 #: Listener types that make an element clickable.
 CLICK_EVENTS: Final = frozenset(
@@ -31,6 +39,8 @@ CLICK_EVENTS: Final = frozenset(
 )
 #: Listener types that make an element a hover parent (its menu opens under the pointer).
 HOVER_EVENTS: Final = frozenset({"mouseenter", "mouseover", "pointerenter", "pointerover"})
+#: Listener types that make typing send key events (:mod:`cdpagent.act.text`).
+KEY_EVENTS: Final = frozenset({"keydown", "keyup", "keypress"})
 _GROUP: Final = "cdpagent-probe"
 
 
@@ -64,16 +74,10 @@ async def probe_listeners(session: Session, context: int, limit: int, mode: str 
     if handle is None:
         return 0
     try:
-        props = await session.send("Runtime.getProperties", {"objectId": handle, "ownProperties": True})
-        items = [
-            (int(p["name"]), p["value"]["objectId"])
-            for p in props.get("result", [])
-            if str(p.get("name", "")).isdigit() and "objectId" in p.get("value", {})
-        ]
-        ids = [object_id for _, object_id in sorted(items)]
+        ids = await array_elements(session, handle)
         if not ids:
             return 0
-        answers = await _listeners(session, ids)
+        answers = await element_listeners(session, ids, _GROUP)
         verdicts = [verdict(a) for a in answers]
         if any(verdicts):
             await call_function(session, PageFunction.MARK, verdicts, context=context, handles=ids)
@@ -82,18 +86,32 @@ async def probe_listeners(session: Session, context: int, limit: int, mode: str 
         await session.send("Runtime.releaseObjectGroup", {"objectGroup": _GROUP})
 
 
-async def _listeners(session: Session, ids: list[str]) -> list[list[dict[str, Any]]]:
-    """The listeners of each element, pipelined; none for all when one was refused
-    (an element removed meanwhile: the next observation probes again what is new).
+async def array_elements(session: Session, handle: str) -> list[str]:
+    """The object ids of the elements in the page array ``handle``, in order (in its object group).
+
+    Raises the driver's errors (``ProtocolError`` when the array is gone).
+    """
+    props = await session.send("Runtime.getProperties", {"objectId": handle, "ownProperties": True})
+    items = [
+        (int(p["name"]), p["value"]["objectId"])
+        for p in props.get("result", [])
+        if str(p.get("name", "")).isdigit() and "objectId" in p.get("value", {})
+    ]
+    return [object_id for _, object_id in sorted(items)]
+
+
+async def element_listeners(session: Session, ids: list[str], group: str) -> list[list[dict[str, Any]]]:
+    """The listeners of each node ``ids`` names, pipelined; none for all when one was refused
+    (a node removed meanwhile: the next observation probes again what is new).
 
     The browser reports only the listeners of the handle's own world, and page
-    scripts listen in the main world: each element is resolved there first (a
-    handle in the probe's object group, released with it)."""
+    scripts listen in the main world: each node is resolved there first (a
+    handle in object ``group``, released with it)."""
     try:
         nodes = await session.send_batch([("DOM.describeNode", {"objectId": i}) for i in ids])
         backend = [int(n["node"]["backendNodeId"]) for n in nodes]
         mains = await session.send_batch(
-            [("DOM.resolveNode", {"backendNodeId": b, "objectGroup": _GROUP}) for b in backend]
+            [("DOM.resolveNode", {"backendNodeId": b, "objectGroup": group}) for b in backend]
         )
         handles = [str(m["object"]["objectId"]) for m in mains]
         results = await session.send_batch(
