@@ -414,3 +414,23 @@ def test_ob3_entries_skipped_as_too_long_never_let_more_than_max_actions_through
     obs, _, tools = build(snap, opts)
     assert [e.name for e in obs.actions] == ["short0", "short1", "short2"]
     assert obs.omitted.action_entries_shown == len(tools) == 3
+
+
+def test_ob3_the_action_budget_offers_room_as_attention_goes() -> None:
+    """Issue 34: with room for three, the task's controls in the viewport come first, then
+    those below it, and the formatting toolbar's buttons (chrome) after them; unavailable last."""
+    toolbar = Region(id="tb", label="Formatting", role="toolbar", path=["main", "tb"], in_viewport=True)
+    main = Region(id="main", label="Editor", role="main", path=["main"], in_viewport=True)
+    actions = [
+        *(PageAction(name=f"format {n}", kind="click", effect="write", description="d",
+                     region_path=["main", "tb"], in_viewport=True, order=n) for n in range(5)),
+        PageAction(name="body", kind="type", effect="write", description="d", region_path=["main"],
+                   in_viewport=True, order=5),
+        PageAction(name="disabled", kind="click", effect="write", description="d", region_path=["main"],
+                   in_viewport=True, available=False, reason="disabled", order=6),
+        PageAction(name="save", kind="click", effect="write", description="d", region_path=["main"],
+                   in_viewport=False, order=7),
+    ]  # fmt: skip
+    snap = Snapshot(identity=Identity(), regions=[main, toolbar], actions=actions, actions_total=len(actions))
+    obs, _, _ = build(snap, ObserveOptions(max_actions=3))
+    assert [e.name for e in obs.actions] == ["format 0", "body", "save"]  # shown in document order

@@ -153,14 +153,25 @@ def _identity(identity: Identity, sizes: list[int], max_chars: int) -> Identity:
     return msgspec.structs.replace(trimmed, query=query)
 
 
-def _ranked(entries: list[ActionEntry]) -> list[ActionEntry]:
-    """``entries`` in the order the action budget offers them its room: available row
-    actions (what one does with records), other available actions, then unavailable ones
-    (so their reasons stay visible)."""
-    return (
-        [e for e in entries if e.available and e.folded]
-        + [e for e in entries if e.available and not e.folded]
-        + [e for e in entries if not e.available]
+#: Region roles whose controls are the page's chrome (formatting toolbars, menu bars, footers):
+#: offered room after the controls of the task itself.
+_CHROME_ROLES = frozenset({"toolbar", "menubar", "contentinfo"})
+
+
+def _ranked(entries: list[ActionEntry], regions: list[Region]) -> list[ActionEntry]:
+    """``entries`` in the order the action budget offers them its room, the way a person's
+    attention goes: available before unavailable (whose reasons stay visible last), the
+    task's own controls before the chrome's (:data:`_CHROME_ROLES`), those in the viewport
+    before those below it, and among equals row actions (what one does with records)
+    first, then document order."""
+    chrome = {tuple(r.path) for r in regions if r.role in _CHROME_ROLES}
+
+    def in_chrome(entry: ActionEntry) -> bool:
+        path = entry.region_path
+        return bool(chrome) and any(tuple(path[:i]) in chrome for i in range(1, len(path) + 1))
+
+    return sorted(
+        entries, key=lambda e: (not e.available, e.available and in_chrome(e), not e.visible, not e.folded)
     )
 
 
@@ -320,7 +331,7 @@ def assemble(
     were cut.
     """
     opts = options or ObserveOptions()
-    ranked = _ranked(entries)
+    ranked = _ranked(entries, snapshot.regions)
     listed_regions = snapshot.regions[: opts.max_scopes]
     listed_records = snapshot.records[: opts.max_records]
     listed_feedback = snapshot.feedback[: opts.max_feedback]
