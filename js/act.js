@@ -13,8 +13,9 @@
 //       appears on a double-click at x/y (js/infer.js reveals). cover: the name
 //       of what covers the element (page data). hover: where to move the mouse so
 //       that a hidden element appears (its nearest shown ancestor, a hover menu).
-//   focusForTyping(locator) -> {ok, reason, empty, picked}   focus and select the
-//       whole value; picked: a date/colour/range control that takes no typing
+//   focusForTyping(locator) -> {ok, reason, empty, picked, drawn}   focus and select the
+//       whole value; picked: a date/colour/range control that takes no typing; drawn: an
+//       input surface whose widget draws the text (the caller selects all with the keyboard)
 //   pick(locator, text) -> {found, ok, length}   set a picked control's value
 //   valueIs(locator, text) -> {found, ok, length}   post-condition of type
 //   choose(locator, option) -> {found, ok, reason, options}
@@ -179,6 +180,46 @@
     return !!label && label.control === el;
   }
 
+  // What a person could mean besides the control itself, inside the box that draws it.
+  const CONTROLS = 'input,textarea,select,button,a[href],[contenteditable],[role=button],[role=textbox],' +
+    '[role=slider],[role=combobox],[role=checkbox],[role=radio],[role=spinbutton]';
+  // The widget that draws a control: its largest ancestor below the body that holds no
+  // other shown control (a code editor around its input surface, a slider around its
+  // handle and value label); null when its parent already holds another.
+  function widgetOf(el) {
+    let widget = null;
+    for (let up = el.parentElement; up && up !== document.body && up !== document.documentElement; up = up.parentElement) {
+      for (const c of up.querySelectorAll(CONTROLS)) {
+        if (c !== el && !el.contains(c) && !c.contains(el) && c.checkVisibility(VIS)) return widget;
+      }
+      widget = up;
+    }
+    return widget;
+  }
+  // An input surface nobody sees (a code editor's hidden textarea: a pixel wide, or
+  // transparent) whose widget draws the text it takes.
+  function drawnSurface(el) {
+    if (el.isContentEditable || el.value) return null;
+    let { left, top, right, bottom } = el.getBoundingClientRect();
+    // What is left of its box once the ancestors that clip it have.
+    for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+      const style = getComputedStyle(up);
+      if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+      const u = up.getBoundingClientRect();
+      left = Math.max(left, u.left); top = Math.max(top, u.top);
+      right = Math.min(right, u.right); bottom = Math.min(bottom, u.bottom);
+    }
+    if (right - left > 4 && bottom - top > 4 && getComputedStyle(el).opacity !== '0') return null;
+    const widget = widgetOf(el);
+    return widget && squash(widget.innerText) ? widget : null;
+  }
+  // A field or slider under its own widget's drawing (an editor's rendered text, a slider's
+  // value label) is not covered: a person clicks there to reach it.
+  function drawnBy(el, hit) {
+    const widget = hit && widgetOf(el);
+    return !!widget && widget.contains(hit);
+  }
+
   function prepare(locator, kind) {
     const el = find(locator, true);
     if (!el) return { found: false };
@@ -204,7 +245,9 @@
     if (!at) return { found: true, reason: 'not visible after scrolling into view' };
     // Inside a shadow tree, ask that tree: the document would answer with its host.
     const hit = el.getRootNode().elementFromPoint(at.x, at.y);
-    if (!hits(el, hit)) return { found: true, reason: 'covered by another element', cover: coverName(hit) };
+    if (!hits(el, hit) && !((kind === 'type' || kind === 'set') && drawnBy(el, hit))) {
+      return { found: true, reason: 'covered by another element', cover: coverName(hit) };
+    }
     const checked = 'checked' in el ? !!el.checked : el.getAttribute('aria-checked') === 'true';
     return { found: true, reason, x: at.x, y: at.y, checked, reveal };
   }
@@ -560,13 +603,20 @@
     } else {
       el.select();
     }
-    return { ok: true, reason: null, empty: el.isContentEditable ? !el.textContent : !el.value };
+    // The text of a surface its widget draws is selected with the keyboard's select-all.
+    const drawn = !!drawnSurface(el);
+    return { ok: true, reason: null, empty: el.isContentEditable ? !el.textContent : !el.value && !drawn, drawn };
   }
 
   function valueIs(locator, text) {
     const el = find(locator);
     if (!el) return { found: false, ok: false };
     const value = el.isContentEditable ? el.innerText.replace(/\n$/, '') : el.value;
+    const widget = value !== text && drawnSurface(el);
+    // The text of a surface its widget draws is where the widget draws it.
+    if (widget && text && squash(widget.innerText).includes(squash(text))) {
+      return { found: true, ok: true, length: text.length };
+    }
     return { found: true, ok: value === text, length: value.length };
   }
 

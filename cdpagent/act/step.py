@@ -69,12 +69,14 @@ class Prepared(msgspec.Struct, frozen=True):
 
 class Focused(msgspec.Struct, frozen=True):
     """``focusFor`` / ``focusForTyping``: the element has the focus (``picked``: it takes its
-    value natively; ``empty``: a field that holds nothing)."""
+    value natively; ``empty``: a field that holds nothing; ``drawn``: an input surface whose
+    widget draws its text, such as a code editor's, selected with the keyboard)."""
 
     ok: bool = False
     reason: str | None = None
     picked: bool = False
     empty: bool = False
+    drawn: bool = False
 
 
 class Done(msgspec.Struct, frozen=True):

@@ -41,6 +41,7 @@ _KEYED_CHARS: Final = 200
 _GROUP: Final = "cdpagent-typing"
 _NEXT_SEGMENT: Final = "ArrowRight"
 _NEXT: Final = parse_chord(_NEXT_SEGMENT)
+_SELECT_ALL: Final = parse_chord("Control+A")
 
 
 class _Value(msgspec.Struct, frozen=True):
@@ -141,6 +142,8 @@ async def type_text(step: Step) -> str | None:
     else:
         trip.performed = True
         doing = f"{step.id} was being typed into"
+        if focus.drawn:
+            await trip.unless_replaced(lambda: press_chord(step.session, _SELECT_ALL), doing)
         keyed = bool(text) and await _listens_for_keys(step)
         if text:
             await trip.unless_replaced(lambda: _type(step, text, keyed), doing)
