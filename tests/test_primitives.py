@@ -145,6 +145,16 @@ async def test_br5_wait_for_text_gone_and_timeout(browser: cdpagent.Browser) -> 
     result = await tab.wait_for(text="the answer is 42", timeout=10)
     assert "The answer is 42" in result.text
     await tab.wait_for(gone="nothing like this", timeout=5)
+    # Text a person sees on a declared page that declares none of it (issue 34): found; the text
+    # of a sensitive element is no text to find (it would tell the secret).
+    assert "The end of the page" not in result.text
+    await tab.wait_for(text="the END of the page", timeout=5)
+    with pytest.raises(OperationError) as err:
+        await tab.wait_for(text="8472-1193", timeout=0.5)
+    assert err.value.code == "WAIT_TIMEOUT"
+    with pytest.raises(OperationError) as err:
+        await tab.wait_for(gone="The end of the page", timeout=0.5)
+    assert err.value.code == "WAIT_TIMEOUT"
     with pytest.raises(OperationError) as err:
         await tab.wait_for(text="never shown", timeout=0.5)
     assert err.value.code == "WAIT_TIMEOUT" and "never shown" in err.value.message

@@ -93,6 +93,15 @@ class PageFunction(enum.StrEnum):
         "globalThis.__cdpagentClickables.probe(n, b); }"
     )
     MARK = "function (v, ...els) { return globalThis.__cdpagentClickables.mark(v, ...els); }"
+    #: Whether the page's rendered text (what a person sees or scrolls to) holds ``t`` (lower
+    #: case), the text of sensitive elements masked: only a yes or a no comes back.
+    TEXT_SHOWN = (
+        "function (t) { const P = globalThis.__cdpagentPrelude; "
+        "let s = document.body ? document.body.innerText : ''; "
+        "if (P.anySensitiveNow()) for (const e of document.querySelectorAll(P.SENSITIVE)) { "
+        "const x = e.innerText; if (x && x.trim()) s = s.split(x).join(P.MASK); } "
+        "return s.toLowerCase().includes(t); }"
+    )
     #: The focused element and every node above it up to the document, across shadow roots
     #: (an array, kept by reference): whose key listeners typing would wake.
     FOCUS_PATH = (

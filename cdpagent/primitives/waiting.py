@@ -1,10 +1,13 @@
 """Waiting on the observation's terms, not on selectors (SPEC BR-5).
 
 :func:`wait_for` observes the tab, checks the condition against what an agent
-would see — a text shown in the observation's rendered text, a text gone from it,
-an action offered in its tools — and, until it holds, waits for the page to
-change (the observation's own settle step) before it looks again, with a short
-pause between looks so that a busy page is not observed in a tight loop.
+would see — a text shown in the observation's rendered text or anywhere in the page's
+rendered text (what a person sees or scrolls to, declared page or not: the observation's
+budget may have left it out), a text gone from both, an action offered in its tools — and,
+until it holds, waits for the page to change (the observation's own settle step) before
+it looks again, with a short pause between looks so that a busy page is not observed in
+a tight loop. The page's text never leaves the page: it answers yes or no, sensitive
+elements masked.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ from typing import Final
 import trio
 
 from ..cdp.target import Target
-from ..errors import ObservationError, OperationError
+from ..cdp.world import PageFunction, call_function, enter
+from ..errors import ObservationError, OperationError, PageFunctionError, ProtocolError
 from ..snapshot.observe import ObserveResult, observe_page
 from ..snapshot.options import ObserveOptions
 
@@ -25,13 +29,25 @@ __all__ = ["wait_for"]
 INTERVAL: Final = 0.1
 
 
-def _holds(result: ObserveResult, text: str | None, gone: str | None, action: str | None) -> bool:
+async def _page_shows(tab: Target, text: str) -> bool:
+    """Whether the page's rendered text holds ``text`` (case-insensitive); False when the page
+    cannot answer (its world is being replaced: the next look asks again)."""
+    try:
+        context, _ = await enter(tab)
+        return bool(await call_function(tab.session, PageFunction.TEXT_SHOWN, text.lower(), context=context))
+    except (PageFunctionError, ProtocolError):
+        return False
+
+
+async def _holds(
+    tab: Target, result: ObserveResult, text: str | None, gone: str | None, action: str | None
+) -> bool:
+    if action is not None and not any(t["function"]["name"] == action for t in result.tools):
+        return False
     shown = result.text.casefold()
-    if text is not None and text.casefold() not in shown:
+    if text is not None and text.casefold() not in shown and not await _page_shows(tab, text):
         return False
-    if gone is not None and gone.casefold() in shown:
-        return False
-    return action is None or any(t["function"]["name"] == action for t in result.tools)
+    return gone is None or (gone.casefold() not in shown and not await _page_shows(tab, gone))
 
 
 async def wait_for(
@@ -68,7 +84,7 @@ async def wait_for(
             if exc.code != "TIMEOUT":
                 raise
             break
-        if _holds(result, text, gone, action):
+        if await _holds(tab, result, text, gone, action):
             return result
         await trio.sleep(min(INTERVAL, max(deadline - trio.current_time(), 0)))
     wanted = [f"text {text!r} shown" if text else "", f"{gone!r} gone" if gone else "",
