@@ -432,7 +432,7 @@ async def test_the_agent_offers_press_key_and_passes_key_to_and_value(browser: c
     press = next(t for t in first["tools"] if t["function"]["name"] == PRESS_FOCUSED)
     assert press["function"]["parameters"]["required"] == ["key"]
     assert [r.ok for r in result.receipts] == [True, True, True], result.receipts
-    states = [r.result["result"].get("state") for r in result.receipts]
+    states = [r.result.result.state for r in result.receipts]  # the same Receipt as Tab.act's
     assert states == ["at 15 (0…50)", "at the end (400 px scrolled)", None]
 
 

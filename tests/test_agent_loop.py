@@ -247,7 +247,8 @@ async def test_cx5_confirmation_goes_to_the_host_and_handoffs_are_reported(
     assert [a.question for a in asked] == ["Wipe all notes?"]
     wiped, paid = result.receipts
     assert wiped.ok and not paid.ok
-    assert paid.result["result"]["error"]["code"] == action_codes.HANDOFF_REQUIRED
+    assert isinstance(paid.result, cdpagent.Receipt)  # the same value Tab.act returns
+    assert paid.result.code == action_codes.HANDOFF_REQUIRED
     assert result.handoffs == ["payment needs the card holder"]
     server.checked_requests()
 

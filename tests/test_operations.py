@@ -201,7 +201,7 @@ async def test_a_webmcp_tool_takes_its_arguments_from_the_agent(recorded_wm: cdp
     offered = {t["function"]["name"]: t["function"] for t in first["tools"]}
     assert set(offered["add_item"]["parameters"]["properties"]) == {"title", "qty"}
     assert result.receipts[0].ok, result.receipts[0].result
-    _added(result.receipts[0].result)
+    _added(result.receipts[0].result_json())
 
 
 async def test_a_webmcp_tool_takes_input_from_the_mcp_page_tool_and_act(recorded_endpoint: str) -> None:

@@ -63,13 +63,13 @@ from ..runtime.jsonstrict import check_args_present
 from ..runtime.threads import Notification, Thread
 from ..snapshot import codes as action_codes
 from ..snapshot.options import ObserveOptions
-from ..snapshot.receipts import ActionRef, error_receipt
+from ..snapshot.receipts import Receipt
 from ..trace.recorder import model_turn
 from . import codes
 from .history import AsyncSummariser, Budgets, Message, Summariser, compact_async, summarise_conversation
 from .history import outcome as describe_outcome
 from .llm import Model, ToolCall
-from .replies import bound_reply
+from .replies import bound_reply, refused_call
 from .request import PAGE_METHOD_TOOL, Request, assemble_request, enabled_operations, page_options
 from .roles import Role
 from .tokens import TokenCounter, estimate_tokens
@@ -88,8 +88,14 @@ class ToolRecord(msgspec.Struct, frozen=True):
     name: str
     arguments: str
     result: Any
-    """The receipt (``{"result": …}``), the page method's value or its error envelope."""
+    """For an action (a page tool, or a call refused as one) the :class:`~cdpagent.Receipt`, the
+    same value :meth:`cdpagent.Tab.act` returns; for a page method its JSON value or error
+    envelope; for a browser operation its JSON result."""
     ok: bool
+
+    def result_json(self) -> Any:
+        """:attr:`result` as plain JSON values (a receipt as ``{"result": …}``)."""
+        return self.result.to_builtins() if isinstance(self.result, Receipt) else self.result
 
 
 class AgentResult(msgspec.Struct, frozen=True):
@@ -111,10 +117,6 @@ class AgentResult(msgspec.Struct, frozen=True):
         """Plain JSON-ready dicts and lists (what ``cdpagent chat --json`` prints)."""
         value: dict[str, Any] = msgspec.to_builtins(self)
         return value
-
-
-def _refused(name: str, code: str, message: str, available: list[str]) -> dict[str, Any]:
-    return error_receipt(ActionRef(name), code, message, available).to_builtins()
 
 
 class Agent:
@@ -294,7 +296,7 @@ class Agent:
                     )
                     records.append(record)
                     content = truncate_middle(
-                        json.dumps(record.result, ensure_ascii=False),
+                        json.dumps(record.result_json(), ensure_ascii=False),
                         self.budgets.max_tool_result_tokens,
                         self.counter,
                     )
@@ -319,11 +321,11 @@ class Agent:
         stopped: str | None,
     ) -> AgentResult:
         handoffs = [
-            str(r.result["result"]["error"].get("reason") or r.result["result"]["error"]["message"])
+            str(r.result.result.error.reason or r.result.result.error.message)
             for r in records
-            if isinstance(r.result, dict)
-            and isinstance(r.result.get("result"), dict)
-            and (r.result["result"].get("error") or {}).get("code") == action_codes.HANDOFF_REQUIRED
+            if isinstance(r.result, Receipt)
+            and r.result.result.error is not None
+            and r.result.code == action_codes.HANDOFF_REQUIRED
         ]
         return AgentResult(answer, transcript, records, requests, stopped, handoffs)
 
@@ -347,15 +349,15 @@ class Agent:
                 f"no tool named {call.name!r} is offered now (it may belong to an earlier page); "
                 "use one of the available tools"
             )
-            return record(_refused(call.name, action_codes.UNKNOWN_ACTION, message, available), False)
+            return record(refused_call(call.name, action_codes.UNKNOWN_ACTION, message, available), False)
         try:
             args = json.loads(call.arguments) if call.arguments.strip() else {}
         except ValueError as error:
             message = f"the arguments are not JSON ({error}); call {call.name} again with a JSON object"
-            return record(_refused(call.name, codes.TOOL_ARGUMENTS_NOT_JSON, message, available), False)
+            return record(refused_call(call.name, codes.TOOL_ARGUMENTS_NOT_JSON, message, available), False)
         if not isinstance(args, dict):
             message = f"the arguments must be a JSON object, not {type(args).__name__}"
-            return record(_refused(call.name, codes.TOOL_ARGUMENTS_NOT_JSON, message, available), False)
+            return record(refused_call(call.name, codes.TOOL_ARGUMENTS_NOT_JSON, message, available), False)
         if call.name == PAGE_METHOD_TOOL and self.role.methods:
             return await self._invoke(args, record)
         if call.name in self._operations:
@@ -363,9 +365,9 @@ class Agent:
         try:
             act = function_call(call.name, kinds.get(call.name), args)
         except ToolCallError as error:
-            return record(_refused(call.name, error.code, error.message, available), False)
+            return record(refused_call(call.name, error.code, error.message, available), False)
         receipt = await tab.perform(act, confirm=self.confirm)
-        return record(receipt.to_builtins(), receipt.ok)
+        return record(receipt, receipt.ok)
 
     async def _invoke(self, args: dict[str, Any], record: Callable[[Any, bool], ToolRecord]) -> ToolRecord:
         documented = [m.name for m in self.role.methods]

@@ -22,18 +22,18 @@ so that the history's budget holds whatever the server sends:
 from __future__ import annotations
 
 import re
-from typing import Any, Final
+from typing import Final
 
 import msgspec
 
 from ..snapshot import codes as action_codes
 from ..snapshot.openai_tools import legal_name
-from ..snapshot.receipts import ActionRef, error_receipt
+from ..snapshot.receipts import ActionRef, Receipt, error_receipt
 from .llm import Reply, ToolCall
 from .tokens import TokenCounter, estimate_tokens
 from .truncation import truncate_middle
 
-__all__ = ["MAX_ARGUMENT_CHARS", "MAX_CALLS_PER_REPLY", "BoundedReply", "bound_reply"]
+__all__ = ["MAX_ARGUMENT_CHARS", "MAX_CALLS_PER_REPLY", "BoundedReply", "bound_reply", "refused_call"]
 
 MAX_CALLS_PER_REPLY: Final = 8
 """How many tool calls of one reply run by default; the next is answered with a refusal."""
@@ -47,14 +47,15 @@ class BoundedReply(msgspec.Struct, frozen=True):
 
     reply: Reply
     """What goes into the history and what runs (names, ids, arguments and calls bounded)."""
-    refusals: dict[str, dict[str, Any]]
+    refusals: dict[str, Receipt]
     """Call id → the error receipt that answers it instead of running it."""
     dropped: int = 0
     """Calls of the reply neither run nor kept."""
 
 
-def _refusal(name: str, code: str, message: str, available: list[str]) -> dict[str, Any]:
-    return error_receipt(ActionRef(name), code, message, available).to_builtins()
+def refused_call(name: str, code: str, message: str, available: list[str]) -> Receipt:
+    """The receipt of tool call ``name`` refused with ``code`` before anything ran."""
+    return error_receipt(ActionRef(name), code, message, available)
 
 
 def bound_reply(
@@ -70,7 +71,7 @@ def bound_reply(
     ``offered`` are the tool names of the request the reply answers. Never raises.
     """
     names = set(offered)
-    refusals: dict[str, dict[str, Any]] = {}
+    refusals: dict[str, Receipt] = {}
     used: set[str] = set()
     calls: list[ToolCall] = []
     for n, call in enumerate(reply.tool_calls[: max_calls + 1], start=1):
@@ -87,14 +88,14 @@ def bound_reply(
                 f"per reply; {extra} were not run (this one and the {extra - 1} after it). "
                 "Call them again in your next reply if they are still needed."
             )
-            refusals[call_id] = _refusal(name, action_codes.INVALID_ARGUMENT, message, list(offered))
+            refusals[call_id] = refused_call(name, action_codes.INVALID_ARGUMENT, message, list(offered))
             arguments = "{}"
         elif len(arguments) > MAX_ARGUMENT_CHARS:
             message = (
                 f"not run: the arguments are {len(arguments)} characters long, more than "
                 f"{MAX_ARGUMENT_CHARS}; they were not kept"
             )
-            refusals[call_id] = _refusal(name, action_codes.INVALID_ARGUMENT, message, list(offered))
+            refusals[call_id] = refused_call(name, action_codes.INVALID_ARGUMENT, message, list(offered))
             arguments = "{}"
         calls.append(ToolCall(call_id, name, arguments))
     content = reply.content
