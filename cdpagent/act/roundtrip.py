@@ -63,6 +63,7 @@ from ..snapshot.receipts import (
     failure_receipt,
     ok_receipt,
 )
+from ..snapshot.toolnames import NameRegistry, registry_of
 from .dialog_answers import blocked
 
 __all__ = ["COMMIT_WAIT", "NO_HOOKS", "ActTimings", "Delivery", "Hooks", "Trip", "round_trip"]
@@ -156,6 +157,8 @@ class Trip:
         """The dialog the page raised during the act and that stays open for the agent."""
         self.navigation_started = False
         self.navigation_over = trio.Event()
+        self.names: NameRegistry | None = None
+        """The tool names of the document the act started on (:mod:`cdpagent.snapshot.toolnames`)."""
 
     async def snapshot(self, include: tuple[str, ...], *, after_input: bool = False) -> Snapshot:
         """The page now, with ``include``'s records in full; its times join the timings and a
@@ -403,7 +406,8 @@ async def _steps(trip: Trip, delivery: Delivery) -> Receipt:
     before = await trip.snapshot(include)
     doc = tab.document
     trip.serial = doc.serial if doc else -1
-    before_entries = fold_actions(before)
+    trip.names = registry_of(tab, trip.serial)
+    before_entries = fold_actions(before, trip.names)
     try:
         t0 = time.perf_counter()
         await delivery.deliver(trip, before, before_entries)
@@ -415,7 +419,9 @@ async def _steps(trip: Trip, delivery: Delivery) -> Receipt:
         # The input started a navigation whose new document is not committed yet.
         await trip.committed_or_over()
     after = await trip.snapshot(include, after_input=trip.performed)
-    after_entries = fold_actions(after)
+    doc = tab.document
+    names = registry_of(tab, doc.serial if doc else -1)
+    after_entries = fold_actions(after, names)
     warnings = list(trip.warnings)
     for message in trip.dialogs:
         warnings.append(f"the page opened a JavaScript dialog, dismissed (unattended): {message}")
@@ -424,6 +430,7 @@ async def _steps(trip: Trip, delivery: Delivery) -> Receipt:
     for entry in after_entries:
         if entry.available:
             available.append(entry.tool)
+    names.shown(available)  # the receipt names them to the model
     doc = tab.document
     t0 = time.perf_counter()
     changes = diff(
