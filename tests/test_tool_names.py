@@ -192,3 +192,25 @@ def test_ob9_names_are_never_handed_to_another_control_without_a_browser() -> No
 
 def test_sf1_stale_action_is_a_stable_code_with_its_meaning() -> None:
     assert STALE_ACTION in cdpagent.codes.__all__ and "no longer on the page" in MEANINGS[STALE_ACTION]
+
+
+async def test_ob9_a_row_control_of_one_row_is_named_by_its_words_and_keeps_its_name(
+    browser: cdpagent.Browser,
+) -> None:
+    # The API console: Execute in the one expanded operation was press_2 (its place
+    # among the row's buttons), and Schema once typing added Reset before it.
+    tab = await browser.open(Path(__file__).parent / "pages" / "infer" / "operations.html")
+    before = await tab.view()
+    tools = [t["function"]["name"] for t in before.tools]
+    assert {"schema", "body", "execute"} <= set(tools), tools
+    record = next(a for a in before.observation.actions if a.tool == "execute").sample[0]
+    typed = await tab.act("body", record=record, text='{"name": "Rex"}')
+    assert typed.ok, typed.to_json()
+    view = await tab.view()
+    after = [t["function"]["name"] for t in view.tools]
+    assert set(tools) <= set(after) and "reset" in after, after
+    # (The row's id is read again: an inferred id follows the row's text, which Reset changed.)
+    record = next(a for a in view.observation.actions if a.tool == "execute").sample[0]
+    pressed = await tab.act("execute", record=record)
+    assert pressed.ok, pressed.to_json()
+    assert await evaluate(tab, "window.pressed") == ["Execute"]
