@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import pytest
 import trio
 from conftest import evaluate
 from hypothesis import HealthCheck, given, settings
@@ -23,6 +24,7 @@ from hypothesis import strategies as st
 import cdpagent
 from cdpagent.cdp.world import WORLD, call_function
 from cdpagent.codes import MEANINGS, STALE_ACTION
+from cdpagent.snapshot import toolnames
 from cdpagent.snapshot.model import ActionEntry
 from cdpagent.snapshot.toolnames import NameRegistry
 
@@ -214,3 +216,23 @@ async def test_ob9_a_row_control_of_one_row_is_named_by_its_words_and_keeps_its_
     pressed = await tab.act("execute", record=record)
     assert pressed.ok, pressed.to_json()
     assert await evaluate(tab, "window.pressed") == ["Execute"]
+
+
+def test_ob9_a_page_that_rebuilds_everything_forgets_old_keys_but_never_a_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(toolnames, "MAX_CONTROLS", 4)
+    names = NameRegistry()
+
+    def entry(name: str) -> ActionEntry:
+        return ActionEntry(tool="", action=name, name=name, kind="click", effect="write", description=name)
+
+    given: set[str] = set()
+    for round_ in range(6):  # "Send" stays; two alike "Item" buttons are rebuilt every round
+        keys = [("element", 0), ("element", 100 * round_ + 1), ("element", 100 * round_ + 2)]
+        out = names.assign([entry("send"), entry("item"), entry("item")], keys)
+        assert out[0].tool == "send"
+        fresh = {e.tool for e in out[1:]}
+        assert len(fresh) == 2 and not fresh & given, (round_, fresh, given)  # never handed on
+        given |= fresh
+    assert len(names._control_of_key) <= 4 + 3  # the old keys were forgotten

@@ -46,8 +46,9 @@ from .openai_tools import RESERVED_TOOL_NAMES, assign_tool_names, legal_name
 
 __all__ = ["MAX_CONTROLS", "NameRegistry", "registry_of"]
 
-#: Controls remembered per document; past it the registry starts afresh (a page that
-#: re-renders thousands of wordless controls on every act).
+#: Element keys remembered per document; past it the keys of controls not on the page at the
+#: last assignment are forgotten (a page that re-renders thousands of controls on every act).
+#: Names are never forgotten: a forgotten control that comes back gets a new one.
 MAX_CONTROLS: Final = 20_000
 
 _SUFFIX = re.compile(r"_\d+$")
@@ -61,9 +62,6 @@ class NameRegistry:
     """The tool names of one document's controls (see the module's rules)."""
 
     def __init__(self) -> None:
-        self._reset()
-
-    def _reset(self) -> None:
         self._next = 0
         self._control_of_key: dict[Hashable, int] = {}
         self._name_of: dict[int, str] = {}
@@ -83,7 +81,7 @@ class NameRegistry:
         tool names: kept for known controls, new ones for the rest (Rules 1-3). Unique."""
         preferred = assign_tool_names(list(entries))
         if len(self._control_of_key) > MAX_CONTROLS:
-            self._reset()
+            self._control_of_key = {k: c for k, c in self._control_of_key.items() if c in self._here}
         taken: set[str] = set(RESERVED_TOOL_NAMES)
         here: set[int] = set()
         names: list[str | None] = [None] * len(entries)
