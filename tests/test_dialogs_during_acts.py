@@ -99,3 +99,21 @@ async def test_dr7_beforeunload_raised_by_an_act_asks_unattended_leaves(browser:
     assert left.ok and left.result.asks is None, left.to_json()
     assert LEAVE_NOTICE in (left.result.warnings or [])
     await tab.wait_until(lambda: tab.document is not None and tab.document.url == "about:blank", 10)
+
+
+async def test_dr7_a_dialog_a_timer_opens_before_the_input_refuses_the_act(browser: cdpagent.Browser) -> None:
+    # The page keeps changing until its confirm opens, so the act's first snapshot (which
+    # settles) is under way when it does; under load it opens before the act: either way the
+    # act was not done and says so, never ok.
+    tab = await browser.open(Path(__file__).parent / "pages" / "hostile" / "dialogs.html")
+    await evaluate(tab, "window.pings = 0; document.getElementById('later').onclick = () => pings++; 1")
+    await evaluate(tab, "openWhileBusy('confirm', 'Keep going?', 150)")
+    with trio.fail_after(10):
+        receipt = await tab.act("ping")
+    assert receipt.code == "DIALOG_OPEN", receipt.to_json()
+    if receipt.result.asks is not None:  # opened during the act (not before it): it says what
+        assert receipt.result.asks.message == "Keep going?"
+    assert receipt.result.error is not None
+    assert receipt.result.error.available == ["accept_dialog", "dismiss_dialog"]
+    assert (await tab.act("dismiss_dialog")).ok
+    assert await evaluate(tab, "window.pings") == 0

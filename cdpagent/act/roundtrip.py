@@ -382,7 +382,8 @@ async def _until_asked(trip: Trip, delivery: Delivery) -> Receipt | None:
 
 
 def _asked_receipt(trip: Trip, dialog: JavaScriptDialog) -> Receipt:
-    """The receipt of an act whose page now asks ``dialog``'s question, open until answered."""
+    """The receipt of an act whose page now asks ``dialog``'s question, open until answered:
+    ``ok`` when the act's input went out first, else ``DIALOG_OPEN`` (nothing was done)."""
     answers = dialog_actions(dialog)
     question = PageQuestion(
         type=dialog.type,
@@ -396,6 +397,11 @@ def _asked_receipt(trip: Trip, dialog: JavaScriptDialog) -> Receipt:
         *trip.tab.take_notices(),
     ]
     changed = Changes(observed=True, modal=ValueChange(None, dialog.label))
+    if not trip.performed:
+        # Opened before the input (a timer): the act was not done, and must not look done.
+        message = f"a {dialog.label} dialog opened before the input was delivered; nothing was done"
+        refused = error_receipt(trip.ref, codes.DIALOG_OPEN, message, answers, warnings=warnings)
+        return Receipt(msgspec.structs.replace(refused.result, asks=question))
     return ok_receipt(trip.ref, changed, warnings, asks=question)
 
 
