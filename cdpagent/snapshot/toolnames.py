@@ -35,8 +35,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Callable, Hashable, Iterator, Sequence
-from itertools import count
+from collections.abc import Callable, Hashable, Sequence
 from typing import Final
 
 import msgspec
@@ -75,6 +74,8 @@ class NameRegistry:
         self._order: list[int] = []
         """They in document order."""
         self._shown: set[str] = set()
+        self._from: dict[str, int] = {}
+        """Per family of names (:func:`_family`), the number a new name is looked for from."""
 
     def assign(self, entries: Sequence[ActionEntry], keys: Sequence[Hashable]) -> list[ActionEntry]:
         """``entries`` (in document order, each identified by its key in ``keys``) with their
@@ -105,9 +106,13 @@ class NameRegistry:
                 control = back[i]  # the same words back on a new element: the same control
                 candidate = self._name_of[control]
             else:
-                for candidate in _candidates(preferred[i].tool, entry):
-                    if candidate not in taken and candidate not in self._owner:
-                        break
+                family, n, make = _family(preferred[i].tool, entry)
+                n = max(n, self._from.get(family, n))
+                candidate = make(n)
+                while candidate in taken or candidate in self._owner:
+                    n += 1
+                    candidate = make(n)
+                self._from[family] = n + 1  # every name before it is given for good
                 self._next += 1
                 control = self._next
                 self._name_of[control] = candidate
@@ -197,21 +202,26 @@ def _shape(entry: ActionEntry) -> _Shape | None:
     return (entry.name, entry.kind, entry.folded)
 
 
-def _candidates(preferred: str, entry: ActionEntry) -> Iterator[str]:
-    """The names a new control may take, in order (Rule 2): ``preferred``, then ``_2``, ``_3``…;
-    a positional name counts its own number on instead (``button_2_in_login``, ``button_3_in_login``…)."""
+def _family(preferred: str, entry: ActionEntry) -> tuple[str, int, Callable[[int], str]]:
+    """The names a new control may take (Rule 2), as a family, the number to start from and
+    the n-th name: ``preferred``, ``preferred_2``, ``preferred_3``…; a positional name counts
+    its own number on instead (``button_2_in_login``, ``button_3_in_login``…)."""
     match = _NUMBER.match(preferred) if entry.name_source == "position" else None
     if match is not None:
-        for n in count(int(match["n"])):
-            yield f"{match['head']}{n}{match['tail']}"[:64]
+        head, tail = match["head"], match["tail"]
+        # The number kept within the 64 characters, so that each n is a name of its own.
+        first = int(match["n"])
+        return (
+            f"{head}\u0000{tail}",
+            first,
+            lambda n: preferred if n == first else f"{head[:40]}{n}{tail}"[:64],
+        )
     # Counting on from the words, not from today's suffix (delete_3 after delete_2, not delete_2_2).
     suffixed = _SUFFIX.search(preferred)
     if suffixed is not None and not legal_name(entry.name).endswith(suffixed[0]):
         preferred = preferred[: suffixed.start()]
-    yield preferred
-    for n in count(2):
-        suffix = f"_{n}"
-        yield preferred[: 64 - len(suffix)] + suffix
+    stem = preferred
+    return stem, 1, lambda n: stem if n == 1 else stem[: 64 - len(f"_{n}")] + f"_{n}"
 
 
 _registries: weakref.WeakKeyDictionary[object, tuple[int, NameRegistry]] = weakref.WeakKeyDictionary()
