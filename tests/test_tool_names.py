@@ -236,3 +236,20 @@ def test_ob9_a_page_that_rebuilds_everything_forgets_old_keys_but_never_a_name(
         assert len(fresh) == 2 and not fresh & given, (round_, fresh, given)  # never handed on
         given |= fresh
     assert len(names._control_of_key) <= 4 + 3  # the old keys were forgotten
+
+
+async def test_ob9_row_buttons_labelled_per_row_are_named_by_their_shared_first_word(
+    browser: cdpagent.Browser,
+) -> None:
+    # aria-labels "Edit Ada Lovelace" / "Delete Ada Lovelace" differ on every row: they were
+    # press(record) and press_2(record), by their place in the row, and a Copy button added
+    # before Delete made press_2 Copy on that row.
+    tab = await browser.open(Path(__file__).parent / "pages" / "infer" / "labelled_rows.html")
+    tools = [t["function"]["name"] for t in (await tab.view()).tools]
+    assert {"edit", "delete"} <= set(tools), tools
+    await evaluate(tab, "addCopy()")
+    after = [t["function"]["name"] for t in (await tab.view()).tools]
+    assert set(tools) <= set(after), after
+    receipt = await tab.act("delete", record="#b")
+    assert receipt.ok, receipt.to_json()
+    assert await evaluate(tab, "window.pressed") == ["Delete Alan Turing"]
