@@ -176,12 +176,25 @@ async def test_ob7_page_replaced_under_the_action_is_page_changed_or_timeout_fre
     assert receipt.ok or receipt.code in (codes.PAGE_CHANGED, codes.EXPECTATION_FAILED), receipt.to_json()
 
 
-async def test_ob7_blocking_alert_is_dismissed_with_a_warning(browser: cdpagent.Browser) -> None:
+async def test_ob7_blocking_alert_is_dismissed_and_warned_when_unattended(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(FORM)
+    with trio.fail_after(20):
+        receipt = await tab.act("greet", unattended=True)
+    assert receipt.ok, receipt.to_json()
+    assert receipt.result.warnings == [
+        "the page opened a JavaScript dialog, dismissed (unattended): hello from the page"
+    ]
+    assert await evaluate(tab, "document.getElementById('status').textContent") == "greeted"
+
+
+async def test_ob7_blocking_alert_ends_the_act_and_waits_for_the_agent(browser: cdpagent.Browser) -> None:
     tab = await browser.open(FORM)
     with trio.fail_after(20):
         receipt = await tab.act("greet")
-    assert receipt.ok, receipt.to_json()
-    assert receipt.result.warnings == ["the page opened a JavaScript dialog, dismissed: hello from the page"]
+    assert receipt.ok and receipt.result.asks is not None, receipt.to_json()
+    assert (receipt.result.asks.type, receipt.result.asks.message) == ("alert", "hello from the page")
+    assert receipt.result.asks.answers == ["accept_dialog"]
+    assert (await tab.act("accept_dialog")).ok
     assert await evaluate(tab, "document.getElementById('status').textContent") == "greeted"
 
 

@@ -57,8 +57,10 @@ class _Facts:
 
 def test_the_tab_decides_dialogs_and_refusals_by_its_table() -> None:
     assert on_dialog_opening({"type": "beforeunload"}, acting=False)[1] == ACCEPT_LEAVING
-    assert on_dialog_opening({"type": "beforeunload"}, acting=True)[1] == ACCEPT_LEAVING
-    assert on_dialog_opening({"type": "alert", "message": "hi"}, acting=True)[1] == DISMISS
+    assert on_dialog_opening({"type": "beforeunload"}, acting=True)[1] == KEEP_OPEN
+    assert on_dialog_opening({"type": "beforeunload"}, acting=True, unattended=True)[1] == ACCEPT_LEAVING
+    assert on_dialog_opening({"type": "alert", "message": "hi"}, acting=True)[1] == KEEP_OPEN
+    assert on_dialog_opening({"type": "alert", "message": "hi"}, acting=True, unattended=True)[1] == DISMISS
     dialog, decision = on_dialog_opening({"type": "prompt", "message": "name?"}, acting=False)
     assert decision == KEEP_OPEN and dialog.label == "JavaScript prompt"
     assert LEAVE_NOTICE  # the notice the tab records with ACCEPT_LEAVING

@@ -82,11 +82,25 @@ async def test_dr7_a_beforeunload_dialog_is_accepted_at_once_and_noted(replay: R
     assert tab.take_notices() == [LEAVE_NOTICE]
 
 
-async def test_dr7_an_alert_while_an_action_delivers_input_is_dismissed(replay: Replay) -> None:
+async def test_dr7_an_alert_while_an_action_delivers_input_stays_open_for_the_agent(replay: Replay) -> None:
+    steps = [*call_step("Runtime.evaluate"), _dialog("confirm", "delete?"), *call_step("Runtime.evaluate")]
+    tab, session = replay(steps)
+    trip = Trip(tab, ActionRef("delete"), Hooks(), ObserveOptions(), ActTimings(), trio.current_time() + 5)
+    tab.acting = trip.handlers()
+    with trio.fail_after(5):
+        await _feed(tab, lambda: tab.dialog is not None)
+        await tab.session.send("Runtime.evaluate", {"expression": "1"})
+    assert "Page.handleJavaScriptDialog" not in session.sent  # nobody answered it: the agent will
+    assert trip.asked is not None and trip.asked.message == "delete?"  # the act's receipt says so
+    assert trip.dialogs == []
+
+
+async def test_dr7_an_alert_while_an_unattended_action_delivers_input_is_dismissed(replay: Replay) -> None:
     alert = _dialog("alert", "saved")
     steps = [*call_step("Runtime.evaluate"), alert, *call_step("Page.handleJavaScriptDialog")]
     tab, session = replay(steps)
-    trip = Trip(tab, ActionRef("save"), Hooks(), ObserveOptions(), ActTimings(), trio.current_time() + 5)
+    hooks = Hooks(unattended=True)
+    trip = Trip(tab, ActionRef("save"), hooks, ObserveOptions(), ActTimings(), trio.current_time() + 5)
     # What the round trip sets while it delivers input: its handlers of every event the tab
     # hands an act.
     tab.acting = trip.handlers()

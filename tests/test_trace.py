@@ -173,7 +173,7 @@ async def test_trace_records_every_operation_with_result_error_text_receipt_and_
     assert observe.title == "Todos" and navigate.args["timeout"] == 10
     assert opened.result == {"tabId": tab.id, "url": TODOS.as_uri()} and opened.tab == tab.id
     assert observe.text == observed.text and observe.result["actions"] == len(observed.observation.actions)
-    assert act.args == {"action": "toggle", "record": "t9", "timeout": 30.0}
+    assert act.args == {"action": "toggle", "record": "t9", "unattended": False, "timeout": 30.0}
     assert act.ok and act.receipt == receipt.to_builtins()
     assert not navigate.ok and navigate.error is not None and navigate.error.code == "NAVIGATION_FAILED"
     assert shot.result["width"] == 200 and shot.result["format"] == "png"

@@ -104,12 +104,20 @@ def _entry(
     once ``before`` shows it available (or unavailable for a reason in :data:`_TRIED_ANYWAY`) on
     ``args.record``, it needs no person, and ``args`` fit its kind.
 
-    Raises :class:`~cdpagent.errors.ActRefused`.
+    Raises :class:`~cdpagent.errors.ActRefused`: ``STALE_ACTION`` for a name an earlier
+    observation showed for a control that is gone (:mod:`cdpagent.snapshot.toolnames`),
+    ``UNKNOWN_ACTION`` for a name never shown, and the codes of the checks above.
     """
     record = args.record
     try:
         entry, locator = resolve_tool_call(entries, args.action, record)
     except ToolCallError as exc:
+        if exc.code == codes.UNKNOWN_ACTION and trip.names is not None and trip.names.stale(args.action):
+            raise ActRefused(
+                codes.STALE_ACTION,
+                f"{args.action} named a control that is no longer on the page; nothing was done. "
+                "Observe again and use the current names",
+            ) from None
         raise ActRefused(exc.code, exc.message) from None
     trip.ref = ActionRef(locator.id, entry.description)
     if not entry.folded:

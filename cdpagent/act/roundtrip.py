@@ -7,7 +7,10 @@ sends to the page in the middle of it (a declared action's performer,
 
 1. under the tab's input lock (two acts never interleave their input), the tab acting and
    the page watched: exceptions its handlers throw, navigations the input starts, and a
-   dialog that opens, which the tab dismisses (its table's decision) and the receipt names;
+   dialog that opens, which stays open (the tab's table): the act stops waiting for the page
+   (a dialog blocks it) and its receipt says what the page asks (``asks``), answered later
+   with the dialog's actions; under the unattended policy (:attr:`Hooks.unattended`, the
+   command line's ``--yes``) the tab answers it at once and the receipt says so;
 2. the tab's admission, from its table (:func:`cdpagent.cdp.tabstate.refusal`): a closed
    or crashed tab is refused before anything is sent; while a JavaScript dialog is open
    the act answers it where the table lets it (:meth:`Delivery.answer`), and is refused
@@ -39,7 +42,7 @@ import msgspec
 import trio
 
 from ..cdp.dialogs import JavaScriptDialog
-from ..cdp.tabstate import Call, Decision, on_dialog_opening, refusal
+from ..cdp.tabstate import Call, Decision, dialog_actions, on_dialog_opening, refusal
 from ..cdp.target import Target
 from ..errors import ActRefused, CDPAgentError
 from ..primitives.downloads import Downloads
@@ -49,7 +52,18 @@ from ..snapshot.folding import fold_actions
 from ..snapshot.model import ActionEntry, Snapshot
 from ..snapshot.observe import collect_snapshot
 from ..snapshot.options import ObserveOptions
-from ..snapshot.receipts import ActionRef, Receipt, diff, error_receipt, failure_receipt, ok_receipt
+from ..snapshot.receipts import (
+    ActionRef,
+    Changes,
+    PageQuestion,
+    Receipt,
+    ValueChange,
+    diff,
+    error_receipt,
+    failure_receipt,
+    ok_receipt,
+)
+from ..snapshot.toolnames import NameRegistry, registry_of
 from .dialog_answers import blocked
 
 __all__ = ["COMMIT_WAIT", "NO_HOOKS", "ActTimings", "Delivery", "Hooks", "Trip", "round_trip"]
@@ -95,6 +109,10 @@ class Hooks(msgspec.Struct, frozen=True):
 
     uploads: UploadPolicy = UploadPolicy(())
     downloads: Downloads | None = None
+    unattended: bool = False
+    """The unattended policy (the command line's ``--yes``): a JavaScript dialog the act raises
+    is answered at once (a ``beforeunload`` accepted, any other dismissed) and the receipt says
+    so, instead of staying open for the agent to answer."""
 
 
 NO_HOOKS: Final = Hooks()
@@ -134,8 +152,13 @@ class Trip:
         """A page tool's output, fenced (WebMCP)."""
         self.page_errors: list[str] = []
         self.dialogs: list[str] = []
+        """Messages of the dialogs the tab answered on its own during the act (unattended)."""
+        self.asked: JavaScriptDialog | None = None
+        """The dialog the page raised during the act and that stays open for the agent."""
         self.navigation_started = False
         self.navigation_over = trio.Event()
+        self.names: NameRegistry | None = None
+        """The tool names of the document the act started on (:mod:`cdpagent.snapshot.toolnames`)."""
 
     async def snapshot(self, include: tuple[str, ...], *, after_input: bool = False) -> Snapshot:
         """The page now, with ``include``'s records in full; its times join the timings and a
@@ -157,7 +180,7 @@ class Trip:
             )
         return snap
 
-    def handlers(self) -> dict[str, Callable[[dict[str, Any]], None]]:
+    def handlers(self) -> dict[str, Callable[[dict[str, Any]], object]]:
         """The handlers that watch what the page does during the act, by event (one for each of
         :data:`~cdpagent.cdp.target.ACT_EVENTS`)."""
         tab = self.tab
@@ -181,12 +204,16 @@ class Trip:
             if self.navigation_started and doc is not None and params.get("frameId") == doc.frame_id:
                 self.navigation_over.set()
 
-        def on_dialog(params: dict[str, Any]) -> None:
-            # The tab dismisses what opens while it acts (a blocking alert would stall the input
-            # forever); the receipt says so.
-            dialog, decision = on_dialog_opening(params, acting=True)
-            if decision is Decision.DISMISS:
+        def on_dialog(params: dict[str, Any]) -> tuple[JavaScriptDialog, Decision]:
+            # The act decides (the tab carries it out): kept open, the round trip stops waiting
+            # on a page the dialog blocks; answered at once (unattended), the receipt says so.
+            dialog, decision = on_dialog_opening(params, acting=True, unattended=self.hooks.unattended)
+            if decision is Decision.KEEP_OPEN:
+                if self.asked is None:
+                    self.asked = dialog
+            elif decision is Decision.DISMISS:
                 self.dialogs.append(dialog.message[:200])
+            return dialog, decision
 
         return {
             "Runtime.exceptionThrown": on_exception,
@@ -319,15 +346,63 @@ async def _locked(trip: Trip, delivery: Delivery, timeout: float) -> Receipt | N
         if dialog is not None:  # the table lets this act answer it
             return await delivery.answer(tab, dialog)
         with trio.move_on_after(timeout):
-            try:
-                return await _steps(trip, delivery)
-            except CDPAgentError as exc:
-                return failure_receipt(ref, exc)
-            except trio.TooSlowError:
-                pass
+            return await _until_asked(trip, delivery)
         return None
     finally:
         tab.acting = None
+
+
+async def _until_asked(trip: Trip, delivery: Delivery) -> Receipt | None:
+    """The receipt of :func:`_steps`, or, as soon as the page raises a dialog that stays open
+    (which blocks the page: the input and the snapshot after it would wait for its answer),
+    the receipt that says what the page asks. None when a step timed out."""
+    tab = trip.tab
+    done: list[Receipt | None] = []
+    async with trio.open_nursery() as nursery:
+
+        async def steps() -> None:
+            try:
+                done.append(await _steps(trip, delivery))
+            except CDPAgentError as exc:
+                done.append(failure_receipt(trip.ref, exc))
+            except trio.TooSlowError:
+                done.append(None)
+            nursery.cancel_scope.cancel()
+
+        async def asked() -> None:
+            await tab.wait_until(lambda: trip.asked is not None, math.inf)
+            nursery.cancel_scope.cancel()
+
+        nursery.start_soon(steps)
+        nursery.start_soon(asked)
+    if done:
+        return done[0]
+    assert trip.asked is not None
+    return _asked_receipt(trip, trip.asked)
+
+
+def _asked_receipt(trip: Trip, dialog: JavaScriptDialog) -> Receipt:
+    """The receipt of an act whose page now asks ``dialog``'s question, open until answered:
+    ``ok`` when the act's input went out first, else ``DIALOG_OPEN`` (nothing was done)."""
+    answers = dialog_actions(dialog)
+    question = PageQuestion(
+        type=dialog.type,
+        message=dialog.message,
+        answers=answers,
+        default=dialog.default_prompt if dialog.type == "prompt" else None,
+    )
+    warnings = [
+        *trip.warnings,
+        f"the page asks ({dialog.type}) and waits: answer with {' or '.join(answers)}",
+        *trip.tab.take_notices(),
+    ]
+    changed = Changes(observed=True, modal=ValueChange(None, dialog.label))
+    if not trip.performed:
+        # Opened before the input (a timer): the act was not done, and must not look done.
+        message = f"a {dialog.label} dialog opened before the input was delivered; nothing was done"
+        refused = error_receipt(trip.ref, codes.DIALOG_OPEN, message, answers, warnings=warnings)
+        return Receipt(msgspec.structs.replace(refused.result, asks=question))
+    return ok_receipt(trip.ref, changed, warnings, asks=question)
 
 
 async def _steps(trip: Trip, delivery: Delivery) -> Receipt:
@@ -337,7 +412,8 @@ async def _steps(trip: Trip, delivery: Delivery) -> Receipt:
     before = await trip.snapshot(include)
     doc = tab.document
     trip.serial = doc.serial if doc else -1
-    before_entries = fold_actions(before)
+    trip.names = registry_of(tab, trip.serial)
+    before_entries = fold_actions(before, trip.names)
     try:
         t0 = time.perf_counter()
         await delivery.deliver(trip, before, before_entries)
@@ -349,15 +425,18 @@ async def _steps(trip: Trip, delivery: Delivery) -> Receipt:
         # The input started a navigation whose new document is not committed yet.
         await trip.committed_or_over()
     after = await trip.snapshot(include, after_input=trip.performed)
-    after_entries = fold_actions(after)
+    doc = tab.document
+    names = registry_of(tab, doc.serial if doc else -1)
+    after_entries = fold_actions(after, names)
     warnings = list(trip.warnings)
     for message in trip.dialogs:
-        warnings.append(f"the page opened a JavaScript dialog, dismissed: {message}")
+        warnings.append(f"the page opened a JavaScript dialog, dismissed (unattended): {message}")
     warnings += tab.take_notices()
     available = []
     for entry in after_entries:
         if entry.available:
             available.append(entry.tool)
+    names.shown(available)  # the receipt names them to the model
     doc = tab.document
     t0 = time.perf_counter()
     changes = diff(

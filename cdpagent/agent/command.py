@@ -76,7 +76,11 @@ def add_chat_command(sub: Any, commands: dict[str, Callable[[argparse.Namespace]
     chat.add_argument(
         "--timeout", type=seconds, default=120.0, metavar="S", help="seconds per model try (default 120)"
     )
-    chat.add_argument("--yes", action="store_true", help="accept every confirmation the page asks for")
+    chat.add_argument(
+        "--yes",
+        action="store_true",
+        help="unattended: accept every confirmation an action asks for; answer page dialogs at once",
+    )
     chat.add_argument("--json", action="store_true", help="print the result and transcript as JSON")
     chat.add_argument("--allow-origin", action="append", default=[], help="an extra local origin")
     add_browser_flags(chat)
@@ -114,7 +118,15 @@ async def run_chat(args: argparse.Namespace) -> int:
     confirm: ConfirmCallback = accept_all if args.yes else ask_on_terminal
     model = Model(args.model, base_url=args.base_url, timeout=args.timeout)
     async with model, browser_from_flags(args) as browser:
-        agent = Agent(browser, model, role, max_steps=args.max_steps, confirm=confirm, progress=_progress)
+        agent = Agent(
+            browser,
+            model,
+            role,
+            max_steps=args.max_steps,
+            confirm=confirm,
+            unattended=args.yes,
+            progress=_progress,
+        )
         result = await agent.run(instruction)
     if args.json:
         value = {

@@ -152,6 +152,7 @@ class Agent:
         summarise: Summariser | AsyncSummariser = summarise_conversation,
         max_steps: int = 20,
         confirm: ConfirmCallback | None = None,
+        unattended: bool = False,
         observe_options: ObserveOptions | None = None,
         progress: Progress | None = None,
         images: bool = True,
@@ -173,6 +174,9 @@ class Agent:
         self.summarise = summarise
         self.max_steps = max_steps
         self.confirm = confirm
+        #: The unattended policy (``--yes``): dialogs the page raises during an act are
+        #: answered at once rather than left open for the model (:class:`cdpagent.act.roundtrip.Hooks`).
+        self.unattended = unattended
         self.observe_options = observe_options
         self.progress = progress or (lambda line: None)
         self.history: list[Message] = []
@@ -366,7 +370,7 @@ class Agent:
             act = function_call(call.name, kinds.get(call.name), args)
         except ToolCallError as error:
             return record(refused_call(call.name, error.code, error.message, available), False)
-        receipt = await tab.perform(act, confirm=self.confirm)
+        receipt = await tab.perform(act, confirm=self.confirm, unattended=self.unattended)
         return record(receipt, receipt.ok)
 
     async def _invoke(self, args: dict[str, Any], record: Callable[[Any, bool], ToolRecord]) -> ToolRecord:

@@ -62,6 +62,9 @@ from .bundled import bundled_instead, example_url
 
 __all__ = ["Browser", "Tab", "to_url"]
 
+#: The event whose handling the act holding the tab decides (see ``Tab._on_dialog``).
+_DIALOG_OPENING: Final = "Page.javascriptDialogOpening"
+
 
 #: Sent to every tab (and out-of-process frame) session: attach to its frames drawn by
 #: another process, so the observation can collect them (OB-11); they run at once.
@@ -128,8 +131,8 @@ class Tab:
         #: What the runtime did on its own since the last result took them (warnings to report).
         self.notices: list[str] = []
         #: The handlers of the act holding this tab now (the round trip sets them,
-        #: :mod:`cdpagent.act.roundtrip`): a dialog that opens is dismissed
-        #: (:mod:`cdpagent.cdp.tabstate`), and each of ``ACT_EVENTS`` is handed to the act.
+        #: :mod:`cdpagent.act.roundtrip`): a dialog that opens is decided by the act's
+        #: handler (:mod:`cdpagent.cdp.tabstate`), and each of ``ACT_EVENTS`` is handed to the act.
         self.acting: ActWatch | None = None
         #: The page's last console messages and failed requests (:mod:`cdpagent.primitives.pagelog`).
         self.log = PageLog(self._notify)
@@ -142,7 +145,8 @@ class Tab:
         session.on("Inspector.targetCrashed", self._on_crash)
         session.on("Inspector.targetReloadedAfterCrash", self._on_recovered)
         for method in ACT_EVENTS:
-            session.on(method, partial(self._to_act, method))
+            if method != _DIALOG_OPENING:  # handed to the act by _on_dialog, which needs its answer
+                session.on(method, partial(self._to_act, method))
         self._follow_frames(session)
 
     def __repr__(self) -> str:
@@ -191,8 +195,14 @@ class Tab:
             handler(params)
 
     def _on_dialog(self, params: dict[str, Any]) -> None:
-        # The decision is cdpagent.cdp.tabstate's; the tab only carries it out.
-        dialog, decision = on_dialog_opening(params, acting=self.acting is not None)
+        # The decision is cdpagent.cdp.tabstate's; the tab only carries it out. While an act
+        # holds the tab, the act's handler decides under its own dialog policy.
+        handler = self.acting.get(_DIALOG_OPENING) if self.acting is not None else None
+        decided = handler(params) if handler is not None else None
+        if isinstance(decided, tuple) and len(decided) == 2 and isinstance(decided[1], Decision):
+            dialog, decision = decided
+        else:
+            dialog, decision = on_dialog_opening(params, acting=self.acting is not None)
         if decision is Decision.ACCEPT_LEAVING:
             self.notices.append(LEAVE_NOTICE)
             self.browser.start_soon(self._resolve_quietly, True)
@@ -409,6 +419,7 @@ class Tab:
         value: float | None = None,
         files: Sequence[str | os.PathLike[str]] | None = None,
         confirm: ConfirmCallback | None = None,
+        unattended: bool = False,
         timeout: float = 30.0,
     ) -> Receipt:
         """Perform a declared action with trusted input and return its change receipt (OB-7, OB-8).
@@ -424,6 +435,10 @@ class Tab:
         (``FILE_NOT_ALLOWED`` otherwise; :mod:`cdpagent.primitives.uploads`); the receipt's ``state``
         names them. The receipt of an act that starts a download waits (bounded) for it
         and says where it went (:meth:`Browser.downloaded`).
+        A JavaScript dialog the act raises (``confirm``, ``prompt``, ``beforeunload``…) stays
+        open: the receipt returns once it is open and says what the page asks (``asks``), and
+        ``accept_dialog`` / ``dismiss_dialog`` answer it. ``unattended`` (the command line's
+        ``--yes``) answers it at once instead (a ``beforeunload`` accepted, any other dismissed).
         Refusals are receipts with ``ok: false`` and a stable code, not exceptions.
         """
         paths = [os.fspath(f) for f in files] if files is not None else None
@@ -431,19 +446,26 @@ class Tab:
             action=action, record=record, text=text, option=option, checked=checked, input=input, key=key,
             to=to, value=value, files=paths,
         )  # fmt: skip
-        return await self._perform(args, confirm, timeout)
+        return await self._perform(args, confirm, unattended, timeout)
 
     @recorded("act")
     async def perform(
-        self, args: ActArgs, *, confirm: ConfirmCallback | None = None, timeout: float = 30.0
+        self,
+        args: ActArgs,
+        *,
+        confirm: ConfirmCallback | None = None,
+        unattended: bool = False,
+        timeout: float = 30.0,
     ) -> Receipt:
         """:meth:`act` with its arguments already decoded: the one value every surface (script,
         agent, MCP) hands down to the round trip (:func:`cdpagent.act.perform.act`)."""
-        return await self._perform(args, confirm, timeout)
+        return await self._perform(args, confirm, unattended, timeout)
 
-    async def _perform(self, args: ActArgs, confirm: ConfirmCallback | None, timeout: float) -> Receipt:
-        """The act, with the browser's upload policy and downloads as its hooks."""
-        hooks = Hooks(UploadPolicy(self.browser.allow_dirs), self.browser.downloads)
+    async def _perform(
+        self, args: ActArgs, confirm: ConfirmCallback | None, unattended: bool, timeout: float
+    ) -> Receipt:
+        """The act, with the browser's upload policy and downloads and the dialog policy as its hooks."""
+        hooks = Hooks(UploadPolicy(self.browser.allow_dirs), self.browser.downloads, unattended)
         return await _act(self, args, hooks=hooks, confirm=confirm, timeout=timeout)
 
     @recorded("click_at")

@@ -7,15 +7,20 @@ action, with one policy, readable here:
 ===============  ===========================================================
 dialog           what happens
 ===============  ===========================================================
-``beforeunload`` accepted at once (the page is left, as the navigation asked);
-                 the tab records a notice that the next result reports as a
-                 warning
-``alert``,       opened by an action: dismissed at once, and the receipt says
-``confirm``,     so. Opened any other time (a timer, a page method): left open
-``prompt``       and reported; the observation shows it as a modal whose only
-                 actions accept or dismiss it (``prompt`` takes the text), and
-                 ``invoke`` / ``act`` on anything else are refused with a clear
-                 code instead of waiting for their deadline
+``beforeunload`` opened by a navigation or at rest: accepted at once (the
+                 page is left, as the navigation asked); the tab records a
+                 notice that the next result reports as a warning. Opened by
+                 an action: left open, as below
+``alert``,       left open and reported, whenever it opens: the observation
+``confirm``,     shows it as a modal whose only actions accept or dismiss it
+``prompt``       (``prompt`` takes the text), and ``invoke`` / ``act`` on
+                 anything else are refused with a clear code instead of
+                 waiting for their deadline. Opened by an action, the action's
+                 receipt returns as soon as it is open and says what the page
+                 asks (``asks``: type, message, answers)
+any, opened by   under the unattended policy (``--yes``): answered at once
+an action        (``beforeunload`` accepted, any other dismissed), and the
+                 receipt says so
 ===============  ===========================================================
 
 A dialog opened by a frame of another site (drawn by another process, with its

@@ -14,7 +14,9 @@ Rule 2: a call the tab cannot serve is refused *before* it is sent, with the row
 surface), rather than waiting for its deadline.
 
 The facts, besides the event: what the tab is doing when a dialog opens (:data:`ACTING`:
-an action is delivering input; :data:`AT_REST`), whether a popup's family has room
+an action is delivering input and the page's question is left to the agent;
+:data:`ACTING_UNATTENDED`: the same under the unattended policy, the command line's
+``--yes``, which answers on its own; :data:`AT_REST`), whether a popup's family has room
 (:data:`ROOM`, :data:`FULL`: :data:`MAX_POPUPS` tabs opened from one tab are open), and
 for a call the tab's state (:func:`state_of`, the first that holds): :data:`CLOSED`,
 :data:`CRASHED`, :data:`ALERT_OPEN`, :data:`DIALOG_OPEN` (a ``confirm`` or ``prompt``),
@@ -35,6 +37,7 @@ from .failures import Failure, failure
 __all__ = [
     "ACCEPT_LEAVING",
     "ACTING",
+    "ACTING_UNATTENDED",
     "ALERT_OPEN",
     "AT_REST",
     "BEFOREUNLOAD_OPENS",
@@ -110,6 +113,7 @@ INPUT_AT: Final = "input at a point"
 
 # -- facts -------------------------------------------------------------------------------
 ACTING: Final = "acting"
+ACTING_UNATTENDED: Final = "acting unattended"
 AT_REST: Final = "at rest"
 ROOM: Final = "room"
 FULL: Final = "full"
@@ -126,10 +130,14 @@ MAX_POPUPS: Final = 20
 _D = Decision
 #: The whole policy: (event, fact) → what the tab does. Every (call, state) pair is here.
 DECISIONS: Final[Mapping[tuple[str, str], Decision]] = {
-    # A JavaScript dialog opens, while an action delivers input to the tab, or at rest.
-    (BEFOREUNLOAD_OPENS, ACTING): _D.ACCEPT_LEAVING,
+    # A JavaScript dialog opens while an action delivers input to the tab (the act's receipt
+    # returns once it is open and says what the page asks; the agent answers it with the
+    # dialog's actions), under the unattended policy (answered at once), or at rest.
+    (BEFOREUNLOAD_OPENS, ACTING): _D.KEEP_OPEN,
+    (BEFOREUNLOAD_OPENS, ACTING_UNATTENDED): _D.ACCEPT_LEAVING,
     (BEFOREUNLOAD_OPENS, AT_REST): _D.ACCEPT_LEAVING,
-    (DIALOG_OPENS, ACTING): _D.DISMISS,
+    (DIALOG_OPENS, ACTING): _D.KEEP_OPEN,
+    (DIALOG_OPENS, ACTING_UNATTENDED): _D.DISMISS,
     (DIALOG_OPENS, AT_REST): _D.KEEP_OPEN,
     # A page opens a tab; its opener's family (the tabs opened from one tab) has room, or not.
     (POPUP_OPENS, ROOM): _D.KEEP_POPUP,
@@ -220,14 +228,18 @@ def state_of(tab: TabFacts) -> str:
     return ALERT_OPEN if dialog.type == "alert" else DIALOG_OPEN
 
 
-def on_dialog_opening(params: dict[str, Any], *, acting: bool) -> tuple[JavaScriptDialog, Decision]:
+def on_dialog_opening(
+    params: dict[str, Any], *, acting: bool, unattended: bool = False
+) -> tuple[JavaScriptDialog, Decision]:
     """The dialog ``Page.javascriptDialogOpening`` announces, and what to do with it.
 
-    ``acting``: an action is delivering input to the tab now.
+    ``acting``: an action is delivering input to the tab now; ``unattended``: that action
+    runs under the unattended policy (:attr:`cdpagent.act.roundtrip.Hooks.unattended`).
     """
     dialog = opened(params)
     event = BEFOREUNLOAD_OPENS if dialog.type == "beforeunload" else DIALOG_OPENS
-    return dialog, decide(event, ACTING if acting else AT_REST)
+    fact = (ACTING_UNATTENDED if unattended else ACTING) if acting else AT_REST
+    return dialog, decide(event, fact)
 
 
 def on_popup(family: int) -> Decision:

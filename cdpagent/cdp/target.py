@@ -49,7 +49,9 @@ ACT_EVENTS: Final = (
     "Page.javascriptDialogOpening",
 )
 """The events of a tab's page an act watches while it holds the tab (``Target.acting``): the
-tab subscribes to them once and hands each to the act holding it, if any."""
+tab subscribes to them once and hands each to the act holding it, if any. The act's handler
+of ``Page.javascriptDialogOpening`` returns what :func:`cdpagent.cdp.tabstate.on_dialog_opening`
+decided under the act's dialog policy, and the tab carries that decision out."""
 
 ActWatch = Mapping[str, Callable[[dict[str, Any]], object]]
 """An act's handlers of :data:`ACT_EVENTS`, by event."""
@@ -74,7 +76,7 @@ class Target(Protocol):
     this tab; ``input_lock`` serialises everything that delivers input to it;
     ``dialog`` is the JavaScript dialog open in it now (:mod:`cdpagent.cdp.dialogs`);
     ``acting``: the handlers of the act that holds the lock and may deliver input, or
-    ``None`` (while an act holds it, a dialog that opens is dismissed,
+    ``None`` (while an act holds it, a dialog that opens is decided by the act's policy,
     :mod:`cdpagent.cdp.tabstate`, and the tab hands the act each of :data:`ACT_EVENTS`).
     """
 

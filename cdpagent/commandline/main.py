@@ -97,7 +97,7 @@ async def _script(args: argparse.Namespace) -> int:
         else:
             thread = Thread(browser)
             tab = await thread.open(args.page)
-        clean = await run_steps(ScriptContext(tab, thread, confirm), lines, _print_json)
+        clean = await run_steps(ScriptContext(tab, thread, confirm, unattended=args.yes), lines, _print_json)
     if not clean:
         _progress("a step failed or could not run; see its result line")
     return 0 if clean else 1
@@ -117,7 +117,11 @@ def _add_page_api_commands(sub: Any, commands: dict[str, Command]) -> None:
     script.add_argument("steps", help="a .jsonl file of steps, or - for stdin")
     script.add_argument("--standalone", action="store_true", help="open a tab that belongs to no thread")
     script.add_argument("--allow-origin", action="append", default=[], help="an extra local origin")
-    script.add_argument("--yes", action="store_true", help="accept every confirmation an act step asks for")
+    script.add_argument(
+        "--yes",
+        action="store_true",
+        help="unattended: accept every confirmation an act step asks for; answer page dialogs at once",
+    )
     add_browser_flags(script)
     commands["script"] = _script
 

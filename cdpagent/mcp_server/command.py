@@ -161,7 +161,11 @@ def add_command(sub: Any, commands: dict[str, Callable[[argparse.Namespace], Awa
         help="serve click_at and type_at (coordinates, for canvas/SVG pages); same as --allow vision",
     )
     mcp.add_argument("--download-dir", metavar="DIR", help="save the pages' downloads here")
-    mcp.add_argument("--yes", action="store_true", help="accept every confirmation (unattended runs)")
+    mcp.add_argument(
+        "--yes",
+        action="store_true",
+        help="accept every confirmation and answer page dialogs at once (unattended runs)",
+    )
     mcp.add_argument(
         "--page-tools", action="store_true", help="also list the current page's declared actions as tools"
     )

@@ -323,7 +323,7 @@ async def act(call: Call, args: ActArgs) -> ToolResult:
     """``act`` on the call's tab (a page tool's call too): the receipt, or the pending confirmation."""
     tab = await call.tab()
     confirmation = Confirmation.for_call(call.context, accept_all=call.surface.config.yes)
-    receipt = await tab.perform(args, confirm=confirmation.ask)
+    receipt = await tab.perform(args, confirm=confirmation.ask, unattended=call.surface.config.yes)
     receipt = confirmation.settle(receipt)
     if confirmation.pending is not None:
         return confirmation.pending

@@ -105,6 +105,8 @@ class ScriptContext(msgspec.Struct):
     thread: Thread[Tab] | None
     confirm: ConfirmCallback | None = None
     policy: UrlPolicy | None = None
+    unattended: bool = False
+    """``--yes``: dialogs the page raises during an act step are answered at once."""
     """The steps are the user's own, so they may go anywhere (see :mod:`cdpagent.ops.current_tab`)."""
 
 
@@ -187,14 +189,15 @@ async def observe_step(tab: Tab, step: dict[str, Any]) -> dict[str, Any]:
 
 
 async def act_step(
-    tab: Tab, step: dict[str, Any], *, confirm: ConfirmCallback | None = None
+    tab: Tab, step: dict[str, Any], *, confirm: ConfirmCallback | None = None, unattended: bool = False
 ) -> dict[str, Any]:
     """The ``{"op": "act", "action", "record"?, "text"?, "option"?, "checked"?, "input"?, …}`` step.
 
     The fields are the ``act`` operation's arguments (:class:`cdpagent.ops.operations.ActArgs`).
     Returns ``{"op": "act", "receipt": {"result": …}}``. A malformed step (no
     ``action``, a field of the wrong type, an unknown field) is a receipt with
-    ``INVALID_ARGUMENT``, like any other bad tool call; never raises for it.
+    ``INVALID_ARGUMENT``, like any other bad tool call; never raises for it. ``unattended``
+    answers a dialog the act raises at once (:meth:`cdpagent.Tab.act`).
     """
     try:
         args = decode(ActArgs, _arguments(step))
@@ -205,7 +208,7 @@ async def act_step(
         ref = ActionRef(action if isinstance(action, str) else "")
         receipt = error_receipt(ref, codes.INVALID_ARGUMENT, error.message, [])
         return {"op": "act", "receipt": receipt.to_builtins()}
-    receipt = await tab.perform(args, confirm=confirm)
+    receipt = await tab.perform(args, confirm=confirm, unattended=unattended)
     return {"op": "act", "receipt": receipt.to_builtins()}
 
 
@@ -214,7 +217,7 @@ async def _observe(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
 
 
 async def _act(ctx: ScriptContext, step: dict[str, Any]) -> dict[str, Any]:
-    return await act_step(ctx.tab, step, confirm=ctx.confirm)
+    return await act_step(ctx.tab, step, confirm=ctx.confirm, unattended=ctx.unattended)
 
 
 def _operation_step(name: str) -> Step:

@@ -41,6 +41,7 @@ from .model import (
 from .openai_tools import declaration_sizes, tool_declarations, tools_json
 from .options import REFUSED_RECORD_ID, ObserveOptions
 from .render import measure, render_text
+from .toolnames import NameRegistry
 
 __all__ = ["assemble", "build", "present", "screen_record_ids"]
 
@@ -425,17 +426,19 @@ def build(
     entries: list[ActionEntry] | None = None,
     warnings: list[str] | None = None,
     settle_ms: float = 0.0,
+    names: NameRegistry | None = None,
 ) -> tuple[Observation, str, list[dict[str, Any]]]:
     """Observation, text and tools within ``max_total_chars`` (budgets shrink to fit).
 
     The snapshot's record ids are screened (:func:`screen_record_ids`) and it is folded
-    once (or ``entries`` are the caller's folding of the screened snapshot); the
-    entries are reused by every shrinking round.
+    once, with the tool names ``names`` keeps for the document (or ``entries`` are the
+    caller's folding of the screened snapshot); the entries are reused by every
+    shrinking round.
     """
     opts = options or ObserveOptions()
     if entries is None:
         snapshot = screen_record_ids(snapshot)
-        entries = fold_actions(snapshot)
+        entries = fold_actions(snapshot, names)
     for _ in range(8):
         obs = assemble(snapshot, opts, entries=entries, warnings=warnings, settle_ms=settle_ms)
         text, tools = present(obs, opts)

@@ -34,6 +34,7 @@ __all__ = [
     "PAGE_TOOL_SCHEMA_INVALID",
     "PICKER_REQUIRED",
     "RECORD_REQUIRED",
+    "STALE_ACTION",
     "TAB_CRASHED",
     "TAB_NOT_FOUND",
     "TIMEOUT",
@@ -46,6 +47,9 @@ UNKNOWN_ACTION: Final = "UNKNOWN_ACTION"
 """No action of that name is declared on the page now."""
 RECORD_REQUIRED: Final = "RECORD_REQUIRED"
 """A row action was called without ``record``."""
+STALE_ACTION: Final = "STALE_ACTION"
+"""The tool name was shown for a control that is no longer on the page (or is now another
+control); nothing was performed: observe again and use the current names."""
 UNKNOWN_RECORD: Final = "UNKNOWN_RECORD"
 """``record`` names no active record that has this action."""
 ACTION_UNAVAILABLE: Final = "ACTION_UNAVAILABLE"
@@ -79,6 +83,7 @@ CODES: Final = frozenset(
     {
         UNKNOWN_ACTION,
         RECORD_REQUIRED,
+        STALE_ACTION,
         UNKNOWN_RECORD,
         ACTION_UNAVAILABLE,
         INVALID_ARGUMENT,

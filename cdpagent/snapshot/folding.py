@@ -5,10 +5,14 @@ already grouped per ``(name, region path)``; each group becomes one folded entry
 whose tool takes a required ``record`` argument and which says how many rows it
 covers, how many are outside the viewport and which ids it samples. Tool names
 are assigned here too (:func:`cdpagent.snapshot.openai_tools.assign_tool_names`), over
-all entries, so a name does not change when an action's availability does.
+all entries, so a name does not change when an action's availability does; given the
+document's :class:`~cdpagent.snapshot.toolnames.NameRegistry`, a control keeps its name
+across observations of its document.
 """
 
 from __future__ import annotations
+
+from collections.abc import Hashable
 
 from .model import (
     ROW_PLACEHOLDER,
@@ -21,6 +25,7 @@ from .model import (
     action_id,
 )
 from .openai_tools import assign_tool_names
+from .toolnames import NameRegistry
 
 __all__ = ["fold_actions", "folded_action_ids", "region_tags"]
 
@@ -113,18 +118,32 @@ def _group_entry(group: RowActionGroup, action: str, labels: dict[RegionPath, st
     )
 
 
-def fold_actions(snapshot: Snapshot) -> list[ActionEntry]:
-    """Every action entry of ``snapshot`` in document order, with unique tool names.
+def _page_key(action: PageAction) -> Hashable:
+    """What identifies a page action's control across observations (its element when inferred)."""
+    if action.uid:
+        return ("element", action.uid)
+    return ("page", action.name, tuple(action.region_path), action.ordinal, action.source)
+
+
+def fold_actions(snapshot: Snapshot, names: NameRegistry | None = None) -> list[ActionEntry]:
+    """Every action entry of ``snapshot`` in document order, with unique tool names: those
+    ``names`` keeps for its document (:mod:`cdpagent.snapshot.toolnames`), or, without it,
+    those of this snapshot alone.
 
     The model's facts (region tags, the folded actions' ids) are asked for first, all at
     once; the entries are built from them here.
     """
     labels = region_tags(snapshot.regions)
     actions = folded_action_ids(snapshot.row_actions)
-    ordered: list[tuple[int, ActionEntry]] = [(a.order, _page_entry(a, labels)) for a in snapshot.actions]
+    ordered: list[tuple[int, ActionEntry, Hashable]] = [
+        (a.order, _page_entry(a, labels), _page_key(a)) for a in snapshot.actions
+    ]
     ordered += [
-        (g.order, _group_entry(g, action, labels))
+        (g.order, _group_entry(g, action, labels), ("rows", g.name, tuple(g.region_path)))
         for g, action in zip(snapshot.row_actions, actions, strict=True)
     ]
-    ordered.sort(key=lambda pair: pair[0])
-    return assign_tool_names([entry for _, entry in ordered])
+    ordered.sort(key=lambda item: item[0])
+    entries = [entry for _, entry, _ in ordered]
+    if names is None:
+        return assign_tool_names(entries)
+    return names.assign(entries, [key for _, _, key in ordered])

@@ -191,6 +191,9 @@ class PageAction(msgspec.Struct, frozen=True):
     source: Source = "declared"
     name_source: NameSource | None = None
     """Where an inferred name came from when it is not the accessible name."""
+    uid: int = 0
+    """An inferred control's number in its document, the same on every observation of it
+    (0: none); :mod:`cdpagent.snapshot.toolnames` keeps its tool name by it."""
 
     @property
     def locator(self) -> ActionLocator:

@@ -53,6 +53,7 @@ from .model import (
 )
 from .options import COLLECTOR_BOUNDS, ObserveOptions
 from .shadow import with_closed_roots
+from .toolnames import registry_of
 from .webmcp_actions import with_page_tools
 
 __all__ = [
@@ -317,11 +318,13 @@ async def observe_page(
     if decision is Decision.REFUSE_CRASHED:
         raise TargetCrashed(f"the renderer of tab {tab.id} crashed; close it and open the page again")
     opts = options or ObserveOptions()
-    collected: list[tuple[Snapshot, SettleReport | None]] = []
+    collected: list[tuple[Snapshot, SettleReport | None, int]] = []
 
     async def collect(cancel: trio.CancelScope) -> None:
         try:
-            collected.append(await collect_snapshot(tab, opts, timeout=timeout))
+            snapshot, report = await collect_snapshot(tab, opts, timeout=timeout)
+            main = tab.documents.main
+            collected.append((snapshot, report, main.serial if main is not None else -1))
         except trio.TooSlowError:
             limit = timeout + opts.settle_timeout_ms / 1000
             raise ObservationError(
@@ -338,8 +341,10 @@ async def observe_page(
                 await tab.wait_until(lambda: tab.dialog is not None, math.inf)
                 nursery.cancel_scope.cancel()
     dialog = tab.dialog
+    names = None
     if collected:
-        snapshot, report = collected[0]
+        snapshot, report, serial = collected[0]
+        names = registry_of(tab, serial)
     elif dialog is not None:
         snapshot, report = await dialog_snapshot(tab, dialog), None
     else:
@@ -353,7 +358,11 @@ async def observe_page(
         )
     elif report is not None and report.waited_ms >= LONG_SETTLE_MS and report.reason is not None:
         warnings.insert(0, f"the page took {report.waited_ms:.0f} ms to settle ({report.reason} until then)")
-    obs, text, tools = build(snapshot, opts, warnings=warnings, settle_ms=report.waited_ms if report else 0.0)
+    obs, text, tools = build(
+        snapshot, opts, warnings=warnings, settle_ms=report.waited_ms if report else 0.0, names=names
+    )
+    if names is not None:
+        names.shown([tool["function"]["name"] for tool in tools])
     if _LOG.isEnabledFor(logging.INFO):
         _LOG.info(
             "%s: settled %.0f ms, collected %.0f ms; %d actions, %d records, %d chars",

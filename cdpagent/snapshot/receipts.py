@@ -52,6 +52,7 @@ __all__ = [
     "FeedbackChanges",
     "FeedbackNote",
     "IdentityChange",
+    "PageQuestion",
     "Receipt",
     "ReceiptOmitted",
     "RecordChanges",
@@ -171,6 +172,18 @@ class ErrorInfo(msgspec.Struct, frozen=True, omit_defaults=True):
     reason: str | None = None
 
 
+class PageQuestion(msgspec.Struct, frozen=True, omit_defaults=True):
+    """What the page asks in a JavaScript dialog the act raised and left open (page data):
+    its ``type`` (``confirm``, ``prompt``, ``alert``, ``beforeunload``), its ``message``
+    (bounded, :data:`cdpagent.cdp.dialogs.MESSAGE_MAX_CHARS`), a prompt's ``default`` text,
+    and the actions that answer it."""
+
+    type: str
+    message: str
+    answers: list[str]
+    default: str | None = None
+
+
 class Result(msgspec.Struct, frozen=True, omit_defaults=True):
     ok: bool
     action: ActionRef | None = None
@@ -181,6 +194,8 @@ class Result(msgspec.Struct, frozen=True, omit_defaults=True):
     changed: Changes | None = None
     warnings: list[str] | None = None
     error: ErrorInfo | None = None
+    asks: PageQuestion | None = None
+    """The dialog the act raised, open now: the next observation shows it with its answers."""
 
 
 class Receipt(msgspec.Struct, frozen=True):
@@ -225,9 +240,11 @@ def ok_receipt(
     *,
     output: str | None = None,
     state: str | None = None,
+    asks: PageQuestion | None = None,
 ) -> Receipt:
     """A successful receipt; ``warnings`` is always present (possibly empty); ``output`` is a
-    page tool's fenced output, ``state`` where a scroll or set action left its control."""
+    page tool's fenced output, ``state`` where a scroll or set action left its control,
+    ``asks`` the dialog the act raised and left open."""
     return Receipt(
         Result(
             ok=True,
@@ -236,6 +253,7 @@ def ok_receipt(
             state=state,
             changed=changed,
             warnings=_warnings(warnings or []),
+            asks=asks,
         )
     )
 

@@ -56,6 +56,21 @@
     return out;
   }
 
+  // A number for el that stays its own while the document lives, and is never another
+  // element's: what lets the runtime keep a control's tool name across observations
+  // (cdpagent/snapshot/toolnames.py). It starts at a random base so that two frames'
+  // numbers do not meet.
+  const uids = new WeakMap();
+  let lastUid = Math.floor(Math.random() * 1e6) * 1e6;
+  function uidOf(el) {
+    let uid = uids.get(el);
+    if (uid === undefined) {
+      uid = ++lastUid;
+      uids.set(el, uid);
+    }
+    return uid;
+  }
+
   // The name from what names el itself (P.ownName, with this pass's labels).
   const ownName = (el, max) => P.ownName(el, max, labels);
 
@@ -224,7 +239,7 @@
   }
 
   Object.assign(C, {
-    useLabels, passLabels, nameOf, textOf, slug, ownName, BLOCK_STOP, captionAt, GENERATED_ID, WORDY, columnOf,
+    useLabels, passLabels, nameOf, textOf, slug, ownName, uidOf, BLOCK_STOP, captionAt, GENERATED_ID, WORDY, columnOf,
     controlName, controlWord, genericName, rowDescription, describe,
   });
 })();

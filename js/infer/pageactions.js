@@ -10,7 +10,7 @@
   const {
     CONTROL_TAG, BOXES_MAX, isSliderHandle, inDocumentOrder, orderedUntil, landmarkAbove, POPUP_ITEM, roleOf,
     controlKind, effectOf, TEXT_FIELD, ownName, textOf, slug, BLOCK_STOP, captionAt, GENERATED_ID, WORDY, controlName,
-    controlWord, describe, inputSpec, keyOf,
+    controlWord, describe, inputSpec, keyOf, uidOf,
   } = C;
 
   // clicks: non-semantic controls, hover menus, scrollables, popups (js/clickables.js).
@@ -197,7 +197,7 @@
         region: region ? region.id : null, region_path: path, ordinal,
         available: !reason, reason, confirm: null, handoff: null,
         submit: kind === 'type' && lone(el), input: spec || inputSpec(el, kind, opts),
-        in_viewport: visible, order: 0, source: 'inferred',
+        in_viewport: visible, order: 0, source: 'inferred', uid: uidOf(el),
       };
       if (source) action.name_source = source;
       out.push(action);

@@ -41,6 +41,12 @@
     e.inPlace = label;
   }
 
+  // At most this many rows of a container may have controls named by their own label
+  // (see particular in foldRowActions): each such label is a group of its own.
+  const PARTICULAR_ROWS = 3;
+  // The first word of a label, when it is a word (letters, two or more).
+  const LEAD = /^(\p{L}{2,})(?=\s|$)/u;
+
   // ownOf(row): the row's controls; inPlaceOf(row): its in-place edit label or null (see
   // IN_PLACE). Both are asked only of rows whose entry holds no controls yet.
   function foldRowActions(ctx, containers, entries, ownOf, inPlaceOf) {
@@ -66,6 +72,39 @@
         named.push([rec, controls]);
       }
       const rowsOf = named.length;
+      // A label found on one row only names the row ("Delete Ada", a title, a day) when
+      // many rows have such a control of its role and kind; on a few rows it names an
+      // action of those rows ("Execute" in the one expanded operation), and is its name,
+      // not a position among the row's controls (press_2) that a new control would shift.
+      // When most rows with such a label of a role and kind start it with the same word
+      // ("Delete Ada", "Delete Alan"), that word names the action (lead: rows per word).
+      const particular = new Map();
+      const lead = new Map();
+      for (const [, controls] of named) {
+        const seen = new Set();
+        for (const k of controls) {
+          if (!k.label || counts.get(k.label) !== 1) continue;
+          const key = k.role + '\u0000' + k.kind;
+          seen.add(key);
+          const word = LEAD.exec(k.label);
+          if (word) seen.add(key + '\u0000' + word[1].toLowerCase());
+        }
+        for (const key of seen) {
+          const map = key.split('\u0000').length > 2 ? lead : particular;
+          map.set(key, (map.get(key) || 0) + 1);
+        }
+      }
+      const leadOf = (role, kind, label) => {
+        const word = LEAD.exec(label);
+        if (!word) return '';
+        const key = role + '\u0000' + kind;
+        const n = lead.get(key + '\u0000' + word[1].toLowerCase()) || 0;
+        return n >= 2 && n * 2 > (particular.get(key) || 0) ? slug(word[1]) : '';
+      };
+      const few = (role, kind) => {
+        const n = particular.get(role + '\u0000' + kind) || 0;
+        return n * 2 <= rowsOf && n <= PARTICULAR_ROWS;
+      };
       const region = c.region;
       const path = region ? region.path : [];
       const pathKey = path.join('\u0000');
@@ -75,10 +114,12 @@
           const { el, role, kind, label } = k;
           // A name that differs on every row names the row, not the action (and is
           // never slugged: 10,000 unique names cost more than the rest of the row).
-          const s = label && (rowsOf === 1 || counts.get(label) > 1 || k.own) ? slug(label) : ''; // clicks: popup and menu items keep their names
+          const s = label && (rowsOf === 1 || counts.get(label) > 1 || k.own || few(role, kind))
+            ? slug(label) : ''; // clicks: popup and menu items keep their names
           if (!s && k.column === undefined) k.column = columnOf(el, c);
           const column = s ? '' : k.column; // fit: a cell's control is named by its column ("Th")
           let name = s || slug(column);
+          if (!name && label && counts.get(label) === 1) name = leadOf(role, kind, label);
           if (!name) {
             if (k.generic === undefined) k.generic = genericName(el, role, kind, label);
             name = k.generic;
