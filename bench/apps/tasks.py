@@ -1,0 +1,325 @@
+"""Issue 34's corpus tasks: an instruction, the steps a person takes, and a scorer that reads
+the application's own state.
+
+The steps are the scripted policy's general vocabulary (:class:`Type`, :class:`Pick`,
+:class:`Check`, :class:`Click`, :class:`Expect`): each one observes the page through
+``tests/miniwob_policy.py``'s :class:`Episode`, finds its control by the words a person
+reads on the page (a label, a button's text, a row's text), and acts only through
+``Tab.act``. Nothing here names a control by its tool name or reads the DOM. A step that
+cannot find its control among the SHOWN tools of the observation raises :class:`Unseen`;
+every step records whether its control was shown (:attr:`Run.shown`).
+
+After the policy, the scorer reads the application: Django's database through its ORM
+(:meth:`servers.DjangoAdmin.state`), Shoelace's components through their own properties
+(``.value``, ``.checked``, ``.selected``) by a page evaluation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import servers
+from miniwob_policy import Episode, Look, Tool, Unseen
+
+import cdpagent
+from cdpagent.snapshot import tools_json
+from cdpagent.snapshot.observe import observe_page
+
+_TITLE = re.compile(r"^- title: (.*)$", re.M)
+
+@dataclass
+class SizedEpisode(Episode):
+    """An :class:`Episode` that also keeps, per page title, the size of the request its first
+    observation of that page makes (page section + tools JSON, characters)."""
+
+    sizes: dict[str, int] = field(default_factory=dict)
+
+    async def look(self) -> Look:
+        result = await observe_page(self.tab)
+        m = _TITLE.search(result.text)
+        self.sizes.setdefault(m[1] if m else "?", len(result.text) + len(tools_json(result.tools)))
+        self.log.append(
+            f"--- observation\n{result.text}\ntools: {[t['function']['name'] for t in result.tools]}"
+        )
+        return Look.of(result)
+
+
+@dataclass
+class Run:
+    """One task's run: which of its steps' controls were shown, and how it ended."""
+
+    shown: list[tuple[str, bool]] = field(default_factory=list)
+    solved: bool = False
+    why: str = ""
+    sizes: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def all_shown(self) -> bool:
+        return bool(self.shown) and all(ok for _, ok in self.shown)
+
+
+def _record_ids(look: Look, words: str) -> list[str]:
+    """Ids of the records whose line shows ``words`` (as whole words, any case)."""
+    pat = re.compile(rf"(?<!\w){re.escape(words)}(?!\w)", re.I)
+    return [r.id for r in look.records() if pat.search(f"{r.label} {r.body}")]
+
+
+def _row_tools(look: Look, record: str, *kinds: str) -> list[Tool]:
+    """Folded tools of ``kinds`` that may take ``record``: those enumerating it first, then
+    those that enumerate nothing (a long list of rows)."""
+    folded = [t for t in look.tools if t.folded and t.kind in kinds]
+    return [t for t in folded if record in t.enum("record")] + [t for t in folded if not t.enum("record")]
+
+
+async def _on_control(ep: Episode, run: Run, label: str, kinds: tuple[str, ...], **args: Any) -> None:
+    """Act with ``args`` on the control a person calls ``label``: a page tool of ``kinds``
+    named by it, else a row action of ``kinds`` on the record that shows it (a refused row
+    action tries the next). :class:`Unseen` when the observation shows neither."""
+    look = await ep.look()
+    tool = look.find(label, *kinds)
+    if tool is not None:
+        run.shown.append((label, True))
+        await ep.act(tool, **args)
+        return
+    for record in _record_ids(look, label):
+        for row in _row_tools(look, record, *kinds):
+            try:
+                await ep.act(row, record=record, **args)
+            except cdpagent.CDPAgentError:
+                continue
+            run.shown.append((label, True))
+            return
+    run.shown.append((label, False))
+    listed = ", ".join(f"{t.name}[{t.kind}]" for t in look.tools) or "none"
+    raise Unseen(f"no {'/'.join(kinds)} control for {label!r}; tools: {listed}")
+
+
+class Step:
+    async def run(self, ep: Episode, run: Run) -> None:
+        raise NotImplementedError
+
+
+@dataclass
+class Type(Step):
+    label: str
+    text: str
+
+    async def run(self, ep: Episode, run: Run) -> None:
+        await _on_control(ep, run, self.label, ("type",), text=self.text)
+
+
+@dataclass
+class Pick(Step):
+    """Choose ``option`` in the select or radio group ``label``; a group not shown as one
+    control is picked by its option's own radio or check control."""
+
+    label: str
+    option: str
+
+    async def run(self, ep: Episode, run: Run) -> None:
+        look = await ep.look()
+        tool = look.find(self.label, "select", "choose")
+        if tool is None:
+            tool = next((t for t in look.of_kind("select", "choose") if self.option in look.options(t)), None)
+        if tool is not None:
+            run.shown.append((self.label, True))
+            await ep.act(tool, option=self.option)
+            return
+        await _on_control(ep, run, self.option, ("check", "click"))
+
+
+@dataclass
+class Check(Step):
+    label: str
+    checked: bool = True
+
+    async def run(self, ep: Episode, run: Run) -> None:
+        await _on_control(ep, run, self.label, ("check",), checked=self.checked)
+
+
+@dataclass
+class Click(Step):
+    label: str
+
+    async def run(self, ep: Episode, run: Run) -> None:
+        await _on_control(ep, run, self.label, ("click",))
+
+
+@dataclass
+class Expect(Step):
+    """The page says ``pattern`` (as a person would check a message before going on)."""
+
+    pattern: str
+
+    async def run(self, ep: Episode, run: Run) -> None:
+        look = await ep.look()
+        ok = look.has(self.pattern, re.I)
+        run.shown.append((f"text /{self.pattern}/", ok))
+        if not ok:
+            raise Unseen(f"the page does not say /{self.pattern}/")
+
+
+@dataclass
+class LogIn(Step):
+    """Log in through the page's login form when it shows one (a person's first step)."""
+
+    user: str
+    password: str
+
+    async def run(self, ep: Episode, run: Run) -> None:
+        look = await ep.look()
+        if look.find("Password", "type") is None:
+            return
+        await Type("Username", self.user).run(ep, run)
+        await Type("Password", self.password).run(ep, run)
+        await Click("Log in").run(ep, run)
+
+
+Scorer = Callable[[Any, cdpagent.Tab], Awaitable[bool]]
+
+
+@dataclass
+class Task:
+    app: str
+    name: str
+    instruction: str
+    start: str  # the path opened first, relative to the application's root url
+    steps: list[Step]
+    score: Scorer
+
+
+def _db(code: str) -> Scorer:
+    """A scorer true when ``code`` (leaving ``out``) computes a truthy value in the database."""
+
+    async def score(app: servers.DjangoAdmin, tab: cdpagent.Tab) -> bool:
+        return bool(app.state(code))
+
+    return score
+
+
+def _page(expression: str) -> Scorer:
+    """A scorer true when ``expression``, evaluated in the page after the policy, is true."""
+
+    async def score(app: Any, tab: cdpagent.Tab) -> bool:
+        answer = await tab.session.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+        return answer.get("result", {}).get("value") is True
+
+    return score
+
+
+_LOGIN = LogIn(*servers.ADMIN)
+_SURE = "Yes, I’m sure"
+_DELETE_ACTION = ("Action", "Delete selected books")
+
+DJANGO: list[Task] = [
+    Task("django", "add-book", "Add the book Dune by Frank Herbert, a novel published 1965-08-01 with 412 pages.",
+         "library/book/add/",
+         [_LOGIN, Type("Title", "Dune"), Type("Author", "Frank Herbert"), Pick("Genre", "Novel"),
+          Type("Published", "1965-08-01"), Type("Pages", "412"), Click("Save")],
+         _db("out = Book.objects.filter(title='Dune', author='Frank Herbert', genre='novel', "
+             "published='1965-08-01', pages=412).count() == 1")),
+    Task("django", "validation-error",
+         "Add Cosmos by Carl Sagan (science, 1980-10-12) with 0 pages; when the form refuses that, make it 365 pages.",
+         "library/book/add/",
+         [_LOGIN, Type("Title", "Cosmos"), Type("Author", "Carl Sagan"), Pick("Genre", "Science"),
+          Type("Published", "1980-10-12"), Type("Pages", "0"), Click("Save"),
+          Expect(r"greater than or equal to 1"), Type("Pages", "365"), Click("Save")],
+         _db("out = list(Book.objects.filter(title='Cosmos').values_list('pages', flat=True)) == [365]")),
+    Task("django", "date-widget-today", "Add the poetry book Today by Ann Author, 12 pages, published today.",
+         "library/book/add/",
+         [_LOGIN, Type("Title", "Today"), Type("Author", "Ann Author"), Pick("Genre", "Poetry"),
+          Click("Today"), Type("Pages", "12"), Click("Save")],
+         _db("from django.utils import timezone\n"
+             "out = Book.objects.filter(title='Today', published=timezone.localdate()).count() == 1")),
+    Task("django", "search-and-edit", "Find Middlemarch and change its page count to 904.", "library/book/",
+         [_LOGIN, Type("Search", "Middlemarch"), Click("Search"), Click("Middlemarch"), Type("Pages", "904"),
+          Click("Save")],
+         _db("out = Book.objects.get(title='Middlemarch').pages == 904")),
+    Task("django", "filter-bulk-delete", "Delete every book that is not in stock.", "library/book/",
+         [_LOGIN, Click("No"), Check("Select all objects on this page for an action"), Pick(*_DELETE_ACTION),
+          Click("Go"), Click(_SURE)],
+         _db("out = Book.objects.filter(in_stock=False).count() == 0 and Book.objects.count() == 9")),
+    Task("django", "search-bulk-delete", "Delete all the books by George Eliot.", "library/book/",
+         [_LOGIN, Type("Search", "Eliot"), Click("Search"), Check("Select all objects on this page for an action"),
+          Pick(*_DELETE_ACTION), Click("Go"), Click(_SURE)],
+         _db("out = Book.objects.filter(author='George Eliot').count() == 0 and Book.objects.count() == 10")),
+    Task("django", "delete-one", "Delete the book Sybil.", "library/book/",
+         [_LOGIN, Click("Sybil"), Click("Delete"), Click(_SURE)],
+         _db("out = not Book.objects.filter(title='Sybil').exists() and Book.objects.count() == 11")),
+    Task("django", "out-of-stock", "Mark Emma as out of stock.", "library/book/",
+         [_LOGIN, Click("Emma"), Check("In stock", checked=False), Click("Save")],
+         _db("out = Book.objects.get(title='Emma').in_stock is False")),
+    Task("django", "change-genre", "Walden is a novel, not history: change its genre.", "library/book/",
+         [_LOGIN, Click("Walden"), Pick("Genre", "Novel"), Click("Save")],
+         _db("out = Book.objects.get(title='Walden').genre == 'novel'")),
+    Task("django", "filter-select-delete", "Among the poetry books, delete Leaves of Grass.", "library/book/",
+         [_LOGIN, Click("Poetry"), Check("Leaves of Grass"), Pick(*_DELETE_ACTION), Click("Go"), Click(_SURE)],
+         _db("out = not Book.objects.filter(title='Leaves of Grass').exists() and Book.objects.count() == 11")),
+    Task("django", "edit-date", "Opticks was published on 1704-02-15; correct its date.", "library/book/",
+         [_LOGIN, Click("Opticks"), Type("Published", "1704-02-15"), Click("Save")],
+         _db("out = str(Book.objects.get(title='Opticks').published) == '1704-02-15'")),
+]
+
+
+def _el(selector: str) -> str:
+    return f"document.querySelector({selector!r})"
+
+
+SHOELACE: list[Task] = [
+    Task("shoelace", "input", "The traveller is Ada Lovelace.", "",
+         [Type("Traveller name", "Ada Lovelace")], _page(f"{_el('#traveller')}.value === 'Ada Lovelace'")),
+    Task("shoelace", "select", "Travel to Kyoto.", "",
+         [Pick("Destination", "Kyoto")], _page(f"{_el('#destination')}.value === 'kyoto'")),
+    Task("shoelace", "date", "Depart on 2027-03-14.", "",
+         [Type("Departure date", "2027-03-14")], _page(f"{_el('#departure')}.value === '2027-03-14'")),
+    Task("shoelace", "radio-group", "Fly business class.", "",
+         [Pick("Cabin class", "Business")], _page(f"{_el('#cabin')}.value === 'business'")),
+    Task("shoelace", "checkbox", "Add travel insurance.", "",
+         [Check("Add travel insurance")], _page(f"{_el('#insurance')}.checked === true")),
+    Task("shoelace", "switch", "Turn price alerts on.", "",
+         [Check("Price alerts")], _page(f"{_el('#alerts')}.checked === true")),
+    Task("shoelace", "textarea", "Tell the agent: aisle seat please.", "",
+         [Type("Notes for the agent", "aisle seat please")], _page(f"{_el('#notes')}.value === 'aisle seat please'")),
+    Task("shoelace", "menu", "Ask for a window seat among the extras.", "",
+         [Click("Extras"), Click("Window seat")], _page(f"{_el('sl-menu-item[value=seat]')}.checked === true")),
+    Task("shoelace", "tab-and-number", "Check in 2 bags.", "",
+         [Click("Baggage"), Type("Checked bags", "2")], _page(f"{_el('#bags')}.value === '2'")),
+    Task("shoelace", "tab-and-email", "The contact email is ada@example.org.", "",
+         [Click("Contact"), Type("Contact email", "ada@example.org")],
+         _page(f"{_el('#email')}.value === 'ada@example.org'")),
+    Task("shoelace", "tree", "Among the sights, pick the botanical garden.", "",
+         [Click("Botanical garden")],
+         _page("[...document.querySelectorAll('sl-tree-item')].filter(i => i.selected)"
+               ".map(i => i.textContent.trim()).join() === 'Botanical garden'")),
+    Task("shoelace", "dialog", "Send the request with booking reference TR-1234.", "",
+         [Click("Review and send"), Type("Booking reference", "TR-1234"), Click("Send request")],
+         _page(f"{_el('#review')}.dataset.sent === 'TR-1234' && !{_el('#review')}.open")),
+]
+
+TASKS: list[Task] = DJANGO + SHOELACE
+
+
+async def run_task(browser: cdpagent.Browser, task: Task, app: Any, root: str) -> tuple[Run, list[str]]:
+    """Run ``task``'s steps in a fresh tab opened at ``root + task.start``, then score it
+    from the application's state; the run and the episode's log."""
+    run = Run()
+    tab = await browser.open(root + task.start)
+    episode = SizedEpisode(tab)
+    try:
+        for step in task.steps:
+            await step.run(episode, run)
+    except Unseen as exc:
+        run.why = f"unseen: {exc}"
+    except Exception as exc:  # any failure of the run is a task not solved, with its cause
+        run.why = f"{type(exc).__name__}: {exc}"
+    try:
+        run.solved = await task.score(app, tab)
+    finally:
+        await tab.close()
+    run.sizes = episode.sizes
+    if not run.solved and not run.why:
+        run.why = "the application's state is not the task's"
+    return run, episode.log
