@@ -62,10 +62,19 @@ def install_django() -> Path:
         _say(f"creating the virtualenv {DJANGO_VENV.relative_to(ROOT)}")
         venv.create(DJANGO_VENV, with_pip=True)
     _say("installing Django from PyPI (pip)")
-    _run("Django", [str(django_python()), "-m", "pip", "install", "-q", "--disable-pip-version-check", "Django"])
+    _run(
+        "Django",
+        [str(django_python()), "-m", "pip", "install", "-q", "--disable-pip-version-check", "Django"],
+    )
     found = subprocess.run(
-        [str(django_python()), "-c", "import django, pathlib; print(pathlib.Path(django.__file__).parent.parent)"],
-        capture_output=True, text=True, check=True,
+        [
+            str(django_python()),
+            "-c",
+            "import django, pathlib; print(pathlib.Path(django.__file__).parent.parent)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.strip()
     site = Path(found)
     licence = next(iter(sorted(site.glob("[Dd]jango-*.dist-info/licenses/LICENSE*"))), None) or next(
@@ -91,8 +100,16 @@ def install_shoelace() -> Path:
     SHOELACE.mkdir(parents=True, exist_ok=True)
     _run(
         "@shoelace-style/shoelace",
-        ["npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(SHOELACE),
-         f"@shoelace-style/shoelace@{SHOELACE_VERSION}"],
+        [
+            "npm",
+            "install",
+            "--silent",
+            "--no-audit",
+            "--no-fund",
+            "--prefix",
+            str(SHOELACE),
+            f"@shoelace-style/shoelace@{SHOELACE_VERSION}",
+        ],
     )
     licence = package / "LICENSE.md"
     if not licence.exists():

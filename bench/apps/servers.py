@@ -122,7 +122,9 @@ def django_admin() -> Iterator[DjangoAdmin]:
         assert server.stdout is not None
         port = server.stdout.readline().strip()
         if not port.isdigit():
-            raise RuntimeError(f"the Django server did not start: {server.stderr.read() if server.stderr else ''}")
+            raise RuntimeError(
+                f"the Django server did not start: {server.stderr.read() if server.stderr else ''}"
+            )
         yield DjangoAdmin(url=f"http://127.0.0.1:{port}/admin/", database=database)
     finally:
         server.terminate()
@@ -141,7 +143,7 @@ class _Static(SimpleHTTPRequestHandler):
             return str(self.package / clean.removeprefix("/shoelace/"))
         return str(HERE / "shoelace" / clean.lstrip("/"))
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
 

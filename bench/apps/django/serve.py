@@ -12,7 +12,7 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "corpus.settings")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 
@@ -25,7 +25,7 @@ class Server(ThreadingMixIn, WSGIServer):
 
 
 class Quiet(WSGIRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 

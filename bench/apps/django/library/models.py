@@ -6,7 +6,7 @@ from django.db import models
 
 
 class Book(models.Model):
-    GENRES = [("novel", "Novel"), ("poetry", "Poetry"), ("history", "History"), ("science", "Science")]
+    GENRES = (("novel", "Novel"), ("poetry", "Poetry"), ("history", "History"), ("science", "Science"))
 
     title = models.CharField(max_length=200)
     author = models.CharField(max_length=200)

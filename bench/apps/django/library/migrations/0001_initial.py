@@ -5,23 +5,41 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies: list[tuple[str, str]] = []  # noqa: RUF012 (Django reads class attributes)
 
-    operations = [
+    operations = [  # noqa: RUF012
         migrations.CreateModel(
-            name='Book',
+            name="Book",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('title', models.CharField(max_length=200)),
-                ('author', models.CharField(max_length=200)),
-                ('genre', models.CharField(choices=[('novel', 'Novel'), ('poetry', 'Poetry'), ('history', 'History'), ('science', 'Science')], default='novel', max_length=20)),
-                ('published', models.DateField()),
-                ('pages', models.PositiveIntegerField(validators=[django.core.validators.MinValueValidator(1)])),
-                ('in_stock', models.BooleanField(default=True, verbose_name='in stock')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("title", models.CharField(max_length=200)),
+                ("author", models.CharField(max_length=200)),
+                (
+                    "genre",
+                    models.CharField(
+                        choices=[
+                            ("novel", "Novel"),
+                            ("poetry", "Poetry"),
+                            ("history", "History"),
+                            ("science", "Science"),
+                        ],
+                        default="novel",
+                        max_length=20,
+                    ),
+                ),
+                ("published", models.DateField()),
+                (
+                    "pages",
+                    models.PositiveIntegerField(validators=[django.core.validators.MinValueValidator(1)]),
+                ),
+                ("in_stock", models.BooleanField(default=True, verbose_name="in stock")),
             ],
         ),
     ]
