@@ -129,6 +129,12 @@ class Pick(Step):
             run.shown.append((self.label, True))
             await ep.act(tool, option=self.option)
             return
+        # A list that opens from its field: click it open (or, when typing is what it
+        # offers, type the option's name into it), then click the option.
+        opener = look.find(self.label, "click", "type")
+        if opener is not None:
+            run.shown.append((self.label, True))
+            await ep.act(opener, **({"text": self.option} if opener.kind == "type" else {}))
         await _on_control(ep, run, self.option, ("check", "click"))
 
 
