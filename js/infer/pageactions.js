@@ -98,8 +98,10 @@
     const controlSet = new Set(pageControls);
     // A twin is inside another control: only controls with element children can hold one
     // (none of 50,000 text links), so most controls skip the walk up.
-    const holders = pageControls.filter((el) => el.firstElementChild);
-    const mayBeTwin = holders.length > BOXES_MAX ? () => true : (el) => holders.some((h) => h !== el && h.contains(el));
+    // With open shadow roots a host holds its shadow tree's controls too.
+    const holders = pageControls.filter((el) => el.firstElementChild || (ctx.roots && el.shadowRoot));
+    const holds = ctx.roots ? P.containsComposed : (h, el) => h.contains(el);
+    const mayBeTwin = holders.length > BOXES_MAX ? () => true : (el) => holders.some((h) => h !== el && holds(h, el));
     // Radio groups, each offered once, at its first radio.
     const radioGroups = new Map();
     // Radios by their role attribute (the pass's [role] scan) or their type: the role of
