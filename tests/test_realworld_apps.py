@@ -42,7 +42,11 @@ CASES = [
     pytest.param("django", "out-of-stock", marks=pytest.mark.xfail(strict=True, reason=BUDGET)),
     pytest.param("django", "add-book", marks=pytest.mark.xfail(strict=True, reason=BUDGET)),
     pytest.param("shoelace", "input"),
+    pytest.param("shoelace", "select"),
+    pytest.param("shoelace", "radio-group"),
     pytest.param("shoelace", "checkbox"),
+    pytest.param("shoelace", "menu"),
+    pytest.param("shoelace", "tree"),
     pytest.param("shoelace", "dialog"),
 ]
 
