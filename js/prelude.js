@@ -331,7 +331,12 @@
   function labelText(el, max, labelMap) {
     // The pass's map holds the document's labels; a control in a shadow tree asks its own.
     const list = labelMap ? labelMap.get(el) || (el.getRootNode() !== document ? el.labels : null) : el.labels;
-    return list && list.length ? clip(Array.from(list, (l) => pageText(l, true)).join(' '), max) : '';
+    // A label that is only an image (a magnifier before a search field) says its alt text.
+    const said = (l) => {
+      const t = pageText(l, true);
+      return squash(t) ? t : Array.from(l.querySelectorAll('img[alt]'), (i) => i.alt).join(' ');
+    };
+    return list && list.length ? clip(Array.from(list, said).join(' '), max) : '';
   }
 
   const FIELD = /^(INPUT|TEXTAREA|SELECT)$/;

@@ -75,10 +75,27 @@ def _row_tools(look: Look, record: str, *kinds: str) -> list[Tool]:
     return [t for t in folded if record in t.enum("record")] + [t for t in folded if not t.enum("record")]
 
 
-async def _on_control(ep: Episode, run: Run, label: str, kinds: tuple[str, ...], **args: Any) -> None:
+async def _search_for(ep: Episode, look: Look, words: str) -> bool:
+    """Narrow the page to ``words`` through its search field, as a person who does not see
+    a row searches for it: the field typed, then its Search button (or Enter, when the
+    field submits after typing). False when the page shows no search field."""
+    field = next((t for t in look.of_kind("type") if "search" in f"{t.name} {t.head}".casefold()), None)
+    if field is None:
+        return False
+    await ep.act(field, text=words)
+    button = look.find("Search", "click")
+    if button is not None and "Submits after typing" not in field.description:
+        await ep.act(button)
+    return True
+
+
+async def _on_control(
+    ep: Episode, run: Run, label: str, kinds: tuple[str, ...], searched: bool = False, **args: Any
+) -> None:
     """Act with ``args`` on the control a person calls ``label``: a page tool of ``kinds``
     named by it, else a row action of ``kinds`` on the record that shows it (a refused row
-    action tries the next). :class:`Unseen` when the observation shows neither."""
+    action tries the next); when neither is shown, once, the page is searched for ``label``
+    and looked at again. :class:`Unseen` when the observation shows neither."""
     look = await ep.look()
     tool = look.find(label, *kinds)
     if tool is not None:
@@ -93,6 +110,9 @@ async def _on_control(ep: Episode, run: Run, label: str, kinds: tuple[str, ...],
                 continue
             run.shown.append((label, True))
             return
+    if not searched and await _search_for(ep, look, label):
+        await _on_control(ep, run, label, kinds, searched=True, **args)
+        return
     run.shown.append((label, False))
     listed = ", ".join(f"{t.name}[{t.kind}]" for t in look.tools) or "none"
     raise Unseen(f"no {'/'.join(kinds)} control for {label!r}; tools: {listed}")

@@ -153,15 +153,36 @@ def _identity(identity: Identity, sizes: list[int], max_chars: int) -> Identity:
     return msgspec.structs.replace(trimmed, query=query)
 
 
-def _ranked(entries: list[ActionEntry]) -> list[ActionEntry]:
-    """``entries`` in the order the action budget offers them its room: available row
-    actions (what one does with records), other available actions, then unavailable ones
-    (so their reasons stay visible)."""
-    return (
-        [e for e in entries if e.available and e.folded]
-        + [e for e in entries if e.available and not e.folded]
-        + [e for e in entries if not e.available]
-    )
+# The landmarks around a page's content: a region of one of these roles that no other region
+# holds is the page's chrome (its banner, site navigation, footer, side bar). A person looks
+# at the content first, so the budgets offer it their room first. A navigation inside the
+# content (a list's filters) is content.
+_CHROME_ROLES = frozenset({"banner", "navigation", "contentinfo", "complementary"})
+
+
+def _chrome(regions: list[Region]) -> set[str]:
+    """The ids of the chrome regions among ``regions`` (outermost regions of a chrome role)."""
+    return {r.id for r in regions if r.parent is None and r.role in _CHROME_ROLES}
+
+
+def _ranked(entries: list[ActionEntry], chrome: set[str]) -> list[ActionEntry]:
+    """``entries`` in the order the action budget offers them its room: available ones
+    before unavailable ones (whose reasons stay visible after them); among each, the
+    content's before the chrome's (entries whose outermost region is in ``chrome``); then
+    row actions (what one does with records) before the others. Document order otherwise."""
+
+    def rank(e: ActionEntry) -> tuple[bool, bool, bool]:
+        return (not e.available, bool(e.region_path) and e.region_path[0] in chrome, not e.folded)
+
+    return sorted(entries, key=rank)
+
+
+def _content_first(records: list[Record], regions: list[Region], chrome: set[str]) -> list[Record]:
+    """``records`` with those of the chrome regions last (in document order otherwise)."""
+    if not chrome:
+        return records
+    root = {r.id: (r.path[0] if r.path else r.id) for r in regions}
+    return sorted(records, key=lambda r: r.region is not None and root.get(r.region, r.region) in chrome)
 
 
 def _actions(
@@ -320,9 +341,10 @@ def assemble(
     were cut.
     """
     opts = options or ObserveOptions()
-    ranked = _ranked(entries)
+    chrome = _chrome(snapshot.regions)
+    ranked = _ranked(entries, chrome)
     listed_regions = snapshot.regions[: opts.max_scopes]
-    listed_records = snapshot.records[: opts.max_records]
+    listed_records = _content_first(snapshot.records, snapshot.regions, chrome)[: opts.max_records]
     listed_feedback = snapshot.feedback[: opts.max_feedback]
     summaries = [_summarised(item) for item in snapshot.state]
     index = snapshot.record_index
