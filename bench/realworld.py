@@ -17,7 +17,8 @@ same page), in one run:
     .venv/bin/python bench/realworld.py        (also printed by bench/observe.py --only inferred)
 
 ``--corpus apps`` runs issue 34's corpus of real applications instead (``bench/apps/``:
-the Django admin and a Shoelace page, installed into ``.realworld/`` on first use by
+the Django admin, a Shoelace page and Python's documentation (Debian's python3-doc),
+installed (into ``.realworld/``, python3-doc by apt-get as root) on first use by
 ``bench/apps/install.py``): every task of ``bench/apps/tasks.py`` through the scripted
 policy, scored by the application's own state, and prints tasks solved, needed controls
 shown, and per page the request size (page section + tools) beside Playwright's.
@@ -251,20 +252,23 @@ def corpus_report() -> None:
     report(figures, have_pw, time.perf_counter() - t0)
 
 
-async def measure_apps(only: list[str]) -> list[tuple[Any, Any]]:
-    """Run the corpus's tasks (all, or those named in ``only``), each on a fresh
-    application; (task, run) pairs in the corpus's order."""
+async def measure_apps(only: list[str], left_out: set[str]) -> list[tuple[Any, Any]]:
+    """Run the corpus's tasks (all, or those named in ``only``; none of the applications
+    in ``left_out``), each on a fresh application; (task, run) pairs in the corpus's order."""
     import servers
     import tasks as app_tasks
 
     out: list[tuple[Any, Any]] = []
     async with cdpagent.launch() as browser:
         for task in app_tasks.TASKS:
-            if only and task.name not in only:
+            if (only and task.name not in only) or task.app in left_out:
                 continue
             if task.app == "django":
                 with servers.django_admin() as admin:
                     run, _ = await app_tasks.run_task(browser, task, admin, admin.url)
+            elif task.app == "python-docs":
+                with servers.python_docs() as url:
+                    run, _ = await app_tasks.run_task(browser, task, None, url)
             else:
                 with servers.shoelace_page() as url:
                     run, _ = await app_tasks.run_task(browser, task, None, url.removesuffix("index.html"))
@@ -312,8 +316,11 @@ def apps_corpus(only: list[str]) -> None:
     import install
 
     install.install_all()
+    missing = install.install_optional()
+    for why in missing:
+        print(f"left out: {why}")
     t0 = time.perf_counter()
-    results = trio.run(measure_apps, only)
+    results = trio.run(measure_apps, only, {"python-docs"} if missing else set())
     apps_report(results, time.perf_counter() - t0)
 
 

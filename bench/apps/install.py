@@ -1,8 +1,10 @@
 """Install issue 34's corpus applications into ``.realworld/`` of the checkout (stdlib only).
 
 Each application is installed from its own package, never vendored: Django from PyPI into a
-virtualenv of its own (``.realworld/django-venv``, the version pip resolves) and Shoelace
-(``@shoelace-style/shoelace``, pinned) from npm into ``.realworld/shoelace``. Each one's
+virtualenv of its own (``.realworld/django-venv``, the version pip resolves), Shoelace
+(``@shoelace-style/shoelace``, pinned) from npm into ``.realworld/shoelace``, and Python's
+own documentation from Debian's ``python3-doc`` (apt-get, as root; it installs under
+``/usr/share/doc``, so that one is optional: without it its tasks are left out). Each one's
 licence file is copied next to it (``.realworld/licences/``). The folder is git-ignored.
 
 Idempotent: a step already done (its stamp file exists) says nothing; every step taken
@@ -14,6 +16,7 @@ prints one line of progress on stderr. A package that cannot be fetched raises
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -120,6 +123,25 @@ def install_shoelace() -> Path:
     return package
 
 
+PYTHON_DOCS = Path("/usr/share/doc/python3/html")
+
+
+def install_python_docs() -> Path:
+    """Debian's ``python3-doc`` (the Sphinx site of Python's documentation, with its offline
+    search); returns its html folder. Raises :class:`InstallError` when it is not installed
+    and cannot be (not root, no apt-get, or the package cannot be fetched)."""
+    if not (PYTHON_DOCS / "index.html").exists():
+        if not shutil.which("apt-get") or not hasattr(os, "geteuid") or os.geteuid() != 0:
+            raise InstallError("cannot install python3-doc: it needs apt-get as root")
+        _say("installing Debian's python3-doc (apt-get)")
+        _run("python3-doc", ["apt-get", "install", "-y", "-qq", "python3-doc"])
+    licence = Path("/usr/share/doc/python3-doc/copyright")
+    if licence.exists() and not (LICENCES / "python3-doc-copyright").exists():
+        LICENCES.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(licence, LICENCES / "python3-doc-copyright")
+    return PYTHON_DOCS.resolve()
+
+
 def installed() -> bool:
     """Whether every application is installed (nothing to do)."""
     return (DJANGO_VENV / ".installed").exists() and (SHOELACE / f".installed-{SHOELACE_VERSION}").exists()
@@ -131,10 +153,22 @@ def install_all() -> None:
     install_shoelace()
 
 
+def install_optional() -> list[str]:
+    """Install the applications that need more than a user's rights (python3-doc); the
+    reasons of those that could not be installed."""
+    try:
+        install_python_docs()
+    except InstallError as exc:
+        return [str(exc)]
+    return []
+
+
 if __name__ == "__main__":
     try:
         install_all()
     except InstallError as exc:
         print(f"apps: {exc}", file=sys.stderr)
         sys.exit(1)
+    for why in install_optional():
+        print(f"apps: left out: {why}", file=sys.stderr)
     print(HOME)

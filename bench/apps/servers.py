@@ -153,6 +153,35 @@ class _Server(ThreadingHTTPServer):
 
 
 @contextmanager
+def _static(root: Path) -> Iterator[str]:
+    """``root`` served on 127.0.0.1 until left; the url of its root folder."""
+    handler = functools.partial(_Plain, directory=str(root))
+    httpd = _Server(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_port}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join()
+
+
+class _Plain(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@contextmanager
+def python_docs() -> Iterator[str]:
+    """Python's documentation (Debian's python3-doc) served on 127.0.0.1: its root url.
+
+    Raises :class:`install.InstallError` when it is not installed and cannot be."""
+    with _static(install.install_python_docs()) as url:
+        yield url
+
+
+@contextmanager
 def shoelace_page() -> Iterator[str]:
     """The corpus's Shoelace page's url, served on 127.0.0.1 until left.
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import servers
-from miniwob_policy import Episode, Look, Tool, Unseen
+from miniwob_policy import Episode, Look, Tool, Unseen, ident
 
 import cdpagent
 from cdpagent.snapshot import tools_json
@@ -63,15 +63,20 @@ class Run:
 
 
 def _record_ids(look: Look, words: str) -> list[str]:
-    """Ids of the records whose line shows ``words`` (as whole words, any case)."""
+    """Ids of the records whose line shows ``words`` (as whole words, any case): those
+    labelled ``words`` first, then those whose label shows them, then the rest."""
     pat = re.compile(rf"(?<!\w){re.escape(words)}(?!\w)", re.I)
-    return [r.id for r in look.records() if pat.search(f"{r.label} {r.body}")]
+    hits = [r for r in look.records() if pat.search(f"{r.label} {r.body}")]
+    hits.sort(key=lambda r: (r.label.casefold() != words.casefold(), not pat.search(r.label)))
+    return [r.id for r in hits]
 
 
-def _row_tools(look: Look, record: str, *kinds: str) -> list[Tool]:
+def _row_tools(look: Look, record: str, words: str, *kinds: str) -> list[Tool]:
     """Folded tools of ``kinds`` that may take ``record``: those enumerating it first, then
-    those that enumerate nothing (a long list of rows)."""
+    those that enumerate nothing (a long list of rows); among each, a tool named by
+    ``words`` first."""
     folded = [t for t in look.tools if t.folded and t.kind in kinds]
+    folded.sort(key=lambda t: t.name != ident(words))
     return [t for t in folded if record in t.enum("record")] + [t for t in folded if not t.enum("record")]
 
 
@@ -103,7 +108,7 @@ async def _on_control(
         await ep.act(tool, **args)
         return
     for record in _record_ids(look, label):
-        for row in _row_tools(look, record, *kinds):
+        for row in _row_tools(look, record, label, *kinds):
             try:
                 await ep.act(row, record=record, **args)
             except cdpagent.CDPAgentError:
@@ -495,7 +500,119 @@ SHOELACE: list[Task] = [
     ),
 ]
 
-TASKS: list[Task] = DJANGO + SHOELACE
+
+def _at(path: str, extra: str = "true") -> Scorer:
+    """A scorer true when the browser shows the page ``path`` (relative to the site's root)
+    and ``extra`` holds there."""
+    return _page(f"location.pathname.endsWith({'/' + path!r}) && ({extra})")
+
+
+def _search_results(path: str) -> Scorer:
+    """A scorer true when the site's own search page lists a result linking to ``path``
+    (its results come from its offline index, written into the page by its script: the
+    scorer waits up to 10 s for them, the policy does not)."""
+    wait = (
+        "new Promise((done) => { const t0 = Date.now(); const look = () => {"
+        "  if (!location.pathname.endsWith('/search.html')) return done(false);"
+        "  const hit = [...document.querySelectorAll('#search-results a')]"
+        f"    .some((a) => new URL(a.href).pathname.endsWith({'/' + path!r}));"
+        "  if (hit || Date.now() - t0 > 10000) done(hit && location.pathname.endsWith('/search.html'));"
+        "  else setTimeout(look, 100); }; look(); })"
+    )
+
+    async def score(app: Any, tab: cdpagent.Tab) -> bool:
+        answer = await tab.session.send(
+            "Runtime.evaluate", {"expression": wait, "awaitPromise": True, "returnByValue": True}
+        )
+        return answer.get("result", {}).get("value") is True
+
+    return score
+
+
+DOCS: list[Task] = [
+    Task(
+        "python-docs",
+        "tutorial",
+        "Open the Python tutorial.",
+        "index.html",
+        [Click("Tutorial")],
+        _at("tutorial/index.html"),
+    ),
+    Task(
+        "python-docs",
+        "library",
+        "Open the library reference.",
+        "index.html",
+        [Click("Library Reference")],
+        _at("library/index.html"),
+    ),
+    Task(
+        "python-docs",
+        "glossary",
+        "Look at the glossary.",
+        "index.html",
+        [Click("Glossary")],
+        _at("glossary.html"),
+    ),
+    Task(
+        "python-docs",
+        "whatsnew",
+        "What is new in Python 3.11? Open that page.",
+        "index.html",
+        [Click("What's new in Python 3.11?")],
+        _at("whatsnew/3.11.html"),
+    ),
+    Task(
+        "python-docs",
+        "search",
+        "Search the documentation for groupby.",
+        "index.html",
+        [Type("Quick search", "groupby")],
+        _search_results("library/itertools.html"),
+    ),
+    Task(
+        "python-docs",
+        "search-and-open",
+        "Find the json module's documentation and open it.",
+        "index.html",
+        [Type("Quick search", "json"), Click("json")],
+        _at("library/json.html"),
+    ),
+    Task(
+        "python-docs",
+        "tutorial-chapter",
+        "In the tutorial, open the informal introduction to Python.",
+        "tutorial/index.html",
+        [Click("An Informal Introduction to Python")],
+        _at("tutorial/introduction.html"),
+    ),
+    Task(
+        "python-docs",
+        "next-topic",
+        "Go on to the topic after json.",
+        "library/json.html",
+        [Click("next")],
+        _at("library/mailbox.html"),
+    ),
+    Task(
+        "python-docs",
+        "builtin",
+        "Show the documentation of the built-in function len().",
+        "library/functions.html",
+        [Click("len()")],
+        _at("library/functions.html", "location.hash === '#len'"),
+    ),
+    Task(
+        "python-docs",
+        "module-index",
+        "From the module index, open the documentation of the csv module.",
+        "py-modindex.html",
+        [Click("csv")],
+        _at("library/csv.html"),
+    ),
+]
+
+TASKS: list[Task] = DJANGO + SHOELACE + DOCS
 
 
 async def run_task(browser: cdpagent.Browser, task: Task, app: Any, root: str) -> tuple[Run, list[str]]:
