@@ -156,23 +156,38 @@ def _identity(identity: Identity, sizes: list[int], max_chars: int) -> Identity:
 # The landmarks around a page's content: a region of one of these roles that no other region
 # holds is the page's chrome (its banner, site navigation, footer, side bar). A person looks
 # at the content first, so the budgets offer it their room first. A navigation inside the
-# content (a list's filters) is content.
+# content (a list's filters) is content, and so is a search, wherever it sits: it is how a
+# person reaches what the page does not show.
 _CHROME_ROLES = frozenset({"banner", "navigation", "contentinfo", "complementary"})
 
 
 def _chrome(regions: list[Region]) -> set[str]:
-    """The ids of the chrome regions among ``regions`` (outermost regions of a chrome role)."""
-    return {r.id for r in regions if r.parent is None and r.role in _CHROME_ROLES}
+    """The ids of the chrome regions among ``regions``: outermost regions of a chrome role,
+    and the regions inside them, except searches and what they hold."""
+    roots = {r.id for r in regions if r.parent is None and r.role in _CHROME_ROLES}
+    searches = {r.id for r in regions if r.role == "search"}
+    return {
+        r.id
+        for r in regions
+        if (r.path[0] if r.path else r.id) in roots and not searches.intersection(r.path or [r.id])
+    }
 
 
-def _ranked(entries: list[ActionEntry], chrome: set[str]) -> list[ActionEntry]:
+def _ranked(entries: list[ActionEntry], chrome: set[str], searches: set[str]) -> list[ActionEntry]:
     """``entries`` in the order the action budget offers them its room: available ones
-    before unavailable ones (whose reasons stay visible after them); among each, the
-    content's before the chrome's (entries whose outermost region is in ``chrome``); then
+    before unavailable ones (whose reasons stay visible after them); among each, a search's
+    first (the way to what is not shown: entries in a region of ``searches``), then the
+    content's before the chrome's (entries whose innermost region is in ``chrome``); then
     row actions (what one does with records) before the others. Document order otherwise."""
 
-    def rank(e: ActionEntry) -> tuple[bool, bool, bool]:
-        return (not e.available, bool(e.region_path) and e.region_path[0] in chrome, not e.folded)
+    def rank(e: ActionEntry) -> tuple[bool, bool, bool, bool]:
+        path = e.region_path
+        return (
+            not e.available,
+            not searches.intersection(path),
+            bool(path) and path[-1] in chrome,
+            not e.folded,
+        )
 
     return sorted(entries, key=rank)
 
@@ -181,8 +196,7 @@ def _content_first(records: list[Record], regions: list[Region], chrome: set[str
     """``records`` with those of the chrome regions last (in document order otherwise)."""
     if not chrome:
         return records
-    root = {r.id: (r.path[0] if r.path else r.id) for r in regions}
-    return sorted(records, key=lambda r: r.region is not None and root.get(r.region, r.region) in chrome)
+    return sorted(records, key=lambda r: r.region is not None and r.region in chrome)
 
 
 def _actions(
@@ -342,7 +356,7 @@ def assemble(
     """
     opts = options or ObserveOptions()
     chrome = _chrome(snapshot.regions)
-    ranked = _ranked(entries, chrome)
+    ranked = _ranked(entries, chrome, {r.id for r in snapshot.regions if r.role == "search"})
     listed_regions = snapshot.regions[: opts.max_scopes]
     listed_records = _content_first(snapshot.records, snapshot.regions, chrome)[: opts.max_records]
     listed_feedback = snapshot.feedback[: opts.max_feedback]
