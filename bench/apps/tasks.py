@@ -391,6 +391,83 @@ DJANGO: list[Task] = [
         [_LOGIN, Click("Opticks"), Type("Published", "1704-02-15"), Click("Save")],
         _db("out = str(Book.objects.get(title='Opticks').published) == '1704-02-15'"),
     ),
+    Task(
+        "django",
+        "add-out-of-stock",
+        "Add the history book SPQR by Mary Beard, 2015-10-20, 608 pages; it is out of stock.",
+        "library/book/add/",
+        [
+            _LOGIN,
+            Type("Title", "SPQR"),
+            Type("Author", "Mary Beard"),
+            Pick("Genre", "History"),
+            Type("Published", "2015-10-20"),
+            Type("Pages", "608"),
+            Check("In stock", checked=False),
+            Click("Save"),
+        ],
+        _db(
+            "out = Book.objects.filter(title='SPQR', genre='history', pages=608, in_stock=False).count() == 1"
+        ),
+    ),
+    Task(
+        "django",
+        "add-two",
+        "Add Beowulf (poetry, anonymous, 1000-01-01, 120 pages), then Ulysses by James Joyce "
+        "(novel, 1922-02-02, 730 pages).",
+        "library/book/add/",
+        [
+            _LOGIN,
+            Type("Title", "Beowulf"),
+            Type("Author", "Anonymous"),
+            Pick("Genre", "Poetry"),
+            Type("Published", "1000-01-01"),
+            Type("Pages", "120"),
+            Click("Save and add another"),
+            Type("Title", "Ulysses"),
+            Type("Author", "James Joyce"),
+            Pick("Genre", "Novel"),
+            Type("Published", "1922-02-02"),
+            Type("Pages", "730"),
+            Click("Save"),
+        ],
+        _db("out = Book.objects.filter(title__in=['Beowulf', 'Ulysses']).count() == 2"),
+    ),
+    Task(
+        "django",
+        "rename",
+        "Silas Marner's full title is Silas Marner: The Weaver of Raveloe; correct it.",
+        "library/book/",
+        [_LOGIN, Click("Silas Marner"), Type("Title", "Silas Marner: The Weaver of Raveloe"), Click("Save")],
+        _db("out = Book.objects.filter(title='Silas Marner: The Weaver of Raveloe').count() == 1"),
+    ),
+    Task(
+        "django",
+        "change-author",
+        "Persuasion's author should read J. Austen.",
+        "library/book/",
+        [_LOGIN, Click("Persuasion"), Type("Author", "J. Austen"), Click("Save")],
+        _db("out = Book.objects.get(title='Persuasion').author == 'J. Austen'"),
+    ),
+    Task(
+        "django",
+        "delete-two",
+        "Delete Walden and Opticks.",
+        "library/book/",
+        [_LOGIN, Check("Walden"), Check("Opticks"), Pick(*_DELETE_ACTION), Click("Go"), Click(_SURE)],
+        _db(
+            "out = not Book.objects.filter(title__in=['Walden', 'Opticks']).exists() "
+            "and Book.objects.count() == 10"
+        ),
+    ),
+    Task(
+        "django",
+        "add-then-cancel-delete",
+        "Open The Histories, start deleting it, and then change your mind.",
+        "library/book/",
+        [_LOGIN, Click("The Histories"), Click("Delete"), Click("No, take me back")],
+        _db("out = Book.objects.filter(title='The Histories').exists() and Book.objects.count() == 12"),
+    ),
 ]
 
 
@@ -497,6 +574,55 @@ SHOELACE: list[Task] = [
         "",
         [Click("Review and send"), Type("Booking reference", "TR-1234"), Click("Send request")],
         _page(f"{_el('#review')}.dataset.sent === 'TR-1234' && !{_el('#review')}.open"),
+    ),
+    Task(
+        "shoelace",
+        "whole-trip",
+        "Ada Lovelace flies first class to Oslo.",
+        "",
+        [Type("Traveller name", "Ada Lovelace"), Pick("Destination", "Oslo"), Pick("Cabin class", "First")],
+        _page(
+            f"{_el('#traveller')}.value === 'Ada Lovelace' && {_el('#destination')}.value === 'oslo' "
+            f"&& {_el('#cabin')}.value === 'first'"
+        ),
+    ),
+    Task(
+        "shoelace",
+        "two-extras",
+        "Ask for a vegetarian meal and lounge access.",
+        "",
+        [Click("Extras"), Click("Vegetarian meal"), Click("Extras"), Click("Lounge access")],
+        _page(
+            f"{_el('sl-menu-item[value=meal]')}.checked && {_el('sl-menu-item[value=lounge]')}.checked "
+            f"&& !{_el('sl-menu-item[value=seat]')}.checked"
+        ),
+    ),
+    Task(
+        "shoelace",
+        "tree-collapsed",
+        "Among the sights, pick the art museum.",
+        "",
+        [Click("Museums"), Click("Art museum")],
+        _page(
+            "[...document.querySelectorAll('sl-tree-item')].filter(i => i.selected)"
+            ".map(i => i.textContent.trim()).join() === 'Art museum'"
+        ),
+    ),
+    Task(
+        "shoelace",
+        "dialog-cancel",
+        "Open the review, but do not send the request.",
+        "",
+        [Click("Review and send"), Click("Cancel")],
+        _page(f"!{_el('#review')}.open && !('sent' in {_el('#review')}.dataset)"),
+    ),
+    Task(
+        "shoelace",
+        "date-and-bags",
+        "Leave on 2027-07-01 with one checked bag.",
+        "",
+        [Type("Departure date", "2027-07-01"), Click("Baggage"), Type("Checked bags", "1")],
+        _page(f"{_el('#departure')}.value === '2027-07-01' && {_el('#bags')}.value === '1'"),
     ),
 ]
 
@@ -609,6 +735,47 @@ DOCS: list[Task] = [
         "py-modindex.html",
         [Click("csv")],
         _at("library/csv.html"),
+    ),
+    Task(
+        "python-docs",
+        "language-reference",
+        "Open the language reference.",
+        "index.html",
+        [Click("Language Reference")],
+        _at("reference/index.html"),
+    ),
+    Task(
+        "python-docs",
+        "howtos",
+        "Open the HOWTOs.",
+        "index.html",
+        [Click("Python HOWTOs")],
+        _at("howto/index.html"),
+    ),
+    Task("python-docs", "faq", "Open the FAQs.", "index.html", [Click("FAQs")], _at("faq/index.html")),
+    Task(
+        "python-docs",
+        "general-index",
+        "Open the general index.",
+        "index.html",
+        [Click("General Index")],
+        _at("genindex.html"),
+    ),
+    Task(
+        "python-docs",
+        "search-dataclass",
+        "Search the documentation for dataclass.",
+        "index.html",
+        [Type("Quick search", "dataclass")],
+        _search_results("library/dataclasses.html"),
+    ),
+    Task(
+        "python-docs",
+        "previous-topic",
+        "Go back to the topic before json.",
+        "library/json.html",
+        [Click("previous")],
+        _at("library/email.iterators.html"),
     ),
 ]
 
