@@ -116,5 +116,5 @@
     return ctx;
   }
 
-  Object.assign(C, { keyOf, pageContext, openRoots, queryTrees });
+  Object.assign(C, { keyOf, pageContext });
 })();

@@ -123,7 +123,9 @@
   // shadow trees, keep their relative order at the end).
   // With open shadow roots in the pass (useComposedOrder), small lists are in composed order.
   let order = docOrder;
-  const useComposedOrder = (roots) => { order = roots && roots.length ? composedOrder : docOrder; C.order = order; };
+  const useComposedOrder = (roots) => { order = roots && roots.length ? composedOrder : docOrder; };
+  // The pass's order of two elements (a sort comparator): document order, or composed order.
+  const inOrder = (a, b) => order(a, b);
   function inDocumentOrder(list) {
     if (list.length < 256) return list.sort(order);
     const want = new Set(list);
@@ -229,7 +231,7 @@
   Object.assign(C, {
     LANDMARK, LANDMARK_TAGS, LANDMARK_ROLES, NAMED_ONLY, NAMED_SECTIONS, CONTROL, isLandmark, isControl,
     isSliderHandle, SLIDER_HANDLES, controlsIn, CONTROL_TAG, TAG_CONTROLS, BOXES_MAX, controlsByRow, byTagAndRole,
-    inDocumentOrder, orderedUntil, useComposedOrder, order, landmarkAbove, POPUP_ITEM, IN_PLACE, roleOf, controlKind, effectOf, HEADING, CELL,
+    inDocumentOrder, orderedUntil, useComposedOrder, inOrder, landmarkAbove, POPUP_ITEM, IN_PLACE, roleOf, controlKind, effectOf, HEADING, CELL,
     TEXT_FIELD,
   });
 })();

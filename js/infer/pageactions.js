@@ -10,7 +10,7 @@
   const {
     CONTROL_TAG, BOXES_MAX, isSliderHandle, inDocumentOrder, orderedUntil, landmarkAbove, POPUP_ITEM, roleOf,
     controlKind, effectOf, TEXT_FIELD, ownName, textOf, slug, BLOCK_STOP, captionAt, GENERATED_ID, WORDY, controlName,
-    controlWord, describe, inputSpec, keyOf,
+    controlWord, describe, inputSpec, keyOf, inOrder,
   } = C;
 
   // clicks: non-semantic controls, hover menus, scrollables, popups (js/clickables.js).
@@ -260,7 +260,7 @@
 
   // Document order across page actions and groups.
   const orderActions = (pageActions, pageEls, groupList) => P.orderActions(pageActions, pageEls, groupList,
-    (a, b) => C.order(a, b));
+    inOrder);
 
   // A text field submits with Enter when it is alone in its form, or without a form
   // in its landmark: typing into one field of several must not send the others.
