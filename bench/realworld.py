@@ -15,10 +15,20 @@ same page), in one run:
   corpus, the page's own reward).
 
     .venv/bin/python bench/realworld.py        (also printed by bench/observe.py --only inferred)
+
+``--corpus apps`` runs issue 34's corpus of real applications instead (``bench/apps/``:
+the Django admin, a Shoelace page and Python's documentation (Debian's python3-doc),
+installed (into ``.realworld/``, python3-doc by apt-get as root) on first use by
+``bench/apps/install.py``): every task of ``bench/apps/tasks.py`` through the scripted
+policy, scored by the application's own state, and prints tasks solved, needed controls
+shown, and per page the request size (page section + tools) beside Playwright's.
+
+    .venv/bin/python bench/realworld.py --corpus apps [--task NAME ...]
 """
 
 from __future__ import annotations
 
+import argparse
 import re
 import statistics
 import sys
@@ -242,5 +252,84 @@ def corpus_report() -> None:
     report(figures, have_pw, time.perf_counter() - t0)
 
 
+async def measure_apps(only: list[str], left_out: set[str]) -> list[tuple[Any, Any]]:
+    """Run the corpus's tasks (all, or those named in ``only``; none of the applications
+    in ``left_out``), each on a fresh application; (task, run) pairs in the corpus's order."""
+    import servers
+    import tasks as app_tasks
+
+    out: list[tuple[Any, Any]] = []
+    async with cdpagent.launch() as browser:
+        for task in app_tasks.TASKS:
+            if (only and task.name not in only) or task.app in left_out:
+                continue
+            if task.app == "django":
+                with servers.django_admin() as admin:
+                    run, _ = await app_tasks.run_task(browser, task, admin, admin.url)
+            elif task.app == "python-docs":
+                with servers.python_docs() as url:
+                    run, _ = await app_tasks.run_task(browser, task, None, url)
+            else:
+                with servers.shoelace_page() as url:
+                    run, _ = await app_tasks.run_task(browser, task, None, url.removesuffix("index.html"))
+            out.append((task, run))
+    return out
+
+
+def apps_report(results: list[tuple[Any, Any]], seconds: float) -> None:
+    print(f"Real applications corpus (bench/apps, issue 34): {len(results)} tasks ({seconds:.0f} s)")
+    apps = sorted({t.app for t, _ in results})
+    for app in [*apps, "all"]:
+        mine = [(t, r) for t, r in results if app in ("all", t.app)]
+        solved = sum(r.solved for _, r in mine)
+        shown = sum(r.all_shown for _, r in mine)
+        steps = [ok for _, r in mine for _, ok in r.shown]
+        print(
+            f"{app:>10}: solved {solved}/{len(mine)}; needed controls shown (every step of the task) "
+            f"{shown}/{len(mine)}; steps whose control was shown {sum(steps)}/{len(steps)} "
+            "(reached steps only)"
+        )
+    for task, run in results:
+        if not run.solved:
+            print(f"    not solved: {task.app} {task.name}: {run.why[:160]}")
+    sizes: dict[str, int] = {}
+    for _, run in results:
+        for page, chars in run.sizes.items():
+            sizes.setdefault(page, chars)
+    try:
+        import playwright  # noqa: F401
+
+        pw = "Playwright is installed, but the logged-in pages are not measured with it yet"
+    except ImportError:
+        pw = "unavailable: Playwright (and Playwright MCP) is not installed here"
+    print(
+        "request size per page (page section + tools JSON, characters); "
+        f"Playwright MCP tools + snapshot: {pw}"
+    )
+    for page, chars in sizes.items():
+        print(f"    {chars:>6}  {page}")
+
+
+def apps_corpus(only: list[str]) -> None:
+    """Install the applications when missing, run the corpus and print its figures."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "apps"))
+    import install
+
+    install.install_all()
+    missing = install.install_optional()
+    for why in missing:
+        print(f"left out: {why}")
+    t0 = time.perf_counter()
+    results = trio.run(measure_apps, only, {"python-docs"} if missing else set())
+    apps_report(results, time.perf_counter() - t0)
+
+
 if __name__ == "__main__":
-    corpus_report()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", choices=["miniwob", "apps"], default="miniwob")
+    parser.add_argument("--task", action="append", default=[], help="only this task of the apps corpus")
+    args = parser.parse_args()
+    if args.corpus == "apps":
+        apps_corpus(args.task)
+    else:
+        corpus_report()

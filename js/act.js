@@ -479,6 +479,10 @@
   // --- choose (radio groups) ---------------------------------------------------------
 
   function radiosOf(el) {
+    // The group inference offered (radios grouped by their container, a component's radios
+    // among them), else the group the markup says.
+    const inferred = globalThis.__cdpagentInfer ? globalThis.__cdpagentInfer.choices(el) : [];
+    if (inferred.length) return inferred;
     if (el.tagName === 'INPUT' && el.type === 'radio') {
       if (!el.name) return [el];
       const scope = el.form || el.getRootNode();

@@ -26,7 +26,9 @@
 //             page may declare come from Python, cdpagent.snapshot.kinds, in the
 //             collector's options);
 //   trees     closestAcross(el, selector), containsAcross(outer, el) (across
-//             open shadow boundaries), openShadowRoots(budget, stats), MAY_HOST,
+//             open shadow boundaries), composedParent(node), closestComposed(el,
+//             selector), containsComposed(outer, el), composedOrder(a, b) (the flat
+//             tree: slots and hosts crossed), openShadowRoots(budget, stats), MAY_HOST,
 //             docOrder(a, b), shapeOf(el), ancestorWalk(answer, none, known) (a
 //             memoised walk up the ancestors), isElement(node), WATCH (what the
 //             collectors' mutation observers watch);
@@ -105,6 +107,40 @@
       if (outer.contains(node)) return true;
     }
     return false;
+  }
+
+  // The parent of node in the flat tree a person sees: the slot it is assigned to, else
+  // its parent element, else the host of the shadow tree whose top it is.
+  const composedParent = (node) => node.assignedSlot || node.parentElement || (node.parentNode && node.parentNode.host) || null;
+
+  // el.closest(selector) in the flat tree (slots and hosts crossed), or null.
+  function closestComposed(el, selector) {
+    for (let n = el; n; n = composedParent(n)) if (n.matches(selector)) return n;
+    return null;
+  }
+
+  // Whether el is outer or inside it in the flat tree (a slotted element is inside the
+  // shadow content its slot is in).
+  function containsComposed(outer, el) {
+    for (let n = el; n; n = composedParent(n)) if (n === outer) return true;
+    return false;
+  }
+
+  // Composed order of two elements (a sort comparator): a host before its shadow tree's
+  // content, each tree in document order.
+  function composedOrder(a, b) {
+    if (a === b) return 0;
+    const chain = (el) => {
+      const out = [el];
+      for (let h = el.getRootNode().host; h; h = h.getRootNode().host) out.unshift(h);
+      return out;
+    };
+    const x = chain(a);
+    const y = chain(b);
+    for (let i = 0; i < x.length && i < y.length; i++) {
+      if (x[i] !== y[i]) return x[i].compareDocumentPosition(y[i]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1;
+    }
+    return x.length - y.length;
   }
 
   // Document order of two elements (a sort comparator).
@@ -233,19 +269,25 @@
 
   // el's text with the text of each sensitive element inside it masked (OB-2);
   // with skipHidden, aria-hidden parts are left out (as a screen reader reads it).
+  // Inside a shadow tree, a <slot> shows the nodes assigned to it (else its own
+  // fallback content): el's text is read through its slots.
   function pageText(el, skipHidden) {
+    const slotted = el.getRootNode() !== document && (el.tagName === 'SLOT' || !!el.querySelector('slot'));
     const masks = anySensitive !== false && !!el.querySelector(SENSITIVE);
     const hides = skipHidden && anyHidden !== false && !!el.querySelector(HIDDEN);
-    if (!masks && !hides) return el.textContent;
+    if (!masks && !hides && !slotted) return el.textContent;
     let out = '';
+    const visit = (c) => {
+      if (c.nodeType === Node.TEXT_NODE) out += c.data;
+      else if (c.nodeType !== Node.ELEMENT_NODE) return;
+      else if (hides && c.getAttribute('aria-hidden') === 'true') return;
+      else if (masks && isSensitive(c)) out += squash(c.textContent) ? ` ${MASK} ` : '';
+      else walk(c);
+    };
     const walk = (node) => {
-      for (let c = node.firstChild; c; c = c.nextSibling) {
-        if (c.nodeType === Node.TEXT_NODE) out += c.data;
-        else if (c.nodeType !== Node.ELEMENT_NODE) continue;
-        else if (hides && c.getAttribute('aria-hidden') === 'true') continue;
-        else if (masks && isSensitive(c)) out += squash(c.textContent) ? ` ${MASK} ` : '';
-        else walk(c);
-      }
+      const assigned = slotted && node.tagName === 'SLOT' ? node.assignedNodes({ flatten: true }) : [];
+      if (assigned.length) for (const c of assigned) visit(c);
+      else for (let c = node.firstChild; c; c = c.nextSibling) visit(c);
     };
     walk(el);
     return out;
@@ -287,8 +329,14 @@
   // The text of el's <label>s (masked), from labelMap (control -> label elements,
   // built once per pass by a collector) or else el.labels.
   function labelText(el, max, labelMap) {
-    const list = labelMap ? labelMap.get(el) : el.labels;
-    return list && list.length ? clip(Array.from(list, (l) => pageText(l, true)).join(' '), max) : '';
+    // The pass's map holds the document's labels; a control in a shadow tree asks its own.
+    const list = labelMap ? labelMap.get(el) || (el.getRootNode() !== document ? el.labels : null) : el.labels;
+    // A label that is only an image (a magnifier before a search field) says its alt text.
+    const said = (l) => {
+      const t = pageText(l, true);
+      return squash(t) ? t : Array.from(l.querySelectorAll('img[alt]'), (i) => i.alt).join(' ');
+    };
+    return list && list.length ? clip(Array.from(list, said).join(' '), max) : '';
   }
 
   const FIELD = /^(INPUT|TEXTAREA|SELECT)$/;
@@ -569,6 +617,7 @@
   Object.defineProperty(globalThis, '__cdpagentPrelude', {
     value: Object.freeze({
       MASK, VIS, SENSITIVE, squash, clip, cutLong, head, fold, slug, humanise, closestAcross, containsAcross,
+      composedParent, closestComposed, containsComposed, composedOrder,
       pass, isSensitive, pageText, textOf, byIdText, invalidMessage, ariaName, labelText, ownName, accessibleName,
       firstRole, kindOf, docOrder, shapeOf, ancestorWalk, isElement, WATCH, MAY_HOST, openShadowRoots,
       sheetLists, rulesOf, sheetsPrint, allAnimations, lastingAnimations, inViewport, markViewport, anySensitiveNow, regionState,

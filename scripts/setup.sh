@@ -49,6 +49,12 @@ if [ "$what" = test ] && [ ! -f "$inspector_stamp" ]; then
         echo "setup: npm not found; the MCP Inspector test will skip" >&2
     fi
 fi
+# Issue 34's corpus of real applications (tests/test_realworld_apps.py): Django from PyPI and
+# Shoelace from npm into the git-ignored .realworld/ (about 20 s the first time; its own progress
+# lines). Without them that test skips and says why.
+if [ "$what" = test ]; then
+    "$PY" bench/apps/install.py >/dev/null || echo "setup: the corpus applications are not installed; tests/test_realworld_apps.py will skip" >&2
+fi
 find_browser() {
     if [ -n "${CDPAGENT_CHROME:-}" ]; then
         [ -x "$CDPAGENT_CHROME" ] && return 0

@@ -365,3 +365,39 @@ async def test_ob12_declared_page_is_not_inferred_by_default(browser: cdpagent.B
     )
     # Declared records are not inferred a second time.
     assert both.observation.omitted.records_total == plain.observation.omitted.records_total
+
+
+# -- open shadow roots (issue 34: web components were invisible to inference) ------------
+
+
+async def test_ob11_ob12_open_shadow_roots_are_inferred(browser: cdpagent.Browser) -> None:
+    """Custom elements with open shadow roots (written in the page, no library): their
+    controls are offered under the names a person reads (a label in the shadow tree, a
+    slotted label, a radiogroup in the host's tree), a modal dialog in a shadow tree covers
+    the page but not its slotted field, and every act changes the components' own state."""
+    tab = await browser.open(PAGES / "infer" / "shadow_components.html")
+    first = await observed(tab)
+    tools = tools_of(first)
+    assert tools["delivery_city"] == "type/write"
+    assert tools["wrap_as_a_gift"] == "check/write"
+    assert tools["shipping_speed"] == "choose/write"
+    assert tools["confirm_order"] == "click/write"  # the host and its shadow button: one action
+    assert "Shipping speed" in first.text and "# Order" in first.text
+    options = next(e for e in first.observation.actions if e.tool == "shipping_speed").input
+    assert options is not None and options.options == ["Standard", "Express"]
+    ok(await tab.act("delivery_city", text="Paris"))
+    ok(await tab.act("wrap_as_a_gift", checked=True))
+    ok(await tab.act("shipping_speed", option="Express"))
+    ok(await tab.act("confirm_order"))
+    opened = await observed(tab)
+    by_tool = {e.tool: e for e in opened.observation.actions}
+    assert by_tool["note_for_the_courier"].available, "the dialog's slotted field is in the dialog"
+    assert not by_tool["delivery_city"].available, "the page behind the shadow tree's modal dialog is covered"
+    ok(await tab.act("note_for_the_courier", text="Ring twice"))
+    ok(await tab.act("place_order"))
+    state = await evaluate(
+        tab,
+        "['city', 'gift', 'speed', 'note', 'dialog'].map((id) => document.getElementById(id))"
+        ".map((el) => el.value ?? el.checked ?? el.placed ?? null)",
+    )
+    assert state == ["Paris", True, "fast", "Ring twice", True]

@@ -154,26 +154,58 @@ def _identity(identity: Identity, sizes: list[int], max_chars: int) -> Identity:
     return msgspec.structs.replace(trimmed, query=query)
 
 
-#: Region roles whose controls are the page's chrome (formatting toolbars, menu bars, footers):
-#: offered room after the controls of the task itself.
-_CHROME_ROLES = frozenset({"toolbar", "menubar", "contentinfo"})
+# The landmarks around a page's content: a region of one of these roles that no other region
+# holds is the page's chrome (its banner, site navigation, footer, side bar). A person looks
+# at the content first, so the budgets offer it their room first. A navigation inside the
+# content (a list's filters) is content, and so is a search, wherever it sits: it is how a
+# person reaches what the page does not show.
+_CHROME_ROLES = frozenset({"banner", "navigation", "contentinfo", "complementary"})
+# Rows of small tools (a formatting toolbar, a menu bar) are chrome wherever they sit: the
+# task's own fields and buttons come before them.
+_TOOL_ROLES = frozenset({"toolbar", "menubar"})
 
 
-def _ranked(entries: list[ActionEntry], regions: list[Region]) -> list[ActionEntry]:
+def _chrome(regions: list[Region]) -> set[str]:
+    """The ids of the chrome regions among ``regions``: outermost regions of a chrome role and
+    toolbars or menu bars anywhere, with the regions inside them, except searches and what they
+    hold."""
+    roots = {
+        r.id for r in regions if (r.parent is None and r.role in _CHROME_ROLES) or r.role in _TOOL_ROLES
+    }
+    searches = {r.id for r in regions if r.role == "search"}
+    return {
+        r.id
+        for r in regions
+        if roots.intersection(r.path or [r.id]) and not searches.intersection(r.path or [r.id])
+    }
+
+
+def _ranked(entries: list[ActionEntry], chrome: set[str], searches: set[str]) -> list[ActionEntry]:
     """``entries`` in the order the action budget offers them its room, the way a person's
-    attention goes: available before unavailable (whose reasons stay visible last), the
-    task's own controls before the chrome's (:data:`_CHROME_ROLES`), those in the viewport
-    before those below it, and among equals row actions (what one does with records)
-    first, then document order."""
-    chrome = {tuple(r.path) for r in regions if r.role in _CHROME_ROLES}
+    attention goes: available ones before unavailable ones (whose reasons stay visible after
+    them); among each, a search's first (the way to what is not shown: entries in a region of
+    ``searches``), then the content's before the chrome's (entries whose innermost region is in
+    ``chrome``), those in the viewport before those below it, then row actions (what one does
+    with records) before the others. Document order otherwise."""
 
-    def in_chrome(entry: ActionEntry) -> bool:
-        path = entry.region_path
-        return bool(chrome) and any(tuple(path[:i]) in chrome for i in range(1, len(path) + 1))
+    def rank(e: ActionEntry) -> tuple[bool, bool, bool, bool, bool]:
+        path = e.region_path
+        return (
+            not e.available,
+            not searches.intersection(path),
+            bool(path) and path[-1] in chrome,
+            not e.visible,
+            not e.folded,
+        )
 
-    return sorted(
-        entries, key=lambda e: (not e.available, e.available and in_chrome(e), not e.visible, not e.folded)
-    )
+    return sorted(entries, key=rank)
+
+
+def _content_first(records: list[Record], regions: list[Region], chrome: set[str]) -> list[Record]:
+    """``records`` with those of the chrome regions last (in document order otherwise)."""
+    if not chrome:
+        return records
+    return sorted(records, key=lambda r: r.region is not None and r.region in chrome)
 
 
 def _actions(
@@ -332,9 +364,10 @@ def assemble(
     were cut.
     """
     opts = options or ObserveOptions()
-    ranked = _ranked(entries, snapshot.regions)
+    chrome = _chrome(snapshot.regions)
+    ranked = _ranked(entries, chrome, {r.id for r in snapshot.regions if r.role == "search"})
     listed_regions = snapshot.regions[: opts.max_scopes]
-    listed_records = snapshot.records[: opts.max_records]
+    listed_records = _content_first(snapshot.records, snapshot.regions, chrome)[: opts.max_records]
     listed_feedback = snapshot.feedback[: opts.max_feedback]
     summaries = [_summarised(item) for item in snapshot.state]
     index = snapshot.record_index

@@ -6,17 +6,17 @@
 
   const P = globalThis.__cdpagentPrelude;
   const C = P.space('__cdpagentInfer');
-  const { VIS, ariaName, docOrder } = P;
-  const { SLIDER_HANDLES, headingOf, opensPicker } = C;
+  const { VIS, ariaName, docOrder, containsComposed } = P;
+  const { SLIDER_HANDLES, headingOf, opensPicker, useComposedOrder } = C;
 
   // clicks: non-semantic controls, hover menus, scrollables, popups (js/clickables.js).
   const CLICK = globalThis.__cdpagentClickables || null;
 
   // The open modal dialog of the page (the last one), given the [aria-modal=true] elements.
-  function openModal(ariaModal) {
+  function openModal(ariaModal, composed) {
     let modal = null;
     const dialogs = [...document.getElementsByTagName('dialog'), ...ariaModal];
-    for (const d of dialogs.sort(docOrder)) {
+    for (const d of dialogs.sort(composed ? P.composedOrder : docOrder)) {
       if (d.tagName === 'DIALOG' ? d.matches(':modal') : d.checkVisibility(VIS)) modal = d;
     }
     return modal;
@@ -36,12 +36,25 @@
     '[aria-modal="true"],[aria-current],[aria-selected],[aria-pressed],[aria-checked],[aria-expanded],[aria-sort],' +
     '[aria-live],[aria-invalid]';
   const STATE_ATTRS = ['aria-current', 'aria-selected', 'aria-pressed', 'aria-checked', 'aria-expanded'];
-  function scanAttributes() {
+  // The open shadow roots of the document, searched only up to opts.shadow_scan elements
+  // (null: not searched, too large).
+  const openRoots = (opts) => (document.getElementsByTagName('*').length > opts.shadow_scan ? null : P.openShadowRoots(Infinity));
+  // The elements of the document and of the open shadow roots roots matching selector: the
+  // document's in document order, then each tree's (ordered where order matters).
+  function queryTrees(selector, roots) {
+    const hits = document.querySelectorAll(selector);
+    if (!roots || !roots.length) return hits;
+    const out = Array.from(hits);
+    for (const r of roots) for (const el of r.querySelectorAll(selector)) out.push(el);
+    return out;
+  }
+  // The pass's scan (roots: the open shadow roots it reads too, kept with it as scan.roots).
+  function scanAttributes(roots) {
     const scan = {
       roled: [], editable: [], sliderHandles: [], ariaHidden: [], inert: [], ariaDisabled: [], ariaModal: [],
-      stated: [], sorted: [], live: [],
+      stated: [], sorted: [], live: [], roots: roots && roots.length ? roots : null,
     };
-    for (const el of document.querySelectorAll(SCANNED)) {
+    for (const el of queryTrees(SCANNED, scan.roots)) {
       const roled = el.hasAttribute('role');
       if (roled) scan.roled.push(el);
       if (el.hasAttribute('contenteditable')) scan.editable.push(el);
@@ -60,11 +73,16 @@
 
   function pageContext(opts, mode, keptScan) {
     const skipDeclared = mode === 'undeclared';
-    const scan = keptScan || scanAttributes(); // inferindex: the kept model's scan (see "the inferred index")
+    // inferindex: the kept model's scan (see "the inferred index"). Open shadow roots are
+    // read as the declared collector reads them (OB-11): their controls, landmarks and text
+    // are the page's, in the flat tree a person sees (a slotted element is where its slot is).
+    const scan = keptScan || scanAttributes(openRoots(opts));
+    const roots = scan.roots;
+    useComposedOrder(roots);
     const anyAriaHidden = valued(scan.ariaHidden, 'aria-hidden', 'true');
-    const modal = openModal(scan.ariaModal.filter((el) => el.getAttribute('aria-modal') === 'true'));
+    const modal = openModal(scan.ariaModal.filter((el) => el.getAttribute('aria-modal') === 'true'), !!roots);
     const ctx = {
-      opts, mode, skipDeclared, scan,
+      opts, mode, skipDeclared, scan, roots,
       // Elements with a role, found once: landmarks, widgets and controls are picked from them.
       roled: scan.roled,
       vw: window.innerWidth, vh: window.innerHeight,
@@ -79,7 +97,9 @@
     ctx.declared = (el) => skipDeclared && !!el.closest('[data-agent-action],[data-agent-record]');
     ctx.holdsDeclared = (el) => skipDeclared && !!el.querySelector('[data-agent-record]');
     ctx.inert = (el) => ctx.hasInert && !!el.closest('[inert]');
-    ctx.covered = (el) => !!modal && !modal.contains(el) && !el.contains(modal);
+    ctx.covered = roots
+      ? (el) => !!modal && !containsComposed(modal, el) && !containsComposed(el, modal)
+      : (el) => !!modal && !modal.contains(el) && !el.contains(modal);
     ctx.hidden = (el) => anyAriaHidden && !!el.closest('[aria-hidden="true"]');
     // Unavailability: disabled (also through an aria-disabled container), inert, hidden,
     // behind the open dialog, read-only.

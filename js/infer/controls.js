@@ -12,7 +12,7 @@
 
   const P = globalThis.__cdpagentPrelude;
   const C = P.space('__cdpagentInfer');
-  const { squash, firstRole, docOrder } = P;
+  const { squash, firstRole, docOrder, composedOrder } = P;
 
   // clicks: non-semantic controls, hover menus, scrollables, popups (js/clickables.js).
   const CLICK = globalThis.__cdpagentClickables || null;
@@ -28,7 +28,7 @@
   const NAMED_SECTIONS = ':is(section,article):not([role]):is([aria-label],[aria-labelledby])';
   const CONTROL = 'a,button,input,select,textarea,summary,[role],[contenteditable]';
   const CONTROL_ROLES = new Set(['button', 'link', 'checkbox', 'switch', 'radio', 'tab', 'menuitem',
-    'menuitemcheckbox', 'menuitemradio', 'option', 'combobox', 'searchbox', 'textbox', 'slider', 'spinbutton']);
+    'menuitemcheckbox', 'menuitemradio', 'option', 'combobox', 'searchbox', 'textbox', 'slider', 'spinbutton', 'treeitem']);
   const isLandmark = (el) => {
     const role = firstRole(el);
     return role ? LANDMARK_ROLES.has(role) : true;
@@ -65,6 +65,7 @@
   function allControls(scan, clickables) {
     const out = clickables.slice(); // clicks
     for (const el of document.querySelectorAll(TAG_CONTROLS)) if (el.tagName !== 'a') out.push(el);
+    for (const root of scan.roots || []) for (const el of root.querySelectorAll(TAG_CONTROLS)) if (el.tagName !== 'a') out.push(el);
     for (const el of scan.roled) {
       if (CONTROL_TAG.test(el.tagName) ? !el.matches(TAG_CONTROLS) && isControl(el) : isControl(el)) out.push(el);
     }
@@ -109,9 +110,10 @@
   // in document order: cheaper than a selector list, which matches every selector
   // against every element of the page.
   // keep(el), when given, filters them before they are ordered.
-  function byTagAndRole(tags, roles, roled, keep) {
+  function byTagAndRole(tags, roles, roled, keep, roots) {
     const out = [];
     for (const tag of tags) for (const el of document.getElementsByTagName(tag)) if (!keep || keep(el)) out.push(el);
+    for (const root of roots || []) for (const el of root.querySelectorAll(tags.join(','))) if (!keep || keep(el)) out.push(el);
     for (const el of roled) if (roles.has(firstRole(el)) && !tags.includes(el.localName) && (!keep || keep(el))) out.push(el);
     return out.length > 1 ? inDocumentOrder(out) : out;
   }
@@ -119,8 +121,13 @@
   // and each call can walk a long sibling list: 83,000 links took 16 s. Long lists are
   // ordered by one walk over the document's elements instead (members outside it, in
   // shadow trees, keep their relative order at the end).
+  // With open shadow roots in the pass (useComposedOrder), small lists are in composed order.
+  let order = docOrder;
+  const useComposedOrder = (roots) => { order = roots && roots.length ? composedOrder : docOrder; };
+  // The pass's order of two elements (a sort comparator): document order, or composed order.
+  const inOrder = (a, b) => order(a, b);
   function inDocumentOrder(list) {
-    if (list.length < 256) return list.sort(docOrder);
+    if (list.length < 256) return list.sort(order);
     const want = new Set(list);
     const out = [];
     for (const el of document.getElementsByTagName('*')) if (want.has(el)) out.push(el);
@@ -135,7 +142,7 @@
   // to name the first few hundred).
   function* orderedUntil(list, full) {
     if (list.length < 256) {
-      yield* list.sort(docOrder);
+      yield* list.sort(order);
       return;
     }
     const rest = new Set(list);
@@ -224,7 +231,7 @@
   Object.assign(C, {
     LANDMARK, LANDMARK_TAGS, LANDMARK_ROLES, NAMED_ONLY, NAMED_SECTIONS, CONTROL, isLandmark, isControl,
     isSliderHandle, SLIDER_HANDLES, controlsIn, CONTROL_TAG, TAG_CONTROLS, BOXES_MAX, controlsByRow, byTagAndRole,
-    inDocumentOrder, orderedUntil, landmarkAbove, POPUP_ITEM, IN_PLACE, roleOf, controlKind, effectOf, HEADING, CELL,
+    inDocumentOrder, orderedUntil, useComposedOrder, inOrder, landmarkAbove, POPUP_ITEM, IN_PLACE, roleOf, controlKind, effectOf, HEADING, CELL,
     TEXT_FIELD,
   });
 })();

@@ -117,9 +117,6 @@
 
   const keptKey = (opts, mode) => mode + optionsKey(opts);
 
-  // The open shadow roots of the document, searched only up to opts.shadow_scan elements
-  // (null: not searched, too large).
-  const openRoots = (opts) => (document.getElementsByTagName('*').length > opts.shadow_scan ? null : P.openShadowRoots(Infinity));
 
   // What must stay the same for the model to stand (see "dropped" above).
   function keptPrint(roots) {
@@ -187,21 +184,18 @@
     return null;
   }
 
-  // Whether this document had an open shadow root when one was looked for: then each model
-  // looks for them when it is built (its observer must watch them from the start).
-  let shadowed = false;
-
-  // The model of this pass (K), built from what the pass found, and watching the page. What
-  // the first answer does not need (the search for open shadow roots, which rows can be read
-  // alone) is done when the page is idle after it, or by the pass that needs it first.
+  // The model of this pass (K), built from what the pass found, and watching the page and the
+  // open shadow roots the pass read (pageContext searched them). What the first answer does
+  // not need (which rows can be read alone) is done when the page is idle after it, or by
+  // the pass that needs it first.
   function keepModel(ctx, opts, mode, parts) {
-    const roots = shadowed ? openRoots(opts) : null;
+    const roots = ctx.scan.roots;
     const allow = sheetsAllow(roots);
     if (allow === 'none') return null;
     const K = {
       key: keptKey(opts, mode), opts, allow, roots, print: keptPrint(roots), popup: popupPrint(),
       ...passLabels(), scan: ctx.scan, ...parts, recordOf: ctx.recordOf, rowAbove: ctx.rowAbove,
-      alone: null, overflow: boxesAround(parts.containers), rootsKnown: shadowed,
+      alone: null, overflow: boxesAround(parts.containers),
       // What P.pass asks the whole document each pass (see patchFacts): null until known.
       facts: null,
       undefinedEls: Array.from(document.querySelectorAll(':not(:defined)')),
@@ -212,26 +206,11 @@
     if (typeof requestIdleCallback === 'function') {
       requestIdleCallback(() => {
         if (kept !== K) return;
-        if (!knowRoots(K)) dropKept();
-        else {
-          if (!K.alone) aloneRows(K);
-          if (!K.facts) K.facts = { sensitive: !!document.querySelector(P.SENSITIVE), hidden: !!document.querySelector('[aria-hidden="true"]') };
-        }
+        if (!K.alone) aloneRows(K);
+        if (!K.facts) K.facts = { sensitive: !!document.querySelector(P.SENSITIVE), hidden: !!document.querySelector('[aria-hidden="true"]') };
       });
     }
     return K;
-  }
-
-  // Whether model K watches every open shadow root of the document; the first time it is
-  // asked it looks for them, and when there are some it says no (the model is dropped and
-  // the next one watches them from the start).
-  function knowRoots(K) {
-    if (K.rootsKnown) return true;
-    K.rootsKnown = true;
-    const roots = openRoots(K.opts);
-    if (!roots || !roots.length) return true;
-    shadowed = true;
-    return false;
   }
 
   // The scrollable boxes around the rows of containers, and whether each overflows now.
@@ -336,7 +315,6 @@
       return { K: null, click };
     };
     if (K.key !== keptKey(opts, mode)) return drop('options');
-    if (!knowRoots(K)) return drop('shadow roots');
     if (K.print !== keptPrint(K.roots)) return drop('print');
     if (!sameList(popupPrint(), K.popup)) return drop('popup');
     if (K.undefinedEls.some((el) => el.matches(':defined'))) return drop('upgrade'); // a shadow root, maybe

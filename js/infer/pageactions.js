@@ -10,7 +10,7 @@
   const {
     CONTROL_TAG, BOXES_MAX, isSliderHandle, inDocumentOrder, orderedUntil, landmarkAbove, POPUP_ITEM, roleOf,
     controlKind, effectOf, TEXT_FIELD, ownName, textOf, slug, BLOCK_STOP, captionAt, GENERATED_ID, WORDY, controlName,
-    controlWord, describe, inputSpec, keyOf, uidOf,
+    controlWord, describe, inputSpec, keyOf, uidOf, inOrder,
   } = C;
 
   // clicks: non-semantic controls, hover menus, scrollables, popups (js/clickables.js).
@@ -18,9 +18,10 @@
 
   // A control inside another control of the same name is that control seen twice
   // (a tab's <li role=tab> and its <a>, a menu item and its link): one action, the outer.
+  // A component's own control is the twin of its host (the flat tree is walked up).
   function twinOf(el, controlSet) {
-    let p = el.parentElement;
-    for (let depth = 0; p && depth < 4; p = p.parentElement, depth++) {
+    let p = P.composedParent(el);
+    for (let depth = 0; p && depth < 4; p = P.composedParent(p), depth++) {
       if (!controlSet.has(p)) continue;
       const a = ownName(p, 200);
       return a !== '' && a === ownName(el, 200);
@@ -34,8 +35,10 @@
     if (el.tagName === 'INPUT') return el.name ? `${el.form ? 'f' : 'd'}\u0000${el.name}` : el;
     return el.closest('[role=radiogroup]') || el.parentElement || el;
   }
+  // A slotted radio is in the group its slot is in (a component's own radiogroup).
+  const up = (radio, selector) => (radio.assignedSlot ? P.closestComposed(radio, selector) : radio.closest(selector));
   const radioContainer = (radio, key) => (typeof key === 'string'
-    ? radio.closest('fieldset,[role=radiogroup]') : radio.closest('[role=radiogroup]') || radio.closest('fieldset'));
+    ? up(radio, 'fieldset,[role=radiogroup]') : up(radio, '[role=radiogroup]') || up(radio, 'fieldset'));
 
   // The name of a radio group: its radiogroup's or fieldset's name or legend, else the
   // caption before its first radio, else its humanised name; else positional.
@@ -95,8 +98,10 @@
     const controlSet = new Set(pageControls);
     // A twin is inside another control: only controls with element children can hold one
     // (none of 50,000 text links), so most controls skip the walk up.
-    const holders = pageControls.filter((el) => el.firstElementChild);
-    const mayBeTwin = holders.length > BOXES_MAX ? () => true : (el) => holders.some((h) => h !== el && h.contains(el));
+    // With open shadow roots a host holds its shadow tree's controls too.
+    const holders = pageControls.filter((el) => el.firstElementChild || (ctx.roots && el.shadowRoot));
+    const holds = ctx.roots ? P.containsComposed : (h, el) => h.contains(el);
+    const mayBeTwin = holders.length > BOXES_MAX ? () => true : (el) => holders.some((h) => h !== el && holds(h, el));
     // Radio groups, each offered once, at its first radio.
     const radioGroups = new Map();
     // Radios by their role attribute (the pass's [role] scan) or their type: the role of
@@ -255,12 +260,14 @@
 
   // Document order across page actions and groups.
   const orderActions = (pageActions, pageEls, groupList) => P.orderActions(pageActions, pageEls, groupList,
-    (a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    inOrder);
 
   // A text field submits with Enter when it is alone in its form, or without a form
   // in its landmark: typing into one field of several must not send the others.
+  // A field in a shadow tree is never taken as lone: its component's tree does not say
+  // which fields share its form.
   function lone(el) {
-    if (el.tagName === 'TEXTAREA' || el.isContentEditable) return false;
+    if (el.tagName === 'TEXTAREA' || el.isContentEditable || el.getRootNode() !== document) return false;
     const scope = el.form || landmarkAbove(el) || document.body;
     return scope.querySelectorAll(TEXT_FIELD).length <= 1;
   }

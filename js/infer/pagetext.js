@@ -5,7 +5,7 @@
 
   const P = globalThis.__cdpagentPrelude;
   const C = P.space('__cdpagentInfer');
-  const { MASK, VIS, squash, inViewport, firstRole } = P;
+  const { MASK, VIS, squash, inViewport, firstRole, composedParent } = P;
   const { HEADING, passLabels } = C;
 
   // The visible text of the page, block by block in document (reading) order:
@@ -48,12 +48,32 @@
       blocks.push(b);
       return b;
     };
+    // With open shadow roots the walk follows the flat tree a person sees: a host's shadow
+    // tree instead of its children, and at each <slot> what is assigned to it (else its
+    // fallback content). A slot has no box of its own: a text's visibility is its nearest
+    // element's that is not a slot.
+    const flat = !!ctx.roots;
+    const childrenOf = (node) => {
+      if (node.shadowRoot) return node.shadowRoot.childNodes;
+      if (node.tagName === 'SLOT') {
+        const assigned = node.assignedNodes();
+        if (assigned.length) return assigned;
+      }
+      return node.childNodes;
+    };
+    const boxOf = (node) => {
+      let p = node;
+      while (p && p.tagName === 'SLOT') p = composedParent(p);
+      return p;
+    };
     const walk = (node, cursor, inControl) => {
-      for (let c = node.firstChild; c; c = c.nextSibling) {
+      const kids = flat ? childrenOf(node) : null;
+      for (let i = 0, c = flat ? kids[0] : node.firstChild; c; c = flat ? kids[++i] : c.nextSibling) {
         if (++scanned > scanMax) { complete = false; return; }
         if (c.nodeType === Node.TEXT_NODE) {
           if (!/\S/.test(c.data) || skipped.has(c)) { if (cursor.block) cursor.block.parts.push(' '); continue; }
-          if (!shown(node)) continue;
+          const box = flat ? boxOf(c.parentElement || (c.parentNode && c.parentNode.host)) : node;
+          if (!box || !shown(box)) continue;
           if (!cursor.block) cursor.block = open(cursor.el);
           if (!complete) return;
           cursor.block.parts.push(c.data);

@@ -7,7 +7,7 @@
 
   const P = globalThis.__cdpagentPrelude;
   const C = P.space('__cdpagentInfer');
-  const { ariaName, inViewport } = P;
+  const { ariaName, inViewport, composedParent } = P;
   const {
     LANDMARK, LANDMARK_TAGS, LANDMARK_ROLES, NAMED_ONLY, NAMED_SECTIONS, isLandmark, byTagAndRole, inDocumentOrder,
     slug, textOf,
@@ -21,7 +21,16 @@
     // Inferred region ids never take a declared one: paths key labels and locators.
     if (skipDeclared) for (const el of document.querySelectorAll('[data-agent-region]')) usedIds.set(el.getAttribute('data-agent-region'), 1);
     let total = 0;
-    const ancestorRegion = (el) => {
+    // With open shadow roots, regions hold what the flat tree puts in them (a dialog's
+    // slotted fields are the dialog's).
+    const composedRegion = (el) => {
+      for (let p = composedParent(el); p; p = composedParent(p)) {
+        const info = regionInfo.get(p);
+        if (info) return info;
+      }
+      return null;
+    };
+    const ancestorRegion = ctx.roots ? composedRegion : (el) => {
       for (let p = el.parentElement && el.parentElement.closest(LANDMARK); p; p = p.parentElement && p.parentElement.closest(LANDMARK)) {
         const info = regionInfo.get(p);
         if (info) return info;
@@ -35,7 +44,7 @@
     // role they come with the roled elements.
     const keep = (el) => isLandmark(el) && !(NAMED_ONLY.test(landmarkRole(el) || '') && !ariaName(el, opts.name_chars));
     const namedSections = Array.prototype.filter.call(document.querySelectorAll(NAMED_SECTIONS), keep);
-    const found = byTagAndRole(LANDMARK_TAGS.filter((t) => t !== 'section' && t !== 'article'), LANDMARK_ROLES, ctx.roled, keep);
+    const found = byTagAndRole(LANDMARK_TAGS.filter((t) => t !== 'section' && t !== 'article'), LANDMARK_ROLES, ctx.roled, keep, ctx.roots);
     const candidates = namedSections.length ? inDocumentOrder(found.concat(namedSections)) : found;
     for (const el of candidates) {
       if (skipDeclared && el.hasAttribute('data-agent-region')) continue;
@@ -73,6 +82,7 @@
       const own = regionInfo.get(el);
       if (own) return own;
       if (!regionInfo.size) return null;
+      if (ctx.roots) return composedRegion(el);
       // From el itself (not a region: asked first), so its parent gets no wrapper here.
       for (let p = el.closest(regionTags); p; p = p.parentElement && p.parentElement.closest(regionTags)) {
         const info = p === el ? null : regionInfo.get(p);

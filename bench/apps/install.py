@@ -1,0 +1,174 @@
+"""Install issue 34's corpus applications into ``.realworld/`` of the checkout (stdlib only).
+
+Each application is installed from its own package, never vendored: Django from PyPI into a
+virtualenv of its own (``.realworld/django-venv``, the version pip resolves), Shoelace
+(``@shoelace-style/shoelace``, pinned) from npm into ``.realworld/shoelace``, and Python's
+own documentation from Debian's ``python3-doc`` (apt-get, as root; it installs under
+``/usr/share/doc``, so that one is optional: without it its tasks are left out). Each one's
+licence file is copied next to it (``.realworld/licences/``). The folder is git-ignored.
+
+Idempotent: a step already done (its stamp file exists) says nothing; every step taken
+prints one line of progress on stderr. A package that cannot be fetched raises
+:class:`InstallError` naming the package and the client's last output line.
+
+    python3 bench/apps/install.py            (installs what is missing; prints the folder)
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+HOME = ROOT / ".realworld"
+SHOELACE_VERSION = "2.20.1"
+DJANGO_VENV = HOME / "django-venv"
+SHOELACE = HOME / "shoelace"
+LICENCES = HOME / "licences"
+
+
+class InstallError(RuntimeError):
+    """A package could not be fetched or installed; the message names it and why."""
+
+
+def _say(line: str) -> None:
+    print(f"apps: {line}", file=sys.stderr, flush=True)
+
+
+def _run(what: str, argv: list[str]) -> None:
+    """Run ``argv``; :class:`InstallError` naming ``what`` when it fails or is missing."""
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    except FileNotFoundError as exc:
+        raise InstallError(f"cannot install {what}: {argv[0]} is not installed") from exc
+    if done.returncode != 0:
+        lines = (done.stderr or done.stdout).strip().splitlines()
+        raise InstallError(f"cannot install {what}: {lines[-1] if lines else 'exit ' + str(done.returncode)}")
+
+
+def django_python() -> Path:
+    return DJANGO_VENV / "bin" / "python"
+
+
+def install_django() -> Path:
+    """Django in its own virtualenv; returns that virtualenv's python.
+
+    Raises :class:`InstallError` when pip cannot fetch Django."""
+    stamp = DJANGO_VENV / ".installed"
+    if stamp.exists():
+        return django_python()
+    if not django_python().exists():
+        _say(f"creating the virtualenv {DJANGO_VENV.relative_to(ROOT)}")
+        venv.create(DJANGO_VENV, with_pip=True)
+    _say("installing Django from PyPI (pip)")
+    _run(
+        "Django",
+        [str(django_python()), "-m", "pip", "install", "-q", "--disable-pip-version-check", "Django"],
+    )
+    found = subprocess.run(
+        [
+            str(django_python()),
+            "-c",
+            "import django, pathlib; print(pathlib.Path(django.__file__).parent.parent)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    site = Path(found)
+    licence = next(iter(sorted(site.glob("[Dd]jango-*.dist-info/licenses/LICENSE*"))), None) or next(
+        iter(sorted(site.glob("[Dd]jango-*.dist-info/LICENSE*"))), None
+    )
+    if licence is None:
+        raise InstallError("cannot install Django: its wheel carries no licence file")
+    LICENCES.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(licence, LICENCES / "Django-LICENSE")
+    stamp.touch()
+    return django_python()
+
+
+def install_shoelace() -> Path:
+    """Shoelace from npm; returns the package's folder (its ``cdn/`` holds the bundle).
+
+    Raises :class:`InstallError` when npm is missing or cannot fetch the package."""
+    stamp = SHOELACE / f".installed-{SHOELACE_VERSION}"
+    package = SHOELACE / "node_modules" / "@shoelace-style" / "shoelace"
+    if stamp.exists():
+        return package
+    _say(f"installing @shoelace-style/shoelace@{SHOELACE_VERSION} from npm")
+    SHOELACE.mkdir(parents=True, exist_ok=True)
+    _run(
+        "@shoelace-style/shoelace",
+        [
+            "npm",
+            "install",
+            "--silent",
+            "--no-audit",
+            "--no-fund",
+            "--prefix",
+            str(SHOELACE),
+            f"@shoelace-style/shoelace@{SHOELACE_VERSION}",
+        ],
+    )
+    licence = package / "LICENSE.md"
+    if not licence.exists():
+        raise InstallError("cannot install Shoelace: the package carries no LICENSE.md")
+    LICENCES.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(licence, LICENCES / "shoelace-LICENSE.md")
+    stamp.touch()
+    return package
+
+
+PYTHON_DOCS = Path("/usr/share/doc/python3/html")
+
+
+def install_python_docs() -> Path:
+    """Debian's ``python3-doc`` (the Sphinx site of Python's documentation, with its offline
+    search); returns its html folder. Raises :class:`InstallError` when it is not installed
+    and cannot be (not root, no apt-get, or the package cannot be fetched)."""
+    if not (PYTHON_DOCS / "index.html").exists():
+        if not shutil.which("apt-get") or not hasattr(os, "geteuid") or os.geteuid() != 0:
+            raise InstallError("cannot install python3-doc: it needs apt-get as root")
+        _say("installing Debian's python3-doc (apt-get)")
+        _run("python3-doc", ["apt-get", "install", "-y", "-qq", "python3-doc"])
+    licence = Path("/usr/share/doc/python3-doc/copyright")
+    if licence.exists() and not (LICENCES / "python3-doc-copyright").exists():
+        LICENCES.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(licence, LICENCES / "python3-doc-copyright")
+    return PYTHON_DOCS.resolve()
+
+
+def installed() -> bool:
+    """Whether every application is installed (nothing to do)."""
+    return (DJANGO_VENV / ".installed").exists() and (SHOELACE / f".installed-{SHOELACE_VERSION}").exists()
+
+
+def install_all() -> None:
+    """Install every application that is missing; :class:`InstallError` on the first failure."""
+    install_django()
+    install_shoelace()
+
+
+def install_optional() -> list[str]:
+    """Install the applications that need more than a user's rights (python3-doc); the
+    reasons of those that could not be installed."""
+    try:
+        install_python_docs()
+    except InstallError as exc:
+        return [str(exc)]
+    return []
+
+
+if __name__ == "__main__":
+    try:
+        install_all()
+    except InstallError as exc:
+        print(f"apps: {exc}", file=sys.stderr)
+        sys.exit(1)
+    for why in install_optional():
+        print(f"apps: left out: {why}", file=sys.stderr)
+    print(HOME)

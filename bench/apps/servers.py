@@ -1,0 +1,199 @@
+"""Start issue 34's corpus applications on loopback, each from its installed package.
+
+- :func:`django_admin`: the Django project of ``bench/apps/django`` served by the Django of
+  ``.realworld/django-venv`` on 127.0.0.1 (a port the system picks), over a fresh SQLite
+  database seeded with the corpus's books and a superuser (:data:`ADMIN`).
+- :func:`shoelace_page`: ``bench/apps/shoelace/index.html`` and the installed Shoelace
+  package, served by a static server on 127.0.0.1.
+
+Both are context managers that stop what they started when left. :func:`django_state`
+reads the application's own database through its ORM (``manage.py shell -c``).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import install
+
+HERE = Path(__file__).resolve().parent
+PROJECT = HERE / "django"
+ADMIN = ("admin", "corpus-admin-pw")
+
+# The books every run starts with: (title, author, genre, published, pages, in stock).
+BOOKS = [
+    ("Emma", "Jane Austen", "novel", "1815-12-23", 474, True),
+    ("Persuasion", "Jane Austen", "novel", "1817-12-20", 249, True),
+    ("Middlemarch", "George Eliot", "novel", "1871-12-01", 880, True),
+    ("Leaves of Grass", "Walt Whitman", "poetry", "1855-07-04", 95, True),
+    ("The Prelude", "William Wordsworth", "poetry", "1850-07-01", 320, False),
+    ("The Histories", "Herodotus", "history", "0430-01-01", 716, False),
+    ("Decline and Fall", "Edward Gibbon", "history", "1776-02-17", 1200, False),
+    ("Opticks", "Isaac Newton", "science", "1704-02-16", 416, True),
+    ("On the Origin of Species", "Charles Darwin", "science", "1859-11-24", 502, True),
+    ("Walden", "Henry David Thoreau", "history", "1854-08-09", 352, True),
+    ("Silas Marner", "George Eliot", "novel", "1861-04-02", 248, True),
+    ("Sybil", "Benjamin Disraeli", "novel", "1845-05-01", 420, True),
+]
+
+_SEED = """
+import json, sys
+from django.contrib.auth.models import User
+from library.models import Book
+User.objects.create_superuser({user!r}, "admin@corpus.invalid", {password!r})
+for t, a, g, p, n, s in json.loads({books!r}):
+    Book.objects.create(title=t, author=a, genre=g, published=p, pages=n, in_stock=s)
+"""
+
+
+@dataclass(frozen=True)
+class DjangoAdmin:
+    url: str  # the admin's root, ending in "/admin/"
+    database: Path
+
+    def state(self, code: str) -> Any:
+        """What ``code`` (Python run by ``manage.py shell -c`` against this run's database,
+        ending in an expression assigned to ``out``) computes, decoded from JSON."""
+        return django_state(self.database, code)
+
+
+def _manage(database: Path, *args: str) -> str:
+    """Run ``manage.py`` with ``args`` on ``database``; its stdout. Raises
+    :class:`subprocess.CalledProcessError` (with its stderr) when it fails."""
+    done = subprocess.run(
+        [str(install.django_python()), str(PROJECT / "manage.py"), *args],
+        env={**os.environ, "CORPUS_DB": str(database), "PYTHONDONTWRITEBYTECODE": "1"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise subprocess.CalledProcessError(done.returncode, args, done.stdout, done.stderr)
+    return done.stdout
+
+
+def django_state(database: Path, code: str) -> Any:
+    """``out`` as ``code`` leaves it, read through the application's ORM."""
+    script = f"import json\nfrom library.models import Book\n{code}\nprint(json.dumps(out, default=str))"
+    return json.loads(_manage(database, "shell", "-c", script).strip().splitlines()[-1])
+
+
+@functools.cache
+def _template() -> Path:
+    """A migrated and seeded database, made once per process and copied for every run."""
+    folder = Path(tempfile.mkdtemp(prefix="corpus-django-"))
+    database = folder / "template.sqlite3"
+    _manage(database, "migrate", "--noinput")
+    user, password = ADMIN
+    _manage(database, "shell", "-c", _SEED.format(user=user, password=password, books=json.dumps(BOOKS)))
+    return database
+
+
+@contextmanager
+def django_admin() -> Iterator[DjangoAdmin]:
+    """The admin served on 127.0.0.1 over a fresh copy of the seeded database.
+
+    Raises :class:`install.InstallError` when Django cannot be installed, and
+    :class:`RuntimeError` when the server does not start."""
+    install.install_django()
+    folder = Path(tempfile.mkdtemp(prefix="corpus-run-"))
+    database = folder / "db.sqlite3"
+    shutil.copyfile(_template(), database)
+    server = subprocess.Popen(
+        [str(install.django_python()), str(PROJECT / "serve.py")],
+        env={**os.environ, "CORPUS_DB": str(database), "PYTHONDONTWRITEBYTECODE": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        port = server.stdout.readline().strip()
+        if not port.isdigit():
+            raise RuntimeError(
+                f"the Django server did not start: {server.stderr.read() if server.stderr else ''}"
+            )
+        yield DjangoAdmin(url=f"http://127.0.0.1:{port}/admin/", database=database)
+    finally:
+        server.terminate()
+        server.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+class _Static(SimpleHTTPRequestHandler):
+    """The page's folder at ``/``, the installed Shoelace package at ``/shoelace/``."""
+
+    package: Path = HERE
+
+    def translate_path(self, path: str) -> str:
+        clean = path.split("?", 1)[0].split("#", 1)[0]
+        if clean.startswith("/shoelace/"):
+            return str(self.package / clean.removeprefix("/shoelace/"))
+        return str(HERE / "shoelace" / clean.lstrip("/"))
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+class _Server(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a browser closing a connection mid-file is not the corpus's business
+
+
+@contextmanager
+def _static(root: Path) -> Iterator[str]:
+    """``root`` served on 127.0.0.1 until left; the url of its root folder."""
+    handler = functools.partial(_Plain, directory=str(root))
+    httpd = _Server(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_port}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join()
+
+
+class _Plain(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@contextmanager
+def python_docs() -> Iterator[str]:
+    """Python's documentation (Debian's python3-doc) served on 127.0.0.1: its root url.
+
+    Raises :class:`install.InstallError` when it is not installed and cannot be."""
+    with _static(install.install_python_docs()) as url:
+        yield url
+
+
+@contextmanager
+def shoelace_page() -> Iterator[str]:
+    """The corpus's Shoelace page's url, served on 127.0.0.1 until left.
+
+    Raises :class:`install.InstallError` when Shoelace cannot be installed."""
+    package = install.install_shoelace()
+    handler = type("Handler", (_Static,), {"package": package})
+    httpd = _Server(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_port}/index.html"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join()
