@@ -39,6 +39,7 @@ import pytest
 import recorded_cdp
 
 import cdpagent
+from cdpagent.cdp.children import die_with_parent, owned_workdir, remove_stale_workdirs
 from cdpagent.cdp.launcher import default_flags, devtools_url, find_browser
 from cdpagent.webmcp.bridge import FLAG as WEBMCP_FLAG
 
@@ -174,7 +175,9 @@ async def evaluate(tab: cdpagent.Tab, expression: str, *, gesture: bool = False)
 @pytest.fixture(scope="session")
 def chrome_endpoint() -> Iterator[str]:
     """The ``ws://`` DevTools url of a browser shared by the whole session."""
-    workdir = tempfile.mkdtemp(prefix="cdpagent-test-")
+    # Owned and tied to this process: a killed test run leaves neither browser nor profile.
+    remove_stale_workdirs("cdpagent-test-")
+    workdir = owned_workdir("cdpagent-test-")
     argv = [
         find_browser(environ=REAL_ENV),
         *default_flags(os.path.join(workdir, "profile"), headless=True, pipe=False),
@@ -186,6 +189,7 @@ def chrome_endpoint() -> Iterator[str]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=die_with_parent(os.getpid()),
     )
     assert proc.stderr is not None
     url = ""

@@ -3,7 +3,9 @@
 :func:`find_browser` looks at ``CDPAGENT_CHROME``, then the usual executable
 names on ``PATH``, then the usual macOS and Windows install paths.
 :class:`BrowserProcess` starts one with a fresh temporary profile and flags that
-keep it off the network, and always reaps it and removes the profile.
+keep it off the network, and always reaps it and removes the profile; it forks through
+:func:`cdpagent.cdp.children.spawn`, so the browser dies with its host even on ``SIGKILL``,
+and removes the profiles of hosts that died that way.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Literal
@@ -23,6 +24,7 @@ import msgspec
 import trio
 
 from ..errors import BrowserNotFound, LaunchError
+from .children import Child, owned_workdir, remove_stale_workdirs, spawn
 from .logs import LAUNCH
 
 __all__ = [
@@ -220,7 +222,7 @@ class BrowserProcess:
 
     def __init__(
         self,
-        process: trio.Process,
+        process: Child | trio.Process,
         workdir: str,
         pipe_fds: tuple[int, int] | None,
         profile: str | None = None,
@@ -257,7 +259,8 @@ class BrowserProcess:
         way — the browser exits, so a browser on a websocket port never outlives its owner.
         """
         exe = executable or find_browser()
-        workdir = tempfile.mkdtemp(prefix="cdpagent-")
+        remove_stale_workdirs()
+        workdir = owned_workdir()
         profile = os.fspath(user_data_dir) if user_data_dir is not None else os.path.join(workdir, "profile")
         if user_data_dir is not None:
             try:
@@ -275,14 +278,9 @@ class BrowserProcess:
         ours = (from_browser_r, to_browser_w)
         theirs = (to_browser_r, from_browser_w)
         try:
-            process = await trio.lowlevel.open_process(
-                argv,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
-                start_new_session=True,
-                pass_fds=(3, 4),
-                preexec_fn=_fd_mover(theirs),
+            # On this (the Trio) thread: the parent-death signal follows the forking thread.
+            process: Child | trio.Process = spawn(
+                argv, new_session=True, pass_fds=(3, 4), preexec=_fd_mover(theirs)
             )
         except OSError as exc:
             shutil.rmtree(workdir, ignore_errors=True)
