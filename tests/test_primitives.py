@@ -158,6 +158,22 @@ async def test_br5_wait_for_text_gone_and_timeout(browser: cdpagent.Browser) -> 
     assert err.value.code == "INVALID_ARGUMENT"
 
 
+async def test_br5_a_huge_wait_text_gives_a_bounded_message_everywhere(browser: cdpagent.Browser) -> None:
+    """Issue 35, finding 6: 2 MB of search text once gave a 2,000,145-character WAIT_TIMEOUT line."""
+    tab = await browser.open(SECOND)
+    huge = "needle " + "x" * 2_000_000
+    with pytest.raises(OperationError) as err:
+        await tab.wait_for(text=huge, timeout=0.3)
+    assert err.value.code == "WAIT_TIMEOUT" and "needle" in err.value.message
+    assert len(err.value.message) <= 1000 and len(str(err.value)) <= 1100
+    assert len(json.dumps(err.value.envelope())) <= 1200
+    step = json.dumps({"op": "wait_for", "text": huge, "timeout": 0.3})
+    failed, _ = await run_step(ScriptContext(tab, None), step)
+    line = json.dumps(failed)
+    assert failed["error"]["code"] == "SCRIPT_STEP_FAILED" and "WAIT_TIMEOUT" in line, line[:300]
+    assert len(line) <= 1200, f"a {len(line)}-character script line"
+
+
 async def test_br4_downloads_are_saved_named_and_reported(chrome_endpoint: str, tmp_path: Path) -> None:
     async with cdpagent.connect(chrome_endpoint, download_dir=tmp_path) as browser:
         tab = await browser.open(PAGE)
