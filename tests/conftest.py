@@ -40,7 +40,7 @@ import recorded_cdp
 
 import cdpagent
 from cdpagent.cdp.children import die_with_parent, owned_workdir, remove_stale_workdirs
-from cdpagent.cdp.launcher import default_flags, devtools_url, find_browser
+from cdpagent.cdp.launcher import default_flags, devtools_url, find_browser, write_preferences
 from cdpagent.webmcp.bridge import FLAG as WEBMCP_FLAG
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -178,6 +178,7 @@ def chrome_endpoint() -> Iterator[str]:
     # Owned and tied to this process: a killed test run leaves neither browser nor profile.
     remove_stale_workdirs("cdpagent-test-")
     workdir = owned_workdir("cdpagent-test-")
+    write_preferences(os.path.join(workdir, "profile"))
     argv = [
         find_browser(environ=REAL_ENV),
         *default_flags(os.path.join(workdir, "profile"), headless=True, pipe=False),

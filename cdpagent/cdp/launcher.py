@@ -11,6 +11,7 @@ and removes the profiles of hosts that died that way.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -18,7 +19,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Final, Literal
 
 import msgspec
 import trio
@@ -35,6 +36,7 @@ __all__ = [
     "devtools_url",
     "find_browser",
     "process_plan",
+    "write_preferences",
 ]
 
 #: Executable names looked up on ``PATH``, per system, most specific first.
@@ -181,7 +183,7 @@ def default_flags(profile: str, *, headless: bool, pipe: bool) -> list[str]:
         "--disable-sync",
         "--disable-quic",
         "--disable-back-forward-cache",
-        "--disable-features=BackForwardCache,Translate,MediaRouter,OptimizationHints",
+        "--disable-features=BackForwardCache,Translate,MediaRouter,OptimizationHints,LoadingPredictorUseLocalPredictions",
         "--no-first-run",
         "--no-default-browser-check",
         "--disable-default-apps",
@@ -204,6 +206,19 @@ def default_flags(profile: str, *, headless: bool, pipe: bool) -> list[str]:
         flags.append("--no-sandbox")
     flags.append("about:blank")
     return flags
+
+
+#: Profile preferences a fresh temporary profile starts with: no preconnects or prefetches
+#: (``net.network_prediction_options`` 2, "never"), so the browser contacts no server a page
+#: or the runtime did not ask for (a storage-state load must reach no network, BR-6).
+PREFERENCES: Final = {"net": {"network_prediction_options": 2}}
+
+
+def write_preferences(profile: str) -> None:
+    """Give the fresh profile folder ``profile`` :data:`PREFERENCES` (its ``Default/Preferences``)."""
+    default = Path(profile, "Default")
+    default.mkdir(parents=True, exist_ok=True)
+    (default / "Preferences").write_text(json.dumps(PREFERENCES))
 
 
 def devtools_url(line: bytes) -> str | None:
@@ -262,6 +277,8 @@ class BrowserProcess:
         remove_stale_workdirs()
         workdir = owned_workdir()
         profile = os.fspath(user_data_dir) if user_data_dir is not None else os.path.join(workdir, "profile")
+        if user_data_dir is None:
+            write_preferences(profile)
         if user_data_dir is not None:
             try:
                 os.makedirs(profile, exist_ok=True)
