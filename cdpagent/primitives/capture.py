@@ -5,13 +5,18 @@ viewport, the whole page up to :data:`MAX_PAGE_HEIGHT` CSS pixels, or one
 action's or record's element) is captured at a scale that makes its longer edge at
 most ``max_edge`` pixels, so bytes and time stay bounded on a page of any length.
 
-Masking holds in pixels as it does in text: before the capture, ``js/capture.js``
-covers every visible sensitive element (password, hidden-value, one-time-code and
-card fields, anything under ``data-agent-sensitive``) with an opaque box drawn in
-a closed shadow root; after it, the boxes go. A page that removes or moves the
-boxes during the capture gets a ``CAPTURE_FAILED`` error, never an unmasked image.
-Limits: fields inside closed shadow roots or frames are not covered (the page
-cannot mark them either).
+Masking holds in pixels as it does in text, by the same rule (the prelude's
+``isSensitive``): before the capture, ``js/capture.js`` covers every sensitive element
+(password, hidden-value, one-time-code and card fields, anything under
+``data-agent-sensitive``) of the document, its open shadow roots and its same-origin
+frames with an opaque box drawn in a closed shadow root — the box of everything the
+element paints, its overflowing text and its descendants included; after it, the
+sensitive areas are measured again and the boxes go. A page that removes or hides the
+boxes, or whose sensitive areas moved, grew or appeared outside them meanwhile, gets
+a ``CAPTURE_FAILED`` error, never an unmasked image. Limits: fields inside closed
+shadow roots (the page cannot mark them either) or in frames of another origin
+(another process) are not covered; a field that leaves its box and comes back
+between two measurements without the page changing afterwards is not noticed.
 """
 
 from __future__ import annotations
@@ -198,9 +203,13 @@ async def _screenshot(
         raise OperationError("CAPTURE_FAILED", f"the browser could not capture the page: {exc}") from None
     finally:
         with trio.CancelScope(shield=True):
-            intact = await _call(tab, ctx, PageFunction.UNMASK)
-    if not intact:
+            after = await _call(tab, ctx, PageFunction.UNMASK)
+    if after == "removed":
         raise OperationError("CAPTURE_FAILED", "the page removed the masks of its sensitive fields")
+    if after != "ok":
+        raise OperationError(
+            "CAPTURE_FAILED", "a sensitive field moved, grew or appeared outside its mask during the capture"
+        )
     data = base64.b64decode(shot["data"])
     width, height = _image_size(data, fmt)
     return Screenshot(data, fmt, width, height, int((masked or {}).get("count", 0)), truncated)
