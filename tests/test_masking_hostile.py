@@ -8,6 +8,12 @@ and count red pixels. A capture either comes back with none, or fails with
 
 from __future__ import annotations
 
+import base64
+import http.server
+import threading
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 from conftest import PAGES
 from png_support import pixels
@@ -41,6 +47,47 @@ async def test_br3_a_secret_in_a_same_origin_frame_is_masked(browser: cdpagent.B
     assert _red(await _shot(tab)) == 0
 
 
+OUTER = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Outer</title></head>
+<body style="margin:0;background:#fff"><iframe title="bank" src="http://localhost:{port}/inner"
+ style="margin:20px;border:0;width:600px;height:200px"></iframe></body></html>"""
+INNER = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Inner</title></head>
+<body style="margin:0;background:#fff"><p>Account <span data-agent-sensitive
+ style="color:#f00;font:bold 40px monospace">IBAN-DE-0042</span></p></body></html>"""
+
+
+class _Sites(http.server.BaseHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        port = self.server.server_address[1]
+        body = (OUTER.format(port=port) if self.path == "/outer" else INNER).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@pytest.fixture
+def two_sites() -> Iterator[int]:
+    """One loopback server, reached as 127.0.0.1 and as localhost: two sites, two renderers."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Sites)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server.server_address[1]
+    server.shutdown()
+
+
+async def test_br3_a_secret_in_a_frame_of_another_site_is_masked(
+    browser: cdpagent.Browser, two_sites: int
+) -> None:
+    tab = await browser.open(f"http://127.0.0.1:{two_sites}/outer")
+    await tab.wait_until(lambda: bool(tab.frame_targets), 10)  # drawn by its own renderer
+    unmasked = await tab.session.send("Page.captureScreenshot", {"format": "png"})
+    assert _red(base64.b64decode(unmasked["data"])) > 100, "the frame paints no secret to mask"
+    assert _red(await _shot(tab)) == 0
+
+
 async def test_br3_text_overflowing_a_sensitive_element_and_its_descendants_are_covered(
     browser: cdpagent.Browser,
 ) -> None:
@@ -66,6 +113,4 @@ async def test_br3_the_secrets_are_really_red_without_a_mask(browser: cdpagent.B
     """The counts above could not pass by accident: unmasked, each page paints red."""
     tab = await browser.open(MASKING / page)
     shot = await tab.session.send("Page.captureScreenshot", {"format": "png"})
-    import base64
-
     assert _red(base64.b64decode(shot["data"])) > 100

@@ -13,10 +13,11 @@ frames with an opaque box drawn in a closed shadow root — the box of everythin
 element paints, its overflowing text and its descendants included; after it, the
 sensitive areas are measured again and the boxes go. A page that removes or hides the
 boxes, or whose sensitive areas moved, grew or appeared outside them meanwhile, gets
-a ``CAPTURE_FAILED`` error, never an unmasked image. Limits: fields inside closed
-shadow roots (the page cannot mark them either) or in frames of another origin
-(another process) are not covered; a field that leaves its box and comes back
-between two measurements without the page changing afterwards is not noticed.
+a ``CAPTURE_FAILED`` error, never an unmasked image. A frame of another site, drawn by
+another renderer, is masked by the helper of its own world, the same way. Limits:
+fields inside closed shadow roots are not covered (the page cannot mark them either),
+and a field that leaves its box and comes back between the two measurements is not
+noticed.
 """
 
 from __future__ import annotations
@@ -29,9 +30,11 @@ from typing import Any, Final, Literal
 import msgspec
 import trio
 
+from ..cdp.connection import Session
 from ..cdp.target import Target
-from ..cdp.world import PageFunction, call_function, enter
-from ..errors import OperationError, PageFunctionError, ProtocolError, ToolCallError
+from ..cdp.world import WORLD, PageFunction, call_function, enter, install_commands
+from ..errors import CDPAgentError, OperationError, PageFunctionError, ProtocolError, ToolCallError
+from ..snapshot.frames import FRAME_TIMEOUT, frame_world
 from ..snapshot.observe import observe
 from ..snapshot.openai_tools import resolve_tool_call
 
@@ -79,10 +82,38 @@ async def _capture_world(tab: Target) -> int:
 
 
 async def _call(tab: Target, ctx: int, function: PageFunction, *args: Any) -> Any:
+    return await _call_in(tab.session, ctx, function, *args)
+
+
+async def _call_in(session: Session, ctx: int, function: PageFunction, *args: Any) -> Any:
     try:
-        return await call_function(tab.session, function, *args, context=ctx)
+        return await call_function(session, function, *args, context=ctx)
     except PageFunctionError as exc:
         raise OperationError("CAPTURE_FAILED", f"the capture helper failed: {exc.text[:200]}") from None
+
+
+async def _worlds(tab: Target) -> list[tuple[Session, int]]:
+    """The capture's world in the tab's document and in each of its out-of-process frames.
+
+    A frame of another site is drawn by another renderer, where the tab's world cannot
+    look: its fields are masked by the capture helper of its own world. Raises
+    :class:`OperationError` ``CAPTURE_FAILED`` naming a frame whose world cannot be
+    reached, since its fields could not be covered.
+    """
+    worlds = [(tab.session, await _capture_world(tab))]
+    deadline = trio.current_time() + FRAME_TIMEOUT
+    for frame_id in list(tab.frame_targets):
+        try:
+            where = await frame_world(tab, frame_id, WORLD, install_commands(), deadline)
+        except (CDPAgentError, trio.TooSlowError):
+            where = None
+            if frame_id in tab.frame_targets:
+                raise OperationError(
+                    "CAPTURE_FAILED", f"the sensitive fields of frame {frame_id} cannot be masked"
+                ) from None
+        if where is not None:
+            worlds.append(where)
+    return worlds
 
 
 async def _target_box(tab: Target, ctx: int, target: str) -> _Box:
@@ -196,14 +227,23 @@ async def _screenshot(
     }
     if quality is not None:
         params["quality"] = quality
-    masked = await _call(tab, ctx, PageFunction.MASK)
+    worlds = await _worlds(tab)
+    count = 0
+    afters: list[Any] = []
     try:
+        for session, world in worlds:
+            count += int((await _call_in(session, world, PageFunction.MASK) or {}).get("count", 0))
         shot = await tab.session.send("Page.captureScreenshot", params)
     except ProtocolError as exc:
         raise OperationError("CAPTURE_FAILED", f"the browser could not capture the page: {exc}") from None
     finally:
         with trio.CancelScope(shield=True):
-            after = await _call(tab, ctx, PageFunction.UNMASK)
+            for session, world in worlds:
+                try:
+                    afters.append(await _call_in(session, world, PageFunction.UNMASK))
+                except (CDPAgentError, OperationError):
+                    afters.append("removed")  # a frame gone meanwhile: its masks cannot be vouched for
+    after = next((a for a in afters if a != "ok"), "ok")
     if after == "removed":
         raise OperationError("CAPTURE_FAILED", "the page removed the masks of its sensitive fields")
     if after != "ok":
@@ -212,7 +252,7 @@ async def _screenshot(
         )
     data = base64.b64decode(shot["data"])
     width, height = _image_size(data, fmt)
-    return Screenshot(data, fmt, width, height, int((masked or {}).get("count", 0)), truncated)
+    return Screenshot(data, fmt, width, height, count, truncated)
 
 
 async def pdf(tab: Target, *, landscape: bool = False, timeout: float = 30.0) -> bytes:
