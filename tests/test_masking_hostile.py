@@ -108,7 +108,16 @@ async def test_br3_a_field_that_moves_from_under_its_mask_never_leaks(browser: c
     assert await tab.session.send("Runtime.evaluate", {"expression": "1"}), "the tab is unusable"
 
 
-@pytest.mark.parametrize("page", ["shadow.html", "overflow.html", "mover.html", "frame.html"])
+async def test_br3_a_field_animated_out_of_its_mask_fails_the_capture(browser: cdpagent.Browser) -> None:
+    """No script moves it (scripts are stopped during a capture): a CSS animation does, and the
+    measurement after the capture sees it outside its mask."""
+    tab = await browser.open(MASKING / "sliding.html")
+    with pytest.raises(OperationError) as err:
+        await _shot(tab)
+    assert err.value.code == "CAPTURE_FAILED" and "moved" in err.value.message
+
+
+@pytest.mark.parametrize("page", ["shadow.html", "overflow.html", "mover.html", "frame.html", "sliding.html"])
 async def test_br3_the_secrets_are_really_red_without_a_mask(browser: cdpagent.Browser, page: str) -> None:
     """The counts above could not pass by accident: unmasked, each page paints red."""
     tab = await browser.open(MASKING / page)

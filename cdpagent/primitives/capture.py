@@ -11,18 +11,21 @@ Masking holds in pixels as it does in text, by the same rule (the prelude's
 ``data-agent-sensitive``) of the document, its open shadow roots and its same-origin
 frames with an opaque box drawn in a closed shadow root — the box of everything the
 element paints, its overflowing text and its descendants included; after it, the
-sensitive areas are measured again and the boxes go. A page that removes or hides the
+sensitive areas are measured again and the boxes go. From the mask to that second
+measurement the page's own scripts are stopped (``Emulation.setScriptExecutionDisabled``),
+so it cannot react to the mask. A page that removes or hides the
 boxes, or whose sensitive areas moved, grew or appeared outside them meanwhile, gets
 a ``CAPTURE_FAILED`` error, never an unmasked image. A frame of another site, drawn by
 another renderer, is masked by the helper of its own world, the same way. Limits:
 fields inside closed shadow roots are not covered (the page cannot mark them either),
-and a field that leaves its box and comes back between the two measurements is not
-noticed.
+and a CSS animation (no script) that takes a field out of its box and back between
+the two measurements is not noticed.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import math
 import struct
 from typing import Any, Final, Literal
@@ -140,6 +143,17 @@ async def _target_box(tab: Target, ctx: int, target: str) -> _Box:
     return msgspec.convert(box, _Box)
 
 
+async def _page_scripts(worlds: list[tuple[Session, int]], *, run: bool) -> None:
+    """Let the page's own scripts run, or stop them (timers, observers, events) in every world's target.
+
+    Our isolated worlds keep running. A frame whose target refuses is left as it is: its
+    fields are still measured again after the capture.
+    """
+    for session, _ in worlds:
+        with contextlib.suppress(CDPAgentError):
+            await session.send("Emulation.setScriptExecutionDisabled", {"value": not run})
+
+
 def _image_size(data: bytes, fmt: ImageFormat) -> tuple[int, int]:
     """Width and height read from a PNG's IHDR or a JPEG's first SOF marker."""
     if fmt == "png":
@@ -231,6 +245,9 @@ async def _screenshot(
     count = 0
     afters: list[Any] = []
     try:
+        # No page script runs from the mask to the measurement after the capture: a page
+        # cannot react to the mask (move a field, then move it back before it is measured).
+        await _page_scripts(worlds, run=False)
         for session, world in worlds:
             count += int((await _call_in(session, world, PageFunction.MASK) or {}).get("count", 0))
         shot = await tab.session.send("Page.captureScreenshot", params)
@@ -243,6 +260,7 @@ async def _screenshot(
                     afters.append(await _call_in(session, world, PageFunction.UNMASK))
                 except (CDPAgentError, OperationError):
                     afters.append("removed")  # a frame gone meanwhile: its masks cannot be vouched for
+            await _page_scripts(worlds, run=True)
     after = next((a for a in afters if a != "ok"), "ok")
     if after == "removed":
         raise OperationError("CAPTURE_FAILED", "the page removed the masks of its sensitive fields")
