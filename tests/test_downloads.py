@@ -122,7 +122,7 @@ async def test_a_download_past_its_cap_is_canceled_and_its_partial_file_removed(
             assert item.size < ENDLESS
             said = " ".join(receipt.result.warnings or []) + " ".join((await tab.observe()).warnings)
             assert DOWNLOAD_TOO_LARGE in said and "endless.bin" in said, said
-            assert os.listdir(tmp_path) == [], "the partial file was kept"
+            assert os.listdir(tmp_path) == [], f"the partial file of {item.guid} was kept"
         finally:
             await tab.close()
 

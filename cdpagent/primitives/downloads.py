@@ -185,8 +185,10 @@ class Downloads:
         if state == "completed" and why is None:
             why = self._too_large(guid, size, 0)  # finished before a progress event passed a cap
         if why is not None:
-            # The partial (or over-cap) file is never kept: a page must not fill the disk.
-            (self.directory / guid).unlink(missing_ok=True)
+            # The partial (or over-cap) file is never kept: a page must not fill the disk. The
+            # browser writes to "<guid>.crdownload" and may remove it itself, later.
+            for leftover in (guid, f"{guid}.crdownload"):
+                (self.directory / leftover).unlink(missing_ok=True)
             done = msgspec.structs.replace(item, state="canceled", size=size, code=DOWNLOAD_TOO_LARGE)
             self._put(done)
             if item.tab is not None:
