@@ -104,7 +104,9 @@ async def _worlds(tab: Target) -> list[tuple[Session, int]]:
     reached, since its fields could not be covered.
     """
     worlds = [(tab.session, await _capture_world(tab))]
-    deadline = trio.current_time() + FRAME_TIMEOUT
+    # A loaded machine may take a while to set a frame's world up: the screenshot's own
+    # deadline bounds the wait (its TIMEOUT), never less than a frame collection gets.
+    deadline = max(trio.current_effective_deadline(), trio.current_time() + FRAME_TIMEOUT)
     for frame_id in list(tab.frame_targets):
         try:
             where = await frame_world(tab, frame_id, WORLD, install_commands(), deadline)
