@@ -271,7 +271,10 @@ class BrowserProcess:
         The browser always gets a DevTools pipe on fds 3 and 4. With ``pipe`` it is the
         transport (:attr:`pipe_fds`); without, it is only a lifeline: nobody writes to
         it, and when its write end closes — :meth:`stop`, or this process dying in any
-        way — the browser exits, so a browser on a websocket port never outlives its owner.
+        way — the browser exits. A process this one forked may keep that end open, so on
+        Linux the browser also gets SIGKILL when this process dies
+        (:func:`cdpagent.cdp.children.spawn`): a browser never outlives its owner. Temporary
+        profiles of owners that died are removed first (:func:`~cdpagent.cdp.children.remove_stale_workdirs`).
         """
         exe = executable or find_browser()
         remove_stale_workdirs()
