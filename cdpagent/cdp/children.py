@@ -23,6 +23,7 @@ import ctypes
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -36,7 +37,8 @@ __all__ = [
     "spawn",
 ]
 
-#: The file in a launch's temporary folder naming its owner: ``"<pid> <start time>"``.
+#: The file in a launch's temporary folder naming its owner: ``"<pid> <start time>"`` (``-`` when
+#: the system does not say).
 OWNER_FILE = ".cdpagent-owner"
 _PR_SET_PDEATHSIG = 1
 
@@ -71,13 +73,13 @@ def owner_alive(record: str) -> bool:
     except ValueError:
         return True
     now = _start_time(pid)
-    return now is not None and (now in ("", started))
+    return now is not None and (started == "-" or now in ("", started))
 
 
 def owned_workdir(prefix: str = "cdpagent-") -> str:
     """Create a temporary folder for one launch, naming this process as its owner."""
     workdir = tempfile.mkdtemp(prefix=prefix)
-    Path(workdir, OWNER_FILE).write_text(f"{os.getpid()} {_start_time(os.getpid()) or ''}".strip() + "\n")
+    Path(workdir, OWNER_FILE).write_text(f"{os.getpid()} {_start_time(os.getpid()) or '-'}\n")
     return workdir
 
 
@@ -95,7 +97,7 @@ def remove_stale_workdirs(prefix: str = "cdpagent-", root: str | None = None) ->
     except OSError:
         return removed
     for entry in entries:
-        if not entry.name.startswith(prefix):
+        if not entry.name.startswith(prefix) or not _ours(entry):
             continue
         try:
             record = (entry / OWNER_FILE).read_text()
@@ -111,6 +113,15 @@ def remove_stale_workdirs(prefix: str = "cdpagent-", root: str | None = None) ->
     return removed
 
 
+def _ours(path: Path) -> bool:
+    """Whether ``path`` is a real folder (no link) of this user: another user's is never removed."""
+    try:
+        info = path.lstat()
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and (not hasattr(os, "getuid") or info.st_uid == os.getuid())
+
+
 def _singleton_folders(profile: Path, base: Path) -> set[Path]:
     """The folders in ``base`` that a killed browser's profile links to (its lock socket's)."""
     found: set[Path] = set()
@@ -118,7 +129,7 @@ def _singleton_folders(profile: Path, base: Path) -> set[Path]:
         for link in profile.iterdir():
             if link.name.startswith("Singleton") and link.is_symlink():
                 folder = Path(os.readlink(link)).parent
-                if folder.parent == base and folder.is_dir() and not folder.is_symlink():
+                if folder.parent == base and not folder.name.startswith("cdpagent-") and _ours(folder):
                     found.add(folder)
     return found
 
