@@ -33,7 +33,12 @@ from pathlib import Path
 import trio
 
 __all__ = [
-    "OWNER_FILE", "Child", "die_with_parent", "owned_workdir", "owner_alive", "remove_stale_workdirs",
+    "OWNER_FILE",
+    "Child",
+    "die_with_parent",
+    "owned_workdir",
+    "owner_alive",
+    "remove_stale_workdirs",
     "spawn",
 ]
 
