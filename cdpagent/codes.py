@@ -73,6 +73,8 @@ from .mcp_server import codes as _surface
 from .mcp_server.codes import INVALID_ARGUMENT, TAB_LIMIT, URL_NOT_ALLOWED
 from .ops import script as _script
 from .ops.script import SCRIPT_STEP_FAILED, SCRIPT_STEP_INVALID
+from .primitives import downloads as _downloads
+from .primitives.downloads import DOWNLOAD_TOO_LARGE
 from .runtime import codes as _page_api
 from .runtime.codes import (
     PAGE_API_ALREADY_EXPOSED,
@@ -122,6 +124,7 @@ __all__ = [
     "CONFIRMATION_DENIED",
     "CONFIRMATION_REQUIRED",
     "DIALOG_OPEN",
+    "DOWNLOAD_TOO_LARGE",
     "EPISODE_CRASHED",
     "EPISODE_TIMEOUT",
     "EXPECTATION_FAILED",
@@ -248,7 +251,7 @@ def _documented(module: ModuleType) -> dict[str, str]:
 
 def _meanings() -> dict[str, str]:
     meanings: dict[str, str] = {}
-    for module in (failures, _page_api, _actions, _agent, _surface, _script, _eval):
+    for module in (failures, _page_api, _actions, _agent, _surface, _script, _eval, _downloads):
         for code, text in _documented(module).items():
             if code.isupper() and code not in meanings:
                 meanings[code] = text

@@ -10,8 +10,9 @@ Two families, one base (:class:`CDPAgentError`):
   no usable answer (:class:`HttpFailure`, which the caller turns into its own error).
   They carry no stable code of their own: one table,
   :data:`cdpagent.cdp.failures.FAILURES`, gives each the code every surface reports.
-* **coded errors** (:class:`CodedError`) carry a stable ``code`` and a bounded
-  ``message``, and :meth:`CodedError.envelope` is their JSON form
+* **coded errors** (:class:`CodedError`) carry a stable ``code`` and a ``message``
+  bounded here, once for every surface (:data:`MAX_MESSAGE_CHARS`, cut head and tail by
+  :func:`cut_middle`), and :meth:`CodedError.envelope` is their JSON form
   ``{"ok": false, "error": {"code", "message"}}`` on every surface:
 
   ===========================  ===========================================================
@@ -73,6 +74,27 @@ __all__ = [
     "UserInputError",
 ]
 
+MAX_MESSAGE_CHARS = 1000
+"""The longest message a coded error carries: what a page or a caller put into one (a search
+text, a title) is cut head and tail to it, on every surface (issue 35: a 2 MB wait text gave a
+2,000,145-character ``WAIT_TIMEOUT`` line)."""
+
+
+def cut_middle(text: str, limit: int) -> tuple[str, int]:
+    """``text`` within ``limit`` characters: head, a note, tail. Returns it and the characters left out.
+
+    Text already within ``limit`` comes back unchanged with 0. The note names the
+    total so a reader can tell the cut from the value.
+    """
+    if len(text) <= limit:
+        return text, 0
+    note_room = 80
+    keep = max(limit - note_room, 2)
+    head, tail = keep * 2 // 3, keep - keep * 2 // 3
+    omitted = len(text) - head - tail
+    note = f" …[{omitted} of {len(text)} characters left out; narrow the request to see them]… "
+    return text[:head] + note + text[len(text) - tail :], omitted
+
 
 class CDPAgentError(Exception):
     """Base class of every error raised by cdpagent."""
@@ -82,10 +104,11 @@ class CodedError(CDPAgentError):
     """An error with a stable ``code`` (never respelled) and a human-readable ``message``.
 
     ``str(error)`` is ``"CODE: message"``; :meth:`envelope` is the JSON form every
-    surface answers with.
+    surface answers with. ``message`` is cut to :data:`MAX_MESSAGE_CHARS`.
     """
 
     def __init__(self, code: str, message: str) -> None:
+        message = cut_middle(message, MAX_MESSAGE_CHARS)[0]
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
@@ -101,6 +124,7 @@ class _FixedCode(CodedError):
     CODE: ClassVar[str] = ""
 
     def __init__(self, message: str) -> None:
+        message = cut_middle(message, MAX_MESSAGE_CHARS)[0]
         Exception.__init__(self, message)
         self.code = self.CODE
         self.message = message

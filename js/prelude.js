@@ -11,7 +11,9 @@
 //             pair), cutLong(s, max), fold(s) (accents and ligatures folded to
 //             ASCII letters before a string becomes an identifier), slug(s),
 //             humanise(s) ("userName" -> "user name");
-//   masking   MASK, SENSITIVE, isSensitive(el), pageText(el, skipHidden) and
+//   masking   MASK, SENSITIVE, isSensitive(el), sensitiveElements(budget, doc) (the
+//             outermost sensitive elements of a document and its open shadow roots:
+//             what a screenshot covers), pageText(el, skipHidden) and
 //             textOf(el, max, skipHidden) (the text with every sensitive element
 //             inside masked; skipHidden leaves aria-hidden parts out),
 //             byIdText(ids, max, tree) (a referenced sensitive element is masked),
@@ -28,7 +30,7 @@
 //   trees     closestAcross(el, selector), containsAcross(outer, el) (across
 //             open shadow boundaries), composedParent(node), closestComposed(el,
 //             selector), containsComposed(outer, el), composedOrder(a, b) (the flat
-//             tree: slots and hosts crossed), openShadowRoots(budget, stats), MAY_HOST,
+//             tree: slots and hosts crossed), openShadowRoots(budget, stats, top), MAY_HOST,
 //             docOrder(a, b), shapeOf(el), ancestorWalk(answer, none, known) (a
 //             memoised walk up the ancestors), isElement(node), WATCH (what the
 //             collectors' mutation observers watch);
@@ -215,12 +217,12 @@
   // without an open root (the usual hosts of closed ones, OB-11) of a tree of at
   // most stats.limit elements, and notes the elements of the document
   // (stats.elements) and of the shadow trees searched.
-  function openShadowRoots(budget, stats) {
+  function openShadowRoots(budget, stats, top = document) {
     const roots = [];
     const search = (root) => {
-      const size = (root === document ? document.getElementsByTagName('*') : root.querySelectorAll('*')).length;
+      const size = (root === top ? top.getElementsByTagName('*') : root.querySelectorAll('*')).length;
       budget -= size;
-      if (stats) stats[root === document ? 'elements' : 'shadowElements'] += size;
+      if (stats) stats[root === top ? 'elements' : 'shadowElements'] += size;
       if (budget < 0) return false;
       const check = !!stats && size <= stats.limit;
       const hosts = root.querySelectorAll(MAY_HOST);
@@ -235,7 +237,7 @@
       }
       return true;
     };
-    return search(document) ? roots : null;
+    return search(top) ? roots : null;
   }
 
   // --- masking ------------------------------------------------------------------------
@@ -265,6 +267,25 @@
   function isSensitive(el) {
     return (el.tagName === 'INPUT' && (el.type === 'password' || el.type === 'hidden')) ||
       el.matches(SENSITIVE) || !!closestAcross(el, '[data-agent-sensitive]');
+  }
+
+  // The elements of doc (a document, default this one) and of its open shadow roots that
+  // isSensitive says yes to, outermost only (what is inside one is covered with it): what a
+  // screenshot must cover (BR-3), by the rule the text follows. null when the page has more
+  // than budget elements (its shadow roots are then not all searched).
+  function sensitiveElements(budget, doc = document) {
+    const roots = openShadowRoots(budget, null, doc);
+    const found = [];
+    for (const root of [doc, ...(roots || [])]) {
+      for (const el of root.querySelectorAll(SENSITIVE)) {
+        if (isSensitive(el)) found.push(el);
+      }
+    }
+    const outer = found.filter((el) => {
+      const up = el.parentElement || el.getRootNode().host || null;
+      return !up || !closestAcross(up, SENSITIVE);
+    });
+    return roots ? outer : null;
   }
 
   // el's text with the text of each sensitive element inside it masked (OB-2);
@@ -618,7 +639,8 @@
     value: Object.freeze({
       MASK, VIS, SENSITIVE, squash, clip, cutLong, head, fold, slug, humanise, closestAcross, containsAcross,
       composedParent, closestComposed, containsComposed, composedOrder,
-      pass, isSensitive, pageText, textOf, byIdText, invalidMessage, ariaName, labelText, ownName, accessibleName,
+      pass, isSensitive, sensitiveElements, pageText, textOf, byIdText, invalidMessage, ariaName, labelText, ownName,
+      accessibleName,
       firstRole, kindOf, docOrder, shapeOf, ancestorWalk, isElement, WATCH, MAY_HOST, openShadowRoots,
       sheetLists, rulesOf, sheetsPrint, allAnimations, lastingAnimations, inViewport, markViewport, anySensitiveNow, regionState,
       behindDialog, orderActions, now, optionsKey, phaseClock, space,

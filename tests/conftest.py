@@ -39,7 +39,8 @@ import pytest
 import recorded_cdp
 
 import cdpagent
-from cdpagent.cdp.launcher import default_flags, devtools_url, find_browser
+from cdpagent.cdp.children import die_with_parent, owned_workdir, remove_stale_workdirs
+from cdpagent.cdp.launcher import default_flags, devtools_url, find_browser, write_preferences
 from cdpagent.webmcp.bridge import FLAG as WEBMCP_FLAG
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -174,7 +175,10 @@ async def evaluate(tab: cdpagent.Tab, expression: str, *, gesture: bool = False)
 @pytest.fixture(scope="session")
 def chrome_endpoint() -> Iterator[str]:
     """The ``ws://`` DevTools url of a browser shared by the whole session."""
-    workdir = tempfile.mkdtemp(prefix="cdpagent-test-")
+    # Owned and tied to this process: a killed test run leaves neither browser nor profile.
+    remove_stale_workdirs("cdpagent-test-")
+    workdir = owned_workdir("cdpagent-test-")
+    write_preferences(os.path.join(workdir, "profile"))
     argv = [
         find_browser(environ=REAL_ENV),
         *default_flags(os.path.join(workdir, "profile"), headless=True, pipe=False),
@@ -186,6 +190,7 @@ def chrome_endpoint() -> Iterator[str]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=die_with_parent(os.getpid()),
     )
     assert proc.stderr is not None
     url = ""

@@ -59,6 +59,11 @@ def test_the_flags_become_launch_keyword_arguments() -> None:
     }  # fmt: skip
     assert set(options) <= set(inspect.signature(cdpagent.launch).parameters)
     assert launch_options(parser.parse_args([]))["headless"] is True
+    capped = launch_options(parser.parse_args(["--max-download-mb", "5", "--max-downloads-total-mb", "7"]))
+    assert (capped["max_download_bytes"], capped["max_downloads_total_bytes"]) == (5_000_000, 7_000_000)
+    assert set(capped) <= set(inspect.signature(cdpagent.launch).parameters)
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--max-download-mb", "0"])
     # A grid's browser is not launched here: the launch flags are refused with it, by name.
     with pytest.raises(StepError, match="--headed, --storage-state need a browser cdpagent launches"):
         grid = ["--grid", "http://127.0.0.1:1", "--headed", "--storage-state", "s"]

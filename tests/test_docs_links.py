@@ -29,3 +29,17 @@ def test_relative_links_resolve() -> None:
             elif anchor and linked.suffix == ".md" and anchor not in _anchors(linked):
                 broken.append(f"{page.relative_to(ROOT)}: {target} (no such heading)")
     assert not broken, "\n".join(broken)
+
+
+TEST_REF = re.compile(r"(tests/test_\w+\.py)::(\w+)")
+
+
+def test_every_test_a_page_points_to_exists() -> None:
+    """A sentence that names its test (``tests/test_x.py::test_y``, as docs/security.md) names a real one."""
+    missing = []
+    for page in PAGES:
+        for path, name in TEST_REF.findall(page.read_text(encoding="utf-8")):
+            source = ROOT / path
+            if not source.exists() or not re.search(rf"^(async )?def {name}\(", source.read_text(), re.M):
+                missing.append(f"{page.relative_to(ROOT)}: {path}::{name}")
+    assert not missing, "\n".join(missing)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.server
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -14,11 +15,16 @@ import trio
 from conftest import PAGES
 
 import cdpagent
-from cdpagent.primitives.downloads import MAX_DOWNLOADS, Downloads
+from cdpagent.codes import DOWNLOAD_TOO_LARGE
+from cdpagent.primitives.downloads import MAX_DOWNLOADS, Download, Downloads
 
 BODY = b"name,qty\nwidget,3\n" * 1000
 #: The server holds the body back this long: the download ends after the page has settled.
 DELAY = 1.0
+#: What the endless download streams at most (without a cap it completes: the test fails, in bounded time).
+ENDLESS = 16_000_000
+PART = 900_000
+CAP = 1_000_000
 
 
 class _Slow(http.server.BaseHTTPRequestHandler):
@@ -26,6 +32,34 @@ class _Slow(http.server.BaseHTTPRequestHandler):
         pass
 
     def do_GET(self) -> None:
+        if self.path == "/endless.bin":  # no length announced: only the bytes received can tell
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Content-Disposition", 'attachment; filename="endless.bin"')
+            self.end_headers()
+            chunk = b"\0" * 65536
+            try:
+                for _ in range(ENDLESS // len(chunk)):
+                    self.wfile.write(chunk)
+            except OSError:
+                pass  # the browser canceled the download
+            return
+        if self.path == "/part.bin":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Content-Disposition", 'attachment; filename="part.bin"')
+            self.send_header("Content-Length", str(PART))
+            self.end_headers()
+            self.wfile.write(b"\1" * PART)
+            return
+        if self.path == "/capped":
+            page = (PAGES / "downloads" / "capped.html").read_bytes()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
+            return
         if self.path == "/slow.csv":
             self.send_response(200)
             self.send_header("Content-Type", "text/csv")
@@ -68,6 +102,52 @@ async def test_the_receipt_of_the_act_that_started_a_download_names_file_size_an
             assert f"the download slow.csv was saved as {item.path} ({len(BODY)} bytes)" in said, said
         finally:
             await tab.close()
+
+
+async def _ended(browser: cdpagent.Browser, count: int) -> list[Download]:
+    await browser.wait_until(lambda: sum(d.state != "in_progress" for d in browser.downloaded()) >= count, 30)
+    return browser.downloaded()
+
+
+async def test_a_download_past_its_cap_is_canceled_and_its_partial_file_removed(
+    chrome_endpoint: str, site: str, tmp_path: Path
+) -> None:
+    """Issue 35, finding 4: a page streaming without end once wrote 1.1 GiB to the download folder."""
+    async with cdpagent.connect(chrome_endpoint, download_dir=tmp_path, max_download_bytes=CAP) as browser:
+        tab = await browser.open(f"{site}/capped")
+        try:
+            receipt = await tab.act("get_endless")
+            (item,) = await _ended(browser, 1)
+            assert (item.state, item.code, item.path) == ("canceled", DOWNLOAD_TOO_LARGE, None), item
+            assert item.size < ENDLESS
+            said = " ".join(receipt.result.warnings or []) + " ".join((await tab.observe()).warnings)
+            assert DOWNLOAD_TOO_LARGE in said and "endless.bin" in said, said
+            assert os.listdir(tmp_path) == [], f"the partial file of {item.guid} was kept"
+        finally:
+            await tab.close()
+
+
+async def test_downloads_that_take_the_browser_past_its_total_cap_are_canceled(
+    chrome_endpoint: str, site: str, tmp_path: Path
+) -> None:
+    caps = {"max_download_bytes": CAP, "max_downloads_total_bytes": 3 * PART // 2}
+    async with cdpagent.connect(chrome_endpoint, download_dir=tmp_path, **caps) as browser:
+        tab = await browser.open(f"{site}/capped")
+        try:
+            await tab.act("get_part")
+            first = (await _ended(browser, 1))[0]
+            assert (first.state, first.size, first.code) == ("completed", PART, None), first
+            await tab.act("get_part")
+            second = (await _ended(browser, 2))[1]
+            assert (second.state, second.code) == ("canceled", DOWNLOAD_TOO_LARGE), second
+            assert os.listdir(tmp_path) == ["part.bin"]
+        finally:
+            await tab.close()
+
+
+def test_download_caps_must_be_positive_byte_counts(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="positive"):
+        Downloads(tmp_path, lambda frame: None, lambda tab, text: None, lambda: None, max_bytes=0)
 
 
 def test_a_browser_lists_its_last_downloads_only(tmp_path: Path) -> None:

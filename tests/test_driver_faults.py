@@ -7,6 +7,7 @@ process and no temporary directory is left behind.
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -20,6 +21,7 @@ import trio
 from process_support import live_members, wait_group_exited
 
 import cdpagent
+from cdpagent.cdp.children import OWNER_FILE, owned_workdir, owner_alive, remove_stale_workdirs
 from cdpagent.cdp.launcher import find_browser
 
 NEVER = "new Promise(() => {})"
@@ -249,3 +251,76 @@ async def test_dr4_browser_dies_with_its_owner(
         owner.kill()
     with trio.fail_after(20):
         await wait_group_exited(browser_pid)
+
+
+FORKING_OWNER = """
+import os, sys, trio, cdpagent
+async def main():
+    async with cdpagent.launch(transport=sys.argv[1]) as browser:
+        helper = os.fork()  # a helper (as multiprocessing's fork makes) keeps every descriptor
+        if helper == 0:
+            import time
+            time.sleep(120)
+            os._exit(0)
+        print(browser.process.process.pid, browser.process.workdir, helper, flush=True)
+        await trio.sleep_forever()
+trio.run(main)
+"""
+
+
+async def test_dr4_browser_dies_with_its_owner_even_when_a_fork_holds_the_lifeline(
+    transport: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 35, finding 8: a host killed with SIGKILL leaves no browser within 5 s, even
+    when a process it forked still holds the browser's pipe, and the next launch removes
+    the dead host's temporary profile (and the lock folder its browser made beside it)."""
+    # Short: the browser's lock socket lives in TMPDIR, and a socket path has ~100 bytes.
+    short = tempfile.mkdtemp(prefix="c35-", dir="/tmp")
+    monkeypatch.setattr(tempfile, "tempdir", short)
+    env = {**os.environ, "TMPDIR": short}
+    try:
+        async with trio.open_nursery() as nursery:
+            owner = await nursery.start(
+                partial(trio.run_process, [sys.executable, "-c", FORKING_OWNER, transport],
+                        stdout=subprocess.PIPE, env=env, check=False)
+            )
+            assert owner.stdout is not None
+            with trio.fail_after(30):
+                line = b""
+                while not line.endswith(b"\n"):
+                    chunk = await owner.stdout.receive_some()
+                    assert chunk, "the owner exited before printing its browser's pid"
+                    line += chunk
+            pid_text, workdir, helper_text = line.decode().split()
+            browser_pid, helper = int(pid_text), int(helper_text)
+            try:
+                assert live_members(browser_pid), "the browser is not running"
+                owner.kill()
+                with trio.fail_after(5):
+                    await wait_group_exited(browser_pid)
+            finally:
+                os.kill(helper, 9)
+        assert await trio.Path(workdir).exists(), "nothing ran the killed owner's clean-up, yet it is gone"
+        async with cdpagent.launch(transport=transport, extensions=[]):
+            assert not await trio.Path(workdir).exists(), "the next launch left the dead owner's profile"
+        assert os.listdir(short) == [], "the dead owner's browser left files in the temporary folder"
+    finally:
+        shutil.rmtree(short, ignore_errors=True)
+
+
+def test_dr4_stale_workdirs_only_of_owners_that_are_gone(private_tmp: Path) -> None:
+    """A folder is removed only when it names an owner and that owner (pid and start time) is gone."""
+    mine = Path(owned_workdir())
+    record = (mine / OWNER_FILE).read_text()
+    assert owner_alive(record)
+    pid, started = record.split()
+    assert not owner_alive(f"{pid} {int(started) + 1}"), "a reused pid counted as the owner"
+    assert owner_alive("not a record"), "an unreadable record must never lead to a removal"
+    gone = Path(owned_workdir())
+    (gone / OWNER_FILE).write_text(f"{2**22 + 1} 1\n")  # above pid_max: no such process
+    unowned = private_tmp / "cdpagent-unowned"
+    unowned.mkdir()
+    assert remove_stale_workdirs() == [str(gone)]
+    assert mine.exists() and unowned.exists() and not gone.exists()
+    shutil.rmtree(mine)
+    unowned.rmdir()

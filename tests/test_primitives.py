@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import json
 import threading
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,7 @@ from png_support import pixels
 import cdpagent
 from cdpagent import OperationError
 from cdpagent.ops.script import ScriptContext, run_step
+from cdpagent.primitives.pagelog import MAX_PENDING, UNKNOWN_URL, PageLog
 
 PAGE = PAGES / "primitives" / "page.html"
 SECOND = PAGES / "primitives" / "second.html"
@@ -92,7 +95,9 @@ async def test_br3_a_full_page_of_a_scrolled_page_starts_at_the_top_masked_and_l
     assert await evaluate(tab, "document.documentElement.lastElementChild.tagName") == "BODY"
 
 
-async def test_br3_a_page_that_removes_the_masks_gets_no_image(browser: cdpagent.Browser) -> None:
+async def test_br3_a_page_that_hides_the_masks_gets_no_unmasked_image(browser: cdpagent.Browser) -> None:
+    """The page's scripts are stopped during the capture, so its observer cannot hide the masks;
+    were they hidden, the capture would be ``CAPTURE_FAILED``: either way no field shows."""
     tab = await browser.open(PAGE)
     await evaluate(
         tab,
@@ -100,9 +105,15 @@ async def test_br3_a_page_that_removes_the_masks_gets_no_image(browser: cdpagent
         " if (n.parentNode === document.documentElement) n.style.display = 'none'; })"
         ".observe(document.documentElement, {childList: true}); true",
     )
-    with pytest.raises(OperationError) as err:
-        await tab.screenshot()
-    assert err.value.code == "CAPTURE_FAILED"
+    try:
+        shot = await tab.screenshot(max_edge=400)
+    except OperationError as err:
+        assert err.code == "CAPTURE_FAILED", err
+        return
+    image = pixels(shot.data)
+    scale = shot.width / await evaluate(tab, "innerWidth")
+    r = await _rect(tab, "#pw")
+    assert image[int((r["y"] + r["h"] / 2) * scale)][int((r["x"] + r["w"] / 2) * scale)] == (0, 0, 0)
 
 
 async def test_br1_back_and_forward_across_documents_and_hashes(browser: cdpagent.Browser) -> None:
@@ -166,6 +177,83 @@ async def test_br5_wait_for_text_gone_and_timeout(browser: cdpagent.Browser) -> 
     with pytest.raises(OperationError) as err:
         await tab.wait_for(timeout=1)
     assert err.value.code == "INVALID_ARGUMENT"
+
+
+FLOOD = """
+window.flood = (base, n) => {
+    window.controllers = [];
+    for (let i = 0; i < n; i++) {
+        const c = new AbortController();
+        controllers.push(c);
+        fetch(`${base}/hang/${i}?token=s3cret`, {signal: c.signal, mode: "no-cors"}).catch(() => {});
+    }
+    return n;
+};
+// Newest first: the oldest requests, those pushed out of the log's table, fail last and stay in its ring.
+window.release = () => { for (const c of [...controllers].reverse()) c.abort(); return true; };
+true
+"""
+
+
+async def test_br5_a_request_flood_keeps_the_urls_of_failed_requests(browser: cdpagent.Browser) -> None:
+    """Issue 35, finding 7: failed requests pushed out of the in-flight table were logged with ``url: ""``."""
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    port = listeners[0].socket.getsockname()[1]
+    marker = trio.Event()
+    held: list[trio.SocketStream] = []
+
+    async def hold(stream: trio.SocketStream) -> None:
+        held.append(stream)  # never answered: the request stays in flight until the page aborts it
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+            while data := await stream.receive_some():
+                if b"GET /marker" in data:
+                    marker.set()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(partial(trio.serve_listeners, hold, listeners))
+        tab = await browser.open(SECOND)
+        await evaluate(tab, FLOOD)
+        await evaluate(tab, f"flood('http://127.0.0.1:{port}', 1200)")
+        # Another host, so not queued behind the flood: once it arrives, every fetch above was issued.
+        await evaluate(tab, f"fetch('http://localhost:{port}/marker', {{mode: 'no-cors'}}).catch(() => 0); 1")
+        with trio.fail_after(20):
+            await marker.wait()
+        await evaluate(tab, "release()")
+        # The ring keeps the last 200 failures: the 200 oldest requests, aborted last.
+        await tab.wait_until(lambda: tab.log.dropped_failed + len(tab.log.failed) >= 1200, 20)
+        failed = tab.network(500)
+        assert all(f.url for f in failed), [f for f in failed if not f.url][:3]
+        assert failed[-1].url.endswith("/hang/0"), [f.url.rsplit("/", 1)[-1] for f in failed]
+        urls = [f.url for f in failed if "/hang/" in f.url]
+        assert len(urls) == 200 and not any("s3cret" in url or "?" in url for url in urls)
+        nursery.cancel_scope.cancel()
+    for stream in held:
+        await stream.aclose()
+
+
+def test_br5_a_failure_pushed_out_of_both_tables_says_its_url_is_unknown() -> None:
+    log = PageLog()
+    for i in range(2 * MAX_PENDING + 1):
+        log._on_request({"requestId": str(i), "request": {"url": f"http://h/{i}?token=t"}, "type": "Fetch"})
+    log._on_failed({"requestId": "0", "errorText": "net::ERR_ABORTED"})
+    log._on_failed({"requestId": "1", "errorText": "net::ERR_ABORTED"})
+    assert [f.url for f in log.failed] == [UNKNOWN_URL, "http://h/1"]
+
+
+async def test_br5_a_huge_wait_text_gives_a_bounded_message_everywhere(browser: cdpagent.Browser) -> None:
+    """Issue 35, finding 6: 2 MB of search text once gave a 2,000,145-character WAIT_TIMEOUT line."""
+    tab = await browser.open(SECOND)
+    huge = "needle " + "x" * 2_000_000
+    with pytest.raises(OperationError) as err:
+        await tab.wait_for(text=huge, timeout=0.3)
+    assert err.value.code == "WAIT_TIMEOUT" and "needle" in err.value.message
+    assert len(err.value.message) <= 1000 and len(str(err.value)) <= 1100
+    assert len(json.dumps(err.value.envelope())) <= 1200
+    step = json.dumps({"op": "wait_for", "text": huge, "timeout": 0.3})
+    failed, _ = await run_step(ScriptContext(tab, None), step)
+    line = json.dumps(failed)
+    assert failed["error"]["code"] == "SCRIPT_STEP_FAILED" and "WAIT_TIMEOUT" in line, line[:300]
+    assert len(line) <= 1200, f"a {len(line)}-character script line"
 
 
 async def test_br4_downloads_are_saved_named_and_reported(chrome_endpoint: str, tmp_path: Path) -> None:

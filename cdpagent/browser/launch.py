@@ -25,6 +25,7 @@ from ..cdp.target import Extension
 from ..cdp.transport import PipeTransport, Transport, WebSocketTransport
 from ..cdp.world import WorldExtension
 from ..errors import CDPAgentError, ConnectionClosed, HttpFailure, LaunchError
+from ..primitives.downloads import MAX_DOWNLOAD_BYTES, MAX_TOTAL_BYTES
 from ..primitives.storage import StorageState, load_storage_state, read_storage_state
 from ..primitives.uploads import upload_dirs
 from ..runtime.pageapi import PageApi
@@ -43,9 +44,10 @@ async def _browser(
     process: BrowserProcess | None,
     download_dir: Path | None = None,
     trace: str | os.PathLike[str] | None = None,
+    download_caps: tuple[int, int] = (MAX_DOWNLOAD_BYTES, MAX_TOTAL_BYTES),
 ) -> AsyncIterator[Browser]:
     with collapse():
-        async with _owned(transport_opener, extensions, process, download_dir) as browser:
+        async with _owned(transport_opener, extensions, process, download_dir, download_caps) as browser:
             with recording(browser, trace):
                 yield browser
 
@@ -56,12 +58,13 @@ async def _owned(
     extensions: Sequence[Extension],
     process: BrowserProcess | None,
     download_dir: Path | None,
+    download_caps: tuple[int, int],
 ) -> AsyncIterator[Browser]:
     async with trio.open_nursery() as nursery:
         transport = await transport_opener(nursery)
         connection = Connection(transport)
         nursery.start_soon(connection.run)
-        browser = Browser(connection, nursery, extensions, process, download_dir)
+        browser = Browser(connection, nursery, extensions, process, download_dir, download_caps)
         try:
             try:
                 await browser._start()
@@ -103,6 +106,8 @@ async def launch(
     trace: str | os.PathLike[str] | None = None,
     allow_dirs: Sequence[str | os.PathLike[str]] = (),
     timeout: float = 30.0,
+    max_download_bytes: int = MAX_DOWNLOAD_BYTES,
+    max_downloads_total_bytes: int = MAX_TOTAL_BYTES,
 ) -> AsyncIterator[Browser]:
     """Start a browser and yield a connected :class:`Browser`.
 
@@ -113,7 +118,10 @@ async def launch(
     observation (:mod:`cdpagent.webmcp.bridge`). ``extensions`` replaces the standard ones
     (:func:`standard_extensions`) when given. Downloads are saved into
     ``download_dir`` (default: a folder beside the temporary profile, removed
-    with it) and listed by :meth:`Browser.downloaded` (BR-4). ``user_data_dir`` is a
+    with it) and listed by :meth:`Browser.downloaded` (BR-4); one download over
+    ``max_download_bytes`` (500 MB), or one that takes all of them past
+    ``max_downloads_total_bytes`` (2 GB), is canceled, its partial file removed, and
+    listed with the code ``DOWNLOAD_TOO_LARGE``. ``user_data_dir`` is a
     profile kept across runs (never removed); ``storage_state`` is a Playwright
     ``storageState`` file (or :class:`StorageState`) whose cookies and local storage
     the browser starts with; :meth:`Browser.storage_state` reads them back (BR-6).
@@ -127,6 +135,7 @@ async def launch(
     """
     if transport not in ("pipe", "websocket"):
         raise ValueError(f"transport must be 'pipe' or 'websocket', not {transport!r}")
+    caps = _download_caps(max_download_bytes, max_downloads_total_bytes)
     if extensions is None:
         extensions = standard_extensions(allow_origins, webmcp=webmcp)
     if webmcp:
@@ -153,7 +162,8 @@ async def launch(
 
                 downloads = Path(download_dir or Path(process.workdir) / "downloads")
                 try:
-                    async with _browser(open_transport, extensions, process, downloads, trace) as browser:
+                    opening = _browser(open_transport, extensions, process, downloads, trace, caps)
+                    async with opening as browser:
                         browser.allow_dirs = upload_dirs(allow_dirs)
                         if state is not None:
                             await load_storage_state(browser, state, timeout=timeout)
@@ -175,6 +185,8 @@ async def connect(
     trace: str | os.PathLike[str] | None = None,
     allow_dirs: Sequence[str | os.PathLike[str]] = (),
     timeout: float = 30.0,
+    max_download_bytes: int = MAX_DOWNLOAD_BYTES,
+    max_downloads_total_bytes: int = MAX_TOTAL_BYTES,
 ) -> AsyncIterator[Browser]:
     """Attach to a running browser at ``endpoint`` and yield a :class:`Browser`.
 
@@ -183,13 +195,15 @@ async def connect(
     keeps running. ``allow_origins``, ``webmcp`` and ``extensions`` are as for
     :func:`launch` (with ``webmcp`` the browser must have been started with
     ``--enable-features=WebMCP``). With ``download_dir`` this browser's downloads
-    are saved there (a path on the browser's machine) and listed; ``allow_dirs`` as for
+    are saved there (a path on the browser's machine) and listed, bounded by
+    ``max_download_bytes`` and ``max_downloads_total_bytes`` as for :func:`launch`; ``allow_dirs`` as for
     :func:`launch` (paths on the browser's machine too). ``trace`` is as for :func:`launch`.
     Raises :class:`ConnectionClosed` when the endpoint is not a reachable CDP
     endpoint.
     """
     if extensions is None:
         extensions = standard_extensions(allow_origins, webmcp=webmcp)
+    caps = _download_caps(max_download_bytes, max_downloads_total_bytes)
 
     async def open_transport(nursery: trio.Nursery) -> Transport:
         with trio.move_on_after(timeout):
@@ -202,9 +216,17 @@ async def connect(
 
     with collapse():
         where = Path(download_dir) if download_dir is not None else None
-        async with _browser(open_transport, extensions, None, where, trace) as browser:
+        async with _browser(open_transport, extensions, None, where, trace, caps) as browser:
             browser.allow_dirs = upload_dirs(allow_dirs)
             yield browser
+
+
+def _download_caps(one: int, total: int) -> tuple[int, int]:
+    """The download caps, checked: :class:`ValueError` unless both are positive whole numbers of bytes."""
+    for name, value in (("max_download_bytes", one), ("max_downloads_total_bytes", total)):
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise ValueError(f"{name} must be a positive number of bytes, not {value!r}")
+    return one, total
 
 
 def standard_extensions(allow_origins: Sequence[str] = (), *, webmcp: bool = False) -> list[Extension]:

@@ -44,7 +44,7 @@ from ..errors import (
 from ..primitives.capture import ImageFormat, Screenshot
 from ..primitives.capture import pdf as _pdf
 from ..primitives.capture import screenshot as _screenshot
-from ..primitives.downloads import Download, Downloads
+from ..primitives.downloads import MAX_DOWNLOAD_BYTES, MAX_TOTAL_BYTES, Download, Downloads
 from ..primitives.navigation import go_back, go_forward
 from ..primitives.pagelog import COMMANDS as LOG_COMMANDS
 from ..primitives.pagelog import ConsoleMessage, FailedRequest, PageLog
@@ -564,12 +564,17 @@ class Browser:
         extensions: Sequence[Extension] = (),
         process: BrowserProcess | None = None,
         download_dir: Path | None = None,
+        download_caps: tuple[int, int] = (MAX_DOWNLOAD_BYTES, MAX_TOTAL_BYTES),
     ) -> None:
         self.connection = connection
         self.process = process
+        self._nursery = nursery
         #: Where this browser's downloads go and what they became (BR-4); None: not managed.
         self.downloads: Downloads | None = (
-            Downloads(download_dir, self._tab_of_frame, self._tell, self._notify)
+            Downloads(
+                download_dir, self._tab_of_frame, self._tell, self._notify, self._cancel_download,
+                max_bytes=download_caps[0], max_total=download_caps[1],
+            )
             if download_dir is not None
             else None
         )
@@ -579,7 +584,6 @@ class Browser:
         #: The directories files may be uploaded from, resolved (:mod:`cdpagent.primitives.uploads`);
         #: none: no uploads.
         self.allow_dirs: tuple[str, ...] = ()
-        self._nursery = nursery
         self._tabs: dict[str, Tab] = {}  # by session id
         self._by_target: dict[str, Tab] = {}
         self._ready: dict[str, trio.Event] = {}
@@ -647,6 +651,15 @@ class Browser:
         tab = self.tab(tab_id)
         if tab is not None:
             tab.notices.append(text)
+
+    def _cancel_download(self, guid: str) -> None:
+        """Ask the browser to cancel a download past its cap (:mod:`cdpagent.primitives.downloads`)."""
+
+        async def cancel() -> None:
+            with suppress(CDPAgentError):
+                await self.send("Browser.cancelDownload", {"guid": guid})
+
+        self._nursery.start_soon(cancel)
 
     @recorded_sync("downloads")
     def downloaded(self, limit: int = 50) -> list[Download]:

@@ -3,26 +3,29 @@
 :func:`find_browser` looks at ``CDPAGENT_CHROME``, then the usual executable
 names on ``PATH``, then the usual macOS and Windows install paths.
 :class:`BrowserProcess` starts one with a fresh temporary profile and flags that
-keep it off the network, and always reaps it and removes the profile.
+keep it off the network, and always reaps it and removes the profile; it forks through
+:func:`cdpagent.cdp.children.spawn`, so the browser dies with its host even on ``SIGKILL``,
+and removes the profiles of hosts that died that way.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Final, Literal
 
 import msgspec
 import trio
 
 from ..errors import BrowserNotFound, LaunchError
+from .children import Child, owned_workdir, remove_stale_workdirs, spawn
 from .logs import LAUNCH
 
 __all__ = [
@@ -33,6 +36,7 @@ __all__ = [
     "devtools_url",
     "find_browser",
     "process_plan",
+    "write_preferences",
 ]
 
 #: Executable names looked up on ``PATH``, per system, most specific first.
@@ -179,7 +183,7 @@ def default_flags(profile: str, *, headless: bool, pipe: bool) -> list[str]:
         "--disable-sync",
         "--disable-quic",
         "--disable-back-forward-cache",
-        "--disable-features=BackForwardCache,Translate,MediaRouter,OptimizationHints",
+        "--disable-features=BackForwardCache,Translate,MediaRouter,OptimizationHints,LoadingPredictorUseLocalPredictions",
         "--no-first-run",
         "--no-default-browser-check",
         "--disable-default-apps",
@@ -204,6 +208,19 @@ def default_flags(profile: str, *, headless: bool, pipe: bool) -> list[str]:
     return flags
 
 
+#: Profile preferences a fresh temporary profile starts with: no preconnects or prefetches
+#: (``net.network_prediction_options`` 2, "never"), so the browser contacts no server a page
+#: or the runtime did not ask for (a storage-state load must reach no network, BR-6).
+PREFERENCES: Final = {"net": {"network_prediction_options": 2}}
+
+
+def write_preferences(profile: str) -> None:
+    """Give the fresh profile folder ``profile`` :data:`PREFERENCES` (its ``Default/Preferences``)."""
+    default = Path(profile, "Default")
+    default.mkdir(parents=True, exist_ok=True)
+    (default / "Preferences").write_text(json.dumps(PREFERENCES))
+
+
 def devtools_url(line: bytes) -> str | None:
     """The websocket url in the browser's ``DevTools listening on ws://…`` stderr line, else ``None``."""
     prefix = b"DevTools listening on "
@@ -220,7 +237,7 @@ class BrowserProcess:
 
     def __init__(
         self,
-        process: trio.Process,
+        process: Child | trio.Process,
         workdir: str,
         pipe_fds: tuple[int, int] | None,
         profile: str | None = None,
@@ -254,11 +271,17 @@ class BrowserProcess:
         The browser always gets a DevTools pipe on fds 3 and 4. With ``pipe`` it is the
         transport (:attr:`pipe_fds`); without, it is only a lifeline: nobody writes to
         it, and when its write end closes — :meth:`stop`, or this process dying in any
-        way — the browser exits, so a browser on a websocket port never outlives its owner.
+        way — the browser exits. A process this one forked may keep that end open, so on
+        Linux the browser also gets SIGKILL when this process dies
+        (:func:`cdpagent.cdp.children.spawn`): a browser never outlives its owner. Temporary
+        profiles of owners that died are removed first (:func:`~cdpagent.cdp.children.remove_stale_workdirs`).
         """
         exe = executable or find_browser()
-        workdir = tempfile.mkdtemp(prefix="cdpagent-")
+        remove_stale_workdirs()
+        workdir = owned_workdir()
         profile = os.fspath(user_data_dir) if user_data_dir is not None else os.path.join(workdir, "profile")
+        if user_data_dir is None:
+            write_preferences(profile)
         if user_data_dir is not None:
             try:
                 os.makedirs(profile, exist_ok=True)
@@ -275,14 +298,9 @@ class BrowserProcess:
         ours = (from_browser_r, to_browser_w)
         theirs = (to_browser_r, from_browser_w)
         try:
-            process = await trio.lowlevel.open_process(
-                argv,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
-                start_new_session=True,
-                pass_fds=(3, 4),
-                preexec_fn=_fd_mover(theirs),
+            # On this (the Trio) thread: the parent-death signal follows the forking thread.
+            process: Child | trio.Process = spawn(
+                argv, new_session=True, pass_fds=(3, 4), preexec=_fd_mover(theirs)
             )
         except OSError as exc:
             shutil.rmtree(workdir, ignore_errors=True)

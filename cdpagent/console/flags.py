@@ -5,8 +5,9 @@ Every command that opens a browser (``call``, ``observe``, ``script``, ``chat``,
 :func:`browser_from_flags`; ``eval``, which has a ``--grid`` of its own, adds the
 launch flags alone (:func:`add_launch_flags`). The launch flags — ``--headed``,
 ``--chrome-arg ARG`` (repeatable), ``--user-data-dir DIR``, ``--storage-state FILE``
-(Playwright's ``storageState`` JSON) and ``--allow-dir DIR`` (repeatable: where
-uploads may come from) — become :func:`~cdpagent.launch` keyword arguments in one
+(Playwright's ``storageState`` JSON), ``--allow-dir DIR`` (repeatable: where
+uploads may come from), ``--max-download-mb N`` and ``--max-downloads-total-mb N`` (the
+download caps, default 500 and 2000) — become :func:`~cdpagent.launch` keyword arguments in one
 place, :func:`launch_options`.
 """
 
@@ -18,6 +19,7 @@ from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontext
 from typing import TYPE_CHECKING, Any
 
 from ..errors import StepError
+from .argtypes import positive_count
 from .slow_steps import slow_step
 
 if TYPE_CHECKING:
@@ -66,23 +68,38 @@ def add_launch_flags(parser: argparse.ArgumentParser) -> None:
         help="a directory files may be uploaded from (repeatable; default: none). The MCP server's "
         "file: pages may come from these too (default there: the current directory and the examples)",
     )
+    group.add_argument(
+        "--max-download-mb", type=positive_count, default=None, metavar="N",
+        help="cancel a download past N megabytes and remove its partial file (default: 500)",
+    )
+    group.add_argument(
+        "--max-downloads-total-mb", type=positive_count, default=None, metavar="N",
+        help="cancel any download that takes this browser's downloads past N megabytes (default: 2000)",
+    )
 
 
 #: The launch flags that only a browser cdpagent starts can honour (``--allow-dir`` applies to any).
 _LAUNCH_ONLY = (("headed", "--headed"), ("chrome_arg", "--chrome-arg"), ("user_data_dir", "--user-data-dir"),
-                ("storage_state", "--storage-state"))  # fmt: skip
+                ("storage_state", "--storage-state"), ("max_download_mb", "--max-download-mb"),
+                ("max_downloads_total_mb", "--max-downloads-total-mb"))  # fmt: skip
 
 
 def launch_options(args: argparse.Namespace) -> dict[str, Any]:
     """The :func:`~cdpagent.launch` keyword arguments the launch flags in ``args`` ask for:
-    ``headless``, ``args``, ``user_data_dir``, ``storage_state`` and ``allow_dirs``."""
-    return {
+    ``headless``, ``args``, ``user_data_dir``, ``storage_state``, ``allow_dirs`` and the
+    download caps given (``max_download_bytes``, ``max_downloads_total_bytes``)."""
+    options: dict[str, Any] = {
         "headless": not args.headed,
         "args": tuple(args.chrome_arg),
         "user_data_dir": args.user_data_dir,
         "storage_state": args.storage_state,
         "allow_dirs": tuple(args.allow_dir),
     }
+    if getattr(args, "max_download_mb", None):
+        options["max_download_bytes"] = args.max_download_mb * 1_000_000
+    if getattr(args, "max_downloads_total_mb", None):
+        options["max_downloads_total_bytes"] = args.max_downloads_total_mb * 1_000_000
+    return options
 
 
 def launch_only_flags(args: argparse.Namespace) -> list[str]:

@@ -12,6 +12,8 @@ from typing import Any, Final
 
 import msgspec
 
+from ..errors import cut_middle as _cut_middle
+
 __all__ = ["MAX_RESULT_CHARS", "MAX_STRUCTURED_CHARS", "cut_middle", "fence", "fit_structure"]
 
 MAX_RESULT_CHARS: Final = 4000
@@ -19,19 +21,9 @@ MAX_RESULT_CHARS: Final = 4000
 
 
 def cut_middle(text: str, limit: int = MAX_RESULT_CHARS) -> tuple[str, int]:
-    """``text`` within ``limit`` characters: head, a note, tail. Returns it and the characters left out.
+    """:func:`cdpagent.errors.cut_middle`, the one head-and-tail cut, within a tool result by default."""
+    return _cut_middle(text, limit)
 
-    Text already within ``limit`` comes back unchanged with 0. The note names the
-    total so a reader can tell the cut from the value.
-    """
-    if len(text) <= limit:
-        return text, 0
-    note_room = 80
-    keep = max(limit - note_room, 2)
-    head, tail = keep * 2 // 3, keep - keep * 2 // 3
-    omitted = len(text) - head - tail
-    note = f" …[{omitted} of {len(text)} characters left out; narrow the request to see them]… "
-    return text[:head] + note + text[len(text) - tail :], omitted
 
 
 MAX_STRUCTURED_CHARS: Final = 48_000

@@ -17,6 +17,7 @@ import msgspec
 from mcp_types import CallToolResult, ContentBlock, TextContent
 
 from ..cdp.failures import code_of
+from ..errors import MAX_MESSAGE_CHARS
 from ..runtime.codes import refusal
 from .bounds import MAX_RESULT_CHARS, cut_middle, fence
 
@@ -46,7 +47,7 @@ def result(
 
 def error_result(code: str, message: str) -> CallToolResult:
     """A tool error: ``isError``, the code and message in text and as ``{"ok": false, "error"}``."""
-    message = cut_middle(message, 1000)[0]
+    message = cut_middle(message, MAX_MESSAGE_CHARS)[0]
     return result(f"{code}: {message}", refusal(code, message), is_error=True)
 
 

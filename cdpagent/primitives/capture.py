@@ -5,18 +5,27 @@ viewport, the whole page up to :data:`MAX_PAGE_HEIGHT` CSS pixels, or one
 action's or record's element) is captured at a scale that makes its longer edge at
 most ``max_edge`` pixels, so bytes and time stay bounded on a page of any length.
 
-Masking holds in pixels as it does in text: before the capture, ``js/capture.js``
-covers every visible sensitive element (password, hidden-value, one-time-code and
-card fields, anything under ``data-agent-sensitive``) with an opaque box drawn in
-a closed shadow root; after it, the boxes go. A page that removes or moves the
-boxes during the capture gets a ``CAPTURE_FAILED`` error, never an unmasked image.
-Limits: fields inside closed shadow roots or frames are not covered (the page
-cannot mark them either).
+Masking holds in pixels as it does in text, by the same rule (the prelude's
+``isSensitive``): before the capture, ``js/capture.js`` covers every sensitive element
+(password, hidden-value, one-time-code and card fields, anything under
+``data-agent-sensitive``) of the document, its open shadow roots and its same-origin
+frames with an opaque box drawn in a closed shadow root — the box of everything the
+element paints, its overflowing text and its descendants included; after it, the
+sensitive areas are measured again and the boxes go. From the mask to that second
+measurement the page's own scripts are stopped (``Emulation.setScriptExecutionDisabled``),
+so it cannot react to the mask. A page that removes or hides the
+boxes, or whose sensitive areas moved, grew or appeared outside them meanwhile, gets
+a ``CAPTURE_FAILED`` error, never an unmasked image. A frame of another site, drawn by
+another renderer, is masked by the helper of its own world, the same way. Limits:
+fields inside closed shadow roots are not covered (the page cannot mark them either),
+and a CSS animation (no script) that takes a field out of its box and back between
+the two measurements is not noticed.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import math
 import struct
 from typing import Any, Final, Literal
@@ -24,9 +33,11 @@ from typing import Any, Final, Literal
 import msgspec
 import trio
 
+from ..cdp.connection import Session
 from ..cdp.target import Target
-from ..cdp.world import PageFunction, call_function, enter
-from ..errors import OperationError, PageFunctionError, ProtocolError, ToolCallError
+from ..cdp.world import WORLD, PageFunction, call_function, enter, install_commands
+from ..errors import CDPAgentError, OperationError, PageFunctionError, ProtocolError, ToolCallError
+from ..snapshot.frames import FRAME_TIMEOUT, frame_world
 from ..snapshot.observe import observe
 from ..snapshot.openai_tools import resolve_tool_call
 
@@ -74,10 +85,40 @@ async def _capture_world(tab: Target) -> int:
 
 
 async def _call(tab: Target, ctx: int, function: PageFunction, *args: Any) -> Any:
+    return await _call_in(tab.session, ctx, function, *args)
+
+
+async def _call_in(session: Session, ctx: int, function: PageFunction, *args: Any) -> Any:
     try:
-        return await call_function(tab.session, function, *args, context=ctx)
+        return await call_function(session, function, *args, context=ctx)
     except PageFunctionError as exc:
         raise OperationError("CAPTURE_FAILED", f"the capture helper failed: {exc.text[:200]}") from None
+
+
+async def _worlds(tab: Target) -> list[tuple[Session, int]]:
+    """The capture's world in the tab's document and in each of its out-of-process frames.
+
+    A frame of another site is drawn by another renderer, where the tab's world cannot
+    look: its fields are masked by the capture helper of its own world. Raises
+    :class:`OperationError` ``CAPTURE_FAILED`` naming a frame whose world cannot be
+    reached, since its fields could not be covered.
+    """
+    worlds = [(tab.session, await _capture_world(tab))]
+    # A loaded machine may take a while to set a frame's world up: the screenshot's own
+    # deadline bounds the wait (its TIMEOUT), never less than a frame collection gets.
+    deadline = max(trio.current_effective_deadline(), trio.current_time() + FRAME_TIMEOUT)
+    for frame_id in list(tab.frame_targets):
+        try:
+            where = await frame_world(tab, frame_id, WORLD, install_commands(), deadline)
+        except (CDPAgentError, trio.TooSlowError):
+            where = None
+            if frame_id in tab.frame_targets:
+                raise OperationError(
+                    "CAPTURE_FAILED", f"the sensitive fields of frame {frame_id} cannot be masked"
+                ) from None
+        if where is not None:
+            worlds.append(where)
+    return worlds
 
 
 async def _target_box(tab: Target, ctx: int, target: str) -> _Box:
@@ -102,6 +143,17 @@ async def _target_box(tab: Target, ctx: int, target: str) -> _Box:
     if not box:
         raise OperationError("TARGET_NOT_FOUND", f"{target!r} is not visible on the page now")
     return msgspec.convert(box, _Box)
+
+
+async def _page_scripts(worlds: list[tuple[Session, int]], *, run: bool) -> None:
+    """Let the page's own scripts run, or stop them (timers, observers, events) in every world's target.
+
+    Our isolated worlds keep running. A frame whose target refuses is left as it is: its
+    fields are still measured again after the capture.
+    """
+    for session, _ in worlds:
+        with contextlib.suppress(CDPAgentError):
+            await session.send("Emulation.setScriptExecutionDisabled", {"value": not run})
 
 
 def _image_size(data: bytes, fmt: ImageFormat) -> tuple[int, int]:
@@ -191,19 +243,36 @@ async def _screenshot(
     }
     if quality is not None:
         params["quality"] = quality
-    masked = await _call(tab, ctx, PageFunction.MASK)
+    worlds = await _worlds(tab)
+    count = 0
+    afters: list[Any] = []
     try:
+        # No page script runs from the mask to the measurement after the capture: a page
+        # cannot react to the mask (move a field, then move it back before it is measured).
+        await _page_scripts(worlds, run=False)
+        for session, world in worlds:
+            count += int((await _call_in(session, world, PageFunction.MASK) or {}).get("count", 0))
         shot = await tab.session.send("Page.captureScreenshot", params)
     except ProtocolError as exc:
         raise OperationError("CAPTURE_FAILED", f"the browser could not capture the page: {exc}") from None
     finally:
         with trio.CancelScope(shield=True):
-            intact = await _call(tab, ctx, PageFunction.UNMASK)
-    if not intact:
+            for session, world in worlds:
+                try:
+                    afters.append(await _call_in(session, world, PageFunction.UNMASK))
+                except (CDPAgentError, OperationError):
+                    afters.append("removed")  # a frame gone meanwhile: its masks cannot be vouched for
+            await _page_scripts(worlds, run=True)
+    after = next((a for a in afters if a != "ok"), "ok")
+    if after == "removed":
         raise OperationError("CAPTURE_FAILED", "the page removed the masks of its sensitive fields")
+    if after != "ok":
+        raise OperationError(
+            "CAPTURE_FAILED", "a sensitive field moved, grew or appeared outside its mask during the capture"
+        )
     data = base64.b64decode(shot["data"])
     width, height = _image_size(data, fmt)
-    return Screenshot(data, fmt, width, height, int((masked or {}).get("count", 0)), truncated)
+    return Screenshot(data, fmt, width, height, count, truncated)
 
 
 async def pdf(tab: Target, *, landscape: bool = False, timeout: float = 30.0) -> bytes:

@@ -7,6 +7,13 @@ written, and :class:`Downloads` renames it to the page's suggested name (made
 safe, made unique) once it is complete. The last :data:`MAX_DOWNLOADS` are listed;
 a tab is told of each one that starts and ends (its notices, which the receipt of
 the action that started it reports).
+
+Downloads are bounded in bytes: one past :attr:`Downloads.max_bytes` (default
+:data:`MAX_DOWNLOAD_BYTES`), or one that takes the browser's downloads past
+:attr:`Downloads.max_total` (default :data:`MAX_TOTAL_BYTES`), is canceled as soon as
+its progress says so (or its announced size does), its partial file removed, and it is
+listed and told with :data:`DOWNLOAD_TOO_LARGE`. A page streaming without end therefore
+writes at most the cap plus what arrives before Chromium stops it.
 """
 
 from __future__ import annotations
@@ -24,9 +31,21 @@ import trio
 from ..cdp.target import Command
 from ..snapshot.receipts import Receipt
 
-__all__ = ["MAX_DOWNLOADS", "RECEIPT_WAIT", "Download", "Downloads"]
+__all__ = [
+    "DOWNLOAD_TOO_LARGE", "MAX_DOWNLOADS", "MAX_DOWNLOAD_BYTES", "MAX_TOTAL_BYTES", "RECEIPT_WAIT",
+    "Download", "Downloads",
+]
+
+#: A download grew past its cap (one download's, or the browser's for all its downloads): it was canceled
+#: and its partial file removed.
+DOWNLOAD_TOO_LARGE: Final = "DOWNLOAD_TOO_LARGE"
 
 MAX_DOWNLOADS: Final = 100
+#: The default cap of one download, in bytes (``launch(max_download_bytes=…)``, ``--max-download-mb``).
+MAX_DOWNLOAD_BYTES: Final = 500_000_000
+#: The default cap of all of a browser's downloads together (``max_downloads_total_bytes``,
+#: ``--max-downloads-total-mb``).
+MAX_TOTAL_BYTES: Final = 2_000_000_000
 #: How long an act's receipt waits for the downloads the act started to finish (seconds).
 RECEIPT_WAIT: Final = 10.0
 
@@ -34,7 +53,8 @@ State = Literal["in_progress", "completed", "canceled"]
 
 
 class Download(msgspec.Struct, frozen=True, omit_defaults=True):
-    """One download: the file it became (``path``, once completed), its size and state."""
+    """One download: the file it became (``path``, once completed), its size and state;
+    ``code`` says why a download cdpagent stopped was canceled (:data:`DOWNLOAD_TOO_LARGE`)."""
 
     guid: str
     url: str
@@ -43,6 +63,7 @@ class Download(msgspec.Struct, frozen=True, omit_defaults=True):
     size: int = 0
     path: str | None = None
     tab: str | None = None
+    code: str | None = None
 
 
 _UNSAFE = re.compile(r"[^\w.\- ()\[\]]+")
@@ -60,6 +81,8 @@ class Downloads:
     ``tab_of(frame_id)`` names the tab whose frame started a download,
     ``tell(tab_id, text)`` reports to that tab (its notices), and ``changed()`` is
     called after every change of the list (the browser wakes its waiters).
+    ``cancel(guid)`` asks the browser to cancel a download that passed ``max_bytes``
+    or took the total past ``max_total`` (see the module doc).
     """
 
     def __init__(
@@ -68,8 +91,22 @@ class Downloads:
         tab_of: Callable[[str], str | None],
         tell: Callable[[str, str], None],
         changed: Callable[[], None],
+        cancel: Callable[[str], None] = lambda guid: None,
+        *,
+        max_bytes: int = MAX_DOWNLOAD_BYTES,
+        max_total: int = MAX_TOTAL_BYTES,
     ) -> None:
+        if max_bytes <= 0 or max_total <= 0:
+            raise ValueError("download caps must be positive numbers of bytes")
         self.directory = directory
+        self.max_bytes = max_bytes
+        self.max_total = max_total
+        self._cancel = cancel
+        #: Bytes of the downloads that completed here, and of those still being written (by guid).
+        self._finished_bytes = 0
+        self._receiving: dict[str, int] = {}
+        #: Why each download cdpagent canceled was canceled (by guid).
+        self._stopped: dict[str, str] = {}
         self._changed = changed
         self._tab_of = tab_of
         self._tell = tell
@@ -116,15 +153,52 @@ class Downloads:
         if tab is not None:
             self._tell(tab, f"a download started: {item.name}")
 
+    def _too_large(self, guid: str, received: int, announced: int) -> str | None:
+        """Why the download ``guid`` must stop, or None while it is within both caps."""
+        if max(received, announced) > self.max_bytes:
+            return f"it passed the cap of {self.max_bytes} bytes for one download"
+        others = sum(size for g, size in self._receiving.items() if g != guid)
+        if self._finished_bytes + others + max(received, announced) > self.max_total:
+            return f"it took this browser's downloads past their cap of {self.max_total} bytes"
+        return None
+
     def _on_progress(self, params: dict[str, Any]) -> None:
-        item = self._items.get(str(params.get("guid")))
+        guid = str(params.get("guid"))
+        item = self._items.get(guid)
         state = params.get("state")
-        if item is None or state not in ("completed", "canceled"):
-            return
         size = int(params.get("receivedBytes") or 0)
+        if item is None:
+            return
+        if state == "inProgress":
+            if guid in self._stopped:
+                return
+            why = self._too_large(guid, size, int(params.get("totalBytes") or 0))
+            self._receiving[guid] = size
+            if why is not None:
+                self._stopped[guid] = why
+                self._cancel(guid)
+            return
+        if state not in ("completed", "canceled"):
+            return
+        self._receiving.pop(guid, None)
+        why = self._stopped.pop(guid, None)
+        if state == "completed" and why is None:
+            why = self._too_large(guid, size, 0)  # finished before a progress event passed a cap
+        if why is not None:
+            # The partial (or over-cap) file is never kept: a page must not fill the disk. The
+            # browser writes to "<guid>.crdownload" and may remove it itself, later.
+            for leftover in (guid, f"{guid}.crdownload"):
+                (self.directory / leftover).unlink(missing_ok=True)
+            done = msgspec.structs.replace(item, state="canceled", size=size, code=DOWNLOAD_TOO_LARGE)
+            self._put(done)
+            if item.tab is not None:
+                self._tell(item.tab, f"the download {item.name} was canceled ({DOWNLOAD_TOO_LARGE}): {why}; "
+                           "its partial file was removed")  # fmt: skip
+            return
         if state == "canceled":
             done = msgspec.structs.replace(item, state="canceled", size=size)
         else:
+            self._finished_bytes += size
             done = msgspec.structs.replace(item, state="completed", size=size, path=str(self._place(item)))
         self._put(done)
         if item.tab is not None:

@@ -5,6 +5,11 @@ calls and uncaught exceptions) and its last :data:`MAX_ENTRIES` failed requests
 (a network error, or an HTTP status of 400 or more). Both are page data: texts and
 URLs are cut to :data:`MAX_TEXT` characters, a URL's query and fragment are
 dropped (they carry tokens), and no header, cookie or body is ever read.
+
+A failure event carries no URL: it is found in the table of requests in flight, bounded
+(:data:`MAX_PENDING`) so that requests which never finish do not pile up. A request pushed
+out of that table keeps its URL in a second table of the same bound; one pushed out of
+both (a flood of thousands) is logged with :data:`UNKNOWN_URL`, never an empty URL.
 """
 
 from __future__ import annotations
@@ -18,10 +23,16 @@ import msgspec
 
 from ..cdp.target import Command
 
-__all__ = ["MAX_ENTRIES", "MAX_TEXT", "ConsoleMessage", "FailedRequest", "PageLog"]
+__all__ = [
+    "MAX_ENTRIES", "MAX_PENDING", "MAX_TEXT", "UNKNOWN_URL", "ConsoleMessage", "FailedRequest", "PageLog",
+]
 
 MAX_ENTRIES: Final = 200
 MAX_TEXT: Final = 500
+#: Requests in flight whose URL is kept; as many again that were pushed out keep theirs too.
+MAX_PENDING: Final = 4 * MAX_ENTRIES
+#: The URL of a failed request the log no longer knows (it was pushed out of both tables).
+UNKNOWN_URL: Final = "(unknown: the request was dropped from a full request table)"
 
 Level = Literal["debug", "info", "log", "warning", "error"]
 
@@ -89,6 +100,7 @@ class PageLog:
         self.dropped_console = 0
         self.dropped_failed = 0
         self._requests: dict[str, tuple[str, str, str]] = {}
+        self._pushed_out: dict[str, tuple[str, str, str]] = {}
 
     def handlers(self) -> dict[str, Callable[[dict[str, Any]], None]]:
         """The CDP event handlers to register on the tab's session."""
@@ -125,8 +137,11 @@ class PageLog:
         self._add_console(ConsoleMessage("error", _cut(str(text)), _bare(str(details.get("url", "")))))
 
     def _on_request(self, params: dict[str, Any]) -> None:
-        if len(self._requests) > 4 * MAX_ENTRIES:  # requests that never finish do not pile up
-            self._requests.pop(next(iter(self._requests)))
+        if len(self._requests) >= MAX_PENDING:  # requests that never finish do not pile up
+            oldest = next(iter(self._requests))
+            if len(self._pushed_out) >= MAX_PENDING:
+                self._pushed_out.pop(next(iter(self._pushed_out)))
+            self._pushed_out[oldest] = self._requests.pop(oldest)
         request = params.get("request") or {}
         self._requests[str(params.get("requestId"))] = (
             str(request.get("method", "GET")),
@@ -134,20 +149,25 @@ class PageLog:
             str(params.get("type", "")),
         )
 
+    def _take(self, request_id: str) -> tuple[str, str, str] | None:
+        """The request's ``(method, url, resource)``, from either table, forgetting it."""
+        known = self._requests.pop(request_id, None)
+        return known if known is not None else self._pushed_out.pop(request_id, None)
+
     def _on_response(self, params: dict[str, Any]) -> None:
         status = int((params.get("response") or {}).get("status", 0))
-        known = self._requests.pop(str(params.get("requestId")), None)
+        known = self._take(str(params.get("requestId")))
         if known is not None and status >= 400:
             method, url, resource = known
             resource = resource or str(params.get("type", ""))
             self._add_failed(FailedRequest(method, url, resource, status=status))
 
     def _on_done(self, params: dict[str, Any]) -> None:
-        self._requests.pop(str(params.get("requestId")), None)
+        self._take(str(params.get("requestId")))
 
     def _on_failed(self, params: dict[str, Any]) -> None:
-        known = self._requests.pop(str(params.get("requestId")), None)
-        method, url, resource = known or ("GET", "", str(params.get("type", "")))
+        known = self._take(str(params.get("requestId")))
+        method, url, resource = known or ("GET", UNKNOWN_URL, str(params.get("type", "")))
         error = _cut(str(params.get("errorText", "failed")))
         if params.get("canceled"):
             error = "canceled"

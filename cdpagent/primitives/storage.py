@@ -10,10 +10,14 @@ The format is Playwright's own, so a file written by
 Reading takes every cookie of the browser and the local storage of the origins
 its open tabs show (``http:``/``https:`` main frames; a frame's or a closed tab's
 storage is not read). Loading sets the cookies, then writes each origin's local
-storage from a blank page of that origin served by the runtime itself (request
-interception answers the one request; nothing reaches the network) — the way
-Playwright does it. A file that is not such a document is refused with
-``STORAGE_STATE_INVALID``, naming the file and the first offending field.
+storage from a blank page of that origin served by the runtime itself — the way
+Playwright does it. Nothing reaches the network: every origin is first brought to the
+browser's own form (:func:`cdpagent.primitives.origins.web_origin`; one that is no
+``scheme://host[:port]`` is refused with ``STORAGE_STATE_INVALID`` naming it), and
+while the state loads, *every* request of its tab is intercepted: the blank page's own
+is answered, any other (a favicon, a redirect) is failed. A file that is not such a
+document is refused with ``STORAGE_STATE_INVALID``, naming the file and the first
+offending field.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import trio
 from ..cdp.target import Target
 from ..cdp.world import enter
 from ..errors import CDPAgentError, OperationError
+from .origins import web_origin
 
 __all__ = ["Cookie", "OriginState", "StorageItem", "StorageState", "load_storage_state",
            "read_storage_state", "storage_state"]
@@ -170,7 +175,9 @@ def _cookie_param(cookie: Cookie) -> dict[str, Any]:
     return param
 
 
-_BLANK = "PCFkb2N0eXBlIGh0bWw+PHRpdGxlPjwvdGl0bGU+"  # base64 of "<!doctype html><title></title>"
+#: base64 of ``<!doctype html><link rel="icon" href="data:,"><title></title>``: the icon link keeps the
+#: browser from fetching ``/favicon.ico`` itself, a request no tab's interception sees.
+_BLANK = "PCFkb2N0eXBlIGh0bWw+PGxpbmsgcmVsPSJpY29uIiBocmVmPSJkYXRhOiwiPjx0aXRsZT48L3RpdGxlPg=="
 
 
 async def load_storage_state(browser: _Browser, state: StorageState, *, timeout: float = 30.0) -> None:
@@ -178,7 +185,8 @@ async def load_storage_state(browser: _Browser, state: StorageState, *, timeout:
 
     Origins that are not ``http:``/``https:`` are skipped (their storage has no
     origin a page could load from). Raises :class:`OperationError`
-    ``STORAGE_STATE_INVALID`` when the browser refuses a cookie, and ``TIMEOUT``.
+    ``STORAGE_STATE_INVALID`` when an origin is not ``scheme://host[:port]`` (before
+    anything is loaded) or the browser refuses a cookie, and ``TIMEOUT``.
     """
     try:
         with trio.fail_after(timeout):
@@ -193,29 +201,44 @@ async def _load(browser: _Browser, state: StorageState) -> None:
             await browser.send("Storage.setCookies", {"cookies": [_cookie_param(c) for c in state.cookies]})
         except CDPAgentError as exc:
             raise OperationError("STORAGE_STATE_INVALID", f"the browser refused a cookie: {exc}") from None
-    web = [o for o in state.origins if o.origin.startswith(("http://", "https://")) and o.local_storage]
+    web: list[tuple[str, OriginState]] = []
+    for entry in state.origins:
+        if not entry.origin.lower().startswith(("http://", "https://")) or not entry.local_storage:
+            continue
+        try:
+            web.append((web_origin(entry.origin), entry))
+        except ValueError as why:
+            raise OperationError("STORAGE_STATE_INVALID", f"the origin {entry.origin!r}: {why}") from None
     if not web:
         return
     tab = await browser.open("about:blank")
     try:
         session = tab.session
+        expected: set[str] = set()
 
-        async def fulfil(request_id: str) -> None:
+        async def answer(params: dict[str, Any]) -> None:
+            request_id = str(params["requestId"])
+            url = str((params.get("request") or {}).get("url", ""))
             try:
-                await session.send(
-                    "Fetch.fulfillRequest",
-                    {"requestId": request_id, "responseCode": 200, "body": _BLANK,
-                     "responseHeaders": [{"name": "Content-Type", "value": "text/html"}]},
-                )
+                if url in expected:
+                    await session.send(
+                        "Fetch.fulfillRequest",
+                        {"requestId": request_id, "responseCode": 200, "body": _BLANK,
+                         "responseHeaders": [{"name": "Content-Type", "value": "text/html"}]},
+                    )
+                else:  # anything else the blank page or the browser asks for stays here too
+                    refused = {"requestId": request_id, "errorReason": "BlockedByClient"}
+                    await session.send("Fetch.failRequest", refused)
             except CDPAgentError:
                 pass
 
-        off = session.on("Fetch.requestPaused", lambda p: browser.start_soon(fulfil, str(p["requestId"])))
+        off = session.on("Fetch.requestPaused", lambda p: browser.start_soon(answer, p))
         try:
-            await session.send("Fetch.enable", {"patterns": [{"urlPattern": f"{o.origin}/*"} for o in web]})
-            for origin in web:
-                await tab.navigate(f"{origin.origin}/")
-                items = json.dumps([[i.name, i.value] for i in origin.local_storage])
+            await session.send("Fetch.enable", {"patterns": [{"urlPattern": "*"}]})
+            for origin, entry in web:
+                expected.add(f"{origin}/")
+                await tab.navigate(f"{origin}/")
+                items = json.dumps([[i.name, i.value] for i in entry.local_storage])
                 await session.send(
                     "Runtime.evaluate",
                     {"expression": f"for (const [k, v] of {items}) localStorage.setItem(k, v); true"},

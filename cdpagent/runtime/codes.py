@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..errors import PageApiError
+from ..errors import MAX_MESSAGE_CHARS, PageApiError, cut_middle
 
 __all__ = [
     "INVOKE_CODES",
@@ -100,5 +100,6 @@ INVOKE_CODES: Final = (
 
 
 def refusal(code: str, message: str) -> dict[str, Any]:
-    """Build the ``{"ok": False, "error": {"code": code, "message": message}}`` envelope."""
-    return {"ok": False, "error": {"code": code, "message": message}}
+    """Build the ``{"ok": False, "error": {"code": code, "message": message}}`` envelope, the
+    message cut to :data:`~cdpagent.errors.MAX_MESSAGE_CHARS` as every coded error's is."""
+    return {"ok": False, "error": {"code": code, "message": cut_middle(message, MAX_MESSAGE_CHARS)[0]}}
