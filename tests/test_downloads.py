@@ -130,8 +130,12 @@ async def test_a_download_past_its_cap_is_canceled_and_its_partial_file_removed(
 async def test_downloads_that_take_the_browser_past_its_total_cap_are_canceled(
     chrome_endpoint: str, site: str, tmp_path: Path
 ) -> None:
-    caps = {"max_download_bytes": CAP, "max_downloads_total_bytes": 3 * PART // 2}
-    async with cdpagent.connect(chrome_endpoint, download_dir=tmp_path, **caps) as browser:
+    async with cdpagent.connect(
+        chrome_endpoint,
+        download_dir=tmp_path,
+        max_download_bytes=CAP,
+        max_downloads_total_bytes=3 * PART // 2,
+    ) as browser:
         tab = await browser.open(f"{site}/capped")
         try:
             await tab.act("get_part")

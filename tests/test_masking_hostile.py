@@ -61,6 +61,7 @@ class _Sites(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         port = self.server.server_address[1]
+        assert isinstance(port, int)
         body = (OUTER.format(port=port) if self.path == "/outer" else INNER).encode()
         self.send_response(200)
         self.send_header("Content-Type", "text/html; charset=utf-8")
