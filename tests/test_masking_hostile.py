@@ -60,8 +60,9 @@ class _Sites(http.server.BaseHTTPRequestHandler):
         pass
 
     def do_GET(self) -> None:
-        port = self.server.server_address[1]
-        assert isinstance(port, int)
+        address = self.server.server_address
+        assert isinstance(address, tuple)
+        port = address[1]
         body = (OUTER.format(port=port) if self.path == "/outer" else INNER).encode()
         self.send_response(200)
         self.send_header("Content-Type", "text/html; charset=utf-8")
