@@ -212,3 +212,52 @@ async def test_ob13_aria_hidden_controls_a_person_sees_are_counted_not_hidden(
     assert result.observation.omitted.controls_not_offered == 2
     assert "2 controls in the viewport are not offered" in result.text
     assert "(All currently visible content is shown)" not in result.text
+
+
+_TREE = """<!DOCTYPE html><html><head><title>Sights</title></head><body>
+<div role="tree" aria-label="Sights">
+  <div role="treeitem" tabindex="0" aria-expanded="false" aria-selected="false" id="museums">Museums
+    <div role="group" hidden>
+      <div role="treeitem" tabindex="-1" aria-selected="false">Art museum</div>
+      <div role="treeitem" tabindex="-1" aria-selected="false">Science museum</div>
+    </div>
+  </div>
+  <div role="treeitem" tabindex="-1" aria-selected="false">Botanical garden</div>
+</div>
+<script>
+  // As tree widgets do: a click selects an item; only the Right arrow opens a branch.
+  for (const item of document.querySelectorAll('[role=treeitem]')) {
+    item.addEventListener('click', (ev) => {
+      ev.stopPropagation();
+      const items = document.querySelectorAll('[role=treeitem]');
+      for (const other of items) other.setAttribute('aria-selected', 'false');
+      item.setAttribute('aria-selected', 'true');
+      item.focus();
+    });
+    item.addEventListener('keydown', (ev) => {
+      if (ev.key !== 'ArrowRight' || item.getAttribute('aria-expanded') !== 'false') return;
+      ev.stopPropagation();
+      item.setAttribute('aria-expanded', 'true');
+      item.querySelector('[role=group]').hidden = false;
+    });
+  }
+</script></body></html>"""
+
+
+async def test_tree_items_are_named_by_their_own_label_and_open_on_click(
+    browser: cdpagent.Browser, tmp_path: Path
+) -> None:
+    """OB-12: a tree item's name is its label, not its branch's text; clicking a collapsed
+    item opens its branch even where the tree's click only selects (issue 34)."""
+    page = tmp_path / "tree.html"
+    page.write_text(_TREE, encoding="utf-8")
+    tab = await browser.open(page)
+    tools = by_tool(await observe_page(tab))
+    assert "museums" in tools and not any("art_museum" in t and tools[t].available for t in tools)
+    await tab.act("museums")
+    tools = by_tool(await observe_page(tab))
+    assert tools["art_museum"].available and tools["science_museum"].available
+    await tab.act("art_museum")
+    selected = "[...document.querySelectorAll('[aria-selected=true]')].map(e => e.textContent.trim()).join()"
+    chosen = await tab.session.send("Runtime.evaluate", {"expression": selected, "returnByValue": True})
+    assert chosen["result"]["value"] == "Art museum"
