@@ -100,11 +100,13 @@ async def _on_control(
     """Act with ``args`` on the control a person calls ``label``: a page tool of ``kinds``
     named by it, else a row action of ``kinds`` on the record that shows it (a refused row
     action tries the next); when neither is shown, once, the page is searched for ``label``
-    and looked at again. :class:`Unseen` when the observation shows neither."""
+    and looked at again. :class:`Unseen` when the observation shows neither. A control
+    reached through the search (a search result, not the page's own control) goes on, but
+    is not counted as shown: the observation where it was needed did not show it."""
     look = await ep.look()
     tool = look.find(label, *kinds)
     if tool is not None:
-        run.shown.append((label, True))
+        run.shown.append((label, not searched))
         await ep.act(tool, **args)
         return
     for record in _record_ids(look, label):
@@ -113,7 +115,7 @@ async def _on_control(
                 await ep.act(row, record=record, **args)
             except cdpagent.CDPAgentError:
                 continue
-            run.shown.append((label, True))
+            run.shown.append((label, not searched))
             return
     if not searched and await _search_for(ep, look, label):
         await _on_control(ep, run, label, kinds, searched=True, **args)
