@@ -64,11 +64,15 @@ class Run:
 
 def _record_ids(look: Look, words: str) -> list[str]:
     """Ids of the records whose line shows ``words`` (as whole words, any case): those
-    labelled ``words`` first, then those whose label shows them, then the rest."""
+    labelled ``words`` first, then those whose label shows them, then the rest; before all of
+    them the ids that are ``words`` among those a folded tool enumerates (a link list's
+    items are named by their links' words, and the tool lists them: the item itself, not a
+    row that mentions it)."""
     pat = re.compile(rf"(?<!\w){re.escape(words)}(?!\w)", re.I)
     hits = [r for r in look.records() if pat.search(f"{r.label} {r.body}")]
     hits.sort(key=lambda r: (r.label.casefold() != words.casefold(), not pat.search(r.label)))
-    return [r.id for r in hits]
+    named = [o for t in look.tools for o in t.enum("record") if o.casefold() == words.casefold()]
+    return list(dict.fromkeys([*named, *(r.id for r in hits)]))
 
 
 def _row_tools(look: Look, record: str, words: str, *kinds: str) -> list[Tool]:
