@@ -35,8 +35,8 @@ pytestmark = pytest.mark.skipif(
 
 BY_NAME = {(t.app, t.name): t for t in tasks.TASKS}
 LINK_LIST = (
-    "a long link list (the built-in functions' table) becomes row actions named by their "
-    "column, not by the link's text, and its entries are cut by the action budget (issue 34)"
+    "links laid out as lines in a table's one row (the built-in functions' table) are one "
+    "folded action per link on that row, not a link list, and are cut by the tools budget (issue 34)"
 )
 
 CASES = [
