@@ -292,6 +292,10 @@ def apps_report(results: list[tuple[Any, Any]], seconds: float) -> None:
     for task, run in results:
         if not run.solved:
             print(f"    not solved: {task.app} {task.name}: {run.why[:160]}")
+    for task, run in results:
+        unseen = [label for label, ok in run.shown if not ok]
+        if run.solved and unseen:
+            print(f"    solved, a needed control not shown: {task.app} {task.name}: {unseen}")
     sizes: dict[str, int] = {}
     for _, run in results:
         for page, chars in run.sizes.items():

@@ -24,6 +24,8 @@
 //   state(locator) -> {found, checked}   post-condition of check
 //   hovered(locator) -> {found, ok, click}   post-condition of hover (:hover
 //       holds); click: an inferred hover-menu item, clicked once shown
+//   branch(locator) -> {found, closed}   closed: a tree item whose branch is collapsed
+//       (aria-expanded="false"); a click that leaves it so opens it with the tree's key
 //   shownAfterHover(locator, ms) -> {found, ok}   resolves once el, or the next
 //       level of its hover menu, is shown (ok: el is), or after ms
 //   watch() / changed() -> {ok}   whether the page changed in between (a picker opened)
@@ -297,6 +299,15 @@
     const clickables = globalThis.__cdpagentClickables;
     const item = locator.source === 'inferred' && !!clickables && !clickables.hoverOnly(el);
     return { found: true, ok: el.matches(':hover'), click: item };
+  }
+
+  // Whether a tree item's branch is collapsed: a person clicks a closed branch to open it,
+  // and where the click only selects it the tree pattern's Right arrow opens it.
+  function branch(locator) {
+    const el = find(locator);
+    if (!el) return { found: false, closed: false };
+    const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
+    return { found: true, closed: role === 'treeitem' && el.getAttribute('aria-expanded') === 'false' };
   }
 
   // A slider track that takes no focus itself: its focusable handle (jQuery UI style).
@@ -686,7 +697,7 @@
   Object.defineProperty(globalThis, '__cdpagentAct', {
     value: Object.freeze({
       prepare, ownerPoint, focusForTyping, valueIs, pick, choose, state,
-      hovered, shownAfterHover, focusFor, scrollState, watch, changed, slider, measureScale, sliderScale, radio, radioIs,
+      hovered, branch, shownAfterHover, focusFor, scrollState, watch, changed, slider, measureScale, sliderScale, radio, radioIs,
       groupOptions, dateFormat, fileInput, fileInfo,
     }),
     writable: false, configurable: false, enumerable: false,

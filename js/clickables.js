@@ -57,7 +57,7 @@
   // Semantic controls infer.js finds by itself, and what a click inside them reaches.
   const SEMANTIC_TAG = /^(A|BUTTON|INPUT|SELECT|TEXTAREA|SUMMARY|LABEL|OPTION)$/;
   const WIDGET_ROLES = new Set(['button', 'link', 'checkbox', 'switch', 'radio', 'tab', 'menuitem',
-    'menuitemcheckbox', 'menuitemradio', 'option', 'combobox', 'searchbox', 'textbox', 'slider']);
+    'menuitemcheckbox', 'menuitemradio', 'option', 'combobox', 'searchbox', 'textbox', 'slider', 'treeitem']);
   // Roles that say "an item one picks" without being one of infer.js's widget roles.
   const PICK_ROLES = new Set(['treeitem', 'gridcell', 'listitem', 'row']);
   const SKIP_TAG = /^(SCRIPT|STYLE|TEMPLATE|NOSCRIPT|HEAD|META|LINK|BR|HR|svg|path|IFRAME|OBJECT|CANVAS|VIDEO|AUDIO)$/;

@@ -291,16 +291,19 @@
   // el's text with the text of each sensitive element inside it masked (OB-2);
   // with skipHidden, aria-hidden parts are left out (as a screen reader reads it).
   // Inside a shadow tree, a <slot> shows the nodes assigned to it (else its own
-  // fallback content): el's text is read through its slots.
-  function pageText(el, skipHidden) {
+  // fallback content): el's text is read through its slots. With nested (a selector), the
+  // elements inside el that match it are left out (a tree item's child items).
+  function pageText(el, skipHidden, nested) {
     const slotted = el.getRootNode() !== document && (el.tagName === 'SLOT' || !!el.querySelector('slot'));
     const masks = anySensitive !== false && !!el.querySelector(SENSITIVE);
     const hides = skipHidden && anyHidden !== false && !!el.querySelector(HIDDEN);
-    if (!masks && !hides && !slotted) return el.textContent;
+    const leaves = !!nested && !!el.querySelector(nested);
+    if (!masks && !hides && !slotted && !leaves) return el.textContent;
     let out = '';
     const visit = (c) => {
       if (c.nodeType === Node.TEXT_NODE) out += c.data;
       else if (c.nodeType !== Node.ELEMENT_NODE) return;
+      else if (leaves && c.matches(nested)) return;
       else if (hides && c.getAttribute('aria-hidden') === 'true') return;
       else if (masks && isSensitive(c)) out += squash(c.textContent) ? ` ${MASK} ` : '';
       else walk(c);
@@ -360,6 +363,8 @@
     return list && list.length ? clip(Array.from(list, said).join(' '), max) : '';
   }
 
+  // What a tree item holds besides its label: its child items and their group.
+  const BRANCH_PARTS = '[role=treeitem],[role=group]';
   const FIELD = /^(INPUT|TEXTAREA|SELECT)$/;
   const BUTTON_INPUT = /^(button|submit|reset)$/;
   // Whether el's name may come from its content: never a field's, never an editor's
@@ -376,7 +381,9 @@
     if (el.tagName === 'INPUT' && BUTTON_INPUT.test(el.type)) return clip(el.value, max);
     if (el.tagName === 'INPUT' && el.type === 'image') return clip(el.alt, max);
     if (!namedByContent(el)) return '';
-    const text = textOf(el, max, true);
+    // A tree item is named by its own label: the items of its branch are its children, not
+    // its name (a person reads "Museums", not "Museums Art museum Science museum").
+    const text = firstRole(el) === 'treeitem' ? clip(pageText(el, true, BRANCH_PARTS), max) : textOf(el, max, true);
     if (text) return text;
     const img = el.querySelector('img[alt]');
     return img && img.alt ? clip(img.alt, max) : '';

@@ -212,3 +212,100 @@ async def test_ob13_aria_hidden_controls_a_person_sees_are_counted_not_hidden(
     assert result.observation.omitted.controls_not_offered == 2
     assert "2 controls in the viewport are not offered" in result.text
     assert "(All currently visible content is shown)" not in result.text
+
+
+_TREE = """<!DOCTYPE html><html><head><title>Sights</title></head><body>
+<div role="tree" aria-label="Sights">
+  <div role="treeitem" tabindex="0" aria-expanded="false" aria-selected="false" id="museums">Museums
+    <div role="group" hidden>
+      <div role="treeitem" tabindex="-1" aria-selected="false">Art museum</div>
+      <div role="treeitem" tabindex="-1" aria-selected="false">Science museum</div>
+    </div>
+  </div>
+  <div role="treeitem" tabindex="-1" aria-selected="false">Botanical garden</div>
+</div>
+<script>
+  // As tree widgets do: a click selects an item; only the Right arrow opens a branch.
+  for (const item of document.querySelectorAll('[role=treeitem]')) {
+    item.addEventListener('click', (ev) => {
+      ev.stopPropagation();
+      const items = document.querySelectorAll('[role=treeitem]');
+      for (const other of items) other.setAttribute('aria-selected', 'false');
+      item.setAttribute('aria-selected', 'true');
+      item.focus();
+    });
+    item.addEventListener('keydown', (ev) => {
+      if (ev.key !== 'ArrowRight' || item.getAttribute('aria-expanded') !== 'false') return;
+      ev.stopPropagation();
+      item.setAttribute('aria-expanded', 'true');
+      item.querySelector('[role=group]').hidden = false;
+    });
+  }
+</script></body></html>"""
+
+
+async def test_tree_items_are_named_by_their_own_label_and_open_on_click(
+    browser: cdpagent.Browser, tmp_path: Path
+) -> None:
+    """OB-12: a tree item's name is its label, not its branch's text; clicking a collapsed
+    item opens its branch even where the tree's click only selects (issue 34)."""
+    page = tmp_path / "tree.html"
+    page.write_text(_TREE, encoding="utf-8")
+    tab = await browser.open(page)
+    tools = by_tool(await observe_page(tab))
+    assert "museums" in tools and not any("art_museum" in t and tools[t].available for t in tools)
+    await tab.act("museums")
+    tools = by_tool(await observe_page(tab))
+    assert tools["art_museum"].available and tools["science_museum"].available
+    await tab.act("art_museum")
+    selected = "[...document.querySelectorAll('[aria-selected=true]')].map(e => e.textContent.trim()).join()"
+    chosen = await tab.session.send("Runtime.evaluate", {"expression": selected, "returnByValue": True})
+    assert chosen["result"]["value"] == "Art museum"
+
+
+def _shelf() -> str:
+    """A change list as admin sites write it: a table of 30 rows with sort links in its
+    header and a check box and link per row, and beside it, in the same content, a filter
+    list of links and a pager."""
+    columns = ("Title", "Author", "Genre", "Year", "Pages")
+    heads = "".join(f'<th><a href="?o={c}">{c}</a></th>' for c in columns)
+    rows = "".join(
+        f'<tr><td><input type="checkbox" aria-label="Select book {i}"></td>'
+        f'<th><a href="/book/{i}">Book {i}</a></th><td>Author {i}</td><td>Novel</td><td>{1900 + i}</td>'
+        f"<td>{100 + i}</td></tr>"
+        for i in range(30)
+    )
+    facets = "".join(f'<li><a href="?g={g}">{g}</a></li>' for g in ("All", "Novel", "Poetry", "History"))
+    stock = "".join(f'<li><a href="?s={s}">{s}</a></li>' for s in ("All", "Yes", "No"))
+    pager = "".join(f'<li><a href="?p={p}">{p}</a></li>' for p in ("1", "2", "3", ">"))
+    return (
+        "<!DOCTYPE html><html><head><title>Books</title></head><body><main><h1>Books</h1>"
+        '<form role="search"><input type="search" aria-label="Search"><button>Search</button></form>'
+        '<label>Action <select><option>---</option><option>Delete selected</option></select></label>'
+        f"<button>Go</button><table><thead><tr><th></th>{heads}</tr></thead><tbody>{rows}</tbody></table>"
+        f'<ul aria-label="Pages">{pager}</ul>'
+        f'<nav aria-label="Filter"><h2>By genre</h2><ul>{facets}</ul>'
+        f"<h2>By in stock</h2><ul>{stock}</ul></nav>"
+        "</main></body></html>"
+    )
+
+
+async def test_link_lists_are_records_named_by_their_links_beside_a_big_table(
+    browser: cdpagent.Browser, tmp_path: Path
+) -> None:
+    """OB-12: a list of links beside a big table is records named by the links' words, opened
+    by one folded action that the default budgets show; a pager's numbers stay actions
+    (issue 34: facets not starved by the table)."""
+    page = tmp_path / "shelf.html"
+    page.write_text(_shelf(), encoding="utf-8")
+    tab = await browser.open(page)
+    result = await observe_page(tab)
+    tools = by_tool(result)
+    opens = [e for e in result.observation.actions if e.folded and e.record_enum and "No" in e.record_enum]
+    assert len(opens) == 1, result.text
+    assert opens[0].record_enum == ["All", "Novel", "Poetry", "History", "All~2", "Yes", "No"]
+    assert {"2", "3"} <= set(tools)  # the pager's links are page actions
+    query = {"expression": "location.search", "returnByValue": True}
+    assert (await tab.session.send("Runtime.evaluate", query))["result"]["value"] == ""
+    await tab.act(opens[0].tool, record="No")
+    assert (await tab.session.send("Runtime.evaluate", query))["result"]["value"] == "?s=No"

@@ -44,6 +44,9 @@ def ok(receipt: Receipt) -> Receipt:
 # -- TodoMVC (JavaScript ES6 build) ------------------------------------------------------
 
 
+FILTERS = ("All", "Active", "Completed")
+
+
 async def test_ob12_todomvc_add_toggle_filter_clear(browser: cdpagent.Browser) -> None:
     tab = await browser.open(TODOMVC)
     first = await observed(tab)
@@ -55,7 +58,9 @@ async def test_ob12_todomvc_add_toggle_filter_clear(browser: cdpagent.Browser) -
 
     added = ok(await tab.act("what_needs_to_be_done", text="buy milk"))
     assert added.result.changed is not None and added.result.changed.records is not None
-    assert len(added.result.changed.records.added) == 1
+    # The new row, and the filters' link list the first row shows (records named by their links).
+    assert set(FILTERS) < set(added.result.changed.records.added)
+    assert len(added.result.changed.records.added) == 4
     ok(await tab.act("what_needs_to_be_done", text="walk dog"))
 
     result = await observed(tab)
@@ -73,11 +78,12 @@ async def test_ob12_todomvc_add_toggle_filter_clear(browser: cdpagent.Browser) -
     assert (change.before, change.after) == (False, True)
 
     result = await observed(tab)
-    assert tools_of(result)["active"] == "click/read"
-    filtered = ok(await tab.act("active"))
+    filters = next(e for e in result.observation.actions if e.tool == "open")
+    assert filters.folded and filters.record_enum == list(FILTERS)
+    filtered = ok(await tab.act("open", record="Active"))
     assert filtered.result.changed is not None and filtered.result.changed.records is not None
     assert filtered.result.changed.records.removed == [milk.id]
-    ok(await tab.act("all"))
+    ok(await tab.act("open", record="All"))
 
     cleared = ok(await tab.act("clear_completed"))
     assert cleared.result.changed is not None and cleared.result.changed.records is not None
@@ -123,12 +129,12 @@ async def test_ob12_todomvc_react(browser: cdpagent.Browser) -> None:
     assert not first.observation.records
 
     added = ok(await tab.act("new_todo_input", text="buy milk"))
-    assert len(record_ids(added)[0]) == 1
+    assert len(set(record_ids(added)[0]) - set(FILTERS)) == 1
     ok(await tab.act("new_todo_input", text="walk dog"))
     result = await observed(tab)
     tools = tools_of(result)
     assert tools["toggle"] == "check/write" and tools["edit"] == "type/write"
-    assert tools["active"] == "click/read"
+    assert "open" in tools  # the filters: a link list, its items named by their links
     texts = {str(r.fields["text"]): r for r in result.observation.records}
     milk, dog = texts["buy milk"], texts["walk dog"]
     # React renders no id on the rows: their ids are content hashes, never positions.
@@ -149,9 +155,9 @@ async def test_ob12_todomvc_react(browser: cdpagent.Browser) -> None:
     assert next(r for r in again.observation.records if r.id == new[0]).fields["text"] == "walk the dog"
     assert await evaluate(tab, "document.querySelectorAll('.todo-list li.editing').length") == 0
 
-    assert record_ids(ok(await tab.act("active"))) == ([], [milk.id])
-    assert record_ids(ok(await tab.act("completed"))) == ([milk.id], new)
-    assert record_ids(ok(await tab.act("all"))) == (new, [])
+    assert record_ids(ok(await tab.act("open", record="Active"))) == ([], [milk.id])
+    assert record_ids(ok(await tab.act("open", record="Completed"))) == ([milk.id], new)
+    assert record_ids(ok(await tab.act("open", record="All"))) == (new, [])
     cleared = ok(await tab.act("clear_completed"))
     assert record_ids(cleared) == ([], [milk.id])
     assert cleared.result.changed is not None and cleared.result.changed.actions is not None

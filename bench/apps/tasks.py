@@ -64,11 +64,15 @@ class Run:
 
 def _record_ids(look: Look, words: str) -> list[str]:
     """Ids of the records whose line shows ``words`` (as whole words, any case): those
-    labelled ``words`` first, then those whose label shows them, then the rest."""
+    labelled ``words`` first, then those whose label shows them, then the rest; before all of
+    them the ids that are ``words`` among those a folded tool enumerates (a link list's
+    items are named by their links' words, and the tool lists them: the item itself, not a
+    row that mentions it)."""
     pat = re.compile(rf"(?<!\w){re.escape(words)}(?!\w)", re.I)
     hits = [r for r in look.records() if pat.search(f"{r.label} {r.body}")]
     hits.sort(key=lambda r: (r.label.casefold() != words.casefold(), not pat.search(r.label)))
-    return [r.id for r in hits]
+    named = [o for t in look.tools for o in t.enum("record") if o.casefold() == words.casefold()]
+    return list(dict.fromkeys([*named, *(r.id for r in hits)]))
 
 
 def _row_tools(look: Look, record: str, words: str, *kinds: str) -> list[Tool]:
@@ -100,11 +104,13 @@ async def _on_control(
     """Act with ``args`` on the control a person calls ``label``: a page tool of ``kinds``
     named by it, else a row action of ``kinds`` on the record that shows it (a refused row
     action tries the next); when neither is shown, once, the page is searched for ``label``
-    and looked at again. :class:`Unseen` when the observation shows neither."""
+    and looked at again. :class:`Unseen` when the observation shows neither. A control
+    reached through the search (a search result, not the page's own control) goes on, but
+    is not counted as shown: the observation where it was needed did not show it."""
     look = await ep.look()
     tool = look.find(label, *kinds)
     if tool is not None:
-        run.shown.append((label, True))
+        run.shown.append((label, not searched))
         await ep.act(tool, **args)
         return
     for record in _record_ids(look, label):
@@ -113,7 +119,7 @@ async def _on_control(
                 await ep.act(row, record=record, **args)
             except cdpagent.CDPAgentError:
                 continue
-            run.shown.append((label, True))
+            run.shown.append((label, not searched))
             return
     if not searched and await _search_for(ep, look, label):
         await _on_control(ep, run, label, kinds, searched=True, **args)

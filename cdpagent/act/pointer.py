@@ -8,12 +8,15 @@ from typing import Final
 
 import msgspec
 
-from ..cdp.input import mouse_click, mouse_move
+from ..cdp.input import mouse_click, mouse_move, parse_chord, press_chord
 from ..cdp.world import PageFunction
 from ..snapshot.frames import FramePoint
 from .step import Done, Step
 
 __all__ = ["click", "hover", "shown"]
+
+_OPEN_BRANCH: Final = parse_chord("ArrowRight")
+"""The tree pattern's key that opens a focused item's collapsed branch."""
 
 _HOVER_LEVELS: Final = 4
 """How deep a hover menu is opened level by level to show a hidden item."""
@@ -48,11 +51,24 @@ async def shown(step: Step) -> FramePoint:
     return await step.point(prep.x, prep.y)
 
 
+class _Branch(msgspec.Struct, frozen=True):
+    """``branch``: whether the element is a tree item whose branch is collapsed."""
+
+    found: bool = False
+    closed: bool = False
+
+
 async def click(step: Step) -> str | None:
-    """A left click at the element's centre."""
+    """A left click at the element's centre. A tree item whose branch is collapsed is
+    opened, as a person clicking a closed branch means: where the click only selected it,
+    the tree's Right arrow (the item has the focus the click gave it) opens it.
+    Raises :class:`~cdpagent.errors.ActRefused` when the element cannot be used."""
     at = await shown(step)
+    before = await step.call(_Branch, PageFunction.BRANCH)
     step.trip.performed = True
     await mouse_click(step.session, at.x, at.y)
+    if before.closed and (await step.call(_Branch, PageFunction.BRANCH)).closed:
+        await press_chord(step.session, _OPEN_BRANCH)
     return None
 
 

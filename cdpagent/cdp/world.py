@@ -116,6 +116,7 @@ class PageFunction(enum.StrEnum):
     FOCUS_FOR_TYPING = _act("focusForTyping")
     SHOWN_AFTER_HOVER = _act("shownAfterHover")
     HOVERED = _act("hovered")
+    BRANCH = _act("branch")
     STATE = _act("state")
     CHOOSE = _act("choose")
     RADIO = _act("radio")

@@ -334,6 +334,7 @@
     for (const row of dirty) {
       const c = K.entries.get(row).container;
       // A list stays a record list while one of its items holds controls.
+      if (c.links) return drop('list'); // a changed item may no longer be one link
       if (!c.table && dirty.has(c.owner) && !hasOwnControls(c.owner)) {
         c.owner = c.rows.find(hasOwnControls);
         if (!c.owner) return drop('list');

@@ -18,6 +18,29 @@
   // Lists that are navigation or composite widgets are not records.
   const NOT_RECORDS = 'nav,[role=navigation],[role=menu],[role=menubar],[role=tablist],[role=listbox],[role=tree],[role=radiogroup],[role=toolbar]';
 
+  // A link list: a list whose items are each one link and nothing else (a side bar's
+  // links, a list's filters). A person reads it as one list of places to go, so its items
+  // are records named by their links' text, and one folded action opens any of them: a
+  // long list does not take one action entry per link, nor starve what stands beside it.
+  const LINK_LIST_MIN = 3;
+  const WORD = /\p{L}/u;
+  const NOT_LINK_LISTS = '[role=menu],[role=menubar],[role=tablist],[role=listbox],[role=tree],[role=radiogroup],[role=toolbar]';
+  function linkItems(list) {
+    const items = [];
+    for (const li of list.children) {
+      if (li.tagName !== 'LI') return null;
+      const controls = controlsIn(li);
+      if (!controls.length) continue; // a heading or the current place, not a link
+      const link = controls[0];
+      if (controls.length > 1 || link.tagName !== 'A' || !link.hasAttribute('href')) return null;
+      // A pager's "2" and ">" are positions, not names of places: its links stay actions.
+      const text = squash(link.textContent);
+      if (!WORD.test(text) || squash(li.textContent) !== text) return null;
+      items.push(li);
+    }
+    return items.length >= LINK_LIST_MIN ? items : null;
+  }
+
   function findContainers(ctx) {
     const containers = [];
     const skip = (el) => ctx.declared(el) || ctx.holdsDeclared(el) || ctx.hidden(el);
@@ -36,6 +59,11 @@
       const owner = items.find(hasOwnControls);
       if (!owner) continue;
       containers.push({ el: list, rows: items, headers: null, table: false, owner });
+    }
+    for (const list of document.querySelectorAll('ul,ol')) {
+      if (skip(list) || list.closest(NOT_LINK_LISTS)) continue;
+      const items = linkItems(list);
+      if (items) containers.push({ el: list, rows: items, headers: null, table: false, owner: null, links: true });
     }
     for (const c of cardContainers(containers, ctx.regionInfo, ctx.roled)) {
       if (!skip(c.el)) containers.push(c);
@@ -113,7 +141,8 @@
   // reads of the row alone (its id, whether it is rendered and inert), kept until something
   // inside the row changes, or anything global does. Its controls are added by the fold.
   function rowEntry(ctx, row, c) {
-    let id = row.id || row.getAttribute('data-id') || row.getAttribute('data-key');
+    // A link list's item is named by its link's words (what a person calls it).
+    let id = c.links ? squash(row.textContent) : row.id || row.getAttribute('data-id') || row.getAttribute('data-key');
     if (!id) {
       const link = row.querySelector('a[href]');
       id = link ? link.getAttribute('href') : hashId(keyText(row, c.table));
