@@ -2,7 +2,9 @@
 
 Each application is installed from its own package, never vendored: Django from PyPI into a
 virtualenv of its own (``.realworld/django-venv``, the version pip resolves), Shoelace
-(``@shoelace-style/shoelace``, pinned) from npm into ``.realworld/shoelace``, and Python's
+(``@shoelace-style/shoelace``, pinned) from npm into ``.realworld/shoelace``, Streamlit from
+PyPI into ``.realworld/streamlit-venv`` (about 90 s, so only on first use: see
+:func:`install_streamlit`), and Python's
 own documentation from Debian's ``python3-doc`` (apt-get, as root; it installs under
 ``/usr/share/doc``, so that one is optional: without it its tasks are left out). Each one's
 licence file is copied next to it (``.realworld/licences/``). The folder is git-ignored.
@@ -28,6 +30,7 @@ HOME = ROOT / ".realworld"
 SHOELACE_VERSION = "2.20.1"
 DJANGO_VENV = HOME / "django-venv"
 SHOELACE = HOME / "shoelace"
+STREAMLIT_VENV = HOME / "streamlit-venv"
 LICENCES = HOME / "licences"
 
 
@@ -89,6 +92,63 @@ def install_django() -> Path:
     shutil.copyfile(licence, LICENCES / "Django-LICENSE")
     stamp.touch()
     return django_python()
+
+
+def streamlit_python() -> Path:
+    return STREAMLIT_VENV / "bin" / "python"
+
+
+def streamlit_installed() -> bool:
+    """Whether Streamlit is installed (its tasks need it; it is installed on first use, not by
+    ``scripts/setup.sh``: its wheels take longer than the suite's set-up may)."""
+    return (STREAMLIT_VENV / ".installed").exists()
+
+
+def install_streamlit() -> Path:
+    """Streamlit in its own virtualenv (``.realworld/streamlit-venv``, the version pip
+    resolves); returns that virtualenv's python.
+
+    Raises :class:`InstallError` when pip cannot fetch Streamlit or its wheel carries no
+    licence."""
+    stamp = STREAMLIT_VENV / ".installed"
+    if stamp.exists():
+        return streamlit_python()
+    if not streamlit_python().exists():
+        _say(f"creating the virtualenv {STREAMLIT_VENV.relative_to(ROOT)}")
+        venv.create(STREAMLIT_VENV, with_pip=True)
+    _say("installing Streamlit from PyPI (pip)")
+    _run(
+        "streamlit",
+        [str(streamlit_python()), "-m", "pip", "install", "-q", "--disable-pip-version-check", "streamlit"],
+    )
+    found = subprocess.run(
+        [
+            str(streamlit_python()),
+            "-c",
+            "import streamlit, pathlib; print(pathlib.Path(streamlit.__file__).parent.parent)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    # Its wheel declares its licence (``License-Expression``) without carrying the text: the
+    # declaration is kept, with the Apache-2.0 text Debian ships when that is what it declares.
+    metadata = next(iter(sorted(Path(found).glob("streamlit-*.dist-info/METADATA"))), None)
+    declared = [
+        line
+        for line in (metadata.read_text().splitlines() if metadata else [])
+        if line.startswith(("License:", "License-Expression:", "Version:"))
+    ]
+    if not any(line.startswith("License") for line in declared):
+        raise InstallError("cannot install streamlit: its wheel declares no licence")
+    text = "\n".join(["streamlit, as its wheel's METADATA declares it:", *declared, ""])
+    apache = Path("/usr/share/common-licenses/Apache-2.0")
+    if "Apache-2.0" in text and apache.exists():
+        text += "\n" + apache.read_text()
+    LICENCES.mkdir(parents=True, exist_ok=True)
+    (LICENCES / "streamlit-LICENSE").write_text(text)
+    stamp.touch()
+    return streamlit_python()
 
 
 def install_shoelace() -> Path:
