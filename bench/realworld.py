@@ -17,11 +17,12 @@ same page), in one run:
     .venv/bin/python bench/realworld.py        (also printed by bench/observe.py --only inferred)
 
 ``--corpus apps`` runs issue 34's corpus of real applications instead (``bench/apps/``:
-the Django admin, a Shoelace page and Python's documentation (Debian's python3-doc),
-installed (into ``.realworld/``, python3-doc by apt-get as root) on first use by
-``bench/apps/install.py``): every task of ``bench/apps/tasks.py`` through the scripted
-policy, scored by the application's own state, and prints tasks solved, needed controls
-shown, and per page the request size (page section + tools) beside Playwright's.
+the Django admin, a Shoelace page, Python's documentation (Debian's python3-doc) and a
+Streamlit app, installed (into ``.realworld/``, python3-doc by apt-get as root, Streamlit
+only here, on first use) by ``bench/apps/install.py``): every task of
+``bench/apps/tasks.py`` through the scripted policy, scored by the application's own
+state, and prints tasks solved, needed controls shown, and per page the request size
+(page section + tools) beside Playwright's.
 
     .venv/bin/python bench/realworld.py --corpus apps [--task NAME ...]
 """
@@ -266,6 +267,9 @@ async def measure_apps(only: list[str], left_out: set[str]) -> list[tuple[Any, A
             if task.app == "django":
                 with servers.django_admin() as admin:
                     run, _ = await app_tasks.run_task(browser, task, admin, admin.url)
+            elif task.app == "streamlit":
+                with servers.streamlit_app() as app:
+                    run, _ = await app_tasks.run_task(browser, task, app, app.url)
             elif task.app == "python-docs":
                 with servers.python_docs() as url:
                     run, _ = await app_tasks.run_task(browser, task, None, url)
@@ -316,11 +320,19 @@ def apps_corpus(only: list[str]) -> None:
     import install
 
     install.install_all()
+    left_out: set[str] = set()
     missing = install.install_optional()
+    if missing:
+        left_out.add("python-docs")
+    try:
+        install.install_streamlit()  # not by scripts/setup.sh: about 90 s of wheels
+    except install.InstallError as exc:
+        missing.append(str(exc))
+        left_out.add("streamlit")
     for why in missing:
         print(f"left out: {why}")
     t0 = time.perf_counter()
-    results = trio.run(measure_apps, only, {"python-docs"} if missing else set())
+    results = trio.run(measure_apps, only, left_out)
     apps_report(results, time.perf_counter() - t0)
 
 

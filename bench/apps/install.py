@@ -14,6 +14,7 @@ prints one line of progress on stderr. A package that cannot be fetched raises
 :class:`InstallError` naming the package and the client's last output line.
 
     python3 bench/apps/install.py            (installs what is missing; prints the folder)
+    python3 bench/apps/install.py streamlit  (Streamlit too)
 """
 
 from __future__ import annotations
@@ -203,7 +204,7 @@ def install_python_docs() -> Path:
 
 
 def installed() -> bool:
-    """Whether every application is installed (nothing to do)."""
+    """Whether the applications ``scripts/setup.sh`` installs (Django, Shoelace) are installed."""
     return (DJANGO_VENV / ".installed").exists() and (SHOELACE / f".installed-{SHOELACE_VERSION}").exists()
 
 
@@ -231,4 +232,9 @@ if __name__ == "__main__":
         sys.exit(1)
     for why in install_optional():
         print(f"apps: left out: {why}", file=sys.stderr)
+    if "streamlit" in sys.argv[1:]:
+        try:
+            install_streamlit()
+        except InstallError as exc:
+            print(f"apps: left out: {exc}", file=sys.stderr)
     print(HOME)
