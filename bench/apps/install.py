@@ -32,6 +32,8 @@ SHOELACE_VERSION = "2.20.1"
 DJANGO_VENV = HOME / "django-venv"
 SHOELACE = HOME / "shoelace"
 STREAMLIT_VENV = HOME / "streamlit-venv"
+PLAYWRIGHT_MCP_VERSION = "0.0.86"
+PLAYWRIGHT_MCP = HOME / "playwright-mcp"
 LICENCES = HOME / "licences"
 
 
@@ -182,6 +184,40 @@ def install_shoelace() -> Path:
     shutil.copyfile(licence, LICENCES / "shoelace-LICENSE.md")
     stamp.touch()
     return package
+
+
+def install_playwright_mcp() -> Path:
+    """``@playwright/mcp`` (pinned) from npm, the comparison the corpus's request sizes are
+    measured against; returns its ``cli.js`` (run with node; it drives a browser only when a
+    tool is called, so listing its tools downloads nothing).
+
+    Raises :class:`InstallError` when npm is missing or cannot fetch the package."""
+    stamp = PLAYWRIGHT_MCP / f".installed-{PLAYWRIGHT_MCP_VERSION}"
+    package = PLAYWRIGHT_MCP / "node_modules" / "@playwright" / "mcp"
+    if stamp.exists():
+        return package / "cli.js"
+    _say(f"installing @playwright/mcp@{PLAYWRIGHT_MCP_VERSION} from npm")
+    PLAYWRIGHT_MCP.mkdir(parents=True, exist_ok=True)
+    _run(
+        "@playwright/mcp",
+        [
+            "npm",
+            "install",
+            "--silent",
+            "--no-audit",
+            "--no-fund",
+            "--prefix",
+            str(PLAYWRIGHT_MCP),
+            f"@playwright/mcp@{PLAYWRIGHT_MCP_VERSION}",
+        ],
+    )
+    licence = package / "LICENSE"
+    if not licence.exists():
+        raise InstallError("cannot install @playwright/mcp: the package carries no LICENSE")
+    LICENCES.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(licence, LICENCES / "playwright-mcp-LICENSE")
+    stamp.touch()
+    return package / "cli.js"
 
 
 PYTHON_DOCS = Path("/usr/share/doc/python3/html")

@@ -838,7 +838,7 @@ def _state(check: Callable[[dict[str, Any]], bool]) -> Scorer:
     return score
 
 
-_READY = WaitFor("Talk abstract (text file)")
+READY = WaitFor("Talk abstract (text file)")
 ABSTRACT = str(Path(__file__).resolve().parent / "streamlit" / "abstract.txt")
 
 STREAMLIT: list[Task] = [
@@ -847,7 +847,7 @@ STREAMLIT: list[Task] = [
         "text",
         "Your name is Ada Lovelace.",
         "",
-        [_READY, Type("Full name", "Ada Lovelace")],
+        [READY, Type("Full name", "Ada Lovelace")],
         _state(lambda s: s["name"] == "Ada Lovelace"),
     ),
     Task(
@@ -855,7 +855,7 @@ STREAMLIT: list[Task] = [
         "number",
         "You need 3 tickets.",
         "",
-        [_READY, Type("Tickets", "3")],
+        [READY, Type("Tickets", "3")],
         _state(lambda s: s["tickets"] == 3),
     ),
     Task(
@@ -863,7 +863,7 @@ STREAMLIT: list[Task] = [
         "slider",
         "Your hotel budget is 250 euros a night.",
         "",
-        [_READY, Set("Hotel budget per night (EUR)", 250)],
+        [READY, Set("Hotel budget per night (EUR)", 250)],
         _state(lambda s: s["budget"] == 250),
     ),
     Task(
@@ -871,7 +871,7 @@ STREAMLIT: list[Task] = [
         "selectbox",
         "The conference is in Oslo.",
         "",
-        [_READY, Pick("Venue city", "Oslo")],
+        [READY, Pick("Venue city", "Oslo")],
         _state(lambda s: s["city"] == "Oslo"),
     ),
     Task(
@@ -879,7 +879,7 @@ STREAMLIT: list[Task] = [
         "multiselect",
         "Attend the Security and Accessibility workshops.",
         "",
-        [_READY, Pick("Workshops", "Security"), Pick("Workshops", "Accessibility")],
+        [READY, Pick("Workshops", "Security"), Pick("Workshops", "Accessibility")],
         _state(lambda s: sorted(s["workshops"]) == ["Accessibility", "Security"]),
     ),
     Task(
@@ -887,7 +887,7 @@ STREAMLIT: list[Task] = [
         "radio",
         "You eat vegan.",
         "",
-        [_READY, Pick("Meal", "Vegan")],
+        [READY, Pick("Meal", "Vegan")],
         _state(lambda s: s["meal"] == "Vegan"),
     ),
     Task(
@@ -895,7 +895,7 @@ STREAMLIT: list[Task] = [
         "checkbox",
         "Subscribe to the newsletter.",
         "",
-        [_READY, Check("Subscribe to the newsletter")],
+        [READY, Check("Subscribe to the newsletter")],
         _state(lambda s: s["newsletter"] is True),
     ),
     Task(
@@ -903,7 +903,7 @@ STREAMLIT: list[Task] = [
         "date",
         "You arrive on 2027-06-01.",
         "",
-        [_READY, Type("Arrival date", "2027/06/01")],
+        [READY, Type("Arrival date", "2027/06/01")],
         _state(lambda s: s["arrival"] == "2027-06-01"),
     ),
     Task(
@@ -911,7 +911,7 @@ STREAMLIT: list[Task] = [
         "file-upload",
         f"Attach your talk abstract ({ABSTRACT}).",
         "",
-        [_READY, Upload("Talk abstract (text file)", ABSTRACT)],
+        [READY, Upload("Talk abstract (text file)", ABSTRACT)],
         _state(lambda s: (s["abstract"] or {}).get("name") == "abstract.txt"),
     ),
     Task(
@@ -920,7 +920,7 @@ STREAMLIT: list[Task] = [
         "Register Ada Lovelace for 2 tickets in Berlin.",
         "",
         [
-            _READY,
+            READY,
             Type("Full name", "Ada Lovelace"),
             Type("Tickets", "2"),
             Pick("Venue city", "Berlin"),
@@ -940,7 +940,7 @@ STREAMLIT: list[Task] = [
         "Press Register without a name; when the app asks for it, give Grace Hopper and register.",
         "",
         [
-            _READY,
+            READY,
             Click("Register"),
             Expect("Please enter your full name"),
             Type("Full name", "Grace Hopper"),
@@ -954,7 +954,7 @@ STREAMLIT: list[Task] = [
         "Register Grace Hopper, vegetarian, for the Testing workshop, with the newsletter.",
         "",
         [
-            _READY,
+            READY,
             Type("Full name", "Grace Hopper"),
             Pick("Meal", "Vegetarian"),
             Pick("Workshops", "Testing"),
