@@ -238,16 +238,20 @@ def streamlit_app() -> Iterator[StreamlitApp]:
     python = install.install_streamlit()
     folder = Path(tempfile.mkdtemp(prefix="corpus-streamlit-"))
     port = _free_port()
+    options = {
+        "server.headless": "true",
+        "browser.gatherUsageStats": "false",
+        "server.address": "127.0.0.1",
+        "server.port": str(port),
+        "server.fileWatcherType": "none",
+        "global.developmentMode": "false",
+    }
     server = subprocess.Popen(
         [
-            str(python), "-m", "streamlit", "run", str(HERE / "streamlit" / "app.py"),
-            "--server.headless", "true",
-            "--browser.gatherUsageStats", "false",
-            "--server.address", "127.0.0.1",
-            "--server.port", str(port),
-            "--server.fileWatcherType", "none",
-            "--global.developmentMode", "false",
-        ],  # fmt: skip
+            str(python),
+            *("-m", "streamlit", "run", str(HERE / "streamlit" / "app.py")),
+            *(arg for key, value in options.items() for arg in (f"--{key}", value)),
+        ],
         env={**os.environ, "CORPUS_STATE": str(folder / "state.json"), "HOME": str(folder)},
         cwd=folder,
         stdout=subprocess.DEVNULL,
