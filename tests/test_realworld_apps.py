@@ -62,6 +62,12 @@ BUDGET = (
     "one-form page while a 'Deploy' scroll region, a heading's anchor link and a spin "
     "button's Increment take the room (issue 34, rank what is shown)"
 )
+OPEN_LIST = (
+    "while a multiselect's list is open the page aria-hides the rest of the form: the next "
+    "step's checkbox, still painted, is only counted ('hidden from assistive technology'), not "
+    "offered, and the list's first tool keeps the picked option's name for 'Select all' "
+    "(issue 34, stable names)"
+)
 
 CASES = [
     pytest.param("django", "add-book"),
@@ -79,6 +85,7 @@ CASES = [
     pytest.param("streamlit", "text", marks=pytest.mark.xfail(strict=True, reason=COMMIT)),
     pytest.param("streamlit", "slider", marks=pytest.mark.xfail(strict=True, reason=SLIDER_NAME)),
     pytest.param("streamlit", "register", marks=pytest.mark.xfail(strict=True, reason=BUDGET)),
+    pytest.param("streamlit", "whole-form", marks=pytest.mark.xfail(strict=True, reason=OPEN_LIST)),
 ]
 
 
