@@ -17,11 +17,12 @@ same page), in one run:
     .venv/bin/python bench/realworld.py        (also printed by bench/observe.py --only inferred)
 
 ``--corpus apps`` runs issue 34's corpus of real applications instead (``bench/apps/``:
-the Django admin, a Shoelace page and Python's documentation (Debian's python3-doc),
-installed (into ``.realworld/``, python3-doc by apt-get as root) on first use by
-``bench/apps/install.py``): every task of ``bench/apps/tasks.py`` through the scripted
-policy, scored by the application's own state, and prints tasks solved, needed controls
-shown, and per page the request size (page section + tools) beside Playwright's.
+the Django admin, a Shoelace page, Python's documentation (Debian's python3-doc) and a
+Streamlit app, installed (into ``.realworld/``, python3-doc by apt-get as root, Streamlit
+only here, on first use) by ``bench/apps/install.py``): every task of
+``bench/apps/tasks.py`` through the scripted policy, scored by the application's own
+state, and prints tasks solved, needed controls shown, and per page the request size
+(page section + tools) beside Playwright's.
 
     .venv/bin/python bench/realworld.py --corpus apps [--task NAME ...]
 """
@@ -34,6 +35,8 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -252,10 +255,29 @@ def corpus_report() -> None:
     report(figures, have_pw, time.perf_counter() - t0)
 
 
+@contextmanager
+def _served(app: str) -> Iterator[tuple[Any, str]]:
+    """Application ``app`` served on loopback until left: (its handle for the scorers, its
+    root url)."""
+    import servers
+
+    if app == "django":
+        with servers.django_admin() as admin:
+            yield admin, admin.url
+    elif app == "streamlit":
+        with servers.streamlit_app() as streamlit:
+            yield streamlit, streamlit.url
+    elif app == "python-docs":
+        with servers.python_docs() as url:
+            yield None, url
+    else:
+        with servers.shoelace_page() as url:
+            yield None, url.removesuffix("index.html")
+
+
 async def measure_apps(only: list[str], left_out: set[str]) -> list[tuple[Any, Any]]:
     """Run the corpus's tasks (all, or those named in ``only``; none of the applications
     in ``left_out``), each on a fresh application; (task, run) pairs in the corpus's order."""
-    import servers
     import tasks as app_tasks
 
     out: list[tuple[Any, Any]] = []
@@ -263,17 +285,103 @@ async def measure_apps(only: list[str], left_out: set[str]) -> list[tuple[Any, A
         for task in app_tasks.TASKS:
             if (only and task.name not in only) or task.app in left_out:
                 continue
-            if task.app == "django":
-                with servers.django_admin() as admin:
-                    run, _ = await app_tasks.run_task(browser, task, admin, admin.url)
-            elif task.app == "python-docs":
-                with servers.python_docs() as url:
-                    run, _ = await app_tasks.run_task(browser, task, None, url)
-            else:
-                with servers.shoelace_page() as url:
-                    run, _ = await app_tasks.run_task(browser, task, None, url.removesuffix("index.html"))
+            with _served(task.app) as (handle, root):
+                run, _ = await app_tasks.run_task(browser, task, handle, root)
             out.append((task, run))
     return out
+
+
+class PageSize(msgspec.Struct):
+    app: str
+    page: str
+    ours: int
+    """Our request for the page: its observation's page section + tools JSON, characters."""
+    snapshot: int | None = None
+    """Playwright's ``aria_snapshot(mode="ai")`` of the same page, characters."""
+
+
+async def _our_size(app: str, url: str) -> int:
+    """Our request's size on the page at ``url`` once a person could start working there
+    (logged in; the app drawn): the same measure as the tasks' :class:`SizedEpisode`."""
+    import servers
+    import tasks as app_tasks
+
+    async with cdpagent.launch() as browser:
+        tab = await browser.open(url)
+        episode = Episode(tab)
+        if app == "django":
+            await app_tasks.LogIn(*servers.ADMIN).run(episode, app_tasks.Run())
+        elif app == "streamlit":
+            await app_tasks.READY.run(episode, app_tasks.Run())
+        result = await observe_page(tab)
+        await tab.close()
+        return len(result.text) + len(tools_json(result.tools))
+
+
+def _prepare(app: str) -> Any:
+    """What Playwright does on a page before its snapshot, as :func:`_our_size` does: the
+    admin's login form filled, the Streamlit app's last field drawn."""
+    import servers
+
+    def log_in(page: Any) -> None:
+        if page.get_by_label("Password").count():
+            page.get_by_label("Username").fill(servers.ADMIN[0])
+            page.get_by_label("Password").fill(servers.ADMIN[1])
+            page.get_by_role("button", name="Log in").click()
+            page.wait_for_load_state()
+
+    def drawn(page: Any) -> None:
+        page.get_by_text("Talk abstract (text file)").wait_for()
+
+    return {"django": log_in, "streamlit": drawn}.get(app)
+
+
+def measure_sizes(left_out: set[str]) -> tuple[list[PageSize], int | None, str]:
+    """Per start page of the corpus's tasks: our request's size, and Playwright's snapshot of
+    the same page; with Playwright MCP's tool list size (None, and why, when unavailable)."""
+    import install
+    import playwright_mcp
+    import tasks as app_tasks
+
+    from cdpagent.cdp.launcher import find_browser
+
+    pages = list(dict.fromkeys((t.app, t.start) for t in app_tasks.TASKS if t.app not in left_out))
+    why = ""
+    try:
+        tools: int | None = playwright_mcp.tools_chars()
+    except (install.InstallError, RuntimeError, OSError) as exc:
+        tools, why = None, f"Playwright MCP's tool list unavailable: {exc}"
+    out: list[PageSize] = []
+    with playwright_mcp.snapshotter(str(find_browser())) as snapshot:
+        if snapshot is None:
+            why = why or "Playwright for Python is not installed: pip install -e '.[bench]'"
+        for app, start in pages:
+            with _served(app) as (_, root):
+                size = PageSize(app=app, page=start or "/", ours=trio.run(_our_size, app, root + start))
+                if snapshot is not None:
+                    size.snapshot = snapshot(root + start, _prepare(app))
+            out.append(size)
+    return out, tools, why
+
+
+def sizes_report(sizes: list[PageSize], tools: int | None, why: str) -> None:
+    print(
+        "request size per page (characters): ours = page section + tools JSON of the observation; "
+        "Playwright MCP = its tools/list JSON + aria_snapshot(mode='ai') of the same page"
+    )
+    if why:
+        print(f"    {why}")
+    within = 0
+    for size in sizes:
+        line = f"    {size.app:>11} {size.page:<24} ours {size.ours:>7}"
+        if tools is not None and size.snapshot is not None:
+            theirs = tools + size.snapshot
+            within += size.ours <= theirs
+            line += f"  Playwright MCP {theirs:>7} ({tools} tools + {size.snapshot} snapshot)"
+            line += f"  {size.ours / theirs:.2f}x"
+        print(line)
+    if tools is not None and all(s.snapshot is not None for s in sizes):
+        print(f"    ours no larger on {within}/{len(sizes)} pages (target: all)")
 
 
 def apps_report(results: list[tuple[Any, Any]], seconds: float) -> None:
@@ -300,16 +408,7 @@ def apps_report(results: list[tuple[Any, Any]], seconds: float) -> None:
     for _, run in results:
         for page, chars in run.sizes.items():
             sizes.setdefault(page, chars)
-    try:
-        import playwright  # noqa: F401
-
-        pw = "Playwright is installed, but the logged-in pages are not measured with it yet"
-    except ImportError:
-        pw = "unavailable: Playwright (and Playwright MCP) is not installed here"
-    print(
-        "request size per page (page section + tools JSON, characters); "
-        f"Playwright MCP tools + snapshot: {pw}"
-    )
+    print("request size of the first observation of every page the tasks reached (page section + tools JSON)")
     for page, chars in sizes.items():
         print(f"    {chars:>6}  {page}")
 
@@ -320,12 +419,21 @@ def apps_corpus(only: list[str]) -> None:
     import install
 
     install.install_all()
+    left_out: set[str] = set()
     missing = install.install_optional()
+    if missing:
+        left_out.add("python-docs")
+    try:
+        install.install_streamlit()  # not by scripts/setup.sh: about 90 s of wheels
+    except install.InstallError as exc:
+        missing.append(str(exc))
+        left_out.add("streamlit")
     for why in missing:
         print(f"left out: {why}")
     t0 = time.perf_counter()
-    results = trio.run(measure_apps, only, {"python-docs"} if missing else set())
+    results = trio.run(measure_apps, only, left_out)
     apps_report(results, time.perf_counter() - t0)
+    sizes_report(*measure_sizes(left_out))
 
 
 if __name__ == "__main__":

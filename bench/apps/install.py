@@ -2,7 +2,9 @@
 
 Each application is installed from its own package, never vendored: Django from PyPI into a
 virtualenv of its own (``.realworld/django-venv``, the version pip resolves), Shoelace
-(``@shoelace-style/shoelace``, pinned) from npm into ``.realworld/shoelace``, and Python's
+(``@shoelace-style/shoelace``, pinned) from npm into ``.realworld/shoelace``, Streamlit from
+PyPI into ``.realworld/streamlit-venv`` (about 90 s, so only on first use: see
+:func:`install_streamlit`), and Python's
 own documentation from Debian's ``python3-doc`` (apt-get, as root; it installs under
 ``/usr/share/doc``, so that one is optional: without it its tasks are left out). Each one's
 licence file is copied next to it (``.realworld/licences/``). The folder is git-ignored.
@@ -12,6 +14,7 @@ prints one line of progress on stderr. A package that cannot be fetched raises
 :class:`InstallError` naming the package and the client's last output line.
 
     python3 bench/apps/install.py            (installs what is missing; prints the folder)
+    python3 bench/apps/install.py streamlit  (Streamlit too)
 """
 
 from __future__ import annotations
@@ -28,6 +31,9 @@ HOME = ROOT / ".realworld"
 SHOELACE_VERSION = "2.20.1"
 DJANGO_VENV = HOME / "django-venv"
 SHOELACE = HOME / "shoelace"
+STREAMLIT_VENV = HOME / "streamlit-venv"
+PLAYWRIGHT_MCP_VERSION = "0.0.86"
+PLAYWRIGHT_MCP = HOME / "playwright-mcp"
 LICENCES = HOME / "licences"
 
 
@@ -91,6 +97,63 @@ def install_django() -> Path:
     return django_python()
 
 
+def streamlit_python() -> Path:
+    return STREAMLIT_VENV / "bin" / "python"
+
+
+def streamlit_installed() -> bool:
+    """Whether Streamlit is installed (its tasks need it; it is installed on first use, not by
+    ``scripts/setup.sh``: its wheels take longer than the suite's set-up may)."""
+    return (STREAMLIT_VENV / ".installed").exists()
+
+
+def install_streamlit() -> Path:
+    """Streamlit in its own virtualenv (``.realworld/streamlit-venv``, the version pip
+    resolves); returns that virtualenv's python.
+
+    Raises :class:`InstallError` when pip cannot fetch Streamlit or its wheel carries no
+    licence."""
+    stamp = STREAMLIT_VENV / ".installed"
+    if stamp.exists():
+        return streamlit_python()
+    if not streamlit_python().exists():
+        _say(f"creating the virtualenv {STREAMLIT_VENV.relative_to(ROOT)}")
+        venv.create(STREAMLIT_VENV, with_pip=True)
+    _say("installing Streamlit from PyPI (pip)")
+    _run(
+        "streamlit",
+        [str(streamlit_python()), "-m", "pip", "install", "-q", "--disable-pip-version-check", "streamlit"],
+    )
+    found = subprocess.run(
+        [
+            str(streamlit_python()),
+            "-c",
+            "import streamlit, pathlib; print(pathlib.Path(streamlit.__file__).parent.parent)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    # Its wheel declares its licence (``License-Expression``) without carrying the text: the
+    # declaration is kept, with the Apache-2.0 text Debian ships when that is what it declares.
+    metadata = next(iter(sorted(Path(found).glob("streamlit-*.dist-info/METADATA"))), None)
+    declared = [
+        line
+        for line in (metadata.read_text().splitlines() if metadata else [])
+        if line.startswith(("License:", "License-Expression:", "Version:"))
+    ]
+    if not any(line.startswith("License") for line in declared):
+        raise InstallError("cannot install streamlit: its wheel declares no licence")
+    text = "\n".join(["streamlit, as its wheel's METADATA declares it:", *declared, ""])
+    apache = Path("/usr/share/common-licenses/Apache-2.0")
+    if "Apache-2.0" in text and apache.exists():
+        text += "\n" + apache.read_text()
+    LICENCES.mkdir(parents=True, exist_ok=True)
+    (LICENCES / "streamlit-LICENSE").write_text(text)
+    stamp.touch()
+    return streamlit_python()
+
+
 def install_shoelace() -> Path:
     """Shoelace from npm; returns the package's folder (its ``cdn/`` holds the bundle).
 
@@ -123,6 +186,40 @@ def install_shoelace() -> Path:
     return package
 
 
+def install_playwright_mcp() -> Path:
+    """``@playwright/mcp`` (pinned) from npm, the comparison the corpus's request sizes are
+    measured against; returns its ``cli.js`` (run with node; it drives a browser only when a
+    tool is called, so listing its tools downloads nothing).
+
+    Raises :class:`InstallError` when npm is missing or cannot fetch the package."""
+    stamp = PLAYWRIGHT_MCP / f".installed-{PLAYWRIGHT_MCP_VERSION}"
+    package = PLAYWRIGHT_MCP / "node_modules" / "@playwright" / "mcp"
+    if stamp.exists():
+        return package / "cli.js"
+    _say(f"installing @playwright/mcp@{PLAYWRIGHT_MCP_VERSION} from npm")
+    PLAYWRIGHT_MCP.mkdir(parents=True, exist_ok=True)
+    _run(
+        "@playwright/mcp",
+        [
+            "npm",
+            "install",
+            "--silent",
+            "--no-audit",
+            "--no-fund",
+            "--prefix",
+            str(PLAYWRIGHT_MCP),
+            f"@playwright/mcp@{PLAYWRIGHT_MCP_VERSION}",
+        ],
+    )
+    licence = package / "LICENSE"
+    if not licence.exists():
+        raise InstallError("cannot install @playwright/mcp: the package carries no LICENSE")
+    LICENCES.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(licence, LICENCES / "playwright-mcp-LICENSE")
+    stamp.touch()
+    return package / "cli.js"
+
+
 PYTHON_DOCS = Path("/usr/share/doc/python3/html")
 
 
@@ -143,7 +240,7 @@ def install_python_docs() -> Path:
 
 
 def installed() -> bool:
-    """Whether every application is installed (nothing to do)."""
+    """Whether the applications ``scripts/setup.sh`` installs (Django, Shoelace) are installed."""
     return (DJANGO_VENV / ".installed").exists() and (SHOELACE / f".installed-{SHOELACE_VERSION}").exists()
 
 
@@ -171,4 +268,9 @@ if __name__ == "__main__":
         sys.exit(1)
     for why in install_optional():
         print(f"apps: left out: {why}", file=sys.stderr)
+    if "streamlit" in sys.argv[1:]:
+        try:
+            install_streamlit()
+        except InstallError as exc:
+            print(f"apps: left out: {exc}", file=sys.stderr)
     print(HOME)

@@ -5,8 +5,11 @@
   database seeded with the corpus's books and a superuser (:data:`ADMIN`).
 - :func:`shoelace_page`: ``bench/apps/shoelace/index.html`` and the installed Shoelace
   package, served by a static server on 127.0.0.1.
+- :func:`streamlit_app`: ``bench/apps/streamlit/app.py`` run by the Streamlit of
+  ``.realworld/streamlit-venv`` on 127.0.0.1; the app writes its own state to a JSON file
+  (:meth:`StreamlitApp.state`).
 
-Both are context managers that stop what they started when left. :func:`django_state`
+All are context managers that stop what they started when left. :func:`django_state`
 reads the application's own database through its ORM (``manage.py shell -c``).
 """
 
@@ -16,9 +19,12 @@ import functools
 import json
 import os
 import shutil
+import socket
 import subprocess
 import tempfile
 import threading
+import time
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -197,3 +203,82 @@ def shoelace_page() -> Iterator[str]:
         httpd.shutdown()
         httpd.server_close()
         thread.join()
+
+
+@dataclass(frozen=True)
+class StreamlitApp:
+    url: str  # the app's root, ending in "/"
+    state_file: Path
+
+    def state(self) -> Any:
+        """The app's state as it last wrote it (its widgets' values and its registration),
+        decoded from JSON; None before its first run."""
+        try:
+            return json.loads(self.state_file.read_text())
+        except FileNotFoundError:
+            return None
+
+
+def _free_port() -> int:
+    """A port nobody listens on at the moment of asking (Streamlit takes a port number, not
+    a socket)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def streamlit_app() -> Iterator[StreamlitApp]:
+    """``bench/apps/streamlit/app.py`` served by the installed Streamlit on 127.0.0.1 (a free
+    port, headless, no usage statistics), once its health check answers; stopped when left.
+
+    Raises :class:`install.InstallError` when Streamlit cannot be installed, and
+    :class:`RuntimeError` when the server exits or does not answer within 60 s."""
+    python = install.install_streamlit()
+    folder = Path(tempfile.mkdtemp(prefix="corpus-streamlit-"))
+    port = _free_port()
+    options = {
+        "server.headless": "true",
+        "browser.gatherUsageStats": "false",
+        "server.address": "127.0.0.1",
+        "server.port": str(port),
+        "server.fileWatcherType": "none",
+        "global.developmentMode": "false",
+    }
+    server = subprocess.Popen(
+        [
+            str(python),
+            *("-m", "streamlit", "run", str(HERE / "streamlit" / "app.py")),
+            *(arg for key, value in options.items() for arg in (f"--{key}", value)),
+        ],
+        env={**os.environ, "CORPUS_STATE": str(folder / "state.json"), "HOME": str(folder)},
+        cwd=folder,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        health = f"http://127.0.0.1:{port}/_stcore/health"
+        deadline = time.monotonic() + 60
+        while True:
+            if server.poll() is not None:
+                raise RuntimeError(f"streamlit exited: {server.stderr.read() if server.stderr else ''}")
+            try:
+                with urllib.request.urlopen(health, timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"streamlit did not answer on {health} within 60 s")
+            time.sleep(0.1)  # a server process's start has no event to wait on but its port
+        yield StreamlitApp(url=f"http://127.0.0.1:{port}/", state_file=folder / "state.json")
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        shutil.rmtree(folder, ignore_errors=True)

@@ -19,9 +19,11 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import servers
+import trio
 from miniwob_policy import Episode, Look, Tool, Unseen, ident
 
 import cdpagent
@@ -184,6 +186,45 @@ class Click(Step):
 
     async def run(self, ep: Episode, run: Run) -> None:
         await _on_control(ep, run, self.label, ("click",))
+
+
+@dataclass
+class Set(Step):
+    """Set the slider or range ``label`` to ``value``."""
+
+    label: str
+    value: float
+
+    async def run(self, ep: Episode, run: Run) -> None:
+        await _on_control(ep, run, self.label, ("set",), value=self.value)
+
+
+@dataclass
+class Upload(Step):
+    """Give the file field ``label`` the file ``path`` (a person picks it in the file chooser)."""
+
+    label: str
+    path: str
+
+    async def run(self, ep: Episode, run: Run) -> None:
+        await _on_control(ep, run, self.label, ("upload",), files=[self.path])
+
+
+@dataclass
+class WaitFor(Step):
+    """Wait, up to ``seconds``, until the page shows ``text`` (a person waits for an
+    application that draws itself after loading before looking for its controls)."""
+
+    text: str
+    seconds: float = 30.0
+
+    async def run(self, ep: Episode, run: Run) -> None:
+        try:
+            await ep.tab.wait_for(text=self.text, timeout=self.seconds)
+        except cdpagent.CDPAgentError as exc:
+            run.shown.append((f"text {self.text!r}", False))
+            raise Unseen(f"the page never showed {self.text!r}: {exc}") from exc
+        run.shown.append((f"text {self.text!r}", True))
 
 
 @dataclass
@@ -785,7 +826,159 @@ DOCS: list[Task] = [
     ),
 ]
 
-TASKS: list[Task] = DJANGO + SHOELACE + DOCS
+
+def _state(check: Callable[[dict[str, Any]], bool]) -> Scorer:
+    """A scorer true when the state the Streamlit app last wrote satisfies ``check``. The app
+    writes it at the end of the run a widget's change starts, which may end after the
+    policy's last act: the scorer waits up to 10 s for it, the policy does not."""
+
+    async def score(app: servers.StreamlitApp, tab: cdpagent.Tab) -> bool:
+        with trio.move_on_after(10):
+            while True:
+                state = app.state()
+                if state is not None and check(state):
+                    return True
+                await trio.sleep(0.1)  # the app's file has no event to wait on
+        return False
+
+    return score
+
+
+READY = WaitFor("Talk abstract (text file)")
+ABSTRACT = str(Path(__file__).resolve().parent / "streamlit" / "abstract.txt")
+
+STREAMLIT: list[Task] = [
+    Task(
+        "streamlit",
+        "text",
+        "Your name is Ada Lovelace.",
+        "",
+        [READY, Type("Full name", "Ada Lovelace")],
+        _state(lambda s: s["name"] == "Ada Lovelace"),
+    ),
+    Task(
+        "streamlit",
+        "number",
+        "You need 3 tickets.",
+        "",
+        [READY, Type("Tickets", "3")],
+        _state(lambda s: s["tickets"] == 3),
+    ),
+    Task(
+        "streamlit",
+        "slider",
+        "Your hotel budget is 250 euros a night.",
+        "",
+        [READY, Set("Hotel budget per night (EUR)", 250)],
+        _state(lambda s: s["budget"] == 250),
+    ),
+    Task(
+        "streamlit",
+        "selectbox",
+        "The conference is in Oslo.",
+        "",
+        [READY, Pick("Venue city", "Oslo")],
+        _state(lambda s: s["city"] == "Oslo"),
+    ),
+    Task(
+        "streamlit",
+        "multiselect",
+        "Attend the Security and Accessibility workshops.",
+        "",
+        [READY, Pick("Workshops", "Security"), Pick("Workshops", "Accessibility")],
+        _state(lambda s: sorted(s["workshops"]) == ["Accessibility", "Security"]),
+    ),
+    Task(
+        "streamlit",
+        "radio",
+        "You eat vegan.",
+        "",
+        [READY, Pick("Meal", "Vegan")],
+        _state(lambda s: s["meal"] == "Vegan"),
+    ),
+    Task(
+        "streamlit",
+        "checkbox",
+        "Subscribe to the newsletter.",
+        "",
+        [READY, Check("Subscribe to the newsletter")],
+        _state(lambda s: s["newsletter"] is True),
+    ),
+    Task(
+        "streamlit",
+        "date",
+        "You arrive on 2027-06-01.",
+        "",
+        [READY, Type("Arrival date", "2027/06/01")],
+        _state(lambda s: s["arrival"] == "2027-06-01"),
+    ),
+    Task(
+        "streamlit",
+        "file-upload",
+        f"Attach your talk abstract ({ABSTRACT}).",
+        "",
+        [READY, Upload("Talk abstract (text file)", ABSTRACT)],
+        _state(lambda s: (s["abstract"] or {}).get("name") == "abstract.txt"),
+    ),
+    Task(
+        "streamlit",
+        "register",
+        "Register Ada Lovelace for 2 tickets in Berlin.",
+        "",
+        [
+            READY,
+            Type("Full name", "Ada Lovelace"),
+            Type("Tickets", "2"),
+            Pick("Venue city", "Berlin"),
+            Click("Register"),
+            Expect("Registered Ada Lovelace"),
+        ],
+        _state(
+            lambda s: (
+                s["registration"]
+                == {**(s["registration"] or {}), "name": "Ada Lovelace", "tickets": 2, "city": "Berlin"}
+            )
+        ),
+    ),
+    Task(
+        "streamlit",
+        "register-without-name",
+        "Press Register without a name; when the app asks for it, give Grace Hopper and register.",
+        "",
+        [
+            READY,
+            Click("Register"),
+            Expect("Please enter your full name"),
+            Type("Full name", "Grace Hopper"),
+            Click("Register"),
+        ],
+        _state(lambda s: (s["registration"] or {}).get("name") == "Grace Hopper" and s["error"] is None),
+    ),
+    Task(
+        "streamlit",
+        "whole-form",
+        "Register Grace Hopper, vegetarian, for the Testing workshop, with the newsletter.",
+        "",
+        [
+            READY,
+            Type("Full name", "Grace Hopper"),
+            Pick("Meal", "Vegetarian"),
+            Pick("Workshops", "Testing"),
+            Check("Subscribe to the newsletter"),
+            Click("Register"),
+        ],
+        _state(
+            lambda s: (
+                s["meal"] == "Vegetarian"
+                and s["workshops"] == ["Testing"]
+                and s["newsletter"] is True
+                and (s["registration"] or {}).get("name") == "Grace Hopper"
+            )
+        ),
+    ),
+]
+
+TASKS: list[Task] = DJANGO + SHOELACE + DOCS + STREAMLIT
 
 
 async def run_task(browser: cdpagent.Browser, task: Task, app: Any, root: str) -> tuple[Run, list[str]]:
