@@ -60,6 +60,22 @@ def django_python() -> Path:
     return DJANGO_VENV / "bin" / "python"
 
 
+def _pip_install(folder: Path, package: str, module: str) -> Path:
+    """``package`` from PyPI (the version pip resolves) into the virtualenv ``folder``, made
+    first when missing; returns the site-packages folder that holds ``module``.
+
+    Raises :class:`InstallError` when pip cannot fetch it."""
+    python = folder / "bin" / "python"
+    if not python.exists():
+        _say(f"creating the virtualenv {folder.relative_to(ROOT)}")
+        venv.create(folder, with_pip=True)
+    _say(f"installing {package} from PyPI (pip)")
+    _run(package, [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", package])
+    where = f"import {module}, pathlib; print(pathlib.Path({module}.__file__).parent.parent)"
+    found = subprocess.run([str(python), "-c", where], capture_output=True, text=True, check=True)
+    return Path(found.stdout.strip())
+
+
 def install_django() -> Path:
     """Django in its own virtualenv; returns that virtualenv's python.
 
@@ -67,25 +83,7 @@ def install_django() -> Path:
     stamp = DJANGO_VENV / ".installed"
     if stamp.exists():
         return django_python()
-    if not django_python().exists():
-        _say(f"creating the virtualenv {DJANGO_VENV.relative_to(ROOT)}")
-        venv.create(DJANGO_VENV, with_pip=True)
-    _say("installing Django from PyPI (pip)")
-    _run(
-        "Django",
-        [str(django_python()), "-m", "pip", "install", "-q", "--disable-pip-version-check", "Django"],
-    )
-    found = subprocess.run(
-        [
-            str(django_python()),
-            "-c",
-            "import django, pathlib; print(pathlib.Path(django.__file__).parent.parent)",
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    site = Path(found)
+    site = _pip_install(DJANGO_VENV, "Django", "django")
     licence = next(iter(sorted(site.glob("[Dd]jango-*.dist-info/licenses/LICENSE*"))), None) or next(
         iter(sorted(site.glob("[Dd]jango-*.dist-info/LICENSE*"))), None
     )
@@ -116,27 +114,10 @@ def install_streamlit() -> Path:
     stamp = STREAMLIT_VENV / ".installed"
     if stamp.exists():
         return streamlit_python()
-    if not streamlit_python().exists():
-        _say(f"creating the virtualenv {STREAMLIT_VENV.relative_to(ROOT)}")
-        venv.create(STREAMLIT_VENV, with_pip=True)
-    _say("installing Streamlit from PyPI (pip)")
-    _run(
-        "streamlit",
-        [str(streamlit_python()), "-m", "pip", "install", "-q", "--disable-pip-version-check", "streamlit"],
-    )
-    found = subprocess.run(
-        [
-            str(streamlit_python()),
-            "-c",
-            "import streamlit, pathlib; print(pathlib.Path(streamlit.__file__).parent.parent)",
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
+    site = _pip_install(STREAMLIT_VENV, "streamlit", "streamlit")
     # Its wheel declares its licence (``License-Expression``) without carrying the text: the
     # declaration is kept, with the Apache-2.0 text Debian ships when that is what it declares.
-    metadata = next(iter(sorted(Path(found).glob("streamlit-*.dist-info/METADATA"))), None)
+    metadata = next(iter(sorted(site.glob("streamlit-*.dist-info/METADATA"))), None)
     declared = [
         line
         for line in (metadata.read_text().splitlines() if metadata else [])
