@@ -76,6 +76,38 @@ def _pip_install(folder: Path, package: str, module: str) -> Path:
     return Path(found.stdout.strip())
 
 
+def _npm_install(folder: Path, name: str, version: str, licence: str, kept_as: str) -> Path:
+    """npm package ``name@version`` into ``folder`` (once: a stamp says it is there), its
+    ``licence`` file copied into the licences folder as ``kept_as``; returns the package's folder.
+
+    Raises :class:`InstallError` when npm is missing, cannot fetch it, or it carries no licence."""
+    stamp = folder / f".installed-{version}"
+    package = folder / "node_modules" / name
+    if stamp.exists():
+        return package
+    _say(f"installing {name}@{version} from npm")
+    folder.mkdir(parents=True, exist_ok=True)
+    _run(
+        name,
+        [
+            "npm",
+            "install",
+            "--silent",
+            "--no-audit",
+            "--no-fund",
+            "--prefix",
+            str(folder),
+            f"{name}@{version}",
+        ],
+    )
+    if not (package / licence).exists():
+        raise InstallError(f"cannot install {name}: the package carries no {licence}")
+    LICENCES.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(package / licence, LICENCES / kept_as)
+    stamp.touch()
+    return package
+
+
 def install_django() -> Path:
     """Django in its own virtualenv; returns that virtualenv's python.
 
@@ -139,32 +171,9 @@ def install_shoelace() -> Path:
     """Shoelace from npm; returns the package's folder (its ``cdn/`` holds the bundle).
 
     Raises :class:`InstallError` when npm is missing or cannot fetch the package."""
-    stamp = SHOELACE / f".installed-{SHOELACE_VERSION}"
-    package = SHOELACE / "node_modules" / "@shoelace-style" / "shoelace"
-    if stamp.exists():
-        return package
-    _say(f"installing @shoelace-style/shoelace@{SHOELACE_VERSION} from npm")
-    SHOELACE.mkdir(parents=True, exist_ok=True)
-    _run(
-        "@shoelace-style/shoelace",
-        [
-            "npm",
-            "install",
-            "--silent",
-            "--no-audit",
-            "--no-fund",
-            "--prefix",
-            str(SHOELACE),
-            f"@shoelace-style/shoelace@{SHOELACE_VERSION}",
-        ],
+    return _npm_install(
+        SHOELACE, "@shoelace-style/shoelace", SHOELACE_VERSION, "LICENSE.md", "shoelace-LICENSE.md"
     )
-    licence = package / "LICENSE.md"
-    if not licence.exists():
-        raise InstallError("cannot install Shoelace: the package carries no LICENSE.md")
-    LICENCES.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(licence, LICENCES / "shoelace-LICENSE.md")
-    stamp.touch()
-    return package
 
 
 def install_playwright_mcp() -> Path:
@@ -173,31 +182,9 @@ def install_playwright_mcp() -> Path:
     tool is called, so listing its tools downloads nothing).
 
     Raises :class:`InstallError` when npm is missing or cannot fetch the package."""
-    stamp = PLAYWRIGHT_MCP / f".installed-{PLAYWRIGHT_MCP_VERSION}"
-    package = PLAYWRIGHT_MCP / "node_modules" / "@playwright" / "mcp"
-    if stamp.exists():
-        return package / "cli.js"
-    _say(f"installing @playwright/mcp@{PLAYWRIGHT_MCP_VERSION} from npm")
-    PLAYWRIGHT_MCP.mkdir(parents=True, exist_ok=True)
-    _run(
-        "@playwright/mcp",
-        [
-            "npm",
-            "install",
-            "--silent",
-            "--no-audit",
-            "--no-fund",
-            "--prefix",
-            str(PLAYWRIGHT_MCP),
-            f"@playwright/mcp@{PLAYWRIGHT_MCP_VERSION}",
-        ],
+    package = _npm_install(
+        PLAYWRIGHT_MCP, "@playwright/mcp", PLAYWRIGHT_MCP_VERSION, "LICENSE", "playwright-mcp-LICENSE"
     )
-    licence = package / "LICENSE"
-    if not licence.exists():
-        raise InstallError("cannot install @playwright/mcp: the package carries no LICENSE")
-    LICENCES.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(licence, LICENCES / "playwright-mcp-LICENSE")
-    stamp.touch()
     return package / "cli.js"
 
 
