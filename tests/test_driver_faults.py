@@ -239,18 +239,23 @@ async def test_dr4_browser_dies_with_its_owner(
             partial(trio.run_process, [sys.executable, "-c", OWNER, transport], stdout=subprocess.PIPE,
                     env=env, check=False)
         )
-        assert owner.stdout is not None
-        with trio.fail_after(30):
-            line = b""
-            while not line.endswith(b"\n"):
-                chunk = await owner.stdout.receive_some()
-                assert chunk, "the owner exited before printing its browser's pid"
-                line += chunk
-        browser_pid = int(line)
+        browser_pid = int(await _owner_line(owner))
         assert live_members(browser_pid), "the browser is not running"
         owner.kill()
     with trio.fail_after(20):
         await wait_group_exited(browser_pid)
+
+
+async def _owner_line(owner: trio.Process) -> bytes:
+    """The first line the owner prints (its browser's pid, and more), within 30 s."""
+    assert owner.stdout is not None
+    with trio.fail_after(30):
+        line = b""
+        while not line.endswith(b"\n"):
+            chunk = await owner.stdout.receive_some()
+            assert chunk, "the owner exited before printing its browser's pid"
+            line += chunk
+    return line
 
 
 FORKING_OWNER = """
@@ -284,14 +289,7 @@ async def test_dr4_browser_dies_with_its_owner_even_when_a_fork_holds_the_lifeli
                 partial(trio.run_process, [sys.executable, "-c", FORKING_OWNER, transport],
                         stdout=subprocess.PIPE, env=env, check=False)
             )
-            assert owner.stdout is not None
-            with trio.fail_after(30):
-                line = b""
-                while not line.endswith(b"\n"):
-                    chunk = await owner.stdout.receive_some()
-                    assert chunk, "the owner exited before printing its browser's pid"
-                    line += chunk
-            pid_text, workdir, helper_text = line.decode().split()
+            pid_text, workdir, helper_text = (await _owner_line(owner)).decode().split()
             browser_pid, helper = int(pid_text), int(helper_text)
             try:
                 assert live_members(browser_pid), "the browser is not running"

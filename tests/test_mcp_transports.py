@@ -182,6 +182,15 @@ def _inspector_available() -> str | None:
     return None
 
 
+@pytest.fixture
+def catalog(tmp_path: Path) -> Path:
+    """Where the Inspector keeps its catalog; the test skips, saying why, without the Inspector."""
+    missing = _inspector_available()
+    if missing:
+        pytest.skip(f"MCP INSPECTOR TEST SKIPPED: {missing}")
+    return tmp_path / "catalog.json"
+
+
 async def _inspector(*args: str, catalog: Path) -> Any:
     env = {**os.environ, "MCP_CATALOG_PATH": str(catalog)}
     with trio.fail_after(START_TIMEOUT + 120):
@@ -193,12 +202,8 @@ async def _inspector(*args: str, catalog: Path) -> Any:
 
 
 async def test_sf3_the_mcp_inspector_cli_lists_calls_and_observes(
-    chrome_endpoint: str, tmp_path: Path
+    chrome_endpoint: str, catalog: Path
 ) -> None:
-    missing = _inspector_available()
-    if missing:
-        pytest.skip(f"MCP INSPECTOR TEST SKIPPED: {missing}")
-    catalog = tmp_path / "catalog.json"
     listed = await _inspector(
         "--method", "tools/list", "--", str(CDPAGENT), "mcp", "--connect", chrome_endpoint,
         "--allow", "pdf", "--vision", catalog=catalog,
@@ -267,12 +272,8 @@ async def test_sf3_calls_without_tab_id_run_on_the_page_opened_or_selected_last(
 
 
 async def test_sf3_the_mcp_inspector_cli_observes_the_page_it_opened_without_tab_id(
-    chrome_endpoint: str, tmp_path: Path
+    chrome_endpoint: str, catalog: Path
 ) -> None:
-    missing = _inspector_available()
-    if missing:
-        pytest.skip(f"MCP INSPECTOR TEST SKIPPED: {missing}")
-    catalog = tmp_path / "catalog.json"
     async with http_server("--connect", chrome_endpoint) as url:
         common = ("--transport", "http", "--method", "tools/call")
         page = str(EXAMPLES / "todos" / "index.html")

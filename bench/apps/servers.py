@@ -159,9 +159,9 @@ class _Server(ThreadingHTTPServer):
 
 
 @contextmanager
-def _static(root: Path) -> Iterator[str]:
-    """``root`` served on 127.0.0.1 until left; the url of its root folder."""
-    handler = functools.partial(_Plain, directory=str(root))
+def _serving(handler: Any) -> Iterator[str]:
+    """``handler``'s requests answered on 127.0.0.1 (a port the system picks) until left; the
+    url of its root."""
     httpd = _Server(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -171,6 +171,13 @@ def _static(root: Path) -> Iterator[str]:
         httpd.shutdown()
         httpd.server_close()
         thread.join()
+
+
+@contextmanager
+def _static(root: Path) -> Iterator[str]:
+    """``root`` served on 127.0.0.1 until left; the url of its root folder."""
+    with _serving(functools.partial(_Plain, directory=str(root))) as url:
+        yield url
 
 
 class _Plain(SimpleHTTPRequestHandler):
@@ -193,16 +200,8 @@ def shoelace_page() -> Iterator[str]:
 
     Raises :class:`install.InstallError` when Shoelace cannot be installed."""
     package = install.install_shoelace()
-    handler = type("Handler", (_Static,), {"package": package})
-    httpd = _Server(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_port}/index.html"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join()
+    with _serving(type("Handler", (_Static,), {"package": package})) as url:
+        yield url + "index.html"
 
 
 @dataclass(frozen=True)

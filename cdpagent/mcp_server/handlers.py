@@ -157,12 +157,15 @@ class Call:
         closed current tab's message names the tabs that remain) and
         :class:`cdpagent.errors.TabRefused`.
         """
-        if self.current and await self.surface.find(self.tab_id) is None:
+        try:
+            tab = await self.surface.tab(self.tab_id)
+        except OperationError as error:
+            if not self.current or error.code != codes.TAB_NOT_FOUND:
+                raise
             _, thread = await self.surface.browser()
             left = ", ".join(t.id for t in thread.tabs) or "none"
             gone = f"the current page {self.tab_id} was closed; open: {left} (select_page one, or open_page)"
-            raise OperationError(codes.TAB_NOT_FOUND, gone)
-        tab = await self.surface.tab(self.tab_id)
+            raise OperationError(codes.TAB_NOT_FOUND, gone) from None
         if shown:
             self.surface.guard.check_shown(tab)
         return tab
