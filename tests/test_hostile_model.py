@@ -23,7 +23,7 @@ from cdpagent.agent import codes as agent_codes
 from cdpagent.agent.replies import MAX_CALLS_PER_REPLY, bound_reply
 from cdpagent.agent.request import PAGE_METHOD_TOOL
 from cdpagent.agent.tokens import messages_tokens
-from cdpagent.snapshot.openai_tools import RESERVED_TOOL_NAMES
+from cdpagent.snapshot.toolnames import RESERVED_TOOL_NAMES
 
 BODY: dict[str, Any] = {"messages": [{"role": "user", "content": "hi"}]}
 HUGE = "x" * 2_000_000

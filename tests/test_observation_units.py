@@ -27,8 +27,9 @@ from cdpagent.snapshot.model import (
     Snapshot,
     StateItem,
 )
-from cdpagent.snapshot.openai_tools import TOOL_NAME, ToolCallError, legal_name
+from cdpagent.snapshot.openai_tools import ToolCallError
 from cdpagent.snapshot.render import clean, fenced
+from cdpagent.snapshot.toolnames import TOOL_NAME, legal_name
 
 
 def todos_snapshot(rows: int = 12, visible: int = 3) -> Snapshot:

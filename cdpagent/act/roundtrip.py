@@ -193,14 +193,14 @@ class Trip:
             self.page_errors.append(str(text).splitlines()[0][:200])
 
         def on_navigation(params: dict[str, Any]) -> None:
-            doc = tab.document
+            doc = tab.documents.main
             if doc is not None and params.get("frameId") == doc.frame_id:
                 self.navigation_started = True
 
         def on_stopped_loading(params: dict[str, Any]) -> None:
             # Before a new document commits, the main frame stops loading only when its navigation
             # ended without one: a download, a 204, a navigation the page cancelled.
-            doc = tab.document
+            doc = tab.documents.main
             if self.navigation_started and doc is not None and params.get("frameId") == doc.frame_id:
                 self.navigation_over.set()
 
@@ -410,7 +410,7 @@ async def _steps(trip: Trip, delivery: Delivery) -> Receipt:
     tab = trip.tab
     include = delivery.include
     before = await trip.snapshot(include)
-    doc = tab.document
+    doc = tab.documents.main
     trip.serial = doc.serial if doc else -1
     trip.names = registry_of(tab, trip.serial)
     before_entries = fold_actions(before, trip.names)
@@ -421,11 +421,12 @@ async def _steps(trip: Trip, delivery: Delivery) -> Receipt:
     except ActRefused as exc:
         available = [e.tool for e in before_entries if e.available]
         return error_receipt(trip.ref, exc.code, exc.message, available, reason=exc.reason)
-    if trip.navigation_started and tab.document is not None and tab.document.serial == trip.serial:
+    current = tab.documents.main
+    if trip.navigation_started and current is not None and current.serial == trip.serial:
         # The input started a navigation whose new document is not committed yet.
         await trip.committed_or_over()
     after = await trip.snapshot(include, after_input=trip.performed)
-    doc = tab.document
+    doc = tab.documents.main
     names = registry_of(tab, doc.serial if doc else -1)
     after_entries = fold_actions(after, names)
     warnings = list(trip.warnings)
@@ -437,7 +438,7 @@ async def _steps(trip: Trip, delivery: Delivery) -> Receipt:
         if entry.available:
             available.append(entry.tool)
     names.shown(available)  # the receipt names them to the model
-    doc = tab.document
+    doc = tab.documents.main
     t0 = time.perf_counter()
     changes = diff(
         before,

@@ -117,7 +117,7 @@ def same_document(trip: Trip) -> None:
     """Raise :class:`~cdpagent.errors.ActRefused` ``PAGE_CHANGED`` unless the main document is still the one
     ``trip`` started on: input meant for one page never reaches the next. Every delivery checks it
     right before its input."""
-    doc = trip.tab.document
+    doc = trip.tab.documents.main
     if doc is None or doc.serial != trip.serial:
         raise replaced()
 

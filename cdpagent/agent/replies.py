@@ -27,8 +27,8 @@ from typing import Final
 import msgspec
 
 from ..snapshot import codes as action_codes
-from ..snapshot.openai_tools import legal_name
 from ..snapshot.receipts import ActionRef, Receipt, error_receipt
+from ..snapshot.toolnames import legal_name
 from .llm import Reply, ToolCall
 from .tokens import TokenCounter, estimate_tokens
 from .truncation import truncate_middle

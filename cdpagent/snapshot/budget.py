@@ -466,7 +466,8 @@ def build(
     The snapshot's record ids are screened (:func:`screen_record_ids`) and it is folded
     once, with the tool names ``names`` keeps for the document (or ``entries`` are the
     caller's folding of the screened snapshot); the entries are reused by every
-    shrinking round.
+    shrinking round. ``names`` also learns which tools were shown
+    (:meth:`~cdpagent.snapshot.toolnames.NameRegistry.shown`).
     """
     opts = options or ObserveOptions()
     if entries is None:
@@ -476,8 +477,13 @@ def build(
         obs = assemble(snapshot, opts, entries=entries, warnings=warnings, settle_ms=settle_ms)
         text, tools = present(obs, opts)
         if len(text) + len(tools_json(tools)) <= opts.max_total_chars:
-            return obs, text, tools
+            break
         opts = _shrink(opts)
+    if names is not None:
+        shown = []
+        for tool in tools:
+            shown.append(tool["function"]["name"])
+        names.shown(shown)
     return obs, text, tools
 
 

@@ -4,7 +4,7 @@ Page-level actions become one entry each. Row actions arrive from the page
 already grouped per ``(name, region path)``; each group becomes one folded entry
 whose tool takes a required ``record`` argument and which says how many rows it
 covers, how many are outside the viewport and which ids it samples. Tool names
-are assigned here too (:func:`cdpagent.snapshot.openai_tools.assign_tool_names`), over
+are assigned here too (:func:`cdpagent.snapshot.toolnames.assign_tool_names`), over
 all entries, so a name does not change when an action's availability does; given the
 document's :class:`~cdpagent.snapshot.toolnames.NameRegistry`, a control keeps its name
 across observations of its document.
@@ -24,8 +24,7 @@ from .model import (
     Snapshot,
     action_id,
 )
-from .openai_tools import assign_tool_names
-from .toolnames import NameRegistry
+from .toolnames import NameRegistry, assign_tool_names
 
 __all__ = ["fold_actions", "folded_action_ids", "region_tags"]
 

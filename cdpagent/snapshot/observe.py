@@ -361,8 +361,6 @@ async def observe_page(
     obs, text, tools = build(
         snapshot, opts, warnings=warnings, settle_ms=report.waited_ms if report else 0.0, names=names
     )
-    if names is not None:
-        names.shown([tool["function"]["name"] for tool in tools])
     if _LOG.isEnabledFor(logging.INFO):
         _LOG.info(
             "%s: settled %.0f ms, collected %.0f ms; %d actions, %d records, %d chars",
@@ -384,7 +382,7 @@ async def dialog_snapshot(tab: Target, dialog: JavaScriptDialog) -> Snapshot:
             title = str(info.get("targetInfo", {}).get("title", ""))
         except CDPAgentError:
             pass
-    document = tab.document
+    document = tab.documents.main
     path = urlsplit(document.url).path if document is not None else ""
     answers = dialog_actions(dialog)
     ok = "Accept the dialog (OK)" if DISMISS in answers else "Close the alert (OK)"

@@ -1,9 +1,7 @@
 """The ``tools`` array (OB-9): OpenAI function declarations from action entries.
 
-Names are legal function names (``^[a-zA-Z0-9_-]{1,64}$``) derived from action
-names, and unique: names that collide across regions are qualified with their
-innermost region id, and whatever still collides gets a numeric suffix in
-document order. :func:`resolve_tool_call` maps a tool call back to the original
+Names come from :mod:`cdpagent.snapshot.toolnames` (legal function names, unique, kept
+across a document's observations). :func:`resolve_tool_call` maps a tool call back to the original
 action id and its :class:`~cdpagent.snapshot.model.ActionLocator`; the mapping
 grants no permission, acting re-checks availability.
 
@@ -13,8 +11,6 @@ Schemas are strict: every property required, ``additionalProperties: false``,
 
 from __future__ import annotations
 
-import re
-import zlib
 from typing import Any, Final
 
 import msgspec
@@ -23,16 +19,13 @@ from ..errors import ToolCallError
 from . import codes
 from .kinds import KINDS, InputSpec, key_schema
 from .model import ActionEntry, ActionLocator
+from .toolnames import RESERVED_TOOL_NAMES, legal_name
 
 __all__ = [
     "PRESS_FOCUSED",
     "PRESS_FOCUSED_DESCRIPTION",
-    "RESERVED_TOOL_NAMES",
-    "TOOL_NAME",
     "ToolCallError",
-    "assign_tool_names",
     "declaration_sizes",
-    "legal_name",
     "press_focused_tool",
     "resolve_tool_call",
     "tool_declaration",
@@ -41,65 +34,11 @@ __all__ = [
     "tools_json",
 ]
 
-TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
-#: The runtime's own tool names: they win, and a page action of the same name is renamed (``_2``…)
-#: so that names stay unique in every request (strict providers refuse duplicates).
-#: ``press_key`` is the built-in press on whatever has the focus (:data:`PRESS_FOCUSED`).
-RESERVED_TOOL_NAMES: Final = frozenset({"invoke_page_method", "press_key"})
 _RENAMED: Final = "Renamed: the runtime has its own tool named {name}."
-_ILLEGAL = re.compile(r"[^a-zA-Z0-9_-]+")
 RECORD_DOC = (
     "Which row: a record id from the page data or citation records (for example, {example}). "
     "Offscreen targets are scrolled into view before execution."
 )
-
-
-def legal_name(text: str, limit: int = 64) -> str:
-    """A legal function name for ``text``; non-ASCII names get a stable hash.
-
-    Never empty, at most ``limit`` characters, matches :data:`TOOL_NAME`.
-    """
-    base = _ILLEGAL.sub("_", text).strip("_")
-    if len(base) < len(text) / 2 or not base:
-        # Mostly non-ASCII (e.g. 删除): keep what is legible, add a hash for uniqueness.
-        digest = f"{zlib.crc32(text.encode()):08x}"[:6]
-        base = f"{base}_{digest}" if base else f"action_{digest}"
-    if len(base) > limit:
-        digest = f"{zlib.crc32(text.encode()):08x}"[:6]
-        base = base[: limit - 7] + "_" + digest
-    return base
-
-
-def assign_tool_names(entries: list[ActionEntry]) -> list[ActionEntry]:
-    """Entries with ``tool`` set: legal, unique, and stable for a given page.
-
-    Every entry whose base name is shared by entries in different regions is
-    qualified with its innermost region id (so no entry keeps the bare name by
-    accident of order); remaining duplicates, and names of :data:`RESERVED_TOOL_NAMES`,
-    get ``_2``, ``_3``… in order.
-    """
-    bases = [legal_name(e.name) for e in entries]
-    paths_by_base: dict[str, set[tuple[str, ...]]] = {}
-    for base, e in zip(bases, entries, strict=True):
-        paths_by_base.setdefault(base, set()).add(tuple(e.region_path))
-    names: list[str] = []
-    for base, e in zip(bases, entries, strict=True):
-        if len(paths_by_base[base]) > 1:
-            region = e.region_path[-1] if e.region_path else "page"
-            base = legal_name(f"{region}_{e.name}")
-        names.append(base)
-    used: set[str] = set(RESERVED_TOOL_NAMES)
-    out: list[ActionEntry] = []
-    for name, e in zip(names, entries, strict=True):
-        unique = name
-        n = 2
-        while unique in used:
-            suffix = f"_{n}"
-            unique = name[: 64 - len(suffix)] + suffix
-            n += 1
-        used.add(unique)
-        out.append(msgspec.structs.replace(e, tool=unique))
-    return out
 
 
 def _cut(text: str, limit: int) -> str:
@@ -232,12 +171,13 @@ def tool_declaration(entry: ActionEntry, max_chars: int = 160) -> dict[str, Any]
         if entry.record_enum is not None:
             record["enum"] = list(entry.record_enum)
         properties["record"] = record
+    description = tool_description(entry, max_chars)
     properties.update(_input_properties(entry, max_chars))
     return {
         "type": "function",
         "function": {
             "name": entry.tool,
-            "description": tool_description(entry, max_chars),
+            "description": description,
             "parameters": {
                 "type": "object",
                 "properties": properties,

@@ -11,7 +11,7 @@ its name and region; a declared action its name, region and ordinal), whatever i
 removed or re-rendered around it.
 
 Rule 2: a new control takes the name today's rules give it
-(:func:`cdpagent.snapshot.openai_tools.assign_tool_names`: its words, qualified by its
+(:func:`assign_tool_names`: its words, qualified by its
 region when another region has the same words, ``_2``… for duplicates) when no other
 control of the document ever had that name; else the next free ``_2``, ``_3``… (a
 positional name, ``button_2_in_login``, takes the next free number instead).
@@ -35,15 +35,31 @@ from __future__ import annotations
 
 import re
 import weakref
+import zlib
 from collections.abc import Callable, Hashable, Sequence
 from typing import Final
 
 import msgspec
 
 from .model import ActionEntry
-from .openai_tools import RESERVED_TOOL_NAMES, assign_tool_names, legal_name
 
-__all__ = ["MAX_CONTROLS", "NameRegistry", "registry_of"]
+__all__ = [
+    "MAX_CONTROLS",
+    "RESERVED_TOOL_NAMES",
+    "TOOL_NAME",
+    "NameRegistry",
+    "assign_tool_names",
+    "legal_name",
+    "registry_of",
+]
+
+TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+#: The runtime's own tool names: they win, and a page action of the same name is renamed (``_2``…)
+#: so that names stay unique in every request (strict providers refuse duplicates).
+#: ``press_key`` is the built-in press on whatever has the focus
+#: (:data:`cdpagent.snapshot.openai_tools.PRESS_FOCUSED`).
+RESERVED_TOOL_NAMES: Final = frozenset({"invoke_page_method", "press_key"})
+_ILLEGAL = re.compile(r"[^a-zA-Z0-9_-]+")
 
 #: Element keys remembered per document; past it the keys of controls not on the page at the
 #: last assignment are forgotten (a page that re-renders thousands of controls on every act).
@@ -55,6 +71,54 @@ _NUMBER = re.compile(r"^(?P<head>.*?)(?P<n>\d+)(?P<tail>(?:_in_.*)?)$")
 
 #: What a control is to a person, for Rule 3: its name's words, its kind, folded or not.
 _Shape = tuple[str, str, bool]
+
+
+def legal_name(text: str, limit: int = 64) -> str:
+    """A legal function name for ``text``; non-ASCII names get a stable hash.
+
+    Never empty, at most ``limit`` characters, matches :data:`TOOL_NAME`.
+    """
+    base = _ILLEGAL.sub("_", text).strip("_")
+    if len(base) < len(text) / 2 or not base:
+        # Mostly non-ASCII (e.g. 删除): keep what is legible, add a hash for uniqueness.
+        digest = f"{zlib.crc32(text.encode()):08x}"[:6]
+        base = f"{base}_{digest}" if base else f"action_{digest}"
+    if len(base) > limit:
+        digest = f"{zlib.crc32(text.encode()):08x}"[:6]
+        base = base[: limit - 7] + "_" + digest
+    return base
+
+
+def assign_tool_names(entries: list[ActionEntry]) -> list[ActionEntry]:
+    """Entries with ``tool`` set: legal, unique, and stable for a given page.
+
+    Every entry whose base name is shared by entries in different regions is
+    qualified with its innermost region id (so no entry keeps the bare name by
+    accident of order); remaining duplicates, and names of :data:`RESERVED_TOOL_NAMES`,
+    get ``_2``, ``_3``… in order.
+    """
+    bases = [legal_name(e.name) for e in entries]
+    paths_by_base: dict[str, set[tuple[str, ...]]] = {}
+    for base, e in zip(bases, entries, strict=True):
+        paths_by_base.setdefault(base, set()).add(tuple(e.region_path))
+    names: list[str] = []
+    for base, e in zip(bases, entries, strict=True):
+        if len(paths_by_base[base]) > 1:
+            region = e.region_path[-1] if e.region_path else "page"
+            base = legal_name(f"{region}_{e.name}")
+        names.append(base)
+    used: set[str] = set(RESERVED_TOOL_NAMES)
+    out: list[ActionEntry] = []
+    for name, e in zip(names, entries, strict=True):
+        unique = name
+        n = 2
+        while unique in used:
+            suffix = f"_{n}"
+            unique = name[: 64 - len(suffix)] + suffix
+            n += 1
+        used.add(unique)
+        out.append(msgspec.structs.replace(e, tool=unique))
+    return out
 
 
 class NameRegistry:
