@@ -1,17 +1,29 @@
-"""The script command's ``act`` step (OB-7, OB-8): receipts as JSON lines; ``--yes`` confirms."""
+"""The script command's ``act`` step (OB-7, OB-8): receipts as JSON lines; ``--yes`` confirms.
+
+And a command stopped by a signal (issue 22, item 15): ``cdpagent`` runs as a subprocess with
+its own Chromium and a private ``TMPDIR``, and leaves no temporary profile behind."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import msgspec
-from conftest import PAGES
+import pytest
+import trio
+from conftest import EXAMPLES, PAGES
+from scripted_model import Reply, ScriptedModel
 
 import cdpagent
 from cdpagent.ops.script import act_step
+
+TODOS = str(EXAMPLES / "todos" / "index.html")
 
 
 def script(steps: list[dict[str, Any]], tmp_path: Path, *flags: str) -> list[dict[str, Any]]:
@@ -76,3 +88,61 @@ def test_ob9_script_observe_step_prints_the_cli_json_object(tmp_path: Path) -> N
     assert set(observed) == {"op", "observation", "text", "tools"}
     assert "## Available actions on this page" in observed["text"]
     assert len(observed["observation"]["records"]) <= 1
+
+
+def _profiles(tmp: Path) -> list[Path]:
+    return [p for p in tmp.iterdir() if p.name.startswith("cdpagent-")]
+
+
+async def _stopped_cleanly(argv: list[str], tmp: Path, ready: bytes, number: int) -> None:
+    # A short folder of its own, not pytest's tmp_path: Chromium puts its singleton socket in
+    # TMPDIR, and a Unix socket path may not exceed 107 bytes (an xdist worker's tmp_path is long).
+    tmp = Path(tempfile.mkdtemp(prefix="sig-", dir="/tmp"))
+    try:
+        await _stop_in(tmp, argv, ready, number)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+async def _stop_in(tmp: Path, argv: list[str], ready: bytes, number: int) -> None:
+    env = {**os.environ, "TMPDIR": str(tmp)}
+    process = await trio.lowlevel.open_process(
+        [sys.executable, "-m", "cdpagent", *argv],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    try:
+        seen = b""
+        with trio.fail_after(60):
+            while ready not in seen:
+                chunk = await (process.stdout if ready.startswith(b"{") else process.stderr).receive_some()
+                assert chunk, seen
+                seen += chunk
+            assert _profiles(tmp), "the command runs with a temporary profile"
+            process.send_signal(number)
+            await process.wait()
+        assert process.returncode == 128 + number
+        assert _profiles(tmp) == [], "the temporary profile was left behind"
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+@pytest.mark.browser
+async def test_sf2_sigterm_during_chat_removes_the_temporary_profile(tmp_path: Path) -> None:
+    """Before: SIGTERM ended chat at once and its 2.4 MB profile stayed in the temporary folder."""
+    server = ScriptedModel([Reply(hang=True)])
+    with server.running():
+        argv = ["chat", "--base-url", server.url, "--model", "scripted", TODOS, "hi"]
+        await _stopped_cleanly(argv, tmp_path, b"request 1:", signal.SIGTERM)
+
+
+@pytest.mark.browser
+async def test_sf2_sighup_during_a_script_removes_the_temporary_profile(tmp_path: Path) -> None:
+    steps = tmp_path / "steps.jsonl"
+    steps.write_text('{"op": "wait", "ms": 1}\n{"op": "wait", "ms": 60000}\n', encoding="utf-8")
+    await _stopped_cleanly(["script", TODOS, str(steps)], tmp_path, b'{"op"', signal.SIGHUP)

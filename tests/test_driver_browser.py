@@ -1,7 +1,11 @@
-"""DR-1, DR-3, DR-6 against real Chromium on the shared session browser."""
+"""DR-1, DR-3, DR-6 against real Chromium on the shared session browser; a missing checkout
+page names its bundled example (SF-2)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from conftest import PAGES, evaluate
 
 import cdpagent
@@ -122,3 +126,11 @@ async def test_sf1_tabs_have_short_stable_ids(browser: cdpagent.Browser) -> None
     await tab.close()
     assert browser.tab(tab.id) is None
     assert tab not in browser.tabs
+
+
+async def test_sf2_a_missing_checkout_page_names_the_bundled_example(
+    chrome_endpoint: str, tmp_path: Path
+) -> None:
+    async with cdpagent.connect(chrome_endpoint) as browser:
+        with pytest.raises(cdpagent.NavigationError, match=r"\(the bundled example is example:todos\)"):
+            await browser.open(tmp_path / "examples" / "todos" / "index.html")

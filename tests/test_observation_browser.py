@@ -1,4 +1,6 @@
-"""Observation against real Chromium: OB-1 … OB-6, OB-9, OB-10 and the issue's bad inputs.
+"""Observation against real Chromium: OB-1 … OB-6, OB-9, OB-10 and the issue's bad inputs;
+the page scripts' error stacks name their file and line (tests/test_page_scripts.py checks
+the scripts' order without a browser).
 
 Pages are the examples and ``tests/pages/observe/*.html``; the golden test
 serves the examples over loopback HTTP so the rendered path is ``/todos``.
@@ -19,6 +21,8 @@ from conftest import EXAMPLES, PAGES, evaluate
 
 import cdpagent
 from cdpagent import ObservationError, ObserveResult
+from cdpagent.cdp.pagescripts import WORLD_URL, source
+from cdpagent.cdp.world import WORLD
 from cdpagent.snapshot import ObserveOptions, tools_json
 from cdpagent.snapshot.observe import observe, observe_page
 
@@ -429,3 +433,26 @@ async def test_ob4_nested_records_own_their_actions(browser: cdpagent.Browser) -
     assert records["p1"].fields == {"title": "Parent post"}
     assert set(records["p1"].actions) == {"reply"}
     assert set(records["c1"].actions) == {"reply", "flag"}
+
+
+# A collect whose options are not JSON: JSON.parse throws inside collect.js.
+_THROWS = "() => { try { return __cdpagentObserve.collect('{') } catch (e) { return e.stack } }"
+
+
+async def test_an_error_stack_names_the_file_and_line_of_each_world_frame(browser: cdpagent.Browser) -> None:
+    tab = await browser.open("example:todos")
+    context = await tab.context_id(WORLD)
+    reply = await tab.session.send(
+        "Runtime.callFunctionOn",
+        {
+            "functionDeclaration": _THROWS,
+            "executionContextId": context,
+            "returnByValue": True,
+        },
+    )
+    stack: str = reply["result"]["value"]
+    frame = re.search(r"at (?:Object\.)?collect \((collect\.js):(\d+):\d+\)", stack)
+    assert frame is not None, stack
+    line = source("collect.js").splitlines()[int(frame.group(2)) - 1]
+    assert "JSON.parse(optionsJson)" in line, (stack, line)
+    assert WORLD_URL not in stack, stack

@@ -82,14 +82,6 @@ def test_sf2_missing_role_and_task_files_point_to_the_bundled_names(tmp_path: Pa
         load_tasks(tmp_path / "examples" / "eval" / "tasks.jsonl")
 
 
-async def test_sf2_a_missing_checkout_page_names_the_bundled_example(
-    chrome_endpoint: str, tmp_path: Path
-) -> None:
-    async with cdpagent.connect(chrome_endpoint) as browser:
-        with pytest.raises(cdpagent.NavigationError, match=r"\(the bundled example is example:todos\)"):
-            await browser.open(tmp_path / "examples" / "todos" / "index.html")
-
-
 async def test_sf1_browser_open_takes_an_example_name(recorded_browser: cdpagent.Browser) -> None:
     tab = await recorded_browser.open("example:editor")
     assert (await tab.invoke("read_current"))["revision"] == 1

@@ -1,4 +1,4 @@
-"""Browser primitives through the Python API against real Chromium (BR-1, BR-3, BR-4, BR-5)."""
+"""Browser primitives through the Python API against real Chromium (BR-1, BR-3 … BR-6)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import http.server
 import json
 import threading
 from collections.abc import Iterator
+from contextlib import suppress
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ import cdpagent
 from cdpagent import OperationError
 from cdpagent.ops.script import ScriptContext, run_step
 from cdpagent.primitives.pagelog import MAX_PENDING, UNKNOWN_URL, PageLog
+from cdpagent.primitives.storage import OriginState, StorageItem, StorageState, load_storage_state
 
 PAGE = PAGES / "primitives" / "page.html"
 SECOND = PAGES / "primitives" / "second.html"
@@ -365,3 +367,80 @@ async def test_br2_popups_join_as_tabs_are_said_in_the_receipt_and_bounded() -> 
         assert len([t for t in browser.tabs if t.opener is tab]) == 20
         await popup.close()
         assert popup not in browser.tabs
+
+
+@pytest.fixture
+def probe() -> Iterator[tuple[int, list[bytes]]]:
+    """A loopback server that answers nothing and records the first bytes of every connection."""
+    import socket
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+    seen: list[bytes] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            with conn:
+                conn.settimeout(2)
+                try:
+                    seen.append(conn.recv(4096))
+                except OSError:
+                    seen.append(b"(connected)")
+
+    threading.Thread(target=serve, daemon=True).start()
+    yield server.getsockname()[1], seen
+    server.close()
+
+
+async def test_br6_loading_a_storage_state_sends_no_request_whatever_the_origins_spelling(
+    browser: cdpagent.Browser, probe: tuple[int, list[bytes]]
+) -> None:
+    port, seen = probe
+    spellings = [
+        f"http://127.0.0.1:{port}", f"http://0x7f000001:{port}", f"http://127.1:{port}",
+        f"http://127.0.0.1:0{port}", f"http://[::ffff:127.0.0.1]:{port}", f"http://LOCALHOST:{port}",
+        f"http://127.0.0.1:{port}/",
+    ]  # fmt: skip
+    for n, origin in enumerate(spellings):
+        state = StorageState(origins=[OriginState(origin, [StorageItem(f"k{n}", f"v{n}")])])
+        await load_storage_state(browser, state, timeout=20)
+    for refused in (f"http://127.0.0.1:{port}#x", f"http://127.0.0.1:{port}/path"):
+        state = StorageState(origins=[OriginState(refused, [StorageItem("k", "v")])])
+        with pytest.raises(OperationError) as err:
+            await load_storage_state(browser, state, timeout=20)
+        assert err.value.code == "STORAGE_STATE_INVALID" and refused in err.value.message
+    # Tabs close only once their work is done; a request would have been sent by then.
+    assert seen == [], f"{len(seen)} requests reached the network: {seen[:3]}"
+    # What loaded is the canonical origin's: the same keys whatever the spelling.
+    tab = await browser.open("about:blank")
+    try:
+        await tab.session.send("Fetch.enable", {"patterns": [{"urlPattern": "*"}]})
+        off = tab.session.on("Fetch.requestPaused", lambda p: browser.start_soon(_blank, tab, p))
+        try:
+            await tab.navigate(f"http://127.0.0.1:{port}/")
+            keys = await evaluate(tab, "Object.keys(localStorage).sort().join(',')")
+        finally:
+            off()
+        assert keys == "k0,k1,k2,k3,k6", keys
+    finally:
+        with trio.CancelScope(shield=True):
+            await tab.close()
+    assert seen == []
+
+
+ICON_PAGE = "PGxpbmsgcmVsPSJpY29uIiBocmVmPSJkYXRhOiwiPg=="
+
+
+async def _blank(tab: cdpagent.Tab, params: dict[str, object]) -> None:
+    # Started in the browser's nursery, it may run after the test closed the tab (a request
+    # paused just before the close): a closed tab's request has nobody left to answer.
+    with suppress(cdpagent.SessionClosed):
+        await tab.session.send(
+            "Fetch.fulfillRequest",
+            # <link rel="icon" href="data:,">: with an icon of its own, the page asks for no favicon.
+            {"requestId": params["requestId"], "responseCode": 200, "body": ICON_PAGE},
+        )
