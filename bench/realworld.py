@@ -35,8 +35,6 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -255,29 +253,10 @@ def corpus_report() -> None:
     report(figures, have_pw, time.perf_counter() - t0)
 
 
-@contextmanager
-def _served(app: str) -> Iterator[tuple[Any, str]]:
-    """Application ``app`` served on loopback until left: (its handle for the scorers, its
-    root url)."""
-    import servers
-
-    if app == "django":
-        with servers.django_admin() as admin:
-            yield admin, admin.url
-    elif app == "streamlit":
-        with servers.streamlit_app() as streamlit:
-            yield streamlit, streamlit.url
-    elif app == "python-docs":
-        with servers.python_docs() as url:
-            yield None, url
-    else:
-        with servers.shoelace_page() as url:
-            yield None, url.removesuffix("index.html")
-
-
 async def measure_apps(only: list[str], left_out: set[str]) -> list[tuple[Any, Any]]:
     """Run the corpus's tasks (all, or those named in ``only``; none of the applications
     in ``left_out``), each on a fresh application; (task, run) pairs in the corpus's order."""
+    import servers
     import tasks as app_tasks
 
     out: list[tuple[Any, Any]] = []
@@ -285,7 +264,7 @@ async def measure_apps(only: list[str], left_out: set[str]) -> list[tuple[Any, A
         for task in app_tasks.TASKS:
             if (only and task.name not in only) or task.app in left_out:
                 continue
-            with _served(task.app) as (handle, root):
+            with servers.serve(task.app) as (handle, root):
                 run, _ = await app_tasks.run_task(browser, task, handle, root)
             out.append((task, run))
     return out
@@ -313,6 +292,8 @@ async def _our_size(app: str, url: str) -> int:
             await app_tasks.LogIn(*servers.ADMIN).run(episode, app_tasks.Run())
         elif app == "streamlit":
             await app_tasks.READY.run(episode, app_tasks.Run())
+        elif app == "jupyter":
+            await app_tasks.NOTEBOOK_READY.run(episode, app_tasks.Run())
         result = await observe_page(tab)
         await tab.close()
         return len(result.text) + len(tools_json(result.tools))
@@ -333,7 +314,10 @@ def _prepare(app: str) -> Any:
     def drawn(page: Any) -> None:
         page.get_by_text("Talk abstract (text file)").wait_for()
 
-    return {"django": log_in, "streamlit": drawn}.get(app)
+    def notebook(page: Any) -> None:
+        page.get_by_text("sum(values)").wait_for(timeout=60_000)
+
+    return {"django": log_in, "streamlit": drawn, "jupyter": notebook}.get(app)
 
 
 def measure_sizes(left_out: set[str]) -> tuple[list[PageSize], int | None, str]:
@@ -341,6 +325,7 @@ def measure_sizes(left_out: set[str]) -> tuple[list[PageSize], int | None, str]:
     the same page; with Playwright MCP's tool list size (None, and why, when unavailable)."""
     import install
     import playwright_mcp
+    import servers
     import tasks as app_tasks
 
     from cdpagent.cdp.launcher import find_browser
@@ -356,7 +341,7 @@ def measure_sizes(left_out: set[str]) -> tuple[list[PageSize], int | None, str]:
         if snapshot is None:
             why = why or "Playwright for Python is not installed: pip install -e '.[bench]'"
         for app, start in pages:
-            with _served(app) as (_, root):
+            with servers.serve(app) as (_, root):
                 size = PageSize(app=app, page=start or "/", ours=trio.run(_our_size, app, root + start))
                 if snapshot is not None:
                     size.snapshot = snapshot(root + start, _prepare(app))
@@ -428,6 +413,11 @@ def apps_corpus(only: list[str]) -> None:
     except install.InstallError as exc:
         missing.append(str(exc))
         left_out.add("streamlit")
+    try:
+        install.install_jupyter()  # first use too, as Streamlit
+    except install.InstallError as exc:
+        missing.append(str(exc))
+        left_out.add("jupyter")
     for why in missing:
         print(f"left out: {why}")
     t0 = time.perf_counter()

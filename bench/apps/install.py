@@ -4,7 +4,8 @@ Each application is installed from its own package, never vendored: Django from 
 virtualenv of its own (``.realworld/django-venv``, the version pip resolves), Shoelace
 (``@shoelace-style/shoelace``, pinned) from npm into ``.realworld/shoelace``, Streamlit from
 PyPI into ``.realworld/streamlit-venv`` (about 90 s, so only on first use: see
-:func:`install_streamlit`), and Python's
+:func:`install_streamlit`), JupyterLab and ipykernel from PyPI into
+``.realworld/jupyter-venv`` (first use too: :func:`install_jupyter`), and Python's
 own documentation from Debian's ``python3-doc`` (apt-get, as root; it installs under
 ``/usr/share/doc``, so that one is optional: without it its tasks are left out). Each one's
 licence file is copied next to it (``.realworld/licences/``). The folder is git-ignored.
@@ -14,7 +15,7 @@ prints one line of progress on stderr. A package that cannot be fetched raises
 :class:`InstallError` naming the package and the client's last output line.
 
     python3 bench/apps/install.py            (installs what is missing; prints the folder)
-    python3 bench/apps/install.py streamlit  (Streamlit too)
+    python3 bench/apps/install.py streamlit jupyter  (Streamlit and JupyterLab too)
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ SHOELACE_VERSION = "2.20.1"
 DJANGO_VENV = HOME / "django-venv"
 SHOELACE = HOME / "shoelace"
 STREAMLIT_VENV = HOME / "streamlit-venv"
+JUPYTER_VENV = HOME / "jupyter-venv"
 PLAYWRIGHT_MCP_VERSION = "0.0.86"
 PLAYWRIGHT_MCP = HOME / "playwright-mcp"
 LICENCES = HOME / "licences"
@@ -167,6 +169,35 @@ def install_streamlit() -> Path:
     return streamlit_python()
 
 
+def jupyter_python() -> Path:
+    return JUPYTER_VENV / "bin" / "python"
+
+
+def jupyter_installed() -> bool:
+    """Whether JupyterLab is installed (installed on first use, as Streamlit is)."""
+    return (JUPYTER_VENV / ".installed").exists()
+
+
+def install_jupyter() -> Path:
+    """JupyterLab and ipykernel (the Python kernel its notebooks run on) in their own
+    virtualenv (``.realworld/jupyter-venv``, the versions pip resolves); returns its python.
+
+    Raises :class:`InstallError` when pip cannot fetch them or JupyterLab's wheel carries no
+    licence."""
+    stamp = JUPYTER_VENV / ".installed"
+    if stamp.exists():
+        return jupyter_python()
+    _pip_install(JUPYTER_VENV, "ipykernel", "ipykernel")
+    site = _pip_install(JUPYTER_VENV, "jupyterlab", "jupyterlab")
+    licence = next(iter(sorted(site.glob("jupyterlab-*.dist-info/licenses/LICENSE*"))), None)
+    if licence is None:
+        raise InstallError("cannot install jupyterlab: its wheel carries no licence file")
+    LICENCES.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(licence, LICENCES / "jupyterlab-LICENSE")
+    stamp.touch()
+    return jupyter_python()
+
+
 def install_shoelace() -> Path:
     """Shoelace from npm; returns the package's folder (its ``cdn/`` holds the bundle).
 
@@ -236,9 +267,10 @@ if __name__ == "__main__":
         sys.exit(1)
     for why in install_optional():
         print(f"apps: left out: {why}", file=sys.stderr)
-    if "streamlit" in sys.argv[1:]:
-        try:
-            install_streamlit()
-        except InstallError as exc:
-            print(f"apps: left out: {exc}", file=sys.stderr)
+    for name, install in (("streamlit", install_streamlit), ("jupyter", install_jupyter)):
+        if name in sys.argv[1:]:
+            try:
+                install()
+            except InstallError as exc:
+                print(f"apps: left out: {exc}", file=sys.stderr)
     print(HOME)

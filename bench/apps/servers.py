@@ -8,6 +8,9 @@
 - :func:`streamlit_app`: ``bench/apps/streamlit/app.py`` run by the Streamlit of
   ``.realworld/streamlit-venv`` on 127.0.0.1; the app writes its own state to a JSON file
   (:meth:`StreamlitApp.state`).
+- :func:`jupyter_lab`: the JupyterLab of ``.realworld/jupyter-venv`` on 127.0.0.1 over a
+  fresh folder holding a copy of ``bench/apps/jupyter/analysis.ipynb``; the notebooks it
+  saved are read back through its own contents API (:meth:`JupyterLab.notebook`).
 
 All are context managers that stop what they started when left. :func:`django_state`
 reads the application's own database through its ORM (``manage.py shell -c``).
@@ -245,24 +248,32 @@ def streamlit_app() -> Iterator[StreamlitApp]:
         "server.fileWatcherType": "none",
         "global.developmentMode": "false",
     }
+    argv = [
+        str(python),
+        *("-m", "streamlit", "run", str(HERE / "streamlit" / "app.py")),
+        *(arg for key, value in options.items() for arg in (f"--{key}", value)),
+    ]
+    env = {**os.environ, "CORPUS_STATE": str(folder / "state.json"), "HOME": str(folder)}
+    try:
+        with _server("streamlit", argv, env, folder, f"http://127.0.0.1:{port}/_stcore/health"):
+            yield StreamlitApp(url=f"http://127.0.0.1:{port}/", state_file=folder / "state.json")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def _server(name: str, argv: list[str], env: dict[str, str], cwd: Path, health: str) -> Iterator[None]:
+    """Run the server process ``argv`` until left, entered once ``health`` answers 200.
+
+    Raises :class:`RuntimeError` when it exits first or does not answer within 60 s."""
     server = subprocess.Popen(
-        [
-            str(python),
-            *("-m", "streamlit", "run", str(HERE / "streamlit" / "app.py")),
-            *(arg for key, value in options.items() for arg in (f"--{key}", value)),
-        ],
-        env={**os.environ, "CORPUS_STATE": str(folder / "state.json"), "HOME": str(folder)},
-        cwd=folder,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
+        argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
     )
     try:
-        health = f"http://127.0.0.1:{port}/_stcore/health"
         deadline = time.monotonic() + 60
         while True:
             if server.poll() is not None:
-                raise RuntimeError(f"streamlit exited: {server.stderr.read() if server.stderr else ''}")
+                raise RuntimeError(f"{name} exited: {server.stderr.read() if server.stderr else ''}")
             try:
                 with urllib.request.urlopen(health, timeout=2) as answer:
                     if answer.status == 200:
@@ -270,9 +281,9 @@ def streamlit_app() -> Iterator[StreamlitApp]:
             except OSError:
                 pass
             if time.monotonic() > deadline:
-                raise RuntimeError(f"streamlit did not answer on {health} within 60 s")
+                raise RuntimeError(f"{name} did not answer on {health} within 60 s")
             time.sleep(0.1)  # a server process's start has no event to wait on but its port
-        yield StreamlitApp(url=f"http://127.0.0.1:{port}/", state_file=folder / "state.json")
+        yield
     finally:
         server.terminate()
         try:
@@ -280,4 +291,79 @@ def streamlit_app() -> Iterator[StreamlitApp]:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+@dataclass(frozen=True)
+class JupyterLab:
+    url: str  # the server's root, ending in "/"
+
+    def notebook(self, path: str) -> Any:
+        """The notebook ``path`` as JupyterLab last saved it (nbformat JSON, through the
+        server's contents API), or None when there is none."""
+        try:
+            with urllib.request.urlopen(f"{self.url}api/contents/{path}?content=1", timeout=10) as answer:
+                return json.loads(answer.read())["content"]
+        except OSError:
+            return None
+
+
+@contextmanager
+def jupyter_lab() -> Iterator[JupyterLab]:
+    """JupyterLab on 127.0.0.1 (a free port, no token: loopback only, a fresh folder of its
+    own holding ``analysis.ipynb``; fresh settings, so no workspace of an earlier task is
+    restored), once its API answers; stopped, with its kernels, when left.
+
+    Raises :class:`install.InstallError` when JupyterLab cannot be installed, and
+    :class:`RuntimeError` when the server exits or does not answer within 60 s."""
+    python = install.install_jupyter()
+    folder = Path(tempfile.mkdtemp(prefix="corpus-jupyter-"))
+    (folder / "notebooks").mkdir()
+    shutil.copyfile(HERE / "jupyter" / "analysis.ipynb", folder / "notebooks" / "analysis.ipynb")
+    port = _free_port()
+    argv = [
+        str(python),
+        *("-m", "jupyterlab", "--no-browser", f"--ServerApp.port={port}"),
+        *("--ServerApp.ip=127.0.0.1", "--IdentityProvider.token=", "--ServerApp.password="),
+        f"--ServerApp.root_dir={folder / 'notebooks'}",
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        argv.append("--allow-root")  # the tests run as root in CI containers
+    env = {
+        **os.environ,
+        "HOME": str(folder),
+        "JUPYTER_CONFIG_DIR": str(folder / "config"),
+        "JUPYTER_DATA_DIR": str(folder / "data"),
+        "JUPYTER_RUNTIME_DIR": str(folder / "runtime"),
+        "JUPYTERLAB_SETTINGS_DIR": str(folder / "settings"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(folder / "workspaces"),
+    }
+    try:
+        with _server("jupyterlab", argv, env, folder, f"http://127.0.0.1:{port}/api/status"):
+            yield JupyterLab(url=f"http://127.0.0.1:{port}/")
+    finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def serve(app: str) -> Iterator[tuple[Any, str]]:
+    """Corpus application ``app`` (a :class:`~tasks.Task`'s ``app``) served on loopback until
+    left: (its handle for the scorers, its root url, ending in "/")."""
+    if app == "django":
+        with django_admin() as admin:
+            yield admin, admin.url
+    elif app == "streamlit":
+        with streamlit_app() as streamlit:
+            yield streamlit, streamlit.url
+    elif app == "jupyter":
+        with jupyter_lab() as lab:
+            yield lab, lab.url
+    elif app == "python-docs":
+        with python_docs() as url:
+            yield None, url
+    elif app == "shoelace":
+        with shoelace_page() as url:
+            yield None, url.removesuffix("index.html")
+    else:
+        raise ValueError(f"no corpus application {app!r}")

@@ -11,7 +11,8 @@ every step records whether its control was shown (:attr:`Run.shown`).
 
 After the policy, the scorer reads the application: Django's database through its ORM
 (:meth:`servers.DjangoAdmin.state`), Shoelace's components through their own properties
-(``.value``, ``.checked``, ``.selected``) by a page evaluation.
+(``.value``, ``.checked``, ``.selected``) by a page evaluation, Streamlit's by the state its
+app writes, JupyterLab's by the notebook it saved (its contents API).
 """
 
 from __future__ import annotations
@@ -978,7 +979,83 @@ STREAMLIT: list[Task] = [
     ),
 ]
 
-TASKS: list[Task] = DJANGO + SHOELACE + DOCS + STREAMLIT
+
+
+def _saved(check: Callable[[list[dict[str, Any]]], bool], path: str = "analysis.ipynb") -> Scorer:
+    """A scorer true when the cells of notebook ``path``, as JupyterLab saved it (its contents
+    API), satisfy ``check``. A save the policy's last act started may land after it: the
+    scorer waits up to 10 s for it, the policy does not."""
+
+    async def score(app: servers.JupyterLab, tab: cdpagent.Tab) -> bool:
+        with trio.move_on_after(10):
+            while True:
+                notebook = await trio.to_thread.run_sync(app.notebook, path)
+                if notebook is not None and check(notebook["cells"]):
+                    return True
+                await trio.sleep(0.2)  # the saved file has no event to wait on
+        return False
+
+    return score
+
+
+def _output(cell: dict[str, Any]) -> str:
+    """What a code cell's saved outputs show as text (a result's plain text, a stream's)."""
+    texts = [o.get("data", {}).get("text/plain", o.get("text", "")) for o in cell.get("outputs", [])]
+    return "".join("".join(t) if isinstance(t, list) else str(t) for t in texts)
+
+
+def _source(cell: dict[str, Any]) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+NOTEBOOK_READY = WaitFor("sum(values)", seconds=60)
+_RUN = "Run this cell and advance"
+_SAVE = "Save and create checkpoint"
+_SIXTEEN = r"(?<![\d.])16(?![\d.])"  # the cell's result, 3 + 5 + 8
+
+JUPYTER: list[Task] = [
+    Task(
+        "jupyter",
+        "run-cell",
+        "Run the notebook's cell, check its result, and save the notebook.",
+        "lab/tree/analysis.ipynb",
+        [NOTEBOOK_READY, Click(_RUN), Expect(_SIXTEEN), Click(_SAVE)],
+        _saved(lambda cells: "16" in _output(cells[0])),
+    ),
+    Task(
+        "jupyter",
+        "edit-and-run",
+        "Replace the cell's code with print(6 * 7), run it, read its output and save the notebook.",
+        "lab/tree/analysis.ipynb",
+        [
+            NOTEBOOK_READY,
+            Type("Code Cell Content", "print(6 * 7)"),
+            Click(_RUN),
+            Expect(r"(?<![\d.])42(?![\d.])"),
+            Click(_SAVE),
+        ],
+        _saved(lambda cells: _source(cells[0]).strip() == "print(6 * 7)" and "42" in _output(cells[0])),
+    ),
+    Task(
+        "jupyter",
+        "run-all-from-the-menu",
+        "Run all the notebook's cells from the Run menu, then save the notebook.",
+        "lab/tree/analysis.ipynb",
+        [NOTEBOOK_READY, Click("Run"), Click("Run All Cells"), Expect(_SIXTEEN), Click(_SAVE)],
+        _saved(lambda cells: "16" in _output(cells[0])),
+    ),
+    Task(
+        "jupyter",
+        "cell-type",
+        "Make the notebook's cell a Markdown cell and save the notebook.",
+        "lab/tree/analysis.ipynb",
+        [NOTEBOOK_READY, Pick("Cell type", "Markdown"), Click(_SAVE)],
+        _saved(lambda cells: cells[0]["cell_type"] == "markdown"),
+    ),
+]
+
+TASKS: list[Task] = DJANGO + SHOELACE + DOCS + STREAMLIT + JUPYTER
 
 
 async def run_task(browser: cdpagent.Browser, task: Task, app: Any, root: str) -> tuple[Run, list[str]]:
