@@ -55,11 +55,31 @@
       }
       return roots;
     };
+    // An animation seen running may have ended since without its end event yet: Chromium
+    // sends transitionend and animationend with the next rendering frame, and a page that
+    // reacts to them (shows a row, marks a step done) has not reacted yet. So once one was
+    // seen, the settle ends only after a frame (or 100 ms, where no frame comes: a hidden
+    // tab), and what the page did then is judged by the quiet window as any move.
+    let animated = false;
     return new Promise((resolve) => {
       const check = (due) => {
         const t = now();
         const still = due - (fresh ? Math.max(lastMove, start) : lastMove) >= quietMs || (early !== null && early());
-        const busy = !still || busyAnimations(shadowRoots());
+        const animating = still && busyAnimations(shadowRoots());
+        const busy = !still || animating;
+        if (animating) animated = true;
+        if (document.readyState === 'complete' && !busy && animated && t - start < timeoutMs) {
+          animated = false;
+          let again = false;
+          const next = () => {
+            if (again) return;
+            again = true;
+            setTimeout(() => check(now()), 0);
+          };
+          requestAnimationFrame(next);
+          setTimeout(next, 100);
+          return;
+        }
         if (document.readyState === 'complete' && !busy) {
           resolve({ settled: true, waited_ms: t - start, reason: waitedFor });
           return;
