@@ -117,3 +117,21 @@ def test_dr6_lifecycle_of_an_old_loader_is_ignored() -> None:
     assert not tracker.apply("Page.lifecycleEvent", {"frameId": "F", "loaderId": "old", "name": "load"})
     main = tracker.main
     assert main is not None and not main.loaded
+
+
+def test_dr6_a_main_document_replaced_right_after_its_load_is_still_known_loaded() -> None:
+    """A page that navigates on right after its load: the load of the document a navigation
+    waits for and the commit of the next one can reach the tab in one burst, and the waiter
+    wakes after both. The replaced document is kept, loaded (Tab.navigate's wait reads it)."""
+    tracker = DocumentTracker()
+    tracker.load_frame_tree({"frame": {"id": "F", "loaderId": "L0", "url": "about:blank"}})
+    for n in range(1, 12):
+        frame = {"id": "F", "loaderId": f"L{n}", "url": f"file:///page{n}.html"}
+        tracker.apply("Page.frameNavigated", {"frame": frame})
+        tracker.apply("Page.lifecycleEvent", {"frameId": "F", "loaderId": f"L{n}", "name": "load"})
+    tracker.apply("Page.frameNavigated", {"frame": {"id": "F", "loaderId": "L12", "url": "file:///next.html"}})
+    main = tracker.main
+    assert main is not None and main.loader_id == "L12" and not main.loaded
+    kept = list(tracker.main_documents)
+    assert [d.loader_id for d in kept] == [f"L{n}" for n in range(5, 13)]  # the last eight
+    assert all(d.loaded for d in kept[:-1]) and [d.serial for d in kept] == sorted(d.serial for d in kept)

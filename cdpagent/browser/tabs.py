@@ -320,6 +320,7 @@ class Tab:
         """
         url = to_url(url_or_path)
         deadline = trio.current_time() + timeout
+        since = self._serial_now()
         try:
             result = await self.session.send("Page.navigate", {"url": url}, deadline=deadline)
         except CallTimeout:
@@ -337,7 +338,9 @@ class Tab:
                 )
             except trio.TooSlowError:
                 raise NavigationError(f"navigation to {url} did not finish in time") from None
-        return await self._loaded(lambda doc: doc.loader_id == loader, deadline, f"navigation to {url}")
+        return await self._loaded(
+            lambda doc: doc.loader_id == loader, since, deadline, f"navigation to {url}"
+        )
 
     @recorded("reload")
     async def reload(self, *, timeout: float = 30.0) -> Document:
@@ -350,6 +353,7 @@ class Tab:
         ``timeout``.
         """
         deadline = trio.current_time() + timeout
+        since = self._serial_now()
         started: list[str] = []
 
         def on_start(params: dict[str, Any]) -> None:
@@ -365,17 +369,33 @@ class Tab:
             except CallTimeout:
                 raise NavigationError(f"the reload did not start within {timeout:g} s") from None
             return await self._loaded(
-                lambda doc: bool(started) and doc.loader_id == started[0], deadline, "the reload"
+                lambda doc: bool(started) and doc.loader_id == started[0], since, deadline, "the reload"
             )
         finally:
             off()
 
-    async def _loaded(self, accept: Callable[[Document], bool], deadline: float, what: str) -> Document:
-        """The main document once ``accept(doc)`` holds and it has loaded; :class:`NavigationError` late."""
+    def _serial_now(self) -> int:
+        main = self.documents.main
+        return main.serial if main is not None else 0
+
+    async def _loaded(
+        self, accept: Callable[[Document], bool], since: int, deadline: float, what: str
+    ) -> Document:
+        """The main document committed after document ``since`` that ``accept(doc)`` holds
+        for, once it has loaded — even if the page navigated on since (its next document may
+        commit in the same burst of events as this one's ``load``); :class:`NavigationError` late."""
+
+        def found() -> Document | None:
+            for doc in reversed(self.documents.main_documents):
+                if doc.serial > since and doc.loaded and accept(doc):
+                    return doc
+            return None
+
         try:
-            return await self.wait_document(
-                lambda doc: accept(doc) and doc.loaded, max(deadline - trio.current_time(), 0)
-            )
+            await self.wait_until(lambda: found() is not None, max(deadline - trio.current_time(), 0))
+            document = found()
+            assert document is not None
+            return document
         except trio.TooSlowError:
             busy = " (a JavaScript dialog is open)" if self.dialog is not None else ""
             raise NavigationError(f"{what} did not finish loading in time{busy}") from None

@@ -16,6 +16,9 @@ Theory of operation:
 * A new document of a frame drops the frames the old document contained.
 * ``Page.navigatedWithinDocument`` (``#hash``, ``pushState``) changes the URL
   and keeps the document.
+* The main frame's last documents are kept (:attr:`DocumentTracker.main_documents`), so
+  that "this navigation's document loaded" holds even when the next navigation committed
+  in the same burst of events as that load: a waiter wakes once per burst, not per event.
 * Execution contexts are created and destroyed by Runtime events and belong to
   a frame and a world (``""`` for the page's main world, else the isolated
   world's name). Chromium destroys a document's contexts before its
@@ -25,12 +28,17 @@ Theory of operation:
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
 __all__ = ["Context", "Document", "DocumentTracker", "Frame"]
+
+#: The main frame's documents kept, the current one included (a page that navigates every
+#: few milliseconds replaces more between two wake-ups of a waiter only under extreme load).
+MAIN_DOCUMENTS_KEPT: Final = 8
 
 
 class Document(msgspec.Struct):
@@ -71,6 +79,8 @@ class DocumentTracker:
         self.main_frame_id: str | None = None
         self._serial = 0
         self._context_frame: dict[int, str] = {}
+        #: The main frame's last documents, oldest first, the current one last.
+        self.main_documents: deque[Document] = deque(maxlen=MAIN_DOCUMENTS_KEPT)
 
     @property
     def main(self) -> Document | None:
@@ -157,6 +167,8 @@ class DocumentTracker:
         self._serial += 1
         url = info.get("url", "") + info.get("urlFragment", "")
         frame.document = Document(fid, info.get("loaderId", ""), url, self._serial)
+        if parent_id is None:
+            self.main_documents.append(frame.document)
 
     def _within_document(self, p: dict[str, Any]) -> bool:
         frame = self.frames.get(p["frameId"])
