@@ -488,6 +488,9 @@
 
   // Clickable rows: siblings of one shape, at least ROWS_MIN, that are clickable
   // themselves or hold clickables, outside what infer.js already made records of.
+  // The items of a composite widget (a toolbar's buttons, a menu's items, a tab list's
+  // tabs) are its controls, not rows of records, however alike they look.
+  const WIDGET = '[role=toolbar],[role=menubar],[role=menu],[role=tablist],[role=listbox],[role=tree],[role=radiogroup]';
   let rowsOf = new WeakSet();
   function containers(existing) {
     rowsOf = new WeakSet();
@@ -502,7 +505,7 @@
         const parent = block.parentElement;
         if (!parent || block === document.body || parent === document.documentElement) break;
         if (checked.has(parent)) break;
-        if (parent === document.body) break;
+        if (parent === document.body || parent.closest(WIDGET)) break;
         // A repeated shape says "row" only with a class or a row-like tag: the page's
         // classless wrapper divs repeat too.
         if (!block.classList.length && !ROW_TAG.test(block.tagName)) continue;

@@ -64,15 +64,10 @@ OPEN_LIST = (
     "(issue 34, stable names)"
 )
 
-JUPYTER_TOOLBAR = (
-    "a toolbar of custom-element buttons (each a host named by its aria-label and title, its "
-    "button in a shadow root) is folded into one row action over records named 'text' with "
-    "random ids, and the notebook's controls are cut by the action budget while the file "
-    "browser's fill it: 'Run this cell and advance' cannot be found (issue 34, rank what is shown)"
-)
 JUPYTER_EDITOR = (
-    "a CodeMirror 6 editor (contenteditable, role textbox, tabindex -1, named only by its "
-    "cell's aria-label 'Code Cell Content') is not offered as a type action (issue 34, rich editors)"
+    "a CodeMirror 6 editor (contenteditable, role textbox, named only by its cell's aria-label "
+    "'Code Cell Content') is named by its position ('editor_1_in_main_area_content') and cut by "
+    "the action budget, where the file browser beside the page's main content fills it (issue 34)"
 )
 
 # Decided at collection: a skip raised inside the trio test loses its reason.
@@ -111,9 +106,7 @@ CASES = [
     pytest.param(
         "streamlit", "whole-form", marks=[NO_STREAMLIT, pytest.mark.xfail(strict=True, reason=OPEN_LIST)]
     ),
-    pytest.param(
-        "jupyter", "run-cell", marks=[NO_JUPYTER, pytest.mark.xfail(strict=True, reason=JUPYTER_TOOLBAR)]
-    ),
+    pytest.param("jupyter", "run-cell", marks=NO_JUPYTER),
     pytest.param(
         "jupyter", "edit-and-run", marks=[NO_JUPYTER, pytest.mark.xfail(strict=True, reason=JUPYTER_EDITOR)]
     ),
