@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable
 from typing import Literal
 
+import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -348,3 +349,40 @@ def test_ob3_a_state_value_too_large_is_summarised_not_dropped() -> None:
     assert obs.state[1].value == "{… 30 keys, too large to show}"
     assert "30 keys, too large to show" in text
     assert obs.omitted.state_not_listed == 0
+
+
+def test_ob3_the_main_content_is_offered_before_what_lies_beside_it_and_before_its_own_toolbar() -> None:
+    """A page with a ``main`` landmark (an application: a side panel of files beside the
+    document worked on): the action budget offers the main content's controls first, then
+    its tool rows, then the regions beside it, whatever their document order."""
+    regions = [
+        Region(id="files", label="Files", role="region", path=["files"], in_viewport=True, source="inferred"),
+        Region(id="work", label="Work", role="main", path=["work"], in_viewport=True, source="inferred"),
+        Region(
+            id="tools", label="Tools", role="toolbar", parent="work", path=["work", "tools"],
+            in_viewport=True, source="inferred",
+        ),
+    ]  # fmt: skip
+
+    def actions(region: list[str], words: str, n: int) -> list[PageAction]:
+        return [
+            PageAction(
+                name=f"{words} {i}", kind="click", effect="write", description=f"{words} {i}",
+                region=region[-1], region_path=region, in_viewport=True, source="inferred",
+            )
+            for i in range(n)
+        ]  # fmt: skip
+
+    page = [*actions(["files"], "open file", 12), *actions(["work", "tools"], "format", 6)]
+    page += actions(["work"], "edit", 3)
+    snapshot = Snapshot(
+        identity=Identity(title="App"), regions=regions, actions=page, actions_total=len(page)
+    )
+    shown = {a.name for a in _observe(snapshot, ObserveOptions(max_actions=8))[0].actions}
+    assert shown == {*(f"edit {i}" for i in range(3)), *(f"format {i}" for i in range(5))}, shown
+    # Without a main landmark, the content's controls come in document order, as before.
+    plain = msgspec.structs.replace(
+        snapshot, regions=[msgspec.structs.replace(r, role="region") for r in regions]
+    )
+    shown = {a.name for a in _observe(plain, ObserveOptions(max_actions=8))[0].actions}
+    assert shown == {f"open file {i}" for i in range(8)}, shown

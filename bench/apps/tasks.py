@@ -1013,6 +1013,9 @@ NOTEBOOK_READY = WaitFor("sum(values)", seconds=60)
 _RUN = "Run this cell and advance"
 _SAVE = "Save and create checkpoint"
 _SIXTEEN = r"(?<![\d.])16(?![\d.])"  # the cell's result, 3 + 5 + 8
+#: A person waits for the cell to have run (its prompt numbered) before reading its output:
+#: the kernel may still be starting when Run is pressed.
+RAN = WaitFor("[1]:", seconds=60)
 
 JUPYTER: list[Task] = [
     Task(
@@ -1020,7 +1023,7 @@ JUPYTER: list[Task] = [
         "run-cell",
         "Run the notebook's cell, check its result, and save the notebook.",
         "lab/tree/analysis.ipynb",
-        [NOTEBOOK_READY, Click(_RUN), Expect(_SIXTEEN), Click(_SAVE)],
+        [NOTEBOOK_READY, Click(_RUN), RAN, Expect(_SIXTEEN), Click(_SAVE)],
         _saved(lambda cells: "16" in _output(cells[0])),
     ),
     Task(
@@ -1032,6 +1035,7 @@ JUPYTER: list[Task] = [
             NOTEBOOK_READY,
             Type("Code Cell Content", "print(6 * 7)"),
             Click(_RUN),
+            RAN,
             Expect(r"(?<![\d.])42(?![\d.])"),
             Click(_SAVE),
         ],
@@ -1042,7 +1046,7 @@ JUPYTER: list[Task] = [
         "run-all-from-the-menu",
         "Run all the notebook's cells from the Run menu, then save the notebook.",
         "lab/tree/analysis.ipynb",
-        [NOTEBOOK_READY, Click("Run"), Click("Run All Cells"), Expect(_SIXTEEN), Click(_SAVE)],
+        [NOTEBOOK_READY, Click("Run"), Click("Run All Cells"), RAN, Expect(_SIXTEEN), Click(_SAVE)],
         _saved(lambda cells: "16" in _output(cells[0])),
     ),
     Task(

@@ -163,37 +163,54 @@ _CHROME_ROLES = frozenset({"banner", "navigation", "contentinfo", "complementary
 # Rows of small tools (a formatting toolbar, a menu bar) are chrome wherever they sit: the
 # task's own fields and buttons come before them.
 _TOOL_ROLES = frozenset({"toolbar", "menubar"})
+# Where a page marks its main content (a ``main`` landmark), what lies beside it (an
+# application's side panels, a site's columns) comes after it, and after its own tool rows:
+# a person works in the main content. Dialogs and searches are never set aside.
+_NEVER_ASIDE = frozenset({"main", "dialog", "alertdialog", "search"})
 
 
-def _chrome(regions: list[Region]) -> set[str]:
-    """The ids of the chrome regions among ``regions``: outermost regions of a chrome role and
-    toolbars or menu bars anywhere, with the regions inside them, except searches and what they
-    hold."""
+def _chrome(regions: list[Region]) -> dict[str, int]:
+    """The chrome regions among ``regions``, each with how far from the content it ranks:
+    1 for outermost regions of a chrome role and toolbars or menu bars anywhere, with the
+    regions inside them; 2 for every outermost region beside the page's ``main`` landmark
+    (where it has one), with what it holds. Searches, and what they hold, are never chrome."""
+    mains = [r for r in regions if r.role == "main"]
+    holding_main = {step for r in mains for step in (r.path or [r.id])}
+    aside = {
+        r.id
+        for r in regions
+        if mains and r.parent is None and r.role not in _NEVER_ASIDE and r.id not in holding_main
+    }
     roots = {
         r.id for r in regions if (r.parent is None and r.role in _CHROME_ROLES) or r.role in _TOOL_ROLES
     }
     searches = {r.id for r in regions if r.role == "search"}
-    return {
-        r.id
-        for r in regions
-        if roots.intersection(r.path or [r.id]) and not searches.intersection(r.path or [r.id])
-    }
+    out: dict[str, int] = {}
+    for r in regions:
+        path = r.path or [r.id]
+        if searches.intersection(path):
+            continue
+        if aside.intersection(path):
+            out[r.id] = 2
+        elif roots.intersection(path):
+            out[r.id] = 1
+    return out
 
 
-def _ranked(entries: list[ActionEntry], chrome: set[str], searches: set[str]) -> list[ActionEntry]:
+def _ranked(entries: list[ActionEntry], chrome: dict[str, int], searches: set[str]) -> list[ActionEntry]:
     """``entries`` in the order the action budget offers them its room, the way a person's
     attention goes: available ones before unavailable ones (whose reasons stay visible after
     them); among each, a search's first (the way to what is not shown: entries in a region of
-    ``searches``), then the content's before the chrome's (entries whose innermost region is in
-    ``chrome``), those in the viewport before those below it, then row actions (what one does
-    with records) before the others. Document order otherwise."""
+    ``searches``), then the content's before the chrome's (by how far from the content
+    ``chrome`` ranks their innermost region), those in the viewport before those below it,
+    then row actions (what one does with records) before the others. Document order otherwise."""
 
-    def rank(e: ActionEntry) -> tuple[bool, bool, bool, bool, bool]:
+    def rank(e: ActionEntry) -> tuple[bool, bool, int, bool, bool]:
         path = e.region_path
         return (
             not e.available,
             not searches.intersection(path),
-            bool(path) and path[-1] in chrome,
+            chrome.get(path[-1], 0) if path else 0,
             not e.visible,
             not e.folded,
         )
@@ -201,7 +218,7 @@ def _ranked(entries: list[ActionEntry], chrome: set[str], searches: set[str]) ->
     return sorted(entries, key=rank)
 
 
-def _content_first(records: list[Record], regions: list[Region], chrome: set[str]) -> list[Record]:
+def _content_first(records: list[Record], regions: list[Region], chrome: dict[str, int]) -> list[Record]:
     """``records`` with those of the chrome regions last (in document order otherwise)."""
     if not chrome:
         return records
