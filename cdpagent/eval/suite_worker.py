@@ -1,6 +1,6 @@
 """The BrowserGym side of ``cdpagent eval browsergym:…``: one process, one browser, one task at a time.
 
-Run as a script by :mod:`cdpagent.eval.browsergym` (``python browsergym_worker.py``)
+Run as a script by :mod:`cdpagent.eval.suites` (``python suite_worker.py``)
 with an interpreter that has ``browsergym-miniwob`` and ``miniwob`` installed: the
 project's own or a virtualenv of its own. It imports only the standard library,
 Playwright and BrowserGym, never cdpagent, so it runs in either.
@@ -32,6 +32,10 @@ import sys
 import traceback
 from pathlib import Path
 from typing import Any
+
+# Run as a script, this folder is first on sys.path: its modules must not shadow BrowserGym's.
+if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
+    del sys.path[0]
 
 # Chromium's connections to Google's hosts are refused on a closed network; these keep it quiet.
 QUIET_FLAGS = [
