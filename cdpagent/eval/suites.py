@@ -19,6 +19,7 @@ error row. BrowserGym (``browsergym-miniwob``, ``miniwob``) runs in the interpre
 from __future__ import annotations
 
 import fnmatch
+import functools
 import json
 import os
 import subprocess
@@ -94,6 +95,7 @@ def _has_browsergym(python: str) -> bool:
     return done.returncode == 0
 
 
+@functools.cache
 def worker_python() -> str:
     """The interpreter the workers run in: ``$CDPAGENT_SUITES_PYTHON``, else ``.venv-suites`` of the
     current folder or of the source tree, else this one. Raises :class:`SuiteError` (with how

@@ -278,8 +278,12 @@ class ToolCalls(Hands):
     async def look(self) -> Look:
         seen = await self.episode.observe()
         self.log.append(f"--- observation\n{seen.text}")
-        # BrowserGym takes the instruction out of the page: it is the goal.
-        return Look.parse(f"{self.episode.goal}\n{seen.text}", seen.tools)
+        # BrowserGym takes the instruction out of the page and makes it the goal; the
+        # policies read it where the page showed it, first in the page's text.
+        text = seen.text.replace("<page_data>", f"<page_data>\n{self.episode.goal}", 1)
+        if text == seen.text:
+            text = f"{self.episode.goal}\n{seen.text}"
+        return Look.parse(text, seen.tools)
 
     async def act(self, tool: Tool | str, **args: Any) -> None:
         name = tool.name if isinstance(tool, Tool) else tool
