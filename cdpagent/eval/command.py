@@ -6,12 +6,14 @@
                   [--grid URL] [--out DIR] [--resume]
     cdpagent eval browsergym:miniwob[:GLOB,…] (--model M | --policy MODULE:CALLABLE)
                   [--seeds N] [--parallel K] [--max-steps N] [--episode-timeout S] [--out DIR] [--resume]
+    cdpagent eval webarena:CONFIGS.json (--model M | --policy MODULE:CALLABLE) [options as for TASKS.jsonl]
     cdpagent eval compare RUN_A RUN_B [--out FILE]
 
 ``TASKS.jsonl`` may be ``example:eval/tasks.jsonl``, the bundled example suite.
 ``browsergym:miniwob`` runs BrowserGym's MiniWoB++ tasks, scored by BrowserGym
 (:mod:`cdpagent.eval.suites`). ``--policy`` lets a scripted policy play instead of a
-model (:mod:`cdpagent.eval.policy`).
+model (:mod:`cdpagent.eval.policy`). ``webarena:CONFIGS.json`` runs WebArena task configs
+on the user's own sites (:mod:`cdpagent.eval.webarena`).
 
 The progress bar goes to stderr (plain lines when stderr is not a terminal);
 stdout gets one JSON object: the run folder and the overall numbers (or, for
@@ -38,7 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["add_eval_command", "run_eval_command"]
 
 EXIT_BAD_INPUT = 2
-_USAGE = "TASKS.jsonl | browsergym:SUITE[:GLOB,…] | compare RUN_A RUN_B"
+_USAGE = "TASKS.jsonl | webarena:CONFIGS.json | browsergym:SUITE[:GLOB,…] | compare RUN_A RUN_B"
 
 
 def _say(line: str) -> None:
@@ -129,7 +131,13 @@ async def run_eval_command(args: argparse.Namespace) -> int:
         if source.startswith("example:"):
             # The bundled suite wherever the package is installed: example:eval/tasks.jsonl.
             source = resolve_url(source, Path.cwd())
-        tasks = load_tasks(source)
+        if source.startswith("webarena:"):
+            from .webarena import load_configs
+
+            source = source.removeprefix("webarena:")
+            tasks = load_configs(source)
+        else:
+            tasks = load_tasks(source)
         if args.policy is None:
             if (missing := model_flags_missing(args)) is not None:
                 _say(missing)

@@ -12,7 +12,7 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import msgspec
 import trio
@@ -29,7 +29,7 @@ from ..remote.pool import Pool
 from . import codes
 from .records import EpisodeError, EpisodeRecord, Step, Transcript, episode_file
 from .scoring import UNDEFINED, Ending, score
-from .tasks import Task, resolve_url
+from .tasks import AnswerReward, RewardFunction, Task, resolve_url
 
 __all__ = ["REWARD_TIMEOUT_S", "MeteredModel", "ModelSettings", "metered", "run_episode"]
 
@@ -200,14 +200,16 @@ def _current_tab(agent: Agent) -> Tab | None:
     return next((t for t in tabs if t.id == agent.tab_id), tabs[0] if tabs else None)
 
 
-async def _reward(task: Task, tab: Tab | None) -> tuple[Any, EpisodeError | None]:
+async def _reward(task: Task, tab: Tab | None, answer: str | None) -> tuple[Any, EpisodeError | None]:
     if tab is None:
         return None, EpisodeError(codes.REWARD_FAILED, "every tab of the episode was closed")
     try:
         with trio.fail_after(REWARD_TIMEOUT_S):
             if isinstance(task.reward, str):
                 return await _evaluate(tab, task.reward), None
-            return await task.reward(tab), None
+            if task.judges_answer:
+                return await cast(AnswerReward, task.reward)(tab, answer), None
+            return await cast(RewardFunction, task.reward)(tab), None
     except trio.TooSlowError:
         return None, EpisodeError(codes.REWARD_FAILED, f"the reward took longer than {REWARD_TIMEOUT_S} s")
     except _PageThrew as error:
@@ -245,7 +247,8 @@ async def run_episode(
                 )
                 ending, result = await _agent_part(task, agent)
                 if ending.kind == "answered":
-                    value, problem = await _reward(task, _current_tab(agent))
+                    answer = result.answer if result is not None else None
+                    value, problem = await _reward(task, _current_tab(agent), answer)
                     ending = Ending("answered", reward=value, reward_error=problem)
         except Exception as error:
             # No lease, a browser gone while the tab closed, or a bug: the episode scores 0 with
