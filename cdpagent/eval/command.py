@@ -268,16 +268,25 @@ def _pending(out: Path, tasks: Any, repeat: int, resume: bool) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from .compare import compare, format_comparison
+    from .compare import baseline_records, compare, format_comparison
+    from .records import EpisodeRecord
     from .rundir import RunDirError, read_results
 
     if len(args.words) != 3:
-        _say("compare takes two run folders: compare RUN_A RUN_B")
+        _say("compare takes two run folders (or one and a baseline JSON file): compare RUN_A RUN_B")
         return EXIT_BAD_INPUT
     a, b = Path(args.words[1]), Path(args.words[2])
+
+    def records(side: Path) -> list[EpisodeRecord]:
+        # A run folder, or a published baseline's JSON file of per-task success.
+        if side.is_file():
+            return baseline_records(side.read_bytes(), name=str(side))
+        return read_results(side)
+
     try:
-        comparison = compare(read_results(a), read_results(b), a_name=str(a), b_name=str(b))
-    except RunDirError as error:
+        baseline = a.is_file() or b.is_file()
+        comparison = compare(records(a), records(b), a_name=str(a), b_name=str(b), baseline=baseline)
+    except (RunDirError, ValueError) as error:
         _say(str(error))
         return EXIT_BAD_INPUT
     sys.stdout.write(format_comparison(comparison))
