@@ -120,7 +120,8 @@ def _url_score(reference: str, url: str) -> bool:
 
 
 class WebArenaReward:
-    """The reward of one config: ``await reward(tab, answer)`` → 1.0 or 0.0 (an :data:`AnswerReward`)."""
+    """The reward of one config: ``await reward(tab, answer)`` → 1.0 or 0.0
+    (a :data:`cdpagent.eval.tasks.AnswerReward`)."""
 
     def __init__(self, config: _Config, where: str) -> None:
         self.config = config
