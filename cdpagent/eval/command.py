@@ -204,6 +204,7 @@ async def _suite(args: argparse.Namespace) -> int:
     """``cdpagent eval browsergym:…``: BrowserGym's tasks (:mod:`cdpagent.eval.suites`)."""
     from ..agent import ModelError
     from ..agent.command import model_flags_missing
+    from .policy import load_policy
     from .progress import Progress
     from .rundir import RunDirError
     from .suites import SuiteError, list_tasks, run_suite, suite_tasks, worker_python
@@ -222,8 +223,10 @@ async def _suite(args: argparse.Namespace) -> int:
         _say(f"{missing} (or --policy MODULE:CALLABLE)")
         return EXIT_BAD_INPUT
     try:
+        if args.policy is not None:
+            load_policy(args.policy)
         names = await list_tasks(spec, worker_python())
-    except SuiteError as error:
+    except (SuiteError, ValueError) as error:
         _say(str(error))
         return EXIT_BAD_INPUT
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")

@@ -280,9 +280,13 @@ class ToolCalls(Hands):
         self.log.append(f"--- observation\n{seen.text}")
         # BrowserGym takes the instruction out of the page and makes it the goal; the
         # policies read it where the page showed it, first in the page's text.
-        text = seen.text.replace("<page_data>", f"<page_data>\n{self.episode.goal}", 1)
-        if text == seen.text:
-            text = f"{self.episode.goal}\n{seen.text}"
+        goal, text = self.episode.goal, seen.text
+        page = text.find("<page_data>", max(text.find("## Page text"), 0))
+        if "## Page text" in text and page >= 0:
+            start = page + len("<page_data>")
+            text = f"{text[:start]}\n{goal}\n{text[start:]}"
+        else:
+            text = f"{goal}\n{text}"
         return Look.parse(text, seen.tools)
 
     async def act(self, tool: Tool | str, **args: Any) -> None:
