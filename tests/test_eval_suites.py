@@ -20,8 +20,9 @@ import trio
 from scripted_model import Reply, ScriptedModel, calls, check_request
 
 import cdpagent.eval
+from cdpagent.errors import TaskFileError
 from cdpagent.eval.policy import PolicyEpisode, load_policy
-from cdpagent.eval.suites import SuiteError, list_tasks, run_suite, worker_python
+from cdpagent.eval.suites import list_tasks, run_suite, worker_python
 
 # Every test here launches its own browser (BrowserGym's worker does).
 pytestmark = pytest.mark.browser
@@ -35,7 +36,7 @@ TWO = ["miniwob.click-test", "miniwob.click-button"]
 def _python() -> str:
     try:
         return worker_python()
-    except SuiteError as error:
+    except TaskFileError as error:
         pytest.skip(str(error))
 
 
@@ -58,9 +59,9 @@ async def test_list_tasks_globs_and_unknown_names(suites_python: str) -> None:
         "miniwob.enter-text-2",
         "miniwob.enter-text-dynamic",
     ]
-    with pytest.raises(SuiteError, match="no miniwob task matches 'no-such-task'"):
+    with pytest.raises(TaskFileError, match="no miniwob task matches 'no-such-task'"):
         await list_tasks("browsergym:miniwob:no-such-task", suites_python)
-    with pytest.raises(SuiteError, match="unknown BrowserGym suite 'workarena'"):
+    with pytest.raises(TaskFileError, match="unknown BrowserGym suite 'workarena'"):
         await list_tasks("browsergym:workarena", suites_python)
 
 

@@ -204,10 +204,11 @@ async def _suite(args: argparse.Namespace) -> int:
     """``cdpagent eval browsergym:…``: BrowserGym's tasks (:mod:`cdpagent.eval.suites`)."""
     from ..agent import ModelError
     from ..agent.command import model_flags_missing
+    from ..errors import TaskFileError
     from .policy import load_policy
     from .progress import Progress
     from .rundir import RunDirError
-    from .suites import SuiteError, list_tasks, run_suite, suite_tasks, worker_python
+    from .suites import list_tasks, run_suite, suite_tasks, worker_python
 
     spec = args.words[0]
     if args.seeds < 1 or args.parallel < 1 or args.max_steps < 1 or not args.episode_timeout > 0:
@@ -226,7 +227,7 @@ async def _suite(args: argparse.Namespace) -> int:
         if args.policy is not None:
             load_policy(args.policy)
         names = await list_tasks(spec, worker_python())
-    except (SuiteError, ValueError) as error:
+    except (TaskFileError, ValueError) as error:
         _say(str(error))
         return EXIT_BAD_INPUT
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
@@ -250,7 +251,7 @@ async def _suite(args: argparse.Namespace) -> int:
             model_timeout=args.timeout,
             names=names,
         )
-    except (SuiteError, RunDirError, ModelError, ValueError) as error:
+    except (TaskFileError, RunDirError, ModelError, ValueError) as error:
         _say(str(error))
         return EXIT_BAD_INPUT
     return _finished(out, records)

@@ -118,7 +118,7 @@ def metered(
         return MeteredModel(settings, before=before)
     from .policy import PolicyModel
 
-    return _WithPolicy(settings, PolicyModel(settings, task, goal), before)
+    return _WithPolicy(settings, PolicyModel(settings.policy, task, goal), before)
 
 
 class _WithPolicy(MeteredModel):

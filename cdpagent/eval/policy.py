@@ -20,7 +20,7 @@ import importlib
 import json
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 import trio
@@ -29,9 +29,6 @@ from ..agent import Model, Reply
 from ..agent.llm import ToolCall
 from ..agent.request import RULES
 from ..ops.script import describe_failure
-
-if TYPE_CHECKING:
-    from .episode import ModelSettings
 
 __all__ = ["PolicyEpisode", "PolicyFunction", "PolicyModel", "Seen", "load_policy"]
 
@@ -119,12 +116,10 @@ class PolicyModel(Model):
     no server: no connection is made. Raises :class:`ValueError` as :func:`load_policy`.
     """
 
-    def __init__(self, settings: ModelSettings, task: str, goal: str) -> None:
-        if settings.policy is None:
-            raise ValueError("the settings name no policy")
-        self.name = f"policy:{settings.policy}"
+    def __init__(self, reference: str, task: str, goal: str) -> None:
+        self.name = f"policy:{reference}"
         self.base_url: str | None = None
-        self.function = load_policy(settings.policy)
+        self.function = load_policy(reference)
         self.episode = PolicyEpisode(task, goal)
         self._stack = AsyncExitStack()
         self._nursery: trio.Nursery | None = None

@@ -39,7 +39,7 @@ from ..browser.launch import connect
 from ..browser.tabs import Browser, Tab
 from ..cdp.launcher import find_browser
 from ..console.terminal import accept_all
-from ..errors import CDPAgentError
+from ..errors import CDPAgentError, TaskFileError
 from ..runtime.threads import Thread
 from . import codes
 from .episode import MeteredModel, ModelSettings, _error, _steps, metered
@@ -51,7 +51,6 @@ from .tasks import Task
 
 __all__ = [
     "PREFIX",
-    "SuiteError",
     "list_tasks",
     "run_suite",
     "suite_tasks",
@@ -75,12 +74,6 @@ INSTALL_HINT: Final = (
 DONE: Final = "BrowserGym says the episode is done."
 
 
-class SuiteError(CDPAgentError):
-    """A suite that cannot run: an unknown suite, no task matching, BrowserGym missing."""
-
-    code = "SUITE_UNAVAILABLE"
-
-
 class _WorkerFailed(Exception):
     """The worker answered ``ok: false``, died, or did not answer in time."""
 
@@ -98,7 +91,7 @@ def _has_browsergym(python: str) -> bool:
 @functools.cache
 def worker_python() -> str:
     """The interpreter the workers run in: ``$CDPAGENT_SUITES_PYTHON``, else ``.venv-suites`` of the
-    current folder or of the source tree, else this one. Raises :class:`SuiteError` (with how
+    current folder or of the source tree, else this one. Raises :class:`TaskFileError` (with how
     to install it) when that interpreter cannot import BrowserGym's MiniWoB++ tasks."""
     given = os.environ.get("CDPAGENT_SUITES_PYTHON")
     candidates = [given] if given else [
@@ -107,7 +100,8 @@ def worker_python() -> str:
     for python in dict.fromkeys(candidates):
         if Path(python).exists() and _has_browsergym(python):
             return python
-    raise SuiteError(INSTALL_HINT + (f" (CDPAGENT_SUITES_PYTHON={given} cannot import it)" if given else ""))
+    which = f" (CDPAGENT_SUITES_PYTHON={given} cannot import it)" if given else ""
+    raise TaskFileError(INSTALL_HINT + which)
 
 
 class _Worker:
@@ -170,17 +164,17 @@ async def list_tasks(spec: str, python: str | None = None) -> list[str]:
     """The BrowserGym task names of ``spec``: ``browsergym:SUITE`` (all of its tasks) or
     ``browsergym:SUITE:PATTERN,…`` (names or globs, with or without the ``SUITE.`` prefix).
 
-    Raises :class:`SuiteError` for an unknown suite, a pattern that matches nothing, or
+    Raises :class:`TaskFileError` for an unknown suite, a pattern that matches nothing, or
     BrowserGym missing (:func:`worker_python`).
     """
     suite, _, patterns = spec.removeprefix(PREFIX).partition(":")
     if suite not in SUITES:
-        raise SuiteError(f"{spec}: unknown BrowserGym suite {suite!r} (known: {', '.join(SUITES)})")
+        raise TaskFileError(f"{spec}: unknown BrowserGym suite {suite!r} (known: {', '.join(SUITES)})")
     worker = await _Worker.start(python or worker_python(), None)
     try:
         names: list[str] = (await worker.call("list", START_TIMEOUT_S, suite=suite))["tasks"]
     except _WorkerFailed as error:
-        raise SuiteError(f"{spec}: {error}") from None
+        raise TaskFileError(f"{spec}: {error}") from None
     finally:
         await worker.stop()
     if not patterns:
@@ -190,7 +184,7 @@ async def list_tasks(spec: str, python: str | None = None) -> list[str]:
         full = pattern if pattern.startswith(f"{suite}.") else f"{suite}.{pattern}"
         hits = fnmatch.filter(names, full)
         if not hits:
-            raise SuiteError(f"{spec}: no {suite} task matches {pattern!r}")
+            raise TaskFileError(f"{spec}: no {suite} task matches {pattern!r}")
         chosen += [h for h in hits if h not in chosen]
     return chosen
 
@@ -426,7 +420,7 @@ async def run_suite(
 
     ``names`` skips the listing (the tasks :func:`list_tasks` gave). The agent asks
     ``model`` at ``base_url``, or lets ``policy`` play. ``out``, ``resume`` and
-    ``progress`` are as for :func:`cdpagent.eval.run`. Raises :class:`SuiteError`,
+    ``progress`` are as for :func:`cdpagent.eval.run`. Raises :class:`TaskFileError`,
     :class:`ValueError` (bad counts, a policy that cannot be loaded),
     :class:`~cdpagent.agent.ModelError` ``MODEL_NOT_CONFIGURED`` and
     :class:`~cdpagent.eval.rundir.RunDirError` before any episode.

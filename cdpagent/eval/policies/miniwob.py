@@ -32,9 +32,9 @@ from ...browser.tabs import Tab
 from ...snapshot.observe import ObserveResult, observe_page
 from ..policy import PolicyEpisode
 
-
-class Unseen(AssertionError):
-    """The observation did not show something the task needs."""
+Unseen = AssertionError
+"""What a policy raises when the observation does not show what a step needs (its message
+says what it looked for): the policy's expectation of the observation failed."""
 
 
 # A tool description's head text and kind: "Add (click / write / region:Form) …" as a page
