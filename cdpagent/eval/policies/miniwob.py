@@ -990,11 +990,30 @@ async def _post_action(ep: Hands, look: Look, user: str, action: str, row: Recor
     await ep.act(items[0])
 
 
+async def _posts_by(ep: Hands, look: Look, user: str, every: bool) -> tuple[Look, list[Record]]:
+    """The posts of ``user`` the feed shows, and, while the observation says records are not
+    shown, those scrolling the feed down shows (a person scrolls to read the rest): until one
+    is found, or with ``every`` until a scroll shows no new post. In page order."""
+    found = {r.id: r for r in look.record(user)}
+    for _ in range(8):
+        scrolls = look.of_kind("scroll")
+        if (found and not every) or not scrolls or not look.has(r"more records not shown"):
+            break
+        seen = {r.id for r in look.records()}
+        await ep.act(scrolls[0], to="down")
+        look = await ep.look()
+        for row in look.record(user):
+            found.setdefault(row.id, row)
+        if {r.id for r in look.records()} <= seen:
+            break
+    return look, list(found.values())
+
+
 @task("social-media")
 async def social_media(ep: Hands) -> None:
     look = await ep.look()
     m = look.need(r'For the user (@\S+), click on the "(.+?)" button\.', "instruction")
-    rows = look.record(m[1])
+    look, rows = await _posts_by(ep, look, m[1], every=False)
     if not rows:
         raise Unseen(f"no post by {m[1]} among the records")
     await _post_action(ep, look, m[1], m[2], rows[0])
@@ -1007,7 +1026,7 @@ async def social_media_some(ep: Hands) -> None:
         r'Click the "(.+?)" button on (all|\d+) posts? by (@\S+) and then click Submit\.', "instruction"
     )
     action, amount, user = m[1], m[2], m[3]
-    rows = look.record(user)
+    look, rows = await _posts_by(ep, look, user, every=True)
     if not rows:
         raise Unseen(f"no post by {user} among the records")
     for row in rows if amount == "all" else rows[: int(amount)]:
