@@ -271,8 +271,9 @@ class TabRefused(CodedError):
 
 
 class TaskFileError(_FixedCode, ValueError):
-    """A ``cdpagent eval`` task file or task that cannot be used (bad JSON, a missing or
-    mistyped field, a duplicate id); the message names the line.
+    """A ``cdpagent eval`` task file, task or suite that cannot be used (bad JSON, a missing or
+    mistyped field, a duplicate id; an unknown suite, no task matching, BrowserGym not
+    installed); the message names the line or what to install.
 
     ``code`` is ``TASK_INVALID``.
     """

@@ -2,15 +2,17 @@
 # Idempotent set-up, for what one command needs:
 #   scripts/setup.sh demo   a virtualenv with the package, and a Chromium (Debian's package when
 #                           running as root and none is found): what `make demo` runs
-#   scripts/setup.sh test   the same with the test extras, the MCP Inspector and, unless
-#                           CDPAGENT_NO_GRID=1, what the Selenium Grid tests drive (the default)
+#   scripts/setup.sh test   the same with the test extras, the MCP Inspector, BrowserGym's suites
+#                           and, unless CDPAGENT_NO_GRID=1, what the Selenium Grid tests drive (the default)
+#   scripts/setup.sh suites BrowserGym's MiniWoB++ (browsergym-miniwob, miniwob) in .venv-suites,
+#                           for `cdpagent eval browsergym:miniwob` (docs/eval.md)
 # One line of progress per step it takes, on stderr; a step already done says nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-test}
 case "$what" in
-    demo|test) ;;
-    *) echo "usage: scripts/setup.sh [demo|test]" >&2; exit 2 ;;
+    demo|test|suites) ;;
+    *) echo "usage: scripts/setup.sh [demo|test|suites]" >&2; exit 2 ;;
 esac
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
@@ -25,10 +27,25 @@ if [ "$what" = test ] && ! fresh "$test_stamp"; then
     echo "setup: installing cdpagent and its test extras into .venv (pip, about a minute)" >&2
     .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
     touch "$test_stamp" "$demo_stamp"
-elif [ "$what" = demo ] && ! fresh "$demo_stamp" && ! fresh "$test_stamp"; then
+elif [ "$what" != test ] && ! fresh "$demo_stamp" && ! fresh "$test_stamp"; then
     echo "setup: installing cdpagent into .venv (pip, about a minute)" >&2
     .venv/bin/python -m pip install -q --disable-pip-version-check -e .
     touch "$demo_stamp"
+fi
+# BrowserGym's MiniWoB++ tasks for `cdpagent eval browsergym:miniwob` and tests/test_eval_suites.py,
+# in a virtualenv of their own: browsergym-core pins Playwright 1.44, and bench/ needs a newer one.
+# Only the worker (cdpagent/eval/suite_worker.py) runs there. Pinned; about 15 s from PyPI's cache.
+SUITES_PINS=("browsergym-miniwob==0.14.3" "miniwob==1.1.0")
+suites_stamp=.venv-suites/.installed-$(echo "${SUITES_PINS[*]}" | tr ' =' '_-')
+if { [ "$what" = test ] || [ "$what" = suites ]; } && [ ! -f "$suites_stamp" ]; then
+    echo "setup: installing ${SUITES_PINS[*]} into .venv-suites (pip)" >&2
+    [ -x .venv-suites/bin/python ] || "$PY" -m venv .venv-suites
+    if .venv-suites/bin/python -m pip install -q --disable-pip-version-check "${SUITES_PINS[@]}"; then
+        touch "$suites_stamp"
+    else
+        echo "setup: could not install BrowserGym; tests/test_eval_suites.py will skip" >&2
+        [ "$what" = suites ] && exit 1
+    fi
 fi
 # The MCP Inspector's command-line client (tests/test_mcp_transports.py): a client nobody on this
 # team wrote, pinned, in a project-local folder (.venv is ignored by git). Without npm the test

@@ -208,7 +208,7 @@ async def test_eval_command_refuses_bad_input_with_exit_2(
     tasks = tmp_path / "t.jsonl"
     tasks.write_text('{"id": "a", "url": "example:todos", "goal": "g", "reward": "true"}\n', encoding="utf-8")
     cases = [
-        ((str(tasks), "extra", *model), "eval takes TASKS.jsonl | compare RUN_A RUN_B"),
+        ((str(tasks), "extra", *model), "eval takes TASKS.jsonl | webarena:CONFIGS.json | browsergym:SUITE"),
         ((str(tasks), "--repeat", "0", *model), "--repeat and --parallel must be at least 1"),
         ((str(tasks), "--resume", *model), "--resume needs --out DIR"),
         ((str(tmp_path / "missing.jsonl"), *model), "cannot read the task file"),

@@ -9,9 +9,10 @@ The agent's part (opening the page, ``setup``, the turn) runs under the task's
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import msgspec
 import trio
@@ -28,9 +29,9 @@ from ..remote.pool import Pool
 from . import codes
 from .records import EpisodeError, EpisodeRecord, Step, Transcript, episode_file
 from .scoring import UNDEFINED, Ending, score
-from .tasks import Task, resolve_url
+from .tasks import AnswerReward, RewardFunction, Task, resolve_url
 
-__all__ = ["REWARD_TIMEOUT_S", "MeteredModel", "ModelSettings", "run_episode"]
+__all__ = ["REWARD_TIMEOUT_S", "MeteredModel", "ModelSettings", "metered", "run_episode"]
 
 REWARD_TIMEOUT_S: Final = 10.0
 """How long a reward expression or callable may take."""
@@ -45,6 +46,8 @@ class ModelSettings(msgspec.Struct, frozen=True, kw_only=True):
     timeout: float = 120.0
     """Seconds per model try."""
     max_retries: int = 2
+    policy: str | None = None
+    """``module:callable``: a scripted policy plays instead of the model (:mod:`cdpagent.eval.policy`)."""
 
 
 class _Asked(msgspec.Struct, frozen=True):
@@ -55,34 +58,84 @@ class _Asked(msgspec.Struct, frozen=True):
 class MeteredModel(Model):
     """A :class:`~cdpagent.agent.Model` that keeps what each request showed and the server's token usage.
 
-    One per episode, so the counts are the episode's.
+    One per episode, so the counts are the episode's. With ``inner`` (a scripted
+    policy's :class:`~cdpagent.eval.policy.PolicyModel`) the requests go there instead of
+    to a server. ``before``, when given, runs before each request: a text it returns is
+    the final answer in the model's place (a suite that says its episode is done), and
+    that request is neither sent nor counted.
     """
 
-    def __init__(self, settings: ModelSettings) -> None:
-        super().__init__(
-            settings.model,
-            base_url=settings.base_url,
-            api_key=settings.api_key,
-            timeout=settings.timeout,
-            max_retries=settings.max_retries,
-        )
+    def __init__(
+        self,
+        settings: ModelSettings,
+        *,
+        inner: Model | None = None,
+        before: Callable[[], Awaitable[str | None]] | None = None,
+    ) -> None:
+        if inner is None:
+            super().__init__(
+                settings.model,
+                base_url=settings.base_url,
+                api_key=settings.api_key,
+                timeout=settings.timeout,
+                max_retries=settings.max_retries,
+            )
+        else:
+            self.name, self.base_url = inner.name, None
+        self.inner = inner
+        self.before = before
         self.asked: list[_Asked] = []
         self.prompt_tokens: int | None = None
         self.completion_tokens: int | None = None
 
+    async def aclose(self) -> None:
+        """Close the HTTP connections (the inner model's are its own)."""
+        if self.inner is None:
+            await super().aclose()
+
     async def complete(self, body: dict[str, Any]) -> Reply:
         """Send the request like :meth:`Model.complete` (same errors), noting its page and its usage."""
+        if self.before is not None and (final := await self.before()) is not None:
+            return Reply(final, [], "stop")
         system = str(body["messages"][0]["content"]) if body.get("messages") else ""
         # The rules are the same in every request; the report shows what changes.
         saw = system[len(RULES) :].lstrip("\n") if system.startswith(RULES) else system
         tools = [t["function"]["name"] for t in body.get("tools", ())]
         self.asked.append(_Asked(saw, tools))
-        reply = await super().complete(body)
+        reply = await (self.inner.complete(body) if self.inner is not None else super().complete(body))
         if reply.prompt_tokens is not None:
             self.prompt_tokens = (self.prompt_tokens or 0) + reply.prompt_tokens
         if reply.completion_tokens is not None:
             self.completion_tokens = (self.completion_tokens or 0) + reply.completion_tokens
         return reply
+
+
+def metered(
+    settings: ModelSettings, task: str, goal: str, before: Callable[[], Awaitable[str | None]] | None = None
+) -> MeteredModel:
+    """The episode's model: the server's, or the scripted policy's when ``settings.policy`` names one."""
+    if settings.policy is None:
+        return MeteredModel(settings, before=before)
+    from .policy import PolicyModel
+
+    return _WithPolicy(settings, PolicyModel(settings.policy, task, goal), before)
+
+
+class _WithPolicy(MeteredModel):
+    """A metered policy: entering it starts the policy's task; leaving it ends it."""
+
+    def __init__(
+        self, settings: ModelSettings, policy: Model, before: Callable[[], Awaitable[str | None]] | None
+    ) -> None:
+        super().__init__(settings, inner=policy, before=before)
+        self._policy = policy
+
+    async def __aenter__(self) -> _WithPolicy:
+        await self._policy.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._policy.__aexit__(*exc)
 
 
 class _SetupFailed(Exception):
@@ -147,14 +200,16 @@ def _current_tab(agent: Agent) -> Tab | None:
     return next((t for t in tabs if t.id == agent.tab_id), tabs[0] if tabs else None)
 
 
-async def _reward(task: Task, tab: Tab | None) -> tuple[Any, EpisodeError | None]:
+async def _reward(task: Task, tab: Tab | None, answer: str | None) -> tuple[Any, EpisodeError | None]:
     if tab is None:
         return None, EpisodeError(codes.REWARD_FAILED, "every tab of the episode was closed")
     try:
         with trio.fail_after(REWARD_TIMEOUT_S):
             if isinstance(task.reward, str):
                 return await _evaluate(tab, task.reward), None
-            return await task.reward(tab), None
+            if task.judges_answer:
+                return await cast(AnswerReward, task.reward)(tab, answer), None
+            return await cast(RewardFunction, task.reward)(tab), None
     except trio.TooSlowError:
         return None, EpisodeError(codes.REWARD_FAILED, f"the reward took longer than {REWARD_TIMEOUT_S} s")
     except _PageThrew as error:
@@ -171,10 +226,10 @@ async def run_episode(
     """
     stamp = datetime.now(UTC).isoformat(timespec="seconds")
     started = time.monotonic()
-    model = MeteredModel(settings)
     result: AgentResult | None = None
     agent: Agent | None = None
     ending: Ending
+    model = metered(settings, task.id, task.goal)
     async with model:
         try:
             async with pool.thread(timeout=lease_timeout) as thread:
@@ -192,7 +247,8 @@ async def run_episode(
                 )
                 ending, result = await _agent_part(task, agent)
                 if ending.kind == "answered":
-                    value, problem = await _reward(task, _current_tab(agent))
+                    answer = result.answer if result is not None else None
+                    value, problem = await _reward(task, _current_tab(agent), answer)
                     ending = Ending("answered", reward=value, reward_error=problem)
         except Exception as error:
             # No lease, a browser gone while the tab closed, or a bug: the episode scores 0 with

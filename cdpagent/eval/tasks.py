@@ -36,6 +36,7 @@ from ..snapshot.options import ObserveOptions
 __all__ = [
     "DEFAULT_MAX_STEPS",
     "DEFAULT_TIMEOUT_S",
+    "AnswerReward",
     "RewardFunction",
     "Task",
     "load_tasks",
@@ -49,6 +50,8 @@ DEFAULT_TIMEOUT_S: Final = 300.0
 RewardValue = bool | int | float | None
 RewardFunction = Callable[[Tab], Awaitable[RewardValue]]
 """A Python reward: called with the episode's current tab after the agent answered."""
+AnswerReward = Callable[[Tab, str | None], Awaitable[RewardValue]]
+"""A Python reward that also reads the agent's final answer (a task with ``judges_answer``)."""
 
 
 class Task(msgspec.Struct, frozen=True, kw_only=True):
@@ -63,12 +66,15 @@ class Task(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     url: str
     goal: str
-    reward: str | RewardFunction
+    reward: str | RewardFunction | AnswerReward
     setup: str | None = None
     max_steps: int = DEFAULT_MAX_STEPS
     timeout_s: float = DEFAULT_TIMEOUT_S
     role: Role | None = None
     observe: ObserveOptions | None = None
+    judges_answer: bool = False
+    """The ``reward`` callable is an :data:`AnswerReward`: ``reward(tab, answer)`` (WebArena's
+    ``string_match`` scores the answer)."""
 
     def agent_role(self) -> Role:
         """The role the agent speaks for: the task's, or the generic one of ``cdpagent chat``."""

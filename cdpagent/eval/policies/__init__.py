@@ -1,0 +1,1 @@
+"""Example scripted policies for ``cdpagent eval --policy`` (:mod:`cdpagent.eval.policies.miniwob`)."""
