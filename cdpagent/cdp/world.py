@@ -128,6 +128,7 @@ class PageFunction(enum.StrEnum):
     VALUE_IS = _act("valueIs")
     WATCH = _act("watch")
     CHANGED = _act("changed")
+    LEAVE_FIELD = _act("leaveField")
     DATE_FORMAT = _act("dateFormat")
     #: The file input an upload goes to (an element, kept by reference), or null.
     FILE_INPUT = _act("fileInput")
