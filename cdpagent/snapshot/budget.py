@@ -475,10 +475,46 @@ def build(
     for _ in range(8):
         obs = assemble(snapshot, opts, entries=entries, warnings=warnings, settle_ms=settle_ms)
         text, tools = present(obs, opts)
-        if len(text) + len(tools_json(tools)) <= opts.max_total_chars:
-            return obs, text, tools
+        used = len(text) + len(tools_json(tools))
+        if used <= opts.max_total_chars:
+            return _lend(snapshot, opts, entries, (obs, text, tools), used, warnings, settle_ms)
         opts = _shrink(opts)
     return obs, text, tools
+
+
+#: Of the room the other sections leave, the share lent to the tools JSON (the rest to the
+#: action lines): a tool's declaration takes about twice its line's characters.
+_TOOL_SHARE = 0.7
+
+
+def _lend(
+    snapshot: Snapshot,
+    opts: ObserveOptions,
+    entries: list[ActionEntry],
+    built: tuple[Observation, str, list[dict[str, Any]]],
+    used: int,
+    warnings: list[str] | None,
+    settle_ms: float,
+) -> tuple[Observation, str, list[dict[str, Any]]]:
+    """``built``, or, when its action budgets cut available entries while the request has room
+    left under ``max_total_chars``, the observation assembled again with that room lent to the
+    action budgets (a short page text must not starve the actions: a one-form page's own
+    submit button is not cut while the request is half empty). Within ``max_total_chars``."""
+    obs = built[0]
+    spare = opts.max_total_chars - used
+    cut = obs.omitted.action_entries_shown < min(sum(e.available for e in entries), opts.max_actions)
+    if not cut or spare <= 0:
+        return built
+    wider = msgspec.structs.replace(
+        opts,
+        max_tool_chars=opts.max_tool_chars + int(spare * _TOOL_SHARE),
+        max_action_chars=opts.max_action_chars + int(spare * (1 - _TOOL_SHARE)),
+    )
+    more = assemble(snapshot, wider, entries=entries, warnings=warnings, settle_ms=settle_ms)
+    text, tools = present(more, wider)
+    if len(text) + len(tools_json(tools)) > opts.max_total_chars:
+        return built
+    return more, text, tools
 
 
 def _shrink(o: ObserveOptions) -> ObserveOptions:
