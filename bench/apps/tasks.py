@@ -845,7 +845,9 @@ def _state(check: Callable[[dict[str, Any]], bool]) -> Scorer:
 
 
 READY = WaitFor("Talk abstract (text file)")
-ABSTRACT = str(Path(__file__).resolve().parent / "streamlit" / "abstract.txt")
+UPLOADS = Path(__file__).resolve().parent / "streamlit"
+"""The folder a task's files are uploaded from: the browser that runs the tasks allows it."""
+ABSTRACT = str(UPLOADS / "abstract.txt")
 
 STREAMLIT: list[Task] = [
     Task(
