@@ -89,3 +89,26 @@ async def test_the_action_budgets_borrow_the_room_a_short_page_leaves(browser: c
     bound = ObserveOptions(max_tool_chars=600, max_total_chars=2_000)
     small = await observe_page(tab, bound)
     assert len(small.text) + len(tools_json(small.tools)) <= bound.max_total_chars
+
+
+async def test_links_laid_out_as_bars_columns_and_lines_are_offered_by_their_words(
+    browser: cdpagent.Browser,
+) -> None:
+    tab = await browser.open(PAGES / "infer" / "link_layouts.html")
+    result = await observe_page(tab)
+    obs = result.observation
+    names = {e.tool: e for e in obs.actions}
+    # A layout table's paragraphs of links are the page's own links, not rows of a record.
+    assert {"tutorial", "faqs", "library_reference", "glossary"} <= set(names), result.text
+    # A bar of links drawn with separators is a link list: records named by the links' words,
+    # its search form still the page's own.
+    ids = set(obs.record_ids)
+    assert {"next", "previous", "modules"} <= ids, ids
+    assert "quick_search" in " ".join(names), result.text
+    # A one-row table's cells set out as lines of links are link lists too.
+    assert {"abs()", "len()", "locals()"} <= ids, ids
+    opener = next(t for t, e in names.items() if e.folded and "abs()" in e.sample)
+    receipt = await tab.act(opener, record="len()")
+    assert receipt.ok, receipt
+    answer = await tab.session.send("Runtime.evaluate", {"expression": "location.hash", "returnByValue": True})
+    assert answer["result"]["value"] == "#len"

@@ -185,15 +185,16 @@ def _ranked(entries: list[ActionEntry], chrome: set[str], searches: set[str]) ->
     attention goes: available ones before unavailable ones (whose reasons stay visible after
     them); among each, a search's first (the way to what is not shown: entries in a region of
     ``searches``), then the content's before the chrome's (entries whose innermost region is in
-    ``chrome``), those in the viewport before those below it, then row actions (what one does
-    with records) before the others. Document order otherwise."""
+    ``chrome``; a folded entry, one line for a whole bar of links such as a page's next and
+    previous, counts as content), those in the viewport before those below it, then row
+    actions (what one does with records) before the others. Document order otherwise."""
 
     def rank(e: ActionEntry) -> tuple[bool, bool, bool, bool, bool]:
         path = e.region_path
         return (
             not e.available,
             not searches.intersection(path),
-            bool(path) and path[-1] in chrome,
+            bool(path) and path[-1] in chrome and not e.folded,
             not e.visible,
             not e.folded,
         )
