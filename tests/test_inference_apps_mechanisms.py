@@ -110,5 +110,6 @@ async def test_links_laid_out_as_bars_columns_and_lines_are_offered_by_their_wor
     opener = next(t for t, e in names.items() if e.folded and "abs()" in e.sample)
     receipt = await tab.act(opener, record="len()")
     assert receipt.ok, receipt
-    answer = await tab.session.send("Runtime.evaluate", {"expression": "location.hash", "returnByValue": True})
+    hash_ = {"expression": "location.hash", "returnByValue": True}
+    answer = await tab.session.send("Runtime.evaluate", hash_)
     assert answer["result"]["value"] == "#len"
