@@ -30,6 +30,8 @@
 //       level of its hover menu, is shown (ok: el is), or after ms
 //   watch() / changed() -> {ok, listed}   whether the page changed in between (a picker
 //       opened); listed: a list of choices was added or shown meanwhile (suggestions)
+//   expectInput() / inputLanded(ms) -> {ok}   (a frame of another process) whether the
+//       frame handled an event of the input delivered in between, waiting up to ms
 //   leaveField(locator) -> {found, ok}   blur a field typed into (ok: left), unless it
 //       offers suggestions (combobox, autocomplete, a list it controls)
 //   focusFor(locator) -> {ok, reason}   focus a control before a key press
@@ -292,6 +294,28 @@
     const listed = touched.some((n) => (n.matches(CHOICES) && shows(n)) || Array.prototype.some.call(n.querySelectorAll(CHOICES), shows));
     touched = [];
     return { found: true, ok: mutated, listed };
+  }
+
+  // Input into a frame drawn by another process reaches it through the browser, not through
+  // the session that asks about it: expectInput() before the input, then inputLanded(ms)
+  // resolves once the frame has handled an event of it (and the task that dispatched it is
+  // over), or after ms (an input that fires none of these events).
+  const LANDS = ['pointerup', 'click', 'keyup', 'input', 'change', 'wheel'];
+  let landed = null;
+  function expectInput() {
+    let done;
+    const promise = new Promise((resolve) => { done = resolve; });
+    const on = () => setTimeout(done, 0);
+    for (const type of LANDS) addEventListener(type, on, { capture: true, once: true });
+    landed = { promise, off: () => { for (const type of LANDS) removeEventListener(type, on, { capture: true }); } };
+    return { found: true, ok: true };
+  }
+  function inputLanded(ms) {
+    const wait = landed;
+    landed = null;
+    if (!wait) return { found: true, ok: false };
+    return Promise.race([wait.promise.then(() => true), new Promise((r) => setTimeout(() => r(false), ms))])
+      .then((ok) => { wait.off(); return { found: true, ok }; });
   }
 
   // Leave a field typed into, as a person moving on does (its blur and change fire: pages
@@ -729,7 +753,7 @@
   Object.defineProperty(globalThis, '__cdpagentAct', {
     value: Object.freeze({
       prepare, ownerPoint, focusForTyping, valueIs, pick, choose, state,
-      hovered, branch, shownAfterHover, focusFor, scrollState, watch, changed, leaveField, slider, measureScale, sliderScale, radio, radioIs,
+      hovered, branch, shownAfterHover, focusFor, scrollState, watch, changed, leaveField, expectInput, inputLanded, slider, measureScale, sliderScale, radio, radioIs,
       groupOptions, dateFormat, fileInput, fileInfo,
     }),
     writable: false, configurable: false, enumerable: false,
