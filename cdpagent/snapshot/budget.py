@@ -180,23 +180,32 @@ def _chrome(regions: list[Region]) -> set[str]:
     }
 
 
+#: A folded entry of the chrome that stands for this many rows or more (a bar of links) is
+#: ranked as content: it costs one line for all of them. Fewer rows cost about as much
+#: unfolded, and stay chrome.
+_BAR_ROWS = 5
+
+
 def _ranked(entries: list[ActionEntry], chrome: set[str], searches: set[str]) -> list[ActionEntry]:
     """``entries`` in the order the action budget offers them its room, the way a person's
     attention goes: available ones before unavailable ones (whose reasons stay visible after
     them); among each, a search's first (the way to what is not shown: entries in a region of
-    ``searches``), then the content's before the chrome's (entries whose innermost region is in
-    ``chrome``; a folded entry, one line for a whole bar of links such as a page's next and
-    previous, counts as content), those in the viewport before those below it, then row
-    actions (what one does with records) before the others. Document order otherwise."""
+    ``searches``), then the content's before the chrome's (entries whose innermost region is
+    in ``chrome``; a folded entry of the chrome that stands for a whole bar of links, such as
+    a page's next and previous, is one line for :data:`_BAR_ROWS` or more and counts as
+    content), those in the viewport before those below it, then the content's row actions
+    (what one does with records) before the others, a folded entry of the chrome among the
+    others. Document order otherwise."""
 
     def rank(e: ActionEntry) -> tuple[bool, bool, bool, bool, bool]:
         path = e.region_path
+        chromes = bool(path) and path[-1] in chrome
         return (
             not e.available,
             not searches.intersection(path),
-            bool(path) and path[-1] in chrome and not e.folded,
+            chromes and e.rows < _BAR_ROWS,
             not e.visible,
-            not e.folded,
+            chromes or not e.folded,
         )
 
     return sorted(entries, key=rank)
