@@ -30,6 +30,7 @@
 //       level of its hover menu, is shown (ok: el is), or after ms
 //   watch() / changed() -> {ok, listed}   whether the page changed in between (a picker
 //       opened); listed: a list of choices was added or shown meanwhile (suggestions)
+//   painted(ms) -> {ok}   after two frames and ms more (what a click started is done)
 //   expectInput() / inputLanded(ms) -> {ok}   (a frame of another process) whether the
 //       frame handled an event of the input delivered in between, waiting up to ms
 //   leaveField(locator) -> {found, ok}   blur a field typed into (ok: left), unless it
@@ -294,6 +295,13 @@
     const listed = touched.some((n) => (n.matches(CHOICES) && shows(n)) || Array.prototype.some.call(n.querySelectorAll(CHOICES), shows));
     touched = [];
     return { found: true, ok: mutated, listed };
+  }
+
+  // Resolves after the page has painted twice and ms more have passed: what a click
+  // started (a list closing, a state set in a later task) is done by then.
+  function painted(ms) {
+    return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, ms))))
+      .then(() => ({ found: true, ok: true }));
   }
 
   // Input into a frame drawn by another process reaches it through the browser, not through
@@ -753,7 +761,7 @@
   Object.defineProperty(globalThis, '__cdpagentAct', {
     value: Object.freeze({
       prepare, ownerPoint, focusForTyping, valueIs, pick, choose, state,
-      hovered, branch, shownAfterHover, focusFor, scrollState, watch, changed, leaveField, expectInput, inputLanded, slider, measureScale, sliderScale, radio, radioIs,
+      hovered, branch, shownAfterHover, focusFor, scrollState, watch, changed, leaveField, expectInput, inputLanded, painted, slider, measureScale, sliderScale, radio, radioIs,
       groupOptions, dateFormat, fileInput, fileInfo,
     }),
     writable: false, configurable: false, enumerable: false,

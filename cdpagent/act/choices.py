@@ -15,6 +15,10 @@ from .step import COVERED, Done, Step, call
 
 __all__ = ["check", "choose", "select"]
 
+#: After a check's click left the control as it was: how long past two painted frames it
+#: is given to change (a state set in a later task), before it is clicked again.
+_AFTER_CLICK_MS = 50
+
 
 class _Chosen(msgspec.Struct, frozen=True):
     """``choose``: whether the option is selected now, or why it could not be."""
@@ -68,11 +72,16 @@ async def check(step: Step) -> str | None:
     await call(step.world, Done, PageFunction.WATCH)
     await mouse_click(step.session, at.x, at.y)
     now = await step.call(_Checked, PageFunction.STATE)
-    if now.found and now.checked != checked and (await call(step.world, Done, PageFunction.CHANGED)).ok:
-        prep, at = await step.ready()
-        if bool(prep.checked) != checked:
-            await mouse_click(step.session, at.x, at.y)
-            now = await step.call(_Checked, PageFunction.STATE)
+    if now.found and now.checked != checked:
+        # What the click started (a list closing, a state set a task later) is done first.
+        await call(step.world, Done, PageFunction.PAINTED, _AFTER_CLICK_MS, await_promise=True)
+        now = await step.call(_Checked, PageFunction.STATE)
+        if now.found and now.checked != checked and (await call(step.world, Done, PageFunction.CHANGED)).ok:
+            prep, at = await step.ready()
+            if bool(prep.checked) != checked:
+                await mouse_click(step.session, at.x, at.y)
+                await call(step.world, Done, PageFunction.PAINTED, _AFTER_CLICK_MS, await_promise=True)
+                now = await step.call(_Checked, PageFunction.STATE)
     if now.found and now.checked != checked:
         return f"{step.id} is still {'checked' if now.checked else 'unchecked'} after the click"
     return None

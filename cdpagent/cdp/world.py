@@ -129,6 +129,7 @@ class PageFunction(enum.StrEnum):
     WATCH = _act("watch")
     CHANGED = _act("changed")
     LEAVE_FIELD = _act("leaveField")
+    PAINTED = _act("painted")
     EXPECT_INPUT = _act("expectInput")
     INPUT_LANDED = _act("inputLanded")
     DATE_FORMAT = _act("dateFormat")
