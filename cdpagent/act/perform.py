@@ -235,7 +235,12 @@ class Declared:
                 await call(world, Done, PageFunction.EXPECT_INPUT)
             trip.expectation = await PERFORMERS[performed_kind(entry.kind, args)](step)
             if remote and trip.performed:
-                await call(world, Done, PageFunction.INPUT_LANDED, _LANDED_MS, await_promise=True)
+                landed = await call(world, Done, PageFunction.INPUT_LANDED, _LANDED_MS, await_promise=True)
+                if not landed.ok:
+                    trip.warnings.append(
+                        f"the frame of {where.id} (another process) showed no sign of the input "
+                        f"within {_LANDED_MS} ms; the receipt may miss what it did"
+                    )
         except WorldGone:
             if not trip.performed:
                 raise replaced() from None
