@@ -69,7 +69,9 @@ CASES = [
     pytest.param("streamlit", "text", marks=NO_STREAMLIT),
     pytest.param("streamlit", "slider", marks=NO_STREAMLIT),
     pytest.param("streamlit", "register", marks=NO_STREAMLIT),
-    pytest.param("streamlit", "whole-form", marks=NO_STREAMLIT),
+    # whole-form is left to bench/realworld.py: under a loaded machine the check under the
+    # multiselect's closing list is sometimes read before the list has closed (issue 34).
+    pytest.param("streamlit", "number", marks=NO_STREAMLIT),
 ]
 
 
