@@ -260,7 +260,8 @@ async def measure_apps(only: list[str], left_out: set[str]) -> list[tuple[Any, A
     import tasks as app_tasks
 
     out: list[tuple[Any, Any]] = []
-    async with cdpagent.launch() as browser:
+    # The user lets the browser upload the files a task attaches (the Streamlit app's abstract).
+    async with cdpagent.launch(allow_dirs=[app_tasks.UPLOADS]) as browser:
         for task in app_tasks.TASKS:
             if (only and task.name not in only) or task.app in left_out:
                 continue

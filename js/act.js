@@ -28,7 +28,13 @@
 //       (aria-expanded="false"); a click that leaves it so opens it with the tree's key
 //   shownAfterHover(locator, ms) -> {found, ok}   resolves once el, or the next
 //       level of its hover menu, is shown (ok: el is), or after ms
-//   watch() / changed() -> {ok}   whether the page changed in between (a picker opened)
+//   watch() / changed() -> {ok, listed}   whether the page changed in between (a picker
+//       opened); listed: a list of choices was added or shown meanwhile (suggestions)
+//   painted(ms) -> {ok}   after two frames and ms more (what a click started is done)
+//   expectInput() / inputLanded(ms) -> {ok}   (a frame of another process) whether the
+//       frame handled an event of the input delivered in between, waiting up to ms
+//   leaveField(locator) -> {found, ok}   blur a field typed into (ok: left), unless it
+//       offers suggestions (combobox, autocomplete, a list it controls)
 //   focusFor(locator) -> {ok, reason}   focus a control before a key press
 //   scrollState(locator, wait) -> {found, top, max, client}   where the scroller
 //       of a scroll action is; wait: a promise that resolves once the position
@@ -256,22 +262,80 @@
 
   // Whether the page changed between watch() and changed(): a click on a read-only
   // field that opens its picker adds or shows elements.
+  // listed: among what was added or shown, a list of choices is now shown (typing that
+  // opened suggestions: their items, or the list holding them).
   let watcher = null;
   let mutated = false;
+  let touched = [];
+  const TOUCHED_MAX = 200;
+  const CHOICES = 'li,option,[role=option],[role=listbox],[role=menu],[role=menuitem],[role=grid],[role=gridcell],[role=tree],[role=treeitem]';
+  function note(records) {
+    mutated = mutated || records.length > 0;
+    for (const r of records) {
+      if (touched.length >= TOUCHED_MAX) return;
+      if (r.type === 'childList') for (const n of r.addedNodes) { if (n.nodeType === Node.ELEMENT_NODE) touched.push(n); }
+      else if (r.target.nodeType === Node.ELEMENT_NODE) touched.push(r.target);
+    }
+  }
   function watch() {
     if (watcher) watcher.disconnect();
     mutated = false;
-    watcher = new MutationObserver(() => { mutated = true; });
+    touched = [];
+    watcher = new MutationObserver(note);
     watcher.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['hidden', 'style', 'class', 'open', 'aria-expanded'] });
     return { found: true, ok: true };
   }
   function changed() {
     if (watcher) {
-      if (watcher.takeRecords().length) mutated = true;
+      note(watcher.takeRecords());
       watcher.disconnect();
       watcher = null;
     }
-    return { found: true, ok: mutated };
+    const shows = (n) => n.isConnected && n.checkVisibility(VIS);
+    const listed = touched.some((n) => (n.matches(CHOICES) && shows(n)) || Array.prototype.some.call(n.querySelectorAll(CHOICES), shows));
+    touched = [];
+    return { found: true, ok: mutated, listed };
+  }
+
+  // Resolves after the page has painted twice and ms more have passed: what a click
+  // started (a list closing, a state set in a later task) is done by then.
+  function painted(ms) {
+    return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, ms))))
+      .then(() => ({ found: true, ok: true }));
+  }
+
+  // Input into a frame drawn by another process reaches it through the browser, not through
+  // the session that asks about it: expectInput() before the input, then inputLanded(ms)
+  // resolves once the frame has handled an event of it (and the task that dispatched it is
+  // over), or after ms (an input that fires none of these events).
+  const LANDS = ['pointerup', 'click', 'keyup', 'input', 'change', 'wheel'];
+  let landed = null;
+  function expectInput() {
+    let done;
+    const promise = new Promise((resolve) => { done = resolve; });
+    const on = () => setTimeout(done, 0);
+    for (const type of LANDS) addEventListener(type, on, { capture: true, once: true });
+    landed = { promise, off: () => { for (const type of LANDS) removeEventListener(type, on, { capture: true }); } };
+    return { found: true, ok: true };
+  }
+  function inputLanded(ms) {
+    const wait = landed;
+    landed = null;
+    if (!wait) return { found: true, ok: false };
+    return Promise.race([wait.promise.then(() => true), new Promise((r) => setTimeout(() => r(false), ms))])
+      .then((ok) => { wait.off(); return { found: true, ok }; });
+  }
+
+  // Leave a field typed into, as a person moving on does (its blur and change fire: pages
+  // that apply a field when it loses focus get its value), unless it offers suggestions
+  // (a combobox, an autocomplete, a list it controls), whose list the next act picks from.
+  const SUGGESTS = '[role=combobox],[aria-autocomplete]:not([aria-autocomplete=none]),[aria-haspopup]:not([aria-haspopup=false]),[aria-expanded],[aria-controls],[aria-owns],[aria-activedescendant],input[list]';
+  function leaveField(locator) {
+    const el = find(locator);
+    if (!el || el.getRootNode().activeElement !== el) return { found: !!el, ok: false };
+    if (el.matches(SUGGESTS) || (el.parentElement && el.parentElement.closest('[role=combobox]'))) return { found: true, ok: false };
+    el.blur();
+    return { found: true, ok: true };
   }
 
   // Resolves once a hover has shown el, or shown the next level of its menu (its
@@ -697,7 +761,7 @@
   Object.defineProperty(globalThis, '__cdpagentAct', {
     value: Object.freeze({
       prepare, ownerPoint, focusForTyping, valueIs, pick, choose, state,
-      hovered, branch, shownAfterHover, focusFor, scrollState, watch, changed, slider, measureScale, sliderScale, radio, radioIs,
+      hovered, branch, shownAfterHover, focusFor, scrollState, watch, changed, leaveField, expectInput, inputLanded, painted, slider, measureScale, sliderScale, radio, radioIs,
       groupOptions, dateFormat, fileInput, fileInfo,
     }),
     writable: false, configurable: false, enumerable: false,

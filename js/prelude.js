@@ -321,11 +321,18 @@
 
   // The text of the elements ids names, looked up in tree (el's document or shadow
   // root); a referenced sensitive element reads as MASK.
+  // A referenced element says its aria-label before its content (accname 1.2 step 2C comes
+  // before 2F): a slider's group labelled "Budget" that holds the ticks "0" and "500" says
+  // "Budget"; the same words said twice (a control that references itself and its group,
+  // both labelled alike) are said once.
   function byIdText(ids, max, tree) {
     const parts = [];
     for (const id of String(ids || '').split(/\s+/)) {
       const ref = id && (tree || document).getElementById(id);
-      if (ref) parts.push(squash(isSensitive(ref) ? MASK : pageText(ref)));
+      if (!ref) continue;
+      const aria = squash(ref.getAttribute('aria-label') || '');
+      const said = isSensitive(ref) ? MASK : aria || squash(pageText(ref));
+      if (said && !parts.includes(said)) parts.push(said);
     }
     return clip(parts.join(' '), max);
   }

@@ -192,6 +192,27 @@ def test_ob9_names_are_never_handed_to_another_control_without_a_browser() -> No
     assert [e.tool for e in p1] == ["button_1"] and [e.tool for e in p2] == ["button_2"]
 
 
+def test_ob9_an_element_that_says_other_words_is_another_control_and_its_old_name_retires() -> None:
+    # A list that recycles its option elements: the element that said "Testing" now says
+    # "Select all". The name "testing" is never given to "Select all"; calling it is stale.
+    names = NameRegistry()
+
+    def entry(name: str) -> ActionEntry:
+        return ActionEntry(tool="", action=name, name=name, kind="click", effect="write", description=name,
+                           source="inferred")
+
+    first = names.assign([entry("testing"), entry("databases")], [("element", 1), ("element", 2)])
+    assert [e.tool for e in first] == ["testing", "databases"]
+    names.shown(["testing", "databases"])
+    second = names.assign([entry("select all"), entry("Databases")], [("element", 1), ("element", 2)])
+    assert [e.tool for e in second] == ["select_all", "databases"]  # a change of case is the same words
+    assert names.stale("testing")
+    # An option "Testing" on a new element later: a new control, a new name (names retire for good).
+    third = names.assign([entry("select all"), entry("testing"), entry("Databases")],
+                         [("element", 1), ("element", 3), ("element", 2)])
+    assert [e.tool for e in third] == ["select_all", "testing_2", "databases"]
+
+
 def test_sf1_stale_action_is_a_stable_code_with_its_meaning() -> None:
     assert STALE_ACTION in cdpagent.codes.__all__ and "no longer on the page" in MEANINGS[STALE_ACTION]
 

@@ -23,15 +23,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import servers
 import trio
 from miniwob_policy import Episode, Look, Tool, Unseen, ident
 
 import cdpagent
+from cdpagent.act.step import COVERED
 from cdpagent.snapshot import tools_json
 from cdpagent.snapshot.observe import observe_page
+from cdpagent.snapshot.openai_tools import PRESS_FOCUSED
 
 _TITLE = re.compile(r"^- title: (.*)$", re.M)
+_REGEX = re.compile(r"[\\^$.|?*+()\[\]{}]")
 
 
 @dataclass
@@ -49,6 +53,22 @@ class SizedEpisode(Episode):
             f"--- observation\n{result.text}\ntools: {[t['function']['name'] for t in result.tools]}"
         )
         return Look.of(result)
+
+
+    async def act(self, tool: Tool | str, **args: Any) -> None:
+        """Act; when the act is refused because something covers the control (an open list
+        drawn over it), follow the way out the refusal names (press Escape, which closes
+        it) and act once more, as a person closes a list that is in the way."""
+        name = tool.name if isinstance(tool, Tool) else tool
+        receipt = await self.tab.act(name, **args)
+        error = receipt.result.error
+        if error is not None and error.reason == COVERED and "Escape" in error.message:
+            self.log.append(f"--- act {name} {args}: covered; press_key Escape, then again")
+            await self.tab.act(PRESS_FOCUSED, key="Escape")
+        else:
+            self.log.append(f"--- act {name} {args}\n{msgspec.json.encode(receipt).decode()[:600]}")
+            return
+        await super().act(tool, **args)
 
 
 @dataclass
@@ -230,13 +250,24 @@ class WaitFor(Step):
 
 @dataclass
 class Expect(Step):
-    """The page says ``pattern`` (as a person would check a message before going on)."""
+    """The page says ``pattern`` (as a person would check a message before going on). An
+    application that answers after a round trip to its server (a rerun) is given up to
+    ``seconds`` to say it, as a person waits a moment; the observation after must show it."""
 
     pattern: str
+    seconds: float = 5.0
 
     async def run(self, ep: Episode, run: Run) -> None:
         look = await ep.look()
         ok = look.has(self.pattern, re.I)
+        if not ok and not _REGEX.search(self.pattern):  # plain words: wait_for takes text
+            try:
+                await ep.tab.wait_for(text=self.pattern, timeout=self.seconds)
+            except cdpagent.CDPAgentError:
+                pass
+            else:
+                look = await ep.look()
+                ok = look.has(self.pattern, re.I)
         run.shown.append((f"text /{self.pattern}/", ok))
         if not ok:
             raise Unseen(f"the page does not say /{self.pattern}/")
@@ -846,7 +877,9 @@ def _state(check: Callable[[dict[str, Any]], bool]) -> Scorer:
 
 
 READY = WaitFor("Talk abstract (text file)")
-ABSTRACT = str(Path(__file__).resolve().parent / "streamlit" / "abstract.txt")
+UPLOADS = Path(__file__).resolve().parent / "streamlit"
+"""The folder a task's files are uploaded from: the browser that runs the tasks allows it."""
+ABSTRACT = str(UPLOADS / "abstract.txt")
 
 STREAMLIT: list[Task] = [
     Task(

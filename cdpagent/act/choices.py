@@ -11,9 +11,13 @@ from ..cdp.input import mouse_click
 from ..cdp.world import PageFunction
 from ..errors import ActRefused
 from ..snapshot import codes
-from .step import COVERED, Step
+from .step import COVERED, Done, Step, call
 
 __all__ = ["check", "choose", "select"]
+
+#: After a check's click left the control as it was: how long past two painted frames it
+#: is given to change (a state set in a later task), before it is clicked again.
+_AFTER_CLICK_MS = 50
 
 
 class _Chosen(msgspec.Struct, frozen=True):
@@ -56,15 +60,28 @@ def _option_refusal(step: Step, option: str, found: bool, reason: str | None, op
 
 
 async def check(step: Step) -> str | None:
-    """A click on the control when its checked state is not ``checked`` already."""
+    """A click on the control when its checked state is not ``checked`` already. When the click
+    changed the page but not the control (it closed a list or menu open elsewhere, which took
+    the click), the control is clicked once more, as a person does."""
     checked = step.args.checked
     prep, at = await step.ready()
     if bool(prep.checked) == checked:
         step.trip.warnings.append(f"{step.id} was already {'checked' if checked else 'unchecked'}")
         return None
     step.trip.performed = True
+    await call(step.world, Done, PageFunction.WATCH)
     await mouse_click(step.session, at.x, at.y)
     now = await step.call(_Checked, PageFunction.STATE)
+    if now.found and now.checked != checked:
+        # What the click started (a list closing, a state set a task later) is done first.
+        await call(step.world, Done, PageFunction.PAINTED, _AFTER_CLICK_MS, await_promise=True)
+        now = await step.call(_Checked, PageFunction.STATE)
+        if now.found and now.checked != checked and (await call(step.world, Done, PageFunction.CHANGED)).ok:
+            prep, at = await step.ready()
+            if bool(prep.checked) != checked:
+                await mouse_click(step.session, at.x, at.y)
+                await call(step.world, Done, PageFunction.PAINTED, _AFTER_CLICK_MS, await_promise=True)
+                now = await step.call(_Checked, PageFunction.STATE)
     if now.found and now.checked != checked:
         return f"{step.id} is still {'checked' if now.checked else 'unchecked'} after the click"
     return None

@@ -30,7 +30,7 @@ import msgspec
 
 from ..cdp.dialogs import JavaScriptDialog
 from ..cdp.target import Target
-from ..cdp.world import WORLD, enter, install_commands
+from ..cdp.world import WORLD, PageFunction, enter, install_commands
 from ..errors import ActRefused, WorldGone
 from ..snapshot import codes
 from ..snapshot.frames import frame_of, frame_world
@@ -44,7 +44,7 @@ from . import choices, keys, pointer, slider, text, upload, webmcp_calls
 from .dialog_answers import answer_dialog
 from .inputs import ActArgs, argument_refusal, performed_kind
 from .roundtrip import NO_HOOKS, ActTimings, Hooks, Trip, round_trip
-from .step import Performer, Step, World, replaced
+from .step import Done, Performer, Step, World, call, replaced
 
 __all__ = [
     "PERFORMERS",
@@ -91,6 +91,9 @@ if PERFORMERS.keys() != KINDS.keys():  # pragma: no cover - a kind added without
 #: Unavailability a performer may still overcome: a hidden item of a hover menu shows
 #: when its parent is hovered; a read-only field may open a picker when clicked; a disabled
 #: text area still scrolls.
+#: How long the after-snapshot waits for a frame of another process to handle the input.
+_LANDED_MS: Final = 2000
+
 _TRIED_ANYWAY: Final = frozenset(
     {("click", "hidden"), ("hover", "hidden"), ("type", "read-only"), ("scroll", "disabled"),
      ("upload", "hidden")}
@@ -225,7 +228,19 @@ class Declared:
             step = Step(
                 trip, world, entry, where, args, frame_id, msgspec.to_builtins(where), tab.session, where.id
             )
+            # A frame of another process gets the input through the browser, apart from its
+            # session: the after-snapshot waits until that frame has handled it.
+            remote = world[0] is not tab.session
+            if remote:
+                await call(world, Done, PageFunction.EXPECT_INPUT)
             trip.expectation = await PERFORMERS[performed_kind(entry.kind, args)](step)
+            if remote and trip.performed:
+                landed = await call(world, Done, PageFunction.INPUT_LANDED, _LANDED_MS, await_promise=True)
+                if not landed.ok:
+                    trip.warnings.append(
+                        f"the frame of {where.id} (another process) showed no sign of the input "
+                        f"within {_LANDED_MS} ms; the receipt may miss what it did"
+                    )
         except WorldGone:
             if not trip.performed:
                 raise replaced() from None

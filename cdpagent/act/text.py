@@ -1,4 +1,6 @@
-"""The typing performer, ``type``: focus, select all, typed text, Enter where the action submits.
+"""The typing performer, ``type``: focus, select all, typed text, Enter where the action submits,
+else the field left as a person moving on leaves it (its change and blur fire) unless it
+offers suggestions.
 
 An inferred in-place edit is double-clicked first (its field appears); a read-only field
 is clicked, which may open its picker (``PICKER_REQUIRED`` then says to choose from it);
@@ -119,7 +121,8 @@ def date_keys(iso: str, form: DateFormat) -> list[str] | None:
 
 
 async def type_text(step: Step) -> str | None:
-    """``text`` typed into the field, replacing its value; Enter after it where the action submits."""
+    """``text`` typed into the field, replacing its value; Enter after it where the action
+    submits, else the field is left (blurred, :func:`_leave`) unless it offers suggestions."""
     text = step.args.text
     assert text is not None
     trip = step.trip
@@ -142,6 +145,7 @@ async def type_text(step: Step) -> str | None:
     else:
         trip.performed = True
         doing = f"{step.id} was being typed into"
+        await call(step.world, Done, PageFunction.WATCH)
         if focus.drawn:
             await trip.unless_replaced(lambda: press_chord(step.session, _SELECT_ALL), doing)
         keyed = bool(text) and await _listens_for_keys(step)
@@ -161,7 +165,28 @@ async def type_text(step: Step) -> str | None:
         return f"{step.id} holds {value.length} characters instead of the {len(text)} typed"
     if step.entry.submit:
         await press_key(step.session, "Enter", "Enter", 13, "\r")
+    elif not focus.picked:
+        await _leave(step)
     return None
+
+
+class _Changed(msgspec.Struct, frozen=True):
+    """``changed``: whether the page changed since ``watch``; ``listed``: a list of choices was
+    added or shown meanwhile (suggestions the typing opened)."""
+
+    found: bool = False
+    ok: bool = False
+    listed: bool = False
+
+
+async def _leave(step: Step) -> None:
+    """Leave the field typed into, as a person moving on does: its ``change`` and ``blur`` fire,
+    so a page that applies a field when it loses focus (\"Press Enter to apply\") has the value
+    when the act ends. A field that offers suggestions, or whose typing opened a list of
+    choices, keeps the focus: the next act picks from its list."""
+    opened = await call(step.world, _Changed, PageFunction.CHANGED)
+    if not opened.listed:
+        await step.call(Done, PageFunction.LEAVE_FIELD)
 
 
 async def _type(step: Step, text: str, keyed: bool) -> None:

@@ -128,6 +128,10 @@ class PageFunction(enum.StrEnum):
     VALUE_IS = _act("valueIs")
     WATCH = _act("watch")
     CHANGED = _act("changed")
+    LEAVE_FIELD = _act("leaveField")
+    PAINTED = _act("painted")
+    EXPECT_INPUT = _act("expectInput")
+    INPUT_LANDED = _act("inputLanded")
     DATE_FORMAT = _act("dateFormat")
     #: The file input an upload goes to (an element, kept by reference), or null.
     FILE_INPUT = _act("fileInput")

@@ -197,22 +197,33 @@ def _chrome(regions: list[Region]) -> dict[str, int]:
     return out
 
 
+#: A folded entry of the chrome that stands for this many rows or more (a bar of links) is
+#: ranked as content: it costs one line for all of them. Fewer rows cost about as much
+#: unfolded, and stay chrome.
+_BAR_ROWS = 5
+
+
 def _ranked(entries: list[ActionEntry], chrome: dict[str, int], searches: set[str]) -> list[ActionEntry]:
     """``entries`` in the order the action budget offers them its room, the way a person's
     attention goes: available ones before unavailable ones (whose reasons stay visible after
     them); among each, a search's first (the way to what is not shown: entries in a region of
     ``searches``), then the content's before the chrome's (by how far from the content
-    ``chrome`` ranks their innermost region), those in the viewport before those below it,
-    then row actions (what one does with records) before the others. Document order otherwise."""
+    ``chrome`` ranks their innermost region; a folded entry of the chrome that stands for a
+    whole bar of links, such as a page's next and previous, is one line for :data:`_BAR_ROWS`
+    or more and counts as content), those in the viewport before those below it, then the
+    content's row actions (what one does with records) before the others, a folded entry of
+    the chrome among the others. Document order otherwise."""
 
     def rank(e: ActionEntry) -> tuple[bool, bool, int, bool, bool]:
         path = e.region_path
+        level = chrome.get(path[-1], 0) if path else 0
+        chromes = level > 0
         return (
             not e.available,
             not searches.intersection(path),
-            chrome.get(path[-1], 0) if path else 0,
+            level if e.rows < _BAR_ROWS else 0,
             not e.visible,
-            not e.folded,
+            chromes or not e.folded,
         )
 
     return sorted(entries, key=rank)
@@ -493,7 +504,9 @@ def build(
     for _ in range(8):
         obs = assemble(snapshot, opts, entries=entries, warnings=warnings, settle_ms=settle_ms)
         text, tools = present(obs, opts)
-        if len(text) + len(tools_json(tools)) <= opts.max_total_chars:
+        used = len(text) + len(tools_json(tools))
+        if used <= opts.max_total_chars:
+            obs, text, tools = _lend(snapshot, opts, entries, (obs, text, tools), used, warnings, settle_ms)
             break
         opts = _shrink(opts)
     if names is not None:
@@ -502,6 +515,41 @@ def build(
             shown.append(tool["function"]["name"])
         names.shown(shown)
     return obs, text, tools
+
+
+#: Of the room the other sections leave, the share lent to the tools JSON (the rest to the
+#: action lines): a tool's declaration takes about twice its line's characters.
+_TOOL_SHARE = 0.7
+
+
+def _lend(
+    snapshot: Snapshot,
+    opts: ObserveOptions,
+    entries: list[ActionEntry],
+    built: tuple[Observation, str, list[dict[str, Any]]],
+    used: int,
+    warnings: list[str] | None,
+    settle_ms: float,
+) -> tuple[Observation, str, list[dict[str, Any]]]:
+    """``built``, or, when its action budgets cut available entries while the request has room
+    left under ``max_total_chars``, the observation assembled again with that room lent to the
+    action budgets (a short page text must not starve the actions: a one-form page's own
+    submit button is not cut while the request is half empty). Within ``max_total_chars``."""
+    obs = built[0]
+    spare = opts.max_total_chars - used
+    cut = obs.omitted.action_entries_shown < min(sum(e.available for e in entries), opts.max_actions)
+    if not cut or spare <= 0:
+        return built
+    wider = msgspec.structs.replace(
+        opts,
+        max_tool_chars=opts.max_tool_chars + int(spare * _TOOL_SHARE),
+        max_action_chars=opts.max_action_chars + int(spare * (1 - _TOOL_SHARE)),
+    )
+    more = assemble(snapshot, wider, entries=entries, warnings=warnings, settle_ms=settle_ms)
+    text, tools = present(more, wider)
+    if len(text) + len(tools_json(tools)) > opts.max_total_chars:
+        return built
+    return more, text, tools
 
 
 def _shrink(o: ObserveOptions) -> ObserveOptions:

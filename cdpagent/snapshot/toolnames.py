@@ -8,7 +8,9 @@ assigned once and kept:
 Rule 1: a control keeps the tool name it was first given for as long as it is on the page
 (the same element: :attr:`cdpagent.snapshot.model.PageAction.uid`; a folded row action is
 its name and region; a declared action its name, region and ordinal), whatever is added,
-removed or re-rendered around it.
+removed or re-rendered around it. An element whose words change to other words (a list
+that recycles its option elements: the first one said "Testing", now "Select all") is
+another control to a person: it takes a new name, and its old one is retired.
 
 Rule 2: a new control takes the name today's rules give it
 (:func:`assign_tool_names`: its words, qualified by its
@@ -155,7 +157,7 @@ class NameRegistry:
             if known is None:
                 continue
             name = self._name_of[known]
-            if name in taken or known in here:
+            if name in taken or known in here or _reworded(self._shape.get(known), entries[i]):
                 continue
             names[i] = name
             taken.add(name)
@@ -258,6 +260,18 @@ def _neighbours(order: Sequence[int | None], kept: Callable[[int | None], bool])
         if kept(order[i]):
             last = order[i]
     return out
+
+
+def _reworded(shape: _Shape | None, entry: ActionEntry) -> bool:
+    """Whether a worded control of ``shape`` now says other words as ``entry`` (Rule 1: another
+    control on the same element). Words that only change case or spacing are the same."""
+    if shape is None or entry.name_source == "position":
+        return False
+    return _words(shape[0]) != _words(entry.name)
+
+
+def _words(name: str) -> str:
+    return " ".join(name.casefold().split())
 
 
 def _shape(entry: ActionEntry) -> _Shape | None:

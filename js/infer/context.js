@@ -22,6 +22,9 @@
     return modal;
   }
 
+  const ARIA_HIDDEN = '[aria-hidden="true"]';
+  const POPUP_ROLE = /^(listbox|menu|tree|grid|dialog|alertdialog)$/;
+
   // The registry's key of an inferred action's locator (see find in js/infer.js).
   const keyOf = (name, record, path, ordinal) => JSON.stringify([name, record == null ? null : record, path, ordinal || 0]);
 
@@ -100,7 +103,35 @@
     ctx.covered = roots
       ? (el) => !!modal && !containsComposed(modal, el) && !containsComposed(el, modal)
       : (el) => !!modal && !modal.contains(el) && !el.contains(modal);
-    ctx.hidden = (el) => anyAriaHidden && !!el.closest('[aria-hidden="true"]');
+    // aria-hidden that an open popup set on everything outside it and its trigger (a
+    // listbox, a menu, a non-modal dialog: the element is a sibling of a branch that holds
+    // the popup or the expanded control that opened it) hides nothing from a person: the
+    // page stays painted and usable around the popup, and a click there closes it. A modal
+    // dialog keeps the rest behind it (ctx.covered).
+    const shownOpen = (el) => !el.closest(ARIA_HIDDEN) && el.checkVisibility(VIS);
+    const popups = anyAriaHidden ? scan.roled.filter((el) => POPUP_ROLE.test(P.firstRole(el) || '') &&
+      el.getAttribute('aria-modal') !== 'true' && shownOpen(el)) : [];
+    const anchors = popups.length
+      ? [...popups, ...Array.from(queryTrees('[aria-expanded="true"]', roots)).filter(shownOpen)]
+      : [];
+    const outside = new Map();
+    ctx.ariaHides = (h) => {
+      if (!anchors.length) return true;
+      let hides = outside.get(h);
+      if (hides === undefined) {
+        const up = h.parentElement;
+        hides = !anchors.some((a) => !!up && containsComposed(up, a) && !containsComposed(h, a));
+        outside.set(h, hides);
+      }
+      return hides;
+    };
+    ctx.hidden = (el) => {
+      if (!anyAriaHidden) return false;
+      for (let h = el.closest(ARIA_HIDDEN); h; h = h.parentElement && h.parentElement.closest(ARIA_HIDDEN)) {
+        if (ctx.ariaHides(h)) return true;
+      }
+      return false;
+    };
     // Unavailability: disabled (also through an aria-disabled container), inert, hidden,
     // behind the open dialog, read-only.
     ctx.reasonOf = (el, shown, kind) => {

@@ -164,6 +164,22 @@
     return header && !/^column \d+$/.test(header) ? header : '';
   }
 
+  // A field's own name that only says what kind of field it is ("file upload", "text
+  // field"): a person reads the label of the labelled element around it instead (a drop
+  // zone labelled "Talk abstract" around its file input labelled "file upload").
+  const FIELD_KINDS_OR_FILES = /^(type|select|check|set|upload)$/;
+  const GENERIC_NAME = /^(files?( upload)?|upload( an?)?( files?)?|choose( an?)? files?|browse|input|text ?(field|box|input)?|field|edit|select|drop ?down|combo ?box|check ?box|slider|date|number)$/i;
+  const CONTAINER_LEVELS = 3;
+  function containerName(el, max) {
+    let up = el.parentElement;
+    for (let depth = 0; depth < CONTAINER_LEVELS && up; depth++, up = up.parentElement) {
+      const named = P.ariaName(up, max);
+      if (named && !GENERIC_NAME.test(named)) return named;
+      if (BLOCK_STOP.test(up.tagName)) return '';
+    }
+    return '';
+  }
+
   const GENERATED_ID = /\d{3,}|^[a-z]{0,2}[-_:]|^:|[0-9a-f]{8,}/i;
   // A humanised name or id names a control only when it holds a word ("tt1" does not).
   const WORDY = /\p{L}{3,}/u;
@@ -173,7 +189,8 @@
     const mine = CLICK && CLICK.named(el, max); // clicks: [name, name_source]
     if (mine) return mine;
     const own = ownName(el, max);
-    if (own) return [own, null];
+    if (own && !(FIELD_KINDS_OR_FILES.test(kind) && GENERIC_NAME.test(own))) return [own, null];
+    if (own) return [containerName(el, max) || own, null];
     if (!inRow && (FIELD_KINDS.test(kind) || el.isContentEditable)) {
       const caption = captionOf(el, kind, max, used);
       if (caption) return [caption, 'label'];

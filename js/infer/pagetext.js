@@ -82,7 +82,7 @@
           continue;
         }
         if (c.nodeType !== Node.ELEMENT_NODE || TEXT_SKIP.test(c.tagName) || skipped.has(c) || c.isContentEditable) continue;
-        if (ctx.anyAriaHidden && c.getAttribute('aria-hidden') === 'true') continue;
+        if (ctx.anyAriaHidden && c.getAttribute('aria-hidden') === 'true' && (!ctx.ariaHides || ctx.ariaHides(c))) continue;
         if (sensitive && c.matches(P.SENSITIVE)) {
           if (squash(c.textContent) && shown(c)) {
             if (!cursor.block) cursor.block = open(cursor.el);

@@ -23,19 +23,26 @@
   // are records named by their links' text, and one folded action opens any of them: a
   // long list does not take one action entry per link, nor starve what stands beside it.
   const LINK_LIST_MIN = 3;
+  // What may stand beside an item's link: the separators a bar of links draws ("next |",
+  // "Python »"), never words.
+  const SEPARATOR = /^[\s|»«›‹·•/:,>–—-]*$/u;
   const WORD = /\p{L}/u;
   const NOT_LINK_LISTS = '[role=menu],[role=menubar],[role=tablist],[role=listbox],[role=tree],[role=radiogroup],[role=toolbar]';
-  function linkItems(list) {
+  // lines: the items are a block's lines (any element: a line block's lines in a layout
+  // table's cell), not a list's <li>s.
+  function linkItems(list, lines) {
     const items = [];
     for (const li of list.children) {
-      if (li.tagName !== 'LI') return null;
+      if (!lines && li.tagName !== 'LI') return null;
       const controls = controlsIn(li);
       if (!controls.length) continue; // a heading or the current place, not a link
+      // A search in a bar of links (its field and button stay the page's own actions).
+      if (li.querySelector('form,[role=search]') && controls.every((c) => c.closest('form,[role=search]'))) continue;
       const link = controls[0];
       if (controls.length > 1 || link.tagName !== 'A' || !link.hasAttribute('href')) return null;
       // A pager's "2" and ">" are positions, not names of places: its links stay actions.
       const text = squash(link.textContent);
-      if (!WORD.test(text) || squash(li.textContent) !== text) return null;
+      if (!WORD.test(text) || !SEPARATOR.test(squash(li.textContent).replace(text, ''))) return null;
       items.push(li);
     }
     return items.length >= LINK_LIST_MIN ? items : null;
@@ -47,6 +54,18 @@
     for (const table of byTagAndRole(['table'], TABLE_ROLES, ctx.roled)) {
       if (skip(table)) continue;
       const rows = tableRows(table);
+      if (table.tagName === 'TABLE' && !table.hasAttribute('role') && layoutTable(table, rows)) {
+        // A layout table's cell set out as lines of links (a function index in columns) is
+        // a link list, as a <ul> of links is.
+        for (const row of rows.body) {
+          for (const cell of row.cells || []) {
+            const block = cell.children.length === 1 && !controlsIn(cell.firstElementChild).includes(cell.firstElementChild) ? cell.firstElementChild : cell;
+            const items = block.children.length >= LINK_LIST_MIN ? linkItems(block, true) : null;
+            if (items) containers.push({ el: block, rows: items, headers: null, table: false, owner: null, links: true });
+          }
+        }
+        continue;
+      }
       if (rows.body.length) containers.push({ el: table, rows: rows.body, headers: rows.headers, table: true, heads: rows.heads });
     }
     for (const list of byTagAndRole(['ul', 'ol'], LIST_ROLES, ctx.roled)) {
@@ -142,10 +161,11 @@
   // inside the row changes, or anything global does. Its controls are added by the fold.
   function rowEntry(ctx, row, c) {
     // A link list's item is named by its link's words (what a person calls it).
-    let id = c.links ? squash(row.textContent) : row.id || row.getAttribute('data-id') || row.getAttribute('data-key');
+    const link = c.links && row.querySelector('a[href]');
+    let id = c.links ? squash((link || row).textContent) : row.id || row.getAttribute('data-id') || row.getAttribute('data-key');
     if (!id) {
-      const link = row.querySelector('a[href]');
-      id = link ? link.getAttribute('href') : hashId(keyText(row, c.table));
+      const first = row.querySelector('a[href]');
+      id = first ? first.getAttribute('href') : hashId(keyText(row, c.table));
     }
     return {
       container: c, id: clip(id, ctx.opts.record_id_chars), shown: row.checkVisibility(VIS),
@@ -183,6 +203,24 @@
       }
     }
     return { body, headers, heads };
+  }
+  // A table that lays content out rather than listing records (as browsers tell layout
+  // tables from data tables): one body row under no more than one column header (a page's
+  // columns of links, a function index set out in four columns), or, with no header row,
+  // cells that hold blocks (paragraphs, lists, line blocks). Its links and controls are the
+  // page's own actions; a single row of a table whose header names its columns stays a record.
+  const BLOCKS = 'p,ul,ol,dl,div,table,h1,h2,h3,h4,h5,h6';
+  function layoutTable(table, rows) {
+    const named = new Set(rows.headers.filter((h) => !/^column \d+$/.test(h))).size;
+    if (rows.body.length <= 1 && named <= 1) return true;
+    if (rows.heads.length || table.tHead || table.caption) return false;
+    const first = rows.body[0];
+    if (!first || first.tagName !== 'TR') return false;
+    for (const cell of first.cells) {
+      let blocks = 0;
+      for (let c = cell.firstElementChild; c; c = c.nextElementSibling) if (c.matches(BLOCKS) && ++blocks >= 2) return true;
+    }
+    return false;
   }
   // A header row: in <thead>, or only header cells. Walks the children and stops at
   // the first data cell (collections per row of a 10,000-row table showed in profiles).

@@ -1,0 +1,115 @@
+"""Issue 34's general mechanisms, each on a small page written the way applications write
+them (``tests/pages/infer/apply_on_leave.html``); the real applications that showed each gap
+are ``tests/test_realworld_apps.py``'s Streamlit tasks.
+
+- ``type`` leaves the field as a person moving on does (its blur and change fire), unless
+  the typing opened a list of choices: that field keeps the focus for the next pick.
+- A control labelled by a group whose text is its ticks is named by the group's label.
+- aria-hidden set by an open list on everything outside it hides nothing from a person:
+  the still-painted controls stay offered, and a checkbox whose first click only closed
+  the list is clicked again.
+- The action budgets borrow the room a short page leaves under the request's bound.
+"""
+
+from __future__ import annotations
+
+from conftest import PAGES
+
+import cdpagent
+from cdpagent.snapshot import ObserveOptions, tools_json
+from cdpagent.snapshot.observe import observe_page
+
+PAGE = PAGES / "infer" / "apply_on_leave.html"
+
+
+async def _text(tab: cdpagent.Tab, selector: str) -> str:
+    answer = await tab.session.send(
+        "Runtime.evaluate",
+        {"expression": f"document.querySelector({selector!r}).textContent", "returnByValue": True},
+    )
+    return str(answer["result"]["value"])
+
+
+async def test_type_leaves_the_field_so_a_page_that_applies_on_blur_has_the_value(
+    browser: cdpagent.Browser,
+) -> None:
+    tab = await browser.open(PAGE)
+    await observe_page(tab)
+    receipt = await tab.act("city", text="Oslo")
+    assert receipt.ok, receipt
+    assert await _text(tab, "#applied") == "Oslo"
+
+
+async def test_type_that_opens_suggestions_keeps_the_focus_for_the_pick(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(PAGE)
+    await observe_page(tab)
+    assert (await tab.act("fruit", text="Ap")).ok
+    result = await observe_page(tab)
+    names = [t["function"]["name"] for t in result.tools]
+    assert "apricot" in names, result.text
+    assert (await tab.act("apricot")).ok
+    assert await _text(tab, "#picked") == "Apricot"
+
+
+async def test_a_slider_labelled_by_its_group_is_named_by_the_label_not_its_ticks(
+    browser: cdpagent.Browser,
+) -> None:
+    tab = await browser.open(PAGE)
+    result = await observe_page(tab)
+    names = [t["function"]["name"] for t in result.tools]
+    assert "budget" in names and not any("0500" in n for n in names), names
+
+
+async def test_an_open_list_that_aria_hides_the_page_leaves_its_painted_controls_offered(
+    browser: cdpagent.Browser,
+) -> None:
+    tab = await browser.open(PAGE)
+    await observe_page(tab)
+    assert (await tab.act("colours")).ok
+    result = await observe_page(tab)
+    names = [t["function"]["name"] for t in result.tools]
+    assert {"red", "newsletter", "city"} <= set(names), result.text
+    # The first click only closes the list (the page swallows it); a person clicks again.
+    receipt = await tab.act("newsletter", checked=True)
+    assert receipt.ok, receipt
+    answer = await tab.session.send(
+        "Runtime.evaluate", {"expression": "document.getElementById('news').checked", "returnByValue": True}
+    )
+    assert answer["result"]["value"] is True
+
+
+async def test_the_action_budgets_borrow_the_room_a_short_page_leaves(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(PAGE)
+    tight = ObserveOptions(max_tool_chars=600, max_total_chars=12_000)
+    result = await observe_page(tab, tight)
+    offered = [e for e in result.observation.actions if e.available]
+    assert len(offered) == result.observation.omitted.action_entries, result.text
+    assert len(result.text) + len(tools_json(result.tools)) <= tight.max_total_chars
+    # With no room left under the request's bound, nothing is lent.
+    bound = ObserveOptions(max_tool_chars=600, max_total_chars=2_000)
+    small = await observe_page(tab, bound)
+    assert len(small.text) + len(tools_json(small.tools)) <= bound.max_total_chars
+
+
+async def test_links_laid_out_as_bars_columns_and_lines_are_offered_by_their_words(
+    browser: cdpagent.Browser,
+) -> None:
+    tab = await browser.open(PAGES / "infer" / "link_layouts.html")
+    result = await observe_page(tab)
+    obs = result.observation
+    names = {e.tool: e for e in obs.actions}
+    # A layout table's paragraphs of links are the page's own links, not rows of a record.
+    assert {"tutorial", "faqs", "library_reference", "glossary"} <= set(names), result.text
+    # A bar of links drawn with separators is a link list: records named by the links' words,
+    # its search form still the page's own.
+    ids = set(obs.record_ids)
+    assert {"next", "previous", "modules"} <= ids, ids
+    assert "quick_search" in " ".join(names), result.text
+    # A one-row table's cells set out as lines of links are link lists too.
+    assert {"abs()", "len()", "locals()"} <= ids, ids
+    opener = next(t for t, e in names.items() if e.folded and "abs()" in e.sample)
+    receipt = await tab.act(opener, record="len()")
+    assert receipt.ok, receipt
+    hash_ = {"expression": "location.hash", "returnByValue": True}
+    answer = await tab.session.send("Runtime.evaluate", hash_)
+    assert answer["result"]["value"] == "#len"
