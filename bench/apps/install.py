@@ -118,15 +118,22 @@ def install_django() -> Path:
     if stamp.exists():
         return django_python()
     site = _pip_install(DJANGO_VENV, "Django", "django")
-    licence = next(iter(sorted(site.glob("[Dd]jango-*.dist-info/licenses/LICENSE*"))), None) or next(
-        iter(sorted(site.glob("[Dd]jango-*.dist-info/LICENSE*"))), None
-    )
-    if licence is None:
-        raise InstallError("cannot install Django: its wheel carries no licence file")
-    LICENCES.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(licence, LICENCES / "Django-LICENSE")
+    _keep_wheel_licence(site, "[Dd]jango", "Django")
     stamp.touch()
     return django_python()
+
+
+def _keep_wheel_licence(site: Path, wheel: str, name: str) -> None:
+    """Copy the licence file the wheel ``wheel`` (a glob of its dist-info's name) installed in
+    ``site`` into the licences folder as ``{name}-LICENSE``.
+
+    Raises :class:`InstallError` when the wheel carries none."""
+    info = f"{wheel}-*.dist-info"
+    found = [*site.glob(f"{info}/licenses/LICENSE*"), *site.glob(f"{info}/LICENSE*")]
+    if not found:
+        raise InstallError(f"cannot install {name}: its wheel carries no licence file")
+    LICENCES.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(sorted(found)[0], LICENCES / f"{name}-LICENSE")
 
 
 def streamlit_python() -> Path:
@@ -189,11 +196,7 @@ def install_jupyter() -> Path:
         return jupyter_python()
     _pip_install(JUPYTER_VENV, "ipykernel", "ipykernel")
     site = _pip_install(JUPYTER_VENV, "jupyterlab", "jupyterlab")
-    licence = next(iter(sorted(site.glob("jupyterlab-*.dist-info/licenses/LICENSE*"))), None)
-    if licence is None:
-        raise InstallError("cannot install jupyterlab: its wheel carries no licence file")
-    LICENCES.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(licence, LICENCES / "jupyterlab-LICENSE")
+    _keep_wheel_licence(site, "jupyterlab", "jupyterlab")
     stamp.touch()
     return jupyter_python()
 
