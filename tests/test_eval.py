@@ -2,16 +2,21 @@
 
 The scripted model (tests/eval_support.py) solves some tasks, fails others,
 hangs on one (its episode times out), and one task's reward throws; every
-output file is checked against what the script makes the agent do.
+output file is checked against what the script makes the agent do. And WebArena-format
+configs against a loopback stand-in site, each evaluator type scoring one pass and one fail.
 """
 
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import os
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +30,7 @@ from scripted_model import ScriptedModel, answer, calls
 import cdpagent
 import cdpagent.eval
 from cdpagent.commandline.main import _parser
+from cdpagent.eval.webarena import load_configs
 
 
 async def cli(*args: str) -> subprocess.CompletedProcess[bytes]:
@@ -204,3 +210,45 @@ async def test_eval_cli_suite_resume_python_api_compare_and_report(
 def msgspec_builtins(record: cdpagent.eval.EpisodeRecord) -> dict[str, Any]:
     value: dict[str, Any] = msgspec.to_builtins(record)
     return value
+
+
+#: The loopback stand-in site of tests/test_eval_webarena.py's configs (never WebArena itself).
+WEBARENA = Path(__file__).resolve().parent / "webarena"
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def shop(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(WEBARENA)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{server.server_port}"
+    monkeypatch.setenv("WA_SHOPPING", url)
+    try:
+        yield url
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
+
+
+@pytest.mark.browser
+async def test_each_evaluator_type_scores_one_pass_and_one_fail(shop: str, tmp_path: Path) -> None:
+    tasks = load_configs(WEBARENA / "configs.json")
+    assert tasks[0].url == f"{shop}/index.html" and tasks[0].goal == "What is the price of the blue mug?"
+    records = await cdpagent.eval.run(
+        tasks, model="", policy="webarena_support:policy", parallel=2, out=tmp_path / "run"
+    )
+    got = {r.task: (r.outcome, r.reward) for r in records}
+    assert got == {
+        "webarena.1": ("solved", 1.0), "webarena.2": ("failed", 0.0),  # string_match
+        "webarena.3": ("solved", 1.0), "webarena.4": ("failed", 0.0),  # url_match
+        "webarena.5": ("solved", 1.0), "webarena.6": ("failed", 0.0),  # program_html
+    }  # fmt: skip
+    assert all(r.error is None for r in records), [r.error for r in records]
+    transcript = json.loads((tmp_path / "run" / "episodes" / "webarena.6__0.json").read_text())
+    assert transcript["check"] == "python:webarena:6"
