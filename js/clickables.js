@@ -64,7 +64,7 @@
   const CLICK_SAMPLE = 4;
   const ROWS_MIN = 3;
   const ROW_TAG = /^(LI|ARTICLE|TR|DT|DD)$/;
-  const { squash, clip, humanise, firstRole, docOrder, shapeOf } = P;
+  const { squash, clip, humanise, firstRole, docOrder, shapeOf, COMPOSITES } = P;
   function semantic(el) {
     if (SEMANTIC_TAG.test(el.tagName)) return el.tagName !== 'A' || el.hasAttribute('href');
     const role = firstRole(el);
@@ -487,10 +487,8 @@
   const verb = (el) => (rowsOf.has(el) ? 'open' : null);
 
   // Clickable rows: siblings of one shape, at least ROWS_MIN, that are clickable
-  // themselves or hold clickables, outside what infer.js already made records of.
-  // The items of a composite widget (a toolbar's buttons, a menu's items, a tab list's
-  // tabs) are its controls, not rows of records, however alike they look.
-  const WIDGET = '[role=toolbar],[role=menubar],[role=menu],[role=tablist],[role=listbox],[role=tree],[role=radiogroup]';
+  // themselves or hold clickables, outside what infer.js already made records of and
+  // outside composite widgets (P.COMPOSITES: a toolbar's buttons are its controls).
   let rowsOf = new WeakSet();
   function containers(existing) {
     rowsOf = new WeakSet();
@@ -505,7 +503,7 @@
         const parent = block.parentElement;
         if (!parent || block === document.body || parent === document.documentElement) break;
         if (checked.has(parent)) break;
-        if (parent === document.body || parent.closest(WIDGET)) break;
+        if (parent === document.body || parent.closest(COMPOSITES)) break;
         // A repeated shape says "row" only with a class or a row-like tag: the page's
         // classless wrapper divs repeat too.
         if (!block.classList.length && !ROW_TAG.test(block.tagName)) continue;

@@ -22,7 +22,8 @@
 //             labelMap) (the accessible name from ARIA, labels, a button's value,
 //             content and alt text; never a placeholder or title),
 //             accessibleName(el, max, labelMap) (ownName, then placeholder, title),
-//             firstRole(el);
+//             firstRole(el), COMPOSITES (the composite widgets whose items are their
+//             controls: never rows of records nor a list of links);
 //   kinds     kindOf(el, reader, role, declarable) (the kind of action an element
 //             takes, as the declared collector or the inference reads it; the kinds a
 //             page may declare come from Python, cdpagent.snapshot.kinds, in the
@@ -60,6 +61,9 @@
     .concat(['cc-number', 'cc-csc', 'one-time-code', 'current-password', 'new-password']
       .map((t) => `[autocomplete~="${t}" i]`)).join(',');
   const HIDDEN = '[aria-hidden="true"]';
+  // Composite widgets (a menu, a toolbar, a tab list…): what they hold are their own items,
+  // controls of the widget, never rows of records nor a list of links, however alike.
+  const COMPOSITES = '[role=menu],[role=menubar],[role=tablist],[role=listbox],[role=tree],[role=radiogroup],[role=toolbar]';
 
   // --- strings --------------------------------------------------------------------
 
@@ -655,7 +659,7 @@
       composedParent, closestComposed, containsComposed, composedOrder,
       pass, isSensitive, sensitiveElements, pageText, textOf, byIdText, invalidMessage, ariaName, labelText, ownName,
       accessibleName,
-      firstRole, kindOf, docOrder, shapeOf, ancestorWalk, isElement, WATCH, MAY_HOST, openShadowRoots,
+      firstRole, COMPOSITES, kindOf, docOrder, shapeOf, ancestorWalk, isElement, WATCH, MAY_HOST, openShadowRoots,
       sheetLists, rulesOf, sheetsPrint, allAnimations, lastingAnimations, inViewport, markViewport, anySensitiveNow, regionState,
       behindDialog, orderActions, now, optionsKey, phaseClock, space,
     }),

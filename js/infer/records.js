@@ -7,7 +7,7 @@
 
   const P = globalThis.__cdpagentPrelude;
   const C = P.space('__cdpagentInfer');
-  const { VIS, squash, clip } = P;
+  const { VIS, squash, clip, COMPOSITES } = P;
   const { CELL, controlsIn, byTagAndRole, textOf, fieldValue, CARD_TITLE, cardContainers } = C;
 
   // clicks: non-semantic controls, hover menus, scrollables, popups (js/clickables.js).
@@ -16,7 +16,7 @@
   const LIST_ROLES = new Set(['list', 'feed']);
   const TABLE_ROLES = new Set(['grid', 'treegrid', 'table']);
   // Lists that are navigation or composite widgets are not records.
-  const NOT_RECORDS = 'nav,[role=navigation],[role=menu],[role=menubar],[role=tablist],[role=listbox],[role=tree],[role=radiogroup],[role=toolbar]';
+  const NOT_RECORDS = `nav,[role=navigation],${COMPOSITES}`;
 
   // A link list: a list whose items are each one link and nothing else (a side bar's
   // links, a list's filters). A person reads it as one list of places to go, so its items
@@ -27,7 +27,6 @@
   // "Python »"), never words.
   const SEPARATOR = /^[\s|»«›‹·•/:,>–—-]*$/u;
   const WORD = /\p{L}/u;
-  const NOT_LINK_LISTS = '[role=menu],[role=menubar],[role=tablist],[role=listbox],[role=tree],[role=radiogroup],[role=toolbar]';
   // lines: the items are a block's lines (any element: a line block's lines in a layout
   // table's cell), not a list's <li>s.
   function linkItems(list, lines) {
@@ -80,7 +79,7 @@
       containers.push({ el: list, rows: items, headers: null, table: false, owner });
     }
     for (const list of document.querySelectorAll('ul,ol')) {
-      if (skip(list) || list.closest(NOT_LINK_LISTS)) continue;
+      if (skip(list) || list.closest(COMPOSITES)) continue;
       const items = linkItems(list);
       if (items) containers.push({ el: list, rows: items, headers: null, table: false, owner: null, links: true });
     }
