@@ -859,21 +859,28 @@ DOCS: list[Task] = [
 ]
 
 
-def _state(check: Callable[[dict[str, Any]], bool]) -> Scorer:
-    """A scorer true when the state the Streamlit app last wrote satisfies ``check``. The app
-    writes it at the end of the run a widget's change starts, which may end after the
-    policy's last act: the scorer waits up to 10 s for it, the policy does not."""
+def _written(read: Callable[[Any], Any], check: Callable[[Any], bool]) -> Scorer:
+    """A scorer true when what ``read(app)`` reads of the application's state (None while
+    there is none) satisfies ``check``. An application may write its state after the policy's
+    last act (at the end of the run it started, a save it started): the scorer waits up to
+    10 s for it, the policy does not."""
 
-    async def score(app: servers.StreamlitApp, tab: cdpagent.Tab) -> bool:
+    async def score(app: Any, tab: cdpagent.Tab) -> bool:
         with trio.move_on_after(10):
             while True:
-                state = app.state()
+                state = await trio.to_thread.run_sync(read, app)
                 if state is not None and check(state):
                     return True
-                await trio.sleep(0.1)  # the app's file has no event to wait on
+                await trio.sleep(0.1)  # a file or an API read has no event to wait on
         return False
 
     return score
+
+
+def _state(check: Callable[[dict[str, Any]], bool]) -> Scorer:
+    """A scorer true when the state the Streamlit app last wrote (at the end of each of its
+    runs) satisfies ``check``."""
+    return _written(lambda app: app.state(), check)
 
 
 READY = WaitFor("Talk abstract (text file)")
@@ -1016,19 +1023,8 @@ STREAMLIT: list[Task] = [
 
 def _saved(check: Callable[[list[dict[str, Any]]], bool], path: str = "analysis.ipynb") -> Scorer:
     """A scorer true when the cells of notebook ``path``, as JupyterLab saved it (its contents
-    API), satisfy ``check``. A save the policy's last act started may land after it: the
-    scorer waits up to 10 s for it, the policy does not."""
-
-    async def score(app: servers.JupyterLab, tab: cdpagent.Tab) -> bool:
-        with trio.move_on_after(10):
-            while True:
-                notebook = await trio.to_thread.run_sync(app.notebook, path)
-                if notebook is not None and check(notebook["cells"]):
-                    return True
-                await trio.sleep(0.2)  # the saved file has no event to wait on
-        return False
-
-    return score
+    API), satisfy ``check``."""
+    return _written(lambda app: app.notebook(path), lambda notebook: check(notebook["cells"]))
 
 
 def _output(cell: dict[str, Any]) -> str:
