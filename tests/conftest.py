@@ -39,7 +39,7 @@ import pytest
 import recorded_cdp
 
 import cdpagent
-from cdpagent.cdp.children import die_with_parent, owned_workdir, remove_stale_workdirs
+from cdpagent.cdp.children import child_environ, die_with_parent, owned_workdir, remove_stale_workdirs
 from cdpagent.cdp.launcher import default_flags, devtools_url, find_browser, write_preferences
 from cdpagent.webmcp.bridge import FLAG as WEBMCP_FLAG
 
@@ -191,6 +191,7 @@ def chrome_endpoint() -> Iterator[str]:
         stderr=subprocess.PIPE,
         start_new_session=True,
         preexec_fn=die_with_parent(os.getpid()),
+        env=child_environ(workdir, REAL_ENV),
     )
     assert proc.stderr is not None
     url = ""

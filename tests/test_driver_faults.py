@@ -21,7 +21,7 @@ import trio
 from process_support import live_members, wait_group_exited
 
 import cdpagent
-from cdpagent.cdp.children import OWNER_FILE, owned_workdir, owner_alive, remove_stale_workdirs
+from cdpagent.cdp.children import OWNER_FILE, child_environ, owned_workdir, owner_alive, remove_stale_workdirs
 from cdpagent.cdp.launcher import find_browser
 
 NEVER = "new Promise(() => {})"
@@ -293,6 +293,8 @@ async def test_dr4_browser_dies_with_its_owner_even_when_a_fork_holds_the_lifeli
             browser_pid, helper = int(pid_text), int(helper_text)
             try:
                 assert live_members(browser_pid), "the browser is not running"
+                beside = set(os.listdir(short)) - {os.path.basename(workdir)}
+                assert not beside, f"the browser made {beside} outside its launch folder"
                 owner.kill()
                 with trio.fail_after(5):
                     await wait_group_exited(browser_pid)
@@ -304,6 +306,16 @@ async def test_dr4_browser_dies_with_its_owner_even_when_a_fork_holds_the_lifeli
         assert os.listdir(short) == [], "the dead owner's browser left files in the temporary folder"
     finally:
         shutil.rmtree(short, ignore_errors=True)
+
+
+def test_dr4_browser_temporary_folder_is_its_launch_folder_when_a_socket_fits() -> None:
+    """The browser's TMPDIR is its launch folder, unless its lock socket's path would not fit there."""
+    assert child_environ("/tmp/cdpagent-x", {"TMPDIR": "/elsewhere", "A": "1"}) == {
+        "TMPDIR": "/tmp/cdpagent-x", "A": "1"
+    }
+    deep = "/tmp/" + "d" * 60
+    assert child_environ(deep, {"TMPDIR": "/elsewhere"}) == {"TMPDIR": "/elsewhere"}
+    assert "TMPDIR" not in child_environ(deep, {})
 
 
 def test_dr4_stale_workdirs_only_of_owners_that_are_gone(private_tmp: Path) -> None:

@@ -10,7 +10,10 @@ Two ties hold a launched browser to its host, whatever its transport:
   thread — the Trio thread, which lives as long as the run that owns the browser.
 - The temporary folder of each launch (:func:`owned_workdir`) names its owner (pid and
   start time); :func:`remove_stale_workdirs` removes, at the next launch, those whose
-  owner is gone — a host killed with ``SIGKILL`` never runs its own clean-up.
+  owner is gone — a host killed with ``SIGKILL`` never runs its own clean-up. The
+  browser's own temporary folder is that folder too (:func:`child_environ`), so what a
+  killed browser leaves (its lock socket's folder, a temporary file it was writing)
+  goes with it.
 
 :class:`Child` is the small process handle the launcher needs (pid, return code,
 an awaitable exit, a Trio stream on stderr) around a :class:`subprocess.Popen`.
@@ -27,7 +30,7 @@ import stat
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import trio
@@ -35,6 +38,7 @@ import trio
 __all__ = [
     "OWNER_FILE",
     "Child",
+    "child_environ",
     "die_with_parent",
     "owned_workdir",
     "owner_alive",
@@ -46,6 +50,11 @@ __all__ = [
 #: the system does not say).
 OWNER_FILE = ".cdpagent-owner"
 _PR_SET_PDEATHSIG = 1
+#: The longest Unix socket path every system takes (macOS's 104 bytes, less the terminator).
+_SOCKET_PATH_MAX = 103
+#: What a Chromium-family browser appends to its temporary folder for its lock socket
+#: (``/org.chromium.Chromium.XXXXXX/SingletonSocket``; Chrome's and Edge's names are longer).
+_LOCK_SOCKET_TAIL = len("/com.microsoft.Edge.XXXXXX/SingletonSocket")
 
 
 def _start_time(pid: int) -> str | None:
@@ -86,6 +95,19 @@ def owned_workdir(prefix: str = "cdpagent-") -> str:
     workdir = tempfile.mkdtemp(prefix=prefix)
     Path(workdir, OWNER_FILE).write_text(f"{os.getpid()} {_start_time(os.getpid()) or '-'}\n")
     return workdir
+
+
+def child_environ(workdir: str, environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment (``environ``, default this process's) for a browser launched in ``workdir``.
+
+    Its temporary folder (``TMPDIR``) is ``workdir``, so whatever the browser leaves there is
+    removed with ``workdir``; unchanged where its lock socket's path would be too long for a
+    Unix socket there (the browser would refuse to start).
+    """
+    env = dict(os.environ if environ is None else environ)
+    if len(os.fsencode(os.path.abspath(workdir))) + _LOCK_SOCKET_TAIL <= _SOCKET_PATH_MAX:
+        env["TMPDIR"] = os.path.abspath(workdir)
+    return env
 
 
 def remove_stale_workdirs(prefix: str = "cdpagent-", root: str | None = None) -> list[str]:
@@ -206,11 +228,13 @@ def spawn(
     new_session: bool = False,
     pass_fds: Sequence[int] = (),
     preexec: Callable[[], None] | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> Child:
     """Start ``argv`` on the calling thread, tied to this process's life (see the module doc); POSIX.
 
     stdin and stdout are ``/dev/null``; stderr is piped when ``pipe_stderr``. ``preexec``
-    runs in the child before ``exec``, after the parent-death signal is set. Raises
+    runs in the child before ``exec``, after the parent-death signal is set; ``env`` is its
+    environment (default this process's). Raises
     :class:`OSError` when the program cannot be started.
     """
     popen = subprocess.Popen(
@@ -221,6 +245,7 @@ def spawn(
         start_new_session=new_session,
         pass_fds=tuple(pass_fds),
         preexec_fn=die_with_parent(os.getpid(), preexec),
+        env=None if env is None else dict(env),
     )
     stderr = None
     if popen.stderr is not None:

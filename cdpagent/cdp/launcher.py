@@ -25,7 +25,7 @@ import msgspec
 import trio
 
 from ..errors import BrowserNotFound, LaunchError
-from .children import Child, owned_workdir, remove_stale_workdirs, spawn
+from .children import Child, child_environ, owned_workdir, remove_stale_workdirs, spawn
 from .logs import LAUNCH
 
 __all__ = [
@@ -300,7 +300,7 @@ class BrowserProcess:
         try:
             # On this (the Trio) thread: the parent-death signal follows the forking thread.
             process: Child | trio.Process = spawn(
-                argv, new_session=True, pass_fds=(3, 4), preexec=_fd_mover(theirs)
+                argv, new_session=True, pass_fds=(3, 4), preexec=_fd_mover(theirs), env=child_environ(workdir)
             )
         except OSError as exc:
             shutil.rmtree(workdir, ignore_errors=True)
