@@ -26,6 +26,10 @@
 //       holds); click: an inferred hover-menu item, clicked once shown
 //   branch(locator) -> {found, closed}   closed: a tree item whose branch is collapsed
 //       (aria-expanded="false"); a click that leaves it so opens it with the tree's key
+//   pressable(locator, x, y, ms) -> {found, closed, under}   before a press, the mouse
+//       already over el: resolves once el is under (x, y) (a hover may redraw it: an icon
+//       swapped on :hover has no box until its image is decoded), or after ms; closed as
+//       branch()
 //   shownAfterHover(locator, ms) -> {found, ok}   resolves once el, or the next
 //       level of its hover menu, is shown (ok: el is), or after ms
 //   watch() / changed() -> {ok, listed}   whether the page changed in between (a picker
@@ -367,11 +371,32 @@
 
   // Whether a tree item's branch is collapsed: a person clicks a closed branch to open it,
   // and where the click only selects it the tree pattern's Right arrow opens it.
+  function closedBranch(el) {
+    const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
+    return role === 'treeitem' && el.getAttribute('aria-expanded') === 'false';
+  }
   function branch(locator) {
     const el = find(locator);
-    if (!el) return { found: false, closed: false };
-    const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
-    return { found: true, closed: role === 'treeitem' && el.getAttribute('aria-expanded') === 'false' };
+    return el ? { found: true, closed: closedBranch(el) } : { found: false, closed: false };
+  }
+  // A person moves the mouse, sees what the hover drew, then presses: where the hover
+  // redrew el, the press waits (every 16 ms, at most ms: a timer, since a hidden tab draws
+  // no frames) until el is under the pointer.
+  function pressable(locator, x, y, ms) {
+    const el = find(locator);
+    if (!el) return { found: false, closed: false, under: false };
+    const closed = closedBranch(el);
+    const under = () => hits(el, el.getRootNode().elementFromPoint(x, y));
+    if (under()) return { found: true, closed, under: true };
+    const until = performance.now() + ms;
+    return new Promise((resolve) => {
+      const frame = () => {
+        const now = under();
+        if (now || performance.now() > until) resolve({ found: true, closed, under: now });
+        else setTimeout(frame, 16);
+      };
+      setTimeout(frame, 16);
+    });
   }
 
   // A slider track that takes no focus itself: its focusable handle (jQuery UI style).
@@ -761,7 +786,7 @@
   Object.defineProperty(globalThis, '__cdpagentAct', {
     value: Object.freeze({
       prepare, ownerPoint, focusForTyping, valueIs, pick, choose, state,
-      hovered, branch, shownAfterHover, focusFor, scrollState, watch, changed, leaveField, expectInput, inputLanded, painted, slider, measureScale, sliderScale, radio, radioIs,
+      hovered, branch, pressable, shownAfterHover, focusFor, scrollState, watch, changed, leaveField, expectInput, inputLanded, painted, slider, measureScale, sliderScale, radio, radioIs,
       groupOptions, dateFormat, fileInput, fileInfo,
     }),
     writable: false, configurable: false, enumerable: false,

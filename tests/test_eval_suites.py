@@ -21,6 +21,7 @@ from scripted_model import Reply, ScriptedModel, calls, check_request
 
 import cdpagent.eval
 from cdpagent.errors import TaskFileError
+from cdpagent.eval.policies.miniwob import POLICIES
 from cdpagent.eval.policy import PolicyEpisode, load_policy
 from cdpagent.eval.suites import list_tasks, run_suite, worker_python
 
@@ -31,6 +32,12 @@ POLICY = "cdpagent.eval.policies.miniwob:policy"
 # Tasks tests/test_realworld_tasks.py solves on its vendored pages, one of each kind of control.
 SOLVED = ["enter-text", "login-user", "click-checkboxes", "choose-list"]
 TWO = ["miniwob.click-test", "miniwob.click-button"]
+#: Tasks no agent that clicks like a person solves under BrowserGym's validate, with why.
+UNSOLVABLE = {
+    "search-engine": "its results link to '#': the click adds '#' to the URL, and validate scores"
+    " a page whose URL changed 0 ('invalid url'); Playwright's own click on the right result"
+    " scores 0 too",
+}
 
 
 def _python() -> str:
@@ -166,7 +173,14 @@ def test_policy_references_are_checked(marker: None) -> None:
 
 @pytest.mark.skipif(not os.environ.get("CDPAGENT_SLOW"), reason="about 10 minutes: CDPAGENT_SLOW=1 runs it")
 async def test_every_miniwob_task_twice_with_the_shipped_policy(suites_python: str, tmp_path: Path) -> None:
+    """Issue 33: every task the policy solves on its vendored pages (it has a policy for it) is
+    solved here on both seeds, scored by BrowserGym, but those in :data:`UNSOLVABLE`."""
     records = await run_suite("browsergym:miniwob", policy=POLICY, seeds=2, parallel=2, out=tmp_path / "run")
-    summary = cdpagent.eval.summarise(records).overall
-    assert summary.episodes == len(await list_tasks("browsergym:miniwob", suites_python)) * 2
-    assert summary.successes > 0
+    shipped = await list_tasks("browsergym:miniwob", suites_python)
+    assert cdpagent.eval.summarise(records).overall.episodes == len(shipped) * 2
+    missed = {
+        r.task.removeprefix("miniwob.")
+        for r in records
+        if r.task.removeprefix("miniwob.") in POLICIES and r.outcome != "solved"
+    }
+    assert missed == set(UNSOLVABLE)

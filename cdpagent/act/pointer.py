@@ -11,7 +11,7 @@ import msgspec
 from ..cdp.input import mouse_click, mouse_move, parse_chord, press_chord
 from ..cdp.world import PageFunction
 from ..snapshot.frames import FramePoint
-from .step import Done, Step
+from .step import Done, Prepared, Step
 
 __all__ = ["click", "hover", "shown"]
 
@@ -22,6 +22,8 @@ _HOVER_LEVELS: Final = 4
 """How deep a hover menu is opened level by level to show a hidden item."""
 _MENU_DELAY_MS: Final = 1000
 """How long a hovered menu may take to open (jQuery UI's menu waits 300 ms)."""
+_REDRAW_MS: Final = 500
+"""How long a press waits for what the hover redrew to be under the pointer again."""
 
 
 class _Hovered(msgspec.Struct, frozen=True):
@@ -32,10 +34,10 @@ class _Hovered(msgspec.Struct, frozen=True):
     click: bool = False
 
 
-async def shown(step: Step) -> FramePoint:
-    """Where to point at the element; a hidden item of a hover menu is shown first by
-    hovering its parent, as a person does. Raises :class:`~cdpagent.errors.ActRefused` when it
-    cannot be used."""
+async def shown(step: Step) -> tuple[Prepared, FramePoint]:
+    """The element re-checked, and where to point at it on the page; a hidden item of a hover
+    menu is shown first by hovering its parent, as a person does. Raises
+    :class:`~cdpagent.errors.ActRefused` when it cannot be used."""
     prep = await step.prepare()
     # A submenu of a submenu: each hover shows the next level, the nearest shown ancestor.
     for _ in range(_HOVER_LEVELS):
@@ -48,7 +50,7 @@ async def shown(step: Step) -> FramePoint:
         prep = await step.prepare()
     if prep.reason:
         step.refuse(prep.reason, prep.cover)
-    return await step.point(prep.x, prep.y)
+    return prep, await step.point(prep.x, prep.y)
 
 
 class _Branch(msgspec.Struct, frozen=True):
@@ -58,15 +60,26 @@ class _Branch(msgspec.Struct, frozen=True):
     closed: bool = False
 
 
+class _Pressable(msgspec.Struct, frozen=True):
+    """``pressable``: the element is under the pointer (``under``), and ``branch``'s ``closed``."""
+
+    found: bool = False
+    closed: bool = False
+    under: bool = False
+
+
 async def click(step: Step) -> str | None:
     """A left click at the element's centre. A tree item whose branch is collapsed is
     opened, as a person clicking a closed branch means: where the click only selected it,
     the tree's Right arrow (the item has the focus the click gave it) opens it.
     Raises :class:`~cdpagent.errors.ActRefused` when the element cannot be used."""
-    at = await shown(step)
-    before = await step.call(_Branch, PageFunction.BRANCH)
+    prep, at = await shown(step)
     step.trip.performed = True
-    await mouse_click(step.session, at.x, at.y)
+    await mouse_move(step.session, at.x, at.y)
+    before = await step.call(
+        _Pressable, PageFunction.PRESSABLE, prep.x, prep.y, _REDRAW_MS, await_promise=True
+    )
+    await mouse_click(step.session, at.x, at.y, moved=True)
     if before.closed and (await step.call(_Branch, PageFunction.BRANCH)).closed:
         await press_chord(step.session, _OPEN_BRANCH)
     return None
@@ -74,7 +87,7 @@ async def click(step: Step) -> str | None:
 
 async def hover(step: Step) -> str | None:
     """The mouse moved over the element; an inferred hover-menu item is then clicked."""
-    at = await shown(step)
+    _, at = await shown(step)
     step.trip.performed = True
     await mouse_move(step.session, at.x, at.y)
     now = await step.call(_Hovered, PageFunction.HOVERED)

@@ -33,13 +33,15 @@ __all__ = [
 ]
 
 
-async def mouse_click(session: Session, x: float, y: float, clicks: int = 1) -> None:
-    """Move to ``(x, y)`` and click there with the left button ``clicks`` times in a row.
+async def mouse_click(session: Session, x: float, y: float, clicks: int = 1, *, moved: bool = False) -> None:
+    """Move to ``(x, y)`` (unless the mouse was ``moved`` there) and click there with the left
+    button ``clicks`` times in a row.
 
     ``clicks=2`` is a double click: the page sees click, click, dblclick, as from a person.
     Raises the driver's errors (``SessionClosed``, ``ProtocolError``) when the tab is gone.
     """
-    await session.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
+    if not moved:
+        await session.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
     for count in range(1, clicks + 1):
         # The browser counts a double click from clickCount, not from timing.
         common = {"x": x, "y": y, "button": "left", "clickCount": count}

@@ -117,6 +117,7 @@ class PageFunction(enum.StrEnum):
     SHOWN_AFTER_HOVER = _act("shownAfterHover")
     HOVERED = _act("hovered")
     BRANCH = _act("branch")
+    PRESSABLE = _act("pressable")
     STATE = _act("state")
     CHOOSE = _act("choose")
     RADIO = _act("radio")

@@ -89,7 +89,9 @@
   // A caption is a few words ("Username", "5 x 5 =", "Date:"); a longer text next to a
   // field is content of the page (the page text shows it), not the field's name.
   const CAPTION_CHARS = 48;
-  const SENTENCE = /[.!?]\s*$/;
+  // Prose: more than four words with a sentence's or a clause's punctuation in them.
+  const PROSE = /[.,;!?](\s|$)/;
+  const notCaption = (t) => t.length > CAPTION_CHARS || (PROSE.test(t) && t.split(' ').length > 4);
   // The caption next to el at one level: the first content of node's siblings in
   // direction dir. Returns its text, null when another control comes first (the
   // caption is that control's), undefined when the level holds no content there.
@@ -98,7 +100,7 @@
       if (s.nodeType === Node.TEXT_NODE) {
         const t = squash(s.data);
         if (!t) continue;
-        if (t.length > CAPTION_CHARS || (SENTENCE.test(t) && t.split(' ').length > 4)) return null;
+        if (notCaption(t)) return null;
         used.push(s);
         return t;
       }
@@ -109,7 +111,7 @@
       if (!s.checkVisibility(VIS) || s.getAttribute('aria-hidden') === 'true') continue;
       const t = squash(P.pageText(s, true));
       if (!t) continue;
-      if (t.length > CAPTION_CHARS || (SENTENCE.test(t) && t.split(' ').length > 4)) return null;
+      if (notCaption(t)) return null;
       used.push(s);
       return t;
     }

@@ -78,6 +78,12 @@ class Tool:
     def folded(self) -> bool:
         return "record" in self.parameters.get("properties", {})
 
+    def takes(self, record: str) -> bool:
+        """Whether this row action may be called on ``record``: its ids when the tool lists
+        them (a short list is an enum), else any row (the tool says "a record id")."""
+        ids = self.enum("record")
+        return record in ids if ids else self.folded
+
     def enum(self, parameter: str) -> list[str]:
         prop = self.parameters.get("properties", {}).get(parameter, {})
         return [str(v) for v in prop.get("enum", [])]
@@ -199,7 +205,7 @@ class Look:
             if not shown:
                 continue
             for t in self.tools:
-                if t.folded and (not kinds or t.kind in kinds) and record.id in t.enum("record"):
+                if t.folded and (not kinds or t.kind in kinds) and t.takes(record.id):
                     return t, record.id
         return None
 
@@ -747,7 +753,7 @@ async def _pick_day(ep: Hands, look: Look, day: int) -> None:
     for row in look.records():
         cell = re.search(rf"(?:^|; )(\w+) {day}(?:;|$)", row.body)
         column = look.folded_tool(cell[1], "click") if cell else None
-        if column is not None and row.id in column.enum("record"):
+        if column is not None and column.takes(row.id):
             await ep.act(column, record=row.id)
             return
     raise Unseen(f"no action picks day {day} in the month shown")
@@ -893,15 +899,18 @@ async def search_engine(ep: Hands) -> None:
 
 
 async def _open_email(ep: Hands, look: Look, sender: str) -> Look:
-    rows = look.record(sender)
     opener = look.find(sender, "click")
+    rows: list[Record] = []
+    if opener is None:
+        look, rows = await _rows_showing(ep, look, sender)
+        opener = look.find(sender, "click")
     if opener is not None and not opener.folded:
         await ep.act(opener)
     elif rows:
         row_openers = [
             t
             for t in look.of_kind("click")
-            if t.folded and rows[0].id in t.enum("record") and ident(t.head) not in {"trash", "star"}
+            if t.folded and t.takes(rows[0].id) and ident(t.head) not in {"trash", "star"}
         ]
         if not row_openers:
             raise Unseen(f"no action opens the email by {sender}")
@@ -929,9 +938,9 @@ async def email_inbox(ep: Hands) -> None:
     )
     sender, reply, forward, icon = m[1], m[2], m[3], m[4]
     if icon:
-        rows = look.record(sender)
+        look, rows = await _rows_showing(ep, look, sender)
         row_icon = look.folded_tool(icon, "click")
-        if rows and row_icon is not None and rows[0].id in row_icon.enum("record"):
+        if rows and row_icon is not None and row_icon.takes(rows[0].id):
             await ep.act(row_icon, record=rows[0].id)
             return
         look = await _open_email(ep, look, sender)
@@ -968,7 +977,7 @@ SOCIAL = {"Reply": "reply", "Retweet": "retweet", "Like": "like", "Share": "shar
 async def _post_action(ep: Hands, look: Look, user: str, action: str, row: Record) -> None:
     """Click ``action`` on ``row``: a row action, else an item of the row's "more" menu."""
     direct = look.folded_tool(action, "click")
-    if direct is not None and row.id in direct.enum("record"):
+    if direct is not None and direct.takes(row.id):
         await ep.act(direct, record=row.id)
         return
     more = look.folded_tool("more", "click")
@@ -977,7 +986,7 @@ async def _post_action(ep: Hands, look: Look, user: str, action: str, row: Recor
     # icon for a not yet loaded image on :hover, so the box collapses under the pointer
     # and the first press can land on the post behind it (a gap of act, not of the page).
     for _ in range(2):
-        if more is not None and row.id in more.enum("record"):
+        if more is not None and more.takes(row.id):
             await ep.act(more, record=row.id)
         else:
             await ep.act(look.tool("more", "click"))
@@ -990,11 +999,12 @@ async def _post_action(ep: Hands, look: Look, user: str, action: str, row: Recor
     await ep.act(items[0])
 
 
-async def _posts_by(ep: Hands, look: Look, user: str, every: bool) -> tuple[Look, list[Record]]:
-    """The posts of ``user`` the feed shows, and, while the observation says records are not
-    shown, those scrolling the feed down shows (a person scrolls to read the rest): until one
-    is found, or with ``every`` until a scroll shows no new post. In page order."""
-    found = {r.id: r for r in look.record(user)}
+async def _rows_showing(ep: Hands, look: Look, word: str, every: bool = False) -> tuple[Look, list[Record]]:
+    """The records showing ``word`` (a feed's posts by a user, an inbox's mails from a sender),
+    and, while the observation says records are not shown, those scrolling down shows (a
+    person scrolls to read the rest): until one is found, or with ``every`` until a scroll
+    shows no new record. In page order; with the observation after the last scroll."""
+    found = {r.id: r for r in look.record(word)}
     for _ in range(8):
         scrolls = look.of_kind("scroll")
         if (found and not every) or not scrolls or not look.has(r"more records not shown"):
@@ -1002,7 +1012,7 @@ async def _posts_by(ep: Hands, look: Look, user: str, every: bool) -> tuple[Look
         seen = {r.id for r in look.records()}
         await ep.act(scrolls[0], to="down")
         look = await ep.look()
-        for row in look.record(user):
+        for row in look.record(word):
             found.setdefault(row.id, row)
         if {r.id for r in look.records()} <= seen:
             break
@@ -1013,7 +1023,7 @@ async def _posts_by(ep: Hands, look: Look, user: str, every: bool) -> tuple[Look
 async def social_media(ep: Hands) -> None:
     look = await ep.look()
     m = look.need(r'For the user (@\S+), click on the "(.+?)" button\.', "instruction")
-    look, rows = await _posts_by(ep, look, m[1], every=False)
+    look, rows = await _rows_showing(ep, look, m[1], every=False)
     if not rows:
         raise Unseen(f"no post by {m[1]} among the records")
     await _post_action(ep, look, m[1], m[2], rows[0])
@@ -1026,7 +1036,7 @@ async def social_media_some(ep: Hands) -> None:
         r'Click the "(.+?)" button on (all|\d+) posts? by (@\S+) and then click Submit\.', "instruction"
     )
     action, amount, user = m[1], m[2], m[3]
-    look, rows = await _posts_by(ep, look, user, every=True)
+    look, rows = await _rows_showing(ep, look, user, every=True)
     if not rows:
         raise Unseen(f"no post by {user} among the records")
     for row in rows if amount == "all" else rows[: int(amount)]:
@@ -1050,21 +1060,27 @@ async def navigate_tree(ep: Hands) -> None:
         ]
         if closed:
             opener = next(
-                (t for t in look.of_kind("click") if t.folded and closed[0].id in t.enum("record")), None
+                (t for t in look.of_kind("click") if t.folded and t.takes(closed[0].id)), None
             )
             if opener is None:
                 raise Unseen(f"no action opens the closed folder {closed[0].label!r}")
             opened.add(closed[0].id)
             await ep.act(opener, record=closed[0].id)
         else:
+            # An expander, or a row's expander (folded) on a row not opened yet: a folder
+            # with no state shown may be closed; the target was checked above, so an open
+            # one it would close does not hide it.
             expanders = [
-                t
+                (t, row)
                 for t in look.of_kind("click")
-                if re.search(r"\bexpand", t.head, re.I) and t.name not in opened
+                if re.search(r"\bexpand", t.head, re.I)
+                for row in ([r.id for r in look.records() if t.takes(r.id)] if t.folded else [""])
+                if (row or t.name) not in opened
             ]
             if not expanders:
                 raise Unseen(f"{name!r} is not shown and no closed folder is left to open")
-            opened.add(expanders[0].name)
-            await ep.act(expanders[0])
+            tool, row = expanders[0]
+            opened.add(row or tool.name)
+            await (ep.act(tool, record=row) if row else ep.act(tool))
         look = await ep.look()
     raise Unseen(f"{name!r} not found after opening ten folders")
