@@ -381,3 +381,25 @@ async def test_inferred_hover_menu_items_are_hovered_open_then_clicked(browser: 
     await evaluate(tab, "document.getElementById('result').textContent = ''")
     assert (await tab.act("products")).ok
     assert await evaluate(tab, "document.getElementById('result').textContent") == ""
+
+
+async def test_inferred_read_only_values_are_shown_and_lone_radios_of_a_fieldset_are_one_choice(
+    browser: cdpagent.Browser,
+) -> None:
+    """Issue 34: a read-only or disabled field shows its value; radios that each have a name
+    of their own are one choose action under their fieldset's legend, chosen by label."""
+    tab = await browser.open(PAGES_OF_KINDS / "values.html")
+    page = await observe_page(tab)
+    lines = page.text.splitlines()
+    total = next(line for line in lines if line.startswith("- total "))
+    assert "current value: <page_data>42.50 EUR</page_data>" in total and "unavailable: read-only" in total
+    account = next(line for line in lines if line.startswith("- account "))
+    assert "ACME-778" in account and "unavailable: disabled" in account
+    choices = {e.tool: e for e in page.observation.actions if e.kind == "choose"}
+    assert sorted(choices) == ["gift_wrap", "shipping"], sorted(choices)
+    shipping = choices["shipping"].input
+    assert shipping is not None and shipping.options == ["Standard", "Express", "Pick-up"]
+    assert (await tab.act("shipping", option="Express")).ok
+    assert await evaluate(tab, "[...document.querySelectorAll('input:checked')].map(r => r.value)") == [
+        "exp", "no"
+    ]

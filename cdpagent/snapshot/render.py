@@ -222,8 +222,9 @@ def action_line(entry: ActionEntry, max_chars: int = 160, compact: bool = False)
         # compact: the tool's schema says the input (its description, enum, bounds) already.
         if words and not (compact and entry.source == "inferred" and entry.kind in _SCHEMA_SAYS_INPUT):
             line += " | input: " + "; ".join(words)
-        if entry.input.value:
-            line += " | current value: " + fenced(clean(entry.input.value, 80))
+    # A read-only or disabled field's value is read too: it is often the page's answer.
+    if entry.input is not None and entry.kind != "click" and entry.input.value:
+        line += " | current value: " + fenced(clean(entry.input.value, 80))
     if entry.confirm:
         line += f' | asks the user to confirm: "{clean(entry.confirm, 120)}"'
     if entry.handoff:

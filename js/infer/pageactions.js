@@ -116,6 +116,21 @@
       if (list) list.push(el);
       else radioGroups.set(key, [el]);
     }
+    // Lone radios (each the only one of its name) in one fieldset or radiogroup are one
+    // group: a person answers the legend's question, whatever names the markup gave them.
+    const loneRadios = new Map();
+    for (const [key, radios] of radioGroups) {
+      const box = typeof key === 'string' && radios.length === 1 && radioContainer(radios[0], key);
+      if (!box) continue;
+      const keys = loneRadios.get(box);
+      if (keys) keys.push(key);
+      else loneRadios.set(box, [key]);
+    }
+    for (const [box, keys] of loneRadios) {
+      if (keys.length < 2) continue;
+      radioGroups.set(box, keys.map((k) => radioGroups.get(k)[0]));
+      for (const k of keys) radioGroups.delete(k);
+    }
     const groupAt = new Map();
     for (const [key, radios] of radioGroups) groupAt.set(radios[0], [key, radios]);
     const inGroup = new Set();
