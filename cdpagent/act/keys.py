@@ -55,7 +55,7 @@ async def press(step: Step) -> str | None:
     await step.ready()
     await step.focus()
     step.trip.performed = True
-    await press_chord(step.session, keys)
+    await press_chord(step.keyboard, keys)
     return None
 
 

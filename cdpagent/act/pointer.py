@@ -81,7 +81,7 @@ async def click(step: Step) -> str | None:
     )
     await mouse_click(step.session, at.x, at.y, moved=True)
     if before.closed and (await step.call(_Branch, PageFunction.BRANCH)).closed:
-        await press_chord(step.session, _OPEN_BRANCH)
+        await press_chord(step.keyboard, _OPEN_BRANCH)
     return None
 
 

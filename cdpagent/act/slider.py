@@ -190,14 +190,14 @@ async def _set_by_keys(step: Step, now: SliderAt, target: float) -> SliderAt:
     """Home/End for the ends, else the keys :class:`KeyWalk` picks; stops when a key does not
     move the slider."""
     if target in (now.min, now.max):
-        await press_chord(step.session, _KEYS["Home" if target == now.min else "End"])
+        await press_chord(step.keyboard, _KEYS["Home" if target == now.min else "End"])
         return await step.call(SliderAt, PageFunction.SLIDER)
     walk = KeyWalk(now.step)
     for _ in range(_MAX_KEYS):
         key = walk.key(now, target)
         if key is None:
             break
-        await press_chord(step.session, _KEYS[key])
+        await press_chord(step.keyboard, _KEYS[key])
         was, now = now, await step.call(SliderAt, PageFunction.SLIDER)
         if not walk.moved(key, was, now, target):
             break
@@ -218,9 +218,9 @@ async def _measure_scale(step: Step, now: SliderAt, target: float) -> SliderAt:
     if not start.ok:
         return now
     step.trip.performed = True
-    await press_chord(step.session, _KEYS["Home"])
+    await press_chord(step.keyboard, _KEYS["Home"])
     await step.call(_Scale, PageFunction.MEASURE_SCALE, "min")
-    await press_chord(step.session, _KEYS["End"])
+    await press_chord(step.keyboard, _KEYS["End"])
     scale = await step.call(_Scale, PageFunction.MEASURE_SCALE, "max")
     measured = await step.call(SliderAt, PageFunction.SLIDER)
     if not (scale.ok and measured.shown):

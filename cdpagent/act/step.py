@@ -141,9 +141,16 @@ class Step(msgspec.Struct):
     where: Any
     """``locator`` as the page's acting helper takes it."""
     session: Session
-    """The tab's session: where input goes (a frame's input too)."""
+    """The tab's session: where the mouse goes (a frame's too: the browser routes it by point)."""
     id: str
     """The action id (``toggle@t9``)."""
+
+    @property
+    def keyboard(self) -> Session:
+        """Where keys and text go: the session of the element's document. Sent on the tab's
+        session, they would go to the frame the browser last heard had the focus, which lags
+        a focus the page just gave to a frame of another process."""
+        return self.world[0]
 
     async def call(
         self, reply: type[_Reply], function: PageFunction, *args: Any, await_promise: bool = False

@@ -147,24 +147,24 @@ async def type_text(step: Step) -> str | None:
         doing = f"{step.id} was being typed into"
         await call(step.world, Done, PageFunction.WATCH)
         if focus.drawn:
-            await trip.unless_replaced(lambda: press_chord(step.session, _SELECT_ALL), doing)
+            await trip.unless_replaced(lambda: press_chord(step.keyboard, _SELECT_ALL), doing)
         keyed = bool(text) and await _listens_for_keys(step)
         if text:
             await trip.unless_replaced(lambda: _type(step, text, keyed), doing)
         elif not focus.empty:
-            await trip.unless_replaced(lambda: press_key(step.session, "Delete", "Delete", 46), doing)
+            await trip.unless_replaced(lambda: press_key(step.keyboard, "Delete", "Delete", 46), doing)
         value = await step.call(_Value, PageFunction.VALUE_IS, text)
         if keyed and value.found and not value.ok:
             # The page handles keys itself (a spin button that refuses them): insert instead.
             trip.warnings.append(f"{step.id} did not take the text key by key; it was inserted at once")
             await step.call(Focused, PageFunction.FOCUS_FOR_TYPING)
-            await trip.unless_replaced(lambda: insert_text(step.session, text), doing)
+            await trip.unless_replaced(lambda: insert_text(step.keyboard, text), doing)
             value = await step.call(_Value, PageFunction.VALUE_IS, text)
     if value.found and not value.ok:
         # Never echo the value: the field may be sensitive.
         return f"{step.id} holds {value.length} characters instead of the {len(text)} typed"
     if step.entry.submit:
-        await press_key(step.session, "Enter", "Enter", 13, "\r")
+        await press_key(step.keyboard, "Enter", "Enter", 13, "\r")
     elif not focus.picked:
         await _leave(step)
     return None
@@ -193,12 +193,12 @@ async def _type(step: Step, text: str, keyed: bool) -> None:
     """Put ``text`` into the focused field: key by key where the page listens for keys (so its
     suggestions open), else as one insertion (one ``input`` event, as an input method commits)."""
     if not keyed:
-        await insert_text(step.session, text)
+        await insert_text(step.keyboard, text)
         return
     if len(text) > _KEYED_CHARS:
-        await insert_text(step.session, text[:-1])
+        await insert_text(step.keyboard, text[:-1])
         text = text[-1]
-    await type_like_a_person(step.session, text)
+    await type_like_a_person(step.keyboard, text)
 
 
 async def _listens_for_keys(step: Step) -> bool:
@@ -269,9 +269,9 @@ async def _type_date(step: Step, text: str) -> _Value:
     step.trip.performed = True
     for group in keys:
         if group == _NEXT_SEGMENT:
-            await press_chord(step.session, _NEXT)
+            await press_chord(step.keyboard, _NEXT)
         else:
-            await type_keys(step.session, group)
+            await type_keys(step.keyboard, group)
     value = await step.call(_Value, PageFunction.VALUE_IS, text)
     if value.found and not value.ok:
         step.trip.warnings.append(f"typing into {step.id} did not give {text!r}; its value was set directly")
