@@ -90,8 +90,18 @@
   // Accents and ligatures folded away (NFKD, marks dropped): "Cancél" -> "Cancel".
   const fold = (s) => String(s).normalize('NFKD').replace(/\p{M}+/gu, '').replace(/[ßæÆœŒøØłŁđĐþÞı]/g, (c) => LETTERS[c]);
   // A lower-case identifier of letters, digits and "_" (at most 40), from text.
-  const slug = (s) => fold(squash(s)).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '_').replace(/^_+|_+$/g, '')
-    .slice(0, 40).replace(/_+$/, '');
+  // A control drawn as one sign is read as its word: "‹" is "previous", "×" is "close".
+  const SIGNS = new Map([
+    ...['<', '‹', '←', '◀', '◂', '⟨'].map((c) => [c, 'previous']),
+    ...['>', '›', '→', '▶', '▸', '⟩'].map((c) => [c, 'next']),
+    ['«', 'first'], ['»', 'last'], ['☰', 'menu'], ['⋮', 'more'], ['⋯', 'more'], ['…', 'more'],
+    ...['×', '✕', '✖', '⨯'].map((c) => [c, 'close']),
+  ]);
+  const slug = (s) => {
+    const text = squash(s);
+    return SIGNS.get(text) || fold(text).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '_').replace(/^_+|_+$/g, '')
+      .slice(0, 40).replace(/_+$/, '');
+  };
   // A name or id as words: "user_name", "userName", "user-name" -> "user name".
   const humanise = (s) => squash(String(s || '').replace(/([a-z\d])([A-Z])/g, '$1 $2').replace(/[_\-.[\]]+/g, ' ')).toLowerCase();
 

@@ -309,3 +309,17 @@ async def test_link_lists_are_records_named_by_their_links_beside_a_big_table(
     assert (await tab.session.send("Runtime.evaluate", query))["result"]["value"] == ""
     await tab.act(opens[0].tool, record="No")
     assert (await tab.session.send("Runtime.evaluate", query))["result"]["value"] == "?s=No"
+
+
+async def test_signs_are_read_as_their_words_and_prose_is_no_caption(browser: cdpagent.Browser) -> None:
+    """A control drawn as one sign is named by its word ("‹" previous, "×" close); a sentence
+    or clause just before a field is the page's text, not the field's name (BrowserGym's
+    find-word: the paragraph named the answer box and left the page text)."""
+    tab = await browser.open(INFER / "signs.html")
+    result = await observe_page(tab)
+    tools = by_tool(result)
+    assert {t: tools[t].description for t in ("previous", "next", "last", "close")} == {
+        "previous": "<", "next": ">", "last": "»", "close": "×"
+    }
+    assert tools["query"].description == "Query:" and "drink" in tools
+    assert "- Tea, coffee, and anything else you drink daily" in result.text
