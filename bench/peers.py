@@ -3,7 +3,8 @@
 Clients (each a worker process with its own ``/usr/bin/chromium``, its page
 ``bench/invoke_page.html`` open in 4 tabs):
 
-* **floor** — ``bench/floor.py``'s blocking pipe client (one call at a time only);
+* **floor** / **floor websocket** — ``bench/floor.py``'s blocking clients over the pipe and
+  over the websocket (one call at a time only: what the browser's transport costs any client);
 * **cdpagent pipe** / **cdpagent websocket** — ``Session.send`` on each transport;
 * **playwright CDPSession** — Playwright for Python's ``CDPSession.send`` (the same
   commands, through its Node driver), and **playwright page.evaluate** — its idiomatic
@@ -41,7 +42,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 from collections.abc import Awaitable, Callable, Iterator
 from functools import partial
 from pathlib import Path
@@ -49,10 +49,10 @@ from typing import IO, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from floor import BlockingPipeClient
+from floor import BlockingPipeClient, BlockingWebSocketClient, launch_on_port
 from timing import percentiles, throughput, throughput_asyncio, timed, timed_blocking
 
-from cdpagent.cdp.launcher import default_flags, devtools_url, find_browser
+from cdpagent.cdp.launcher import find_browser
 
 HERE = Path(__file__).resolve().parent
 PAGE = HERE / "invoke_page.html"
@@ -69,6 +69,7 @@ AsyncOp = Callable[[], Awaitable[Any]]
 #: Worker name → (what its figure includes, how to install it when missing).
 CLIENTS: dict[str, tuple[str, str]] = {
     "floor": ("blocking pipe client, no event loop (bench/floor.py)", ""),
+    "floor websocket": ("blocking websocket client, no event loop (bench/floor.py)", ""),
     "cdpagent pipe": ("Session.send over the pipe", ""),
     "cdpagent websocket": ("Session.send over the DevTools websocket", ""),
     "playwright CDPSession": ("CDPSession.send through Playwright's Node driver", INSTALL_PY),
@@ -130,8 +131,7 @@ async def serve_asyncio(reply: Reply, ops: dict[str, list[AsyncOp]]) -> None:
             reply.say({"calls": done, "elapsed": elapsed})
 
 
-def run_floor(reply: Reply) -> None:
-    client = BlockingPipeClient()
+def run_floor(reply: Reply, client: BlockingPipeClient | BlockingWebSocketClient) -> None:
     try:
         session = client.session
         client.call("Page.enable", session=session)
@@ -218,25 +218,8 @@ def run_playwright(reply: Reply, idiomatic: bool) -> None:
 def port_browser() -> Iterator[str]:
     """A Chromium with the same flags as cdpagent's, on a DevTools port; yields its ws:// url."""
     workdir = tempfile.mkdtemp(prefix="cdpagent-peers-")
-    argv = [find_browser(), *default_flags(os.path.join(workdir, "p"), headless=True, pipe=False)]
-    proc = subprocess.Popen(
-        argv,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
+    proc, url = launch_on_port(workdir)
     try:
-        assert proc.stderr is not None
-        url = None
-        for line in proc.stderr:
-            url = devtools_url(line)
-            if url:
-                break
-        if url is None:
-            raise RuntimeError("the browser printed no DevTools url")
-        # Keep reading stderr so the browser never blocks on a full pipe.
-        threading.Thread(target=proc.stderr.read, daemon=True).start()
         yield url
     finally:
         proc.terminate()
@@ -244,6 +227,7 @@ def port_browser() -> Iterator[str]:
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
+            proc.wait()
         shutil.rmtree(workdir, ignore_errors=True)
 
 
@@ -319,7 +303,8 @@ def _snake(params: dict[str, Any]) -> dict[str, Any]:
 
 
 WORKERS: dict[str, Callable[[Reply], None]] = {
-    "floor": run_floor,
+    "floor": lambda reply: run_floor(reply, BlockingPipeClient()),
+    "floor websocket": lambda reply: run_floor(reply, BlockingWebSocketClient()),
     "cdpagent pipe": lambda reply: run_cdpagent(reply, "pipe"),
     "cdpagent websocket": lambda reply: run_cdpagent(reply, "websocket"),
     "playwright CDPSession": lambda reply: run_playwright(reply, idiomatic=False),
