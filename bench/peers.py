@@ -411,16 +411,23 @@ def main() -> None:
                 live.append(worker)
         samples: dict[tuple[str, str], list[float]] = {}
         rates: dict[tuple[str, str], list[float]] = {}
+        latency = {"op": "latency", "calls": args.block}
+        rate = {"op": "throughput", "tabs": TABS, "in_flight": IN_FLIGHT, "seconds": args.seconds}
         for _ in range(args.rounds):
             for call in CALLS:
-                for worker in live:
-                    answer = worker.ask({"op": "latency", "call": call, "calls": args.block})
-                    samples.setdefault((worker.name, call), []).extend(answer["samples"])
-                for worker in live:
-                    command = {"op": "throughput", "call": call, "tabs": TABS, "in_flight": IN_FLIGHT}
-                    answer = worker.ask(command | {"seconds": args.seconds})
-                    if "calls" in answer:
-                        rates.setdefault((worker.name, call), []).append(answer["calls"] / answer["elapsed"])
+                for command in (latency, rate):
+                    for worker in list(live):
+                        try:
+                            answer = worker.ask(command | {"call": call})
+                        except RuntimeError as exc:  # its row says why, the others go on
+                            worker.problem = f"failed during the run: {exc}"
+                            live.remove(worker)
+                            continue
+                        if "samples" in answer:
+                            samples.setdefault((worker.name, call), []).extend(answer["samples"])
+                        elif "calls" in answer:
+                            figure = answer["calls"] / answer["elapsed"]
+                            rates.setdefault((worker.name, call), []).append(figure)
     finally:
         for worker in workers:
             worker.close()
