@@ -345,7 +345,8 @@ class WebSocketTransport:
                 expected = base64.b64encode(hashlib.sha1((key + _WS_GUID).encode()).digest())
                 if accept != expected:
                     raise ConnectionClosed(f"{failed}: the server's handshake answer is wrong")
-                await self._take(client.trailing_data[0])
+                for pong in self._take(client.trailing_data[0]):
+                    await self._send_raw(pong)
                 return
             if isinstance(event, h11.Response | h11.InformationalResponse):
                 raise ConnectionClosed(f"{failed}: refused {event.status_code}")
@@ -370,9 +371,7 @@ class WebSocketTransport:
             raise ConnectionClosed(f"the DevTools websocket broke: {exc}") from exc
 
     async def _recv_raw(self) -> bytes:
-        if self._lone:
-            self._lone = False
-            await self._wait_readable()
+        """The handshake's read: what the socket has, once it has something."""
         while True:
             if self._closed:
                 raise ConnectionClosed("the DevTools websocket is closed")
@@ -392,33 +391,57 @@ class WebSocketTransport:
 
     async def receive(self) -> bytes | bytearray:
         """The next complete message (see :class:`Transport`); raises :class:`ConnectionClosed`."""
-        while not self._ready:
+        # The pipe's loop (PipeTransport.receive), inline: a message read alone costs no
+        # coroutine but this one (three more, before).
+        wait = False
+        while True:
+            if self._ready:
+                return self._ready.popleft()
+            if self._closed:
+                raise ConnectionClosed("the DevTools websocket is closed")
             if self._writer.holding:
                 await self._writer.release()
                 continue
-            data = await self._recv_raw()
-            if not data:
+            if wait or self._lone:
+                wait = self._lone = False
+                try:
+                    await trio.lowlevel.wait_readable(self._sock)
+                except trio.ClosedResourceError:
+                    raise ConnectionClosed("the DevTools websocket was closed") from None
+            try:
+                size = self._sock.recv_into(self._buffer)
+            except BlockingIOError:
+                wait = True
+                continue
+            except OSError as exc:
+                raise ConnectionClosed(f"the DevTools websocket broke: {exc}") from exc
+            if not size:
                 raise ConnectionClosed("the browser closed the DevTools websocket")
-            await self._take(data)
-        return self._ready.popleft()
+            for pong in self._take(bytes(self._view[:size])):
+                await self._send_raw(pong)
 
-    async def _take(self, data: bytes) -> None:
-        """Unframe ``data``: messages go to the ready queue, pings are answered."""
+    def _take(self, data: bytes) -> list[bytes]:
+        """Unframe ``data`` into the ready queue; returns the pongs that answer its pings.
+
+        Raises :class:`ConnectionClosed` on a framing violation or a close frame.
+        """
         try:
             frames = self._frames.feed(data)
         except FrameError as exc:
             raise ConnectionClosed(f"the DevTools websocket broke: {exc}") from exc
+        pongs: list[bytes] = []
         for opcode, payload in frames:
             if opcode in (TEXT, BINARY):
                 self._ready.append(payload)
             elif opcode == PING:
-                await self._send_raw(client_frame(PONG, payload))
+                pongs.append(client_frame(PONG, payload))
             elif opcode == CLOSE:
                 raise ConnectionClosed(f"the browser closed the DevTools websocket: {close_reason(payload)}")
         if len(self._ready) > 1:
             self._writer.hold()
         else:
             self._lone = not self._frames.pending
+        return pongs
 
     def _close_socket(self) -> None:
         if self._closed:
