@@ -174,9 +174,11 @@ class PipeTransport:
         self._ready_pos = 0
         self._partial: list[bytes] = []
         self._partial_size = 0
-        # The last read brought one whole message (a lone reply): the next read would almost
-        # always find the pipe empty, so wait until it is readable rather than read first
-        # (a failed read costs a system call and a BlockingIOError, ~3 µs).
+        # The last read drained the pipe and brought at most one whole message (a lone reply,
+        # or the first part of one: Chromium writes a message's closing NUL with a write of its
+        # own, which a read catches between them a third of the time): the next read would
+        # almost always find the pipe empty, so wait until it is readable rather than read
+        # first (a failed read costs a system call and a BlockingIOError, ~3 µs).
         self._lone = False
         self._closed = False
 
@@ -226,7 +228,7 @@ class PipeTransport:
             if len(self._ready) > 1:
                 self._writer.hold()
             else:
-                self._lone = not self._partial
+                self._lone = size < _READ_SIZE
 
     def _split(self, chunk: bytes) -> None:
         start = 0
