@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 import h11
+import msgspec
 import trio
 
 from ..errors import ConnectionClosed
@@ -125,6 +126,20 @@ class _Writer:
             await _write_whole(memoryview(data), self._lock, self._write, self._waitable)
 
 
+#: The largest message tail (no NUL yet) checked for being a whole JSON object already.
+_EARLY_MAX = 64 * 1024
+_whole_json = msgspec.json.Decoder(msgspec.Raw)
+
+
+def _is_json(data: bytes) -> bool:
+    """Whether ``data`` is one whole JSON value (checked, not built: a scan in C)."""
+    try:
+        _whole_json.decode(data)
+    except msgspec.DecodeError:
+        return False
+    return True
+
+
 def _grow_pipe(fd: int) -> None:
     """Ask for a :data:`_PIPE_SIZE` pipe buffer on ``fd``, best effort (Linux only; a
     smaller one, or a refusal past ``/proc/sys/fs/pipe-max-size``, only costs speed)."""
@@ -180,6 +195,8 @@ class PipeTransport:
         # almost always find the pipe empty, so wait until it is readable rather than read
         # first (a failed read costs a system call and a BlockingIOError, ~3 µs).
         self._lone = False
+        # A message was handed over before its NUL came; the next read begins with that NUL.
+        self._owed = False
         self._closed = False
 
     async def send(self, message: bytes) -> None:
@@ -232,6 +249,14 @@ class PipeTransport:
 
     def _split(self, chunk: bytes) -> None:
         start = 0
+        if self._owed:
+            # The last read ended with a message whose NUL had not come; JSON allows only
+            # whitespace after it, and anything else means the stream is not CDP.
+            self._owed = False
+            start = len(chunk) - len(chunk.lstrip(b" \t\r\n"))
+            if chunk[start : start + 1] != b"\0":
+                raise ConnectionClosed("the browser sent bytes after a complete message; closing")
+            start += 1
         while True:
             end = chunk.find(b"\0", start)
             if end < 0:
@@ -246,6 +271,12 @@ class PipeTransport:
             start = end + 1
         if start < len(chunk):
             rest = chunk[start:]
+            if not self._partial and rest[-1:] == b"}" and len(rest) <= _EARLY_MAX and _is_json(rest):
+                # A whole JSON object already is the whole message: hand it over now, not
+                # after another wake-up for its NUL (Chromium writes the NUL on its own).
+                self._ready.append(rest)
+                self._owed = True
+                return
             self._partial.append(rest)
             self._partial_size += len(rest)
             if self._partial_size > MAX_MESSAGE_SIZE:
