@@ -312,3 +312,34 @@ async def test_bytes_after_a_whole_message_are_not_cdp() -> None:
         write(b'x\0')
         with pytest.raises(ConnectionClosed, match="after a complete message"), trio.fail_after(5):
             await transport.receive()
+
+
+def _server_frame(opcode: int, payload: bytes) -> bytes:
+    """One final, unmasked frame as a server sends it (payloads under 126 bytes)."""
+    return bytes((0x80 | opcode, len(payload))) + payload
+
+
+async def test_the_websocket_reader_answers_a_ping_and_ends_at_a_close_frame() -> None:
+    from cdpagent.cdp.wsframes import CLOSE, PING, PONG, TEXT
+    from cdpagent.errors import ConnectionClosed
+
+    ours, theirs = socket.socketpair()
+    ours.setblocking(False)
+    theirs.settimeout(5)  # a pong that never comes fails the test instead of hanging it
+    transport = WebSocketTransport(ours)
+    try:
+        theirs.sendall(_server_frame(PING, b"are you there") + _server_frame(TEXT, b'{"id":1}'))
+        with trio.fail_after(5):
+            assert await transport.receive() == b'{"id":1}'
+        # The pong went out as the message was read: one masked frame echoing the ping.
+        unmasked = bytearray(theirs.recv(1 << 16))
+        assert unmasked[0] == 0x80 | PONG and unmasked[1] & 0x80
+        key, body = unmasked[2:6], unmasked[6:]
+        pong = bytes(b ^ key[i % 4] for i, b in enumerate(body))
+        assert pong == b"are you there"
+        theirs.sendall(_server_frame(CLOSE, (1001).to_bytes(2, "big") + b"going away"))
+        with pytest.raises(ConnectionClosed, match="going away"), trio.fail_after(5):
+            await transport.receive()
+    finally:
+        await transport.aclose()
+        theirs.close()
