@@ -19,13 +19,15 @@ lint: setup
 test: lint
 	.venv/bin/pytest -q -n 2 --dist loadgroup
 
-# The bench extra is Playwright's Python package only: bench/*.py drive /usr/bin/chromium with it
-# (executable_path), so no browser is ever downloaded.
+# The bench extra is the Python peers (Playwright, cdp-use, pydoll); bench/*.py drive
+# /usr/bin/chromium with them, so no browser is ever downloaded. bench/peers.py installs
+# puppeteer-core (Node) into bench/node on first use.
 bench: setup
 	.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,bench]'
 	.venv/bin/python bench/startup.py
 	.venv/bin/python bench/roundtrip.py
 	.venv/bin/python bench/invoke.py
+	.venv/bin/python bench/peers.py
 	.venv/bin/python bench/observe.py
 	.venv/bin/python bench/act.py
 	.venv/bin/python bench/screenshot.py

@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import roundtrip
 from floor import BlockingPipeClient
 from targets import Target, print_targets
-from timing import percentiles, timed
+from timing import percentiles, throughput, timed
 
 import cdpagent
 from cdpagent.runtime import PageApi
@@ -108,21 +108,8 @@ async def _throughput(
 ) -> tuple[float, float]:
     """Calls per second with ``in_flight`` concurrent callers on each op (one op per tab),
     and this process's CPU time per call in microseconds (robust on a busy machine)."""
-    done = 0
-    deadline = trio.current_time() + seconds
-
-    async def worker(op: Callable[[], Awaitable[Any]]) -> None:
-        nonlocal done
-        while trio.current_time() < deadline:
-            await op()
-            done += 1
-
-    started, cpu = time.perf_counter(), time.process_time()
-    async with trio.open_nursery() as nursery:
-        for op in ops:
-            for _ in range(in_flight):
-                nursery.start_soon(worker, op)
-    return done / (time.perf_counter() - started), (time.process_time() - cpu) / done * 1e6
+    done, elapsed, cpu = await throughput(ops, in_flight, seconds)
+    return done / elapsed, cpu / done * 1e6
 
 
 async def cdpagent_figures(floor: dict[str, Callable[[], Any]], calls: int, seconds: float) -> dict[str, Any]:
@@ -261,6 +248,20 @@ def main() -> None:
             Target(
                 "websocket round trip ÷ blocking pipe floor (callFunctionOn)",
                 websocket[("cdpagent websocket", "callFunctionOn")],
+                "x",
+                1.15,
+                False,
+            ),
+            Target(
+                "  blocking websocket floor ÷ blocking pipe floor (the browser's own)",
+                websocket[(roundtrip.WS_FLOOR, "callFunctionOn")],
+                "x",
+                1.15,
+                False,
+            ),
+            Target(
+                "  websocket round trip ÷ blocking websocket floor",
+                websocket[("cdpagent websocket ÷ websocket floor", "callFunctionOn")],
                 "x",
                 1.15,
                 False,

@@ -1,10 +1,12 @@
 """CDP round-trip latency: cdpagent on both transports against a blocking floor.
 
 Prints p50/p99 of ``Runtime.evaluate("1")`` and of a ``Runtime.callFunctionOn``
-returning a small object, for the blocking pipe floor (``bench/floor.py``) and
-for cdpagent over the pipe and over the websocket, then the ratios
-cdpagent/floor. The three clients run side by side in blocks that take turns,
-so a busy neighbour slows them alike. Runs in well under a minute.
+returning a small object, for the blocking floors (``bench/floor.py``: over the pipe,
+and over the websocket) and for cdpagent over the pipe and over the websocket, then the
+ratios to the pipe floor, and the websocket's to the websocket floor: what the browser's
+websocket path costs any client is the second floor's excess over the first. The four
+clients run side by side in blocks that take turns, so a busy neighbour slows them
+alike. Runs in well under a minute.
 
 Repeats the whole measurement ``--rounds`` times (each with fresh browsers) and
 ends with the median, min and max of every ratio, so the spread is on record.
@@ -27,22 +29,24 @@ import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from floor import BlockingPipeClient
+from floor import BlockingPipeClient, BlockingWebSocketClient
 from timing import percentiles
 
 import cdpagent
 
 SMALL = "function() { return {ok: true, n: 42, items: [1, 2, 3], name: 'small'}; }"
+PIPE_FLOOR = "floor (blocking pipe)"
+WS_FLOOR = "floor (blocking websocket)"
 
 
 Op = Callable[[], Any]
 AsyncOp = Callable[[], Awaitable[Any]]
 
 
-def floor_ops(client: BlockingPipeClient) -> dict[str, Op]:
-    ctx = client.call(
-        "Runtime.evaluate", {"expression": "globalThis", "objectGroup": "b"}, client.session
-    )["result"]["objectId"]
+def floor_ops(client: BlockingPipeClient | BlockingWebSocketClient) -> dict[str, Op]:
+    ctx = client.call("Runtime.evaluate", {"expression": "globalThis", "objectGroup": "b"}, client.session)[
+        "result"
+    ]["objectId"]
     call = {"functionDeclaration": SMALL, "objectId": ctx, "returnByValue": True}
     return {
         "evaluate": lambda: client.call("Runtime.evaluate", {"expression": "1"}, client.session),
@@ -66,47 +70,61 @@ async def cdpagent_ops(browser: cdpagent.Browser) -> dict[str, AsyncOp]:
 async def measure(calls: int, block: int) -> dict[str, dict[str, list[float]]]:
     """Interleave blocks of ``block`` calls of every client, so drift hits all alike."""
     samples: dict[str, dict[str, list[float]]] = {}
-    client = BlockingPipeClient()
+    floors: dict[str, BlockingPipeClient | BlockingWebSocketClient] = {
+        PIPE_FLOOR: BlockingPipeClient(),
+        WS_FLOOR: BlockingWebSocketClient(),
+    }
     try:
         async with (
             cdpagent.launch(transport="pipe", extensions=[]) as pipe,
             cdpagent.launch(transport="websocket", extensions=[]) as ws,
         ):
-            floor = floor_ops(client)
+            blocking = {name: floor_ops(client) for name, client in floors.items()}
             clients = {
                 "cdpagent pipe": await cdpagent_ops(pipe),
                 "cdpagent websocket": await cdpagent_ops(ws),
             }
             for method in ("evaluate", "callFunctionOn"):
                 for _ in range(block):  # warm-up
-                    floor[method]()
-                    for ops in clients.values():
-                        await ops[method]()
+                    for ops in blocking.values():
+                        ops[method]()
+                    for async_ops in clients.values():
+                        await async_ops[method]()
                 for _ in range(max(1, calls // block)):
-                    out = samples.setdefault("floor (blocking pipe)", {}).setdefault(method, [])
-                    for _ in range(block):
-                        t0 = time.perf_counter()
-                        floor[method]()
-                        out.append(time.perf_counter() - t0)
-                    for name, ops in clients.items():
+                    for name, ops in blocking.items():
                         out = samples.setdefault(name, {}).setdefault(method, [])
                         for _ in range(block):
                             t0 = time.perf_counter()
-                            await ops[method]()
+                            ops[method]()
+                            out.append(time.perf_counter() - t0)
+                    for name, async_ops in clients.items():
+                        out = samples.setdefault(name, {}).setdefault(method, [])
+                        for _ in range(block):
+                            t0 = time.perf_counter()
+                            await async_ops[method]()
                             out.append(time.perf_counter() - t0)
     finally:
-        client.close()
+        for client in floors.values():
+            client.close()
     return samples
 
 
 def ratios(results: dict[str, dict[str, list[float]]]) -> dict[tuple[str, str], float]:
-    """p50 of every client and method ÷ the floor's p50 of that method."""
-    floor = {m: percentiles(v)[0] for m, v in results["floor (blocking pipe)"].items()}
-    return {
-        (client, method): percentiles(values)[0] / floor[method]
+    """p50 of every client and method ÷ the pipe floor's p50 of that method; and, under the
+    client name ``"… ÷ websocket floor"``, the websocket client's ÷ the websocket floor's."""
+
+    def floor(name: str) -> dict[str, float]:
+        return {m: percentiles(v)[0] for m, v in results[name].items()}
+
+    pipe, ws = floor(PIPE_FLOOR), floor(WS_FLOOR)
+    out = {
+        (client, method): percentiles(values)[0] / pipe[method]
         for client, figures in results.items()
         for method, values in figures.items()
     }
+    for method, values in results["cdpagent websocket"].items():
+        out[("cdpagent websocket ÷ websocket floor", method)] = percentiles(values)[0] / ws[method]
+    return out
 
 
 def main() -> None:
@@ -119,22 +137,22 @@ def main() -> None:
     for number in range(1, args.rounds + 1):
         results = trio.run(measure, args.calls, args.block)
         rounds.append(ratios(results))
-        floor = {m: percentiles(v) for m, v in results["floor (blocking pipe)"].items()}
-        print(f"round {number}: {'client':24} {'method':16} {'p50 µs':>9} {'p99 µs':>9} {'p50 ratio':>10}")
+        floor = {m: percentiles(v) for m, v in results[PIPE_FLOOR].items()}
+        print(f"round {number}: {'client':26} {'method':16} {'p50 µs':>9} {'p99 µs':>9} {'÷ pipe floor':>12}")
         for client, figures in results.items():
             for method, values in figures.items():
                 p50, p99 = percentiles(values)
                 ratio = p50 / floor[method][0]
-                print(f"{'':9}{client:24} {method:16} {p50:9.0f} {p99:9.0f} {ratio:9.2f}x")
+                print(f"{'':9}{client:26} {method:16} {p50:9.0f} {p99:9.0f} {ratio:11.2f}x")
         load = os.getloadavg()[0]
         print(f"(blocks of {args.block} calls per client, interleaved; load average {load:.1f})")
     print()
-    print(f"p50 ÷ floor over {args.rounds} rounds: {'median':>7} {'min':>6} {'max':>6}")
+    print(f"p50 ÷ pipe floor over {args.rounds} rounds: {'median':>7} {'min':>6} {'max':>6}")
     for key in rounds[0]:
         values = [r[key] for r in rounds]
         client, method = key
         spread = f"{statistics.median(values):6.2f}x {min(values):5.2f}x {max(values):5.2f}x"
-        print(f"{client:24} {method:16} {spread}")
+        print(f"{client:38} {method:16} {spread}")
     print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
 
 

@@ -3,16 +3,21 @@
 ``timed`` awaits only the operation and reads only ``time.perf_counter``, so it serves
 Trio and asyncio code alike (Playwright's async API runs on asyncio);
 ``timed_blocking`` is the same loop for blocking clients (``bench/floor.py``).
+``throughput`` and ``throughput_asyncio`` are the one loop of calls in flight: every op
+(one per tab) called by ``in_flight`` concurrent callers until the time is up.
 """
 
 from __future__ import annotations
 
+import asyncio
 import statistics
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-__all__ = ["percentiles", "timed", "timed_blocking"]
+import trio
+
+__all__ = ["percentiles", "throughput", "throughput_asyncio", "timed", "timed_blocking"]
 
 
 def _warmup(calls: int) -> int:
@@ -47,3 +52,43 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
     """p50 and p99 of ``samples`` (seconds), in microseconds."""
     ordered = sorted(samples)
     return statistics.median(ordered) * 1e6, ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1e6
+
+
+async def throughput(
+    ops: list[Callable[[], Awaitable[Any]]], in_flight: int, seconds: float
+) -> tuple[int, float, float]:
+    """Trio: ``in_flight`` concurrent callers on each of ``ops`` for ``seconds``; returns the
+    calls made, the wall time and this process's CPU time they took (seconds)."""
+    done = 0
+    deadline = time.perf_counter() + seconds
+
+    async def worker(op: Callable[[], Awaitable[Any]]) -> None:
+        nonlocal done
+        while time.perf_counter() < deadline:
+            await op()
+            done += 1
+
+    started, cpu = time.perf_counter(), time.process_time()
+    async with trio.open_nursery() as nursery:
+        for op in ops:
+            for _ in range(in_flight):
+                nursery.start_soon(worker, op)
+    return done, time.perf_counter() - started, time.process_time() - cpu
+
+
+async def throughput_asyncio(
+    ops: list[Callable[[], Awaitable[Any]]], in_flight: int, seconds: float
+) -> tuple[int, float, float]:
+    """:func:`throughput` for asyncio clients."""
+    done = 0
+    deadline = time.perf_counter() + seconds
+
+    async def worker(op: Callable[[], Awaitable[Any]]) -> None:
+        nonlocal done
+        while time.perf_counter() < deadline:
+            await op()
+            done += 1
+
+    started, cpu = time.perf_counter(), time.process_time()
+    await asyncio.gather(*(worker(op) for op in ops for _ in range(in_flight)))
+    return done, time.perf_counter() - started, time.process_time() - cpu

@@ -135,3 +135,36 @@ def test_dr6_a_main_document_replaced_right_after_its_load_is_still_known_loaded
     kept = list(tracker.main_documents)
     assert [d.loader_id for d in kept] == [f"L{n}" for n in range(5, 13)]  # the last eight
     assert all(d.loaded for d in kept[:-1]) and [d.serial for d in kept] == sorted(d.serial for d in kept)
+
+
+def test_dr6_the_memo_holds_only_what_the_current_state_computed() -> None:
+    """Readers keep answers in ``memo`` (Tab.invoke its call target): every change of the state
+    empties it, an event that changes nothing keeps it."""
+    tracker = DocumentTracker()
+    tracker.load_frame_tree({"frame": {"id": "F", "loaderId": "L", "url": "file:///a.html"}})
+    aux = {"frameId": "F", "isDefault": True}
+    changes: list[tuple[str, dict[str, Any]]] = [
+        ("Runtime.executionContextCreated", {"context": {"id": 1, "auxData": aux}}),
+        ("Page.lifecycleEvent", {"frameId": "F", "loaderId": "L", "name": "load"}),
+        ("Page.navigatedWithinDocument", {"frameId": "F", "url": "file:///a.html#b"}),
+        ("Page.frameAttached", {"frameId": "C", "parentFrameId": "F"}),
+        ("Page.frameDetached", {"frameId": "C", "reason": "remove"}),
+        ("Runtime.executionContextDestroyed", {"executionContextId": 1}),
+        ("Runtime.executionContextsCleared", {}),
+        ("Page.frameNavigated", {"frame": {"id": "F", "loaderId": "L2", "url": "file:///c.html"}}),
+    ]
+    for method, params in changes:
+        tracker.memo["key"] = "answer"
+        assert tracker.apply(method, params), method
+        assert tracker.memo == {}, method
+    tracker.memo["key"] = "answer"
+    assert not tracker.apply("Page.lifecycleEvent", {"frameId": "F", "loaderId": "old", "name": "load"})
+    assert not tracker.apply("Page.frameDetached", {"frameId": "F", "reason": "swap"})
+    assert tracker.memo == {"key": "answer"}
+    main = tracker.main
+    assert main is not None
+    assert tracker.mark_ready(main, "complete") and tracker.memo == {}
+    tracker.memo["key"] = "answer"
+    assert not tracker.mark_ready(main, "complete") and tracker.memo == {"key": "answer"}
+    tracker.load_frame_tree({"frame": {"id": "F", "loaderId": "L2", "url": "file:///c.html"}})
+    assert tracker.memo == {}

@@ -251,3 +251,95 @@ async def test_a_reply_larger_than_the_read_buffer_arrives_whole(kind: str) -> N
             with trio.fail_after(20):
                 await trio.to_thread.run_sync(peer.reply_all, [command], {"text": text})
         assert json.loads(bytes(results[0])) == {"text": text}
+
+
+@asynccontextmanager
+async def _pipe_transport() -> AsyncIterator[tuple[PipeTransport, Callable[[bytes], int]]]:
+    """A PipeTransport reading what the test writes to the far end of a real pipe."""
+    to_us_r, to_us_w = os.pipe()
+    to_peer_r, to_peer_w = os.pipe()
+    transport = PipeTransport(to_us_r, to_peer_w)
+    try:
+        yield transport, partial(os.write, to_us_w)
+    finally:
+        await transport.aclose()
+        os.close(to_us_w)
+        os.close(to_peer_r)
+
+
+async def test_a_whole_message_is_handed_over_before_its_nul() -> None:
+    """Chromium writes a message's NUL with a write of its own: a read that holds a whole JSON
+    object already is handed over, and the NUL that follows is taken as its end."""
+    async with _pipe_transport() as (transport, write):
+        write(b'{"id":1,"result":{}}')
+        with trio.fail_after(5):
+            assert await transport.receive() == b'{"id":1,"result":{}}'
+        write(b'\0{"id":2}\0')
+        with trio.fail_after(5):
+            assert await transport.receive() == b'{"id":2}'
+        # JSON allows whitespace after the object, before the NUL.
+        write(b'{"id":3}')
+        with trio.fail_after(5):
+            assert await transport.receive() == b'{"id":3}'
+        write(b' \n\0{"id":4}\0')
+        with trio.fail_after(5):
+            assert await transport.receive() == b'{"id":4}'
+
+
+async def test_a_message_that_is_no_whole_json_object_yet_waits_for_its_nul() -> None:
+    async with _pipe_transport() as (transport, write):
+        write(b'{"a":{"b":1}')  # ends with a brace, but the outer object is open
+        received: list[bytes | bytearray] = []
+
+        async def receive() -> None:
+            received.append(await transport.receive())
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(receive)
+            await trio.testing.wait_all_tasks_blocked()
+            assert received == []
+            write(b',"c":2}\0')
+        assert received == [b'{"a":{"b":1},"c":2}']
+
+
+async def test_bytes_after_a_whole_message_are_not_cdp() -> None:
+    from cdpagent.errors import ConnectionClosed
+
+    async with _pipe_transport() as (transport, write):
+        write(b'{"id":1}')
+        with trio.fail_after(5):
+            assert await transport.receive() == b'{"id":1}'
+        write(b'x\0')
+        with pytest.raises(ConnectionClosed, match="after a complete message"), trio.fail_after(5):
+            await transport.receive()
+
+
+def _server_frame(opcode: int, payload: bytes) -> bytes:
+    """One final, unmasked frame as a server sends it (payloads under 126 bytes)."""
+    return bytes((0x80 | opcode, len(payload))) + payload
+
+
+async def test_the_websocket_reader_answers_a_ping_and_ends_at_a_close_frame() -> None:
+    from cdpagent.cdp.wsframes import CLOSE, PING, PONG, TEXT
+    from cdpagent.errors import ConnectionClosed
+
+    ours, theirs = socket.socketpair()
+    ours.setblocking(False)
+    theirs.settimeout(5)  # a pong that never comes fails the test instead of hanging it
+    transport = WebSocketTransport(ours)
+    try:
+        theirs.sendall(_server_frame(PING, b"are you there") + _server_frame(TEXT, b'{"id":1}'))
+        with trio.fail_after(5):
+            assert await transport.receive() == b'{"id":1}'
+        # The pong went out as the message was read: one masked frame echoing the ping.
+        unmasked = bytearray(theirs.recv(1 << 16))
+        assert unmasked[0] == 0x80 | PONG and unmasked[1] & 0x80
+        key, body = unmasked[2:6], unmasked[6:]
+        pong = bytes(b ^ key[i % 4] for i, b in enumerate(body))
+        assert pong == b"are you there"
+        theirs.sendall(_server_frame(CLOSE, (1001).to_bytes(2, "big") + b"going away"))
+        with pytest.raises(ConnectionClosed, match="going away"), trio.fail_after(5):
+            await transport.receive()
+    finally:
+        await transport.aclose()
+        theirs.close()

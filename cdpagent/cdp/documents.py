@@ -24,6 +24,9 @@ Theory of operation:
   world's name). Chromium destroys a document's contexts before its
   replacement's are created, so a frame's live contexts are the new
   document's.
+* :attr:`DocumentTracker.memo` holds what readers computed from the state (the Page
+  Agent API's call target, read on every ``Tab.invoke``); every change empties it, so
+  a reader finds there only what still holds, and only this class changes the state.
 """
 
 from __future__ import annotations
@@ -81,6 +84,9 @@ class DocumentTracker:
         self._context_frame: dict[int, str] = {}
         #: The main frame's last documents, oldest first, the current one last.
         self.main_documents: deque[Document] = deque(maxlen=MAIN_DOCUMENTS_KEPT)
+        #: Answers computed from the current state by its readers, each under a key of its
+        #: own; emptied by every change of the state (see the module docstring).
+        self.memo: dict[object, Any] = {}
 
     @property
     def main(self) -> Document | None:
@@ -109,6 +115,7 @@ class DocumentTracker:
 
     def load_frame_tree(self, tree: dict[str, Any]) -> None:
         """Seed the state from a ``Page.getFrameTree`` result's ``frameTree``."""
+        self.memo.clear()
         self._load(tree, None)
 
     def _load(self, node: dict[str, Any], parent_id: str | None) -> None:
@@ -124,19 +131,22 @@ class DocumentTracker:
         that was already there when tracking began; returns whether it changed."""
         if ready_state == "complete" and not document.loaded:
             document.dom_ready = document.loaded = True
-            return True
-        if ready_state == "interactive" and not document.dom_ready:
+        elif ready_state == "interactive" and not document.dom_ready:
             document.dom_ready = True
-            return True
-        return False
+        else:
+            return False
+        self.memo.clear()
+        return True
 
     def apply(self, method: str, params: dict[str, Any]) -> bool:
         """Apply one event; returns whether the tracked state changed (then ``on_change()`` was
         called)."""
         handler = _HANDLERS.get(method)
         changed = handler(self, params) if handler is not None else False
-        if changed and self.on_change is not None:
-            self.on_change()
+        if changed:
+            self.memo.clear()
+            if self.on_change is not None:
+                self.on_change()
         return changed
 
     # -- event handlers ---------------------------------------------------

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 import h11
+import msgspec
 import trio
 
 from ..errors import ConnectionClosed
@@ -125,6 +126,20 @@ class _Writer:
             await _write_whole(memoryview(data), self._lock, self._write, self._waitable)
 
 
+#: The largest message tail (no NUL yet) checked for being a whole JSON object already.
+_EARLY_MAX = 64 * 1024
+_whole_json = msgspec.json.Decoder(msgspec.Raw)
+
+
+def _is_json(data: bytes) -> bool:
+    """Whether ``data`` is one whole JSON value (checked, not built: a scan in C)."""
+    try:
+        _whole_json.decode(data)
+    except msgspec.DecodeError:
+        return False
+    return True
+
+
 def _grow_pipe(fd: int) -> None:
     """Ask for a :data:`_PIPE_SIZE` pipe buffer on ``fd``, best effort (Linux only; a
     smaller one, or a refusal past ``/proc/sys/fs/pipe-max-size``, only costs speed)."""
@@ -174,10 +189,14 @@ class PipeTransport:
         self._ready_pos = 0
         self._partial: list[bytes] = []
         self._partial_size = 0
-        # The last read brought one whole message (a lone reply): the next read would almost
-        # always find the pipe empty, so wait until it is readable rather than read first
-        # (a failed read costs a system call and a BlockingIOError, ~3 µs).
+        # The last read drained the pipe and brought at most one whole message (a lone reply,
+        # or the first part of one: Chromium writes a message's closing NUL with a write of its
+        # own, which a read catches between them a third of the time): the next read would
+        # almost always find the pipe empty, so wait until it is readable rather than read
+        # first (a failed read costs a system call and a BlockingIOError, ~3 µs).
         self._lone = False
+        # A message was handed over before its NUL came; the next read begins with that NUL.
+        self._owed = False
         self._closed = False
 
     async def send(self, message: bytes) -> None:
@@ -226,10 +245,18 @@ class PipeTransport:
             if len(self._ready) > 1:
                 self._writer.hold()
             else:
-                self._lone = not self._partial
+                self._lone = size < _READ_SIZE
 
     def _split(self, chunk: bytes) -> None:
         start = 0
+        if self._owed:
+            # The last read ended with a message whose NUL had not come; JSON allows only
+            # whitespace after it, and anything else means the stream is not CDP.
+            self._owed = False
+            start = len(chunk) - len(chunk.lstrip(b" \t\r\n"))
+            if chunk[start : start + 1] != b"\0":
+                raise ConnectionClosed("the browser sent bytes after a complete message; closing")
+            start += 1
         while True:
             end = chunk.find(b"\0", start)
             if end < 0:
@@ -244,6 +271,12 @@ class PipeTransport:
             start = end + 1
         if start < len(chunk):
             rest = chunk[start:]
+            if not self._partial and rest[-1:] == b"}" and len(rest) <= _EARLY_MAX and _is_json(rest):
+                # A whole JSON object already is the whole message: hand it over now, not
+                # after another wake-up for its NUL (Chromium writes the NUL on its own).
+                self._ready.append(rest)
+                self._owed = True
+                return
             self._partial.append(rest)
             self._partial_size += len(rest)
             if self._partial_size > MAX_MESSAGE_SIZE:
@@ -345,7 +378,8 @@ class WebSocketTransport:
                 expected = base64.b64encode(hashlib.sha1((key + _WS_GUID).encode()).digest())
                 if accept != expected:
                     raise ConnectionClosed(f"{failed}: the server's handshake answer is wrong")
-                await self._take(client.trailing_data[0])
+                for pong in self._take(client.trailing_data[0]):
+                    await self._send_raw(pong)
                 return
             if isinstance(event, h11.Response | h11.InformationalResponse):
                 raise ConnectionClosed(f"{failed}: refused {event.status_code}")
@@ -370,9 +404,7 @@ class WebSocketTransport:
             raise ConnectionClosed(f"the DevTools websocket broke: {exc}") from exc
 
     async def _recv_raw(self) -> bytes:
-        if self._lone:
-            self._lone = False
-            await self._wait_readable()
+        """The handshake's read: what the socket has, once it has something."""
         while True:
             if self._closed:
                 raise ConnectionClosed("the DevTools websocket is closed")
@@ -392,33 +424,57 @@ class WebSocketTransport:
 
     async def receive(self) -> bytes | bytearray:
         """The next complete message (see :class:`Transport`); raises :class:`ConnectionClosed`."""
-        while not self._ready:
+        # The pipe's loop (PipeTransport.receive), inline: a message read alone costs no
+        # coroutine but this one (three more, before).
+        wait = False
+        while True:
+            if self._ready:
+                return self._ready.popleft()
+            if self._closed:
+                raise ConnectionClosed("the DevTools websocket is closed")
             if self._writer.holding:
                 await self._writer.release()
                 continue
-            data = await self._recv_raw()
-            if not data:
+            if wait or self._lone:
+                wait = self._lone = False
+                try:
+                    await trio.lowlevel.wait_readable(self._sock)
+                except trio.ClosedResourceError:
+                    raise ConnectionClosed("the DevTools websocket was closed") from None
+            try:
+                size = self._sock.recv_into(self._buffer)
+            except BlockingIOError:
+                wait = True
+                continue
+            except OSError as exc:
+                raise ConnectionClosed(f"the DevTools websocket broke: {exc}") from exc
+            if not size:
                 raise ConnectionClosed("the browser closed the DevTools websocket")
-            await self._take(data)
-        return self._ready.popleft()
+            for pong in self._take(bytes(self._view[:size])):
+                await self._send_raw(pong)
 
-    async def _take(self, data: bytes) -> None:
-        """Unframe ``data``: messages go to the ready queue, pings are answered."""
+    def _take(self, data: bytes) -> list[bytes]:
+        """Unframe ``data`` into the ready queue; returns the pongs that answer its pings.
+
+        Raises :class:`ConnectionClosed` on a framing violation or a close frame.
+        """
         try:
             frames = self._frames.feed(data)
         except FrameError as exc:
             raise ConnectionClosed(f"the DevTools websocket broke: {exc}") from exc
+        pongs: list[bytes] = []
         for opcode, payload in frames:
             if opcode in (TEXT, BINARY):
                 self._ready.append(payload)
             elif opcode == PING:
-                await self._send_raw(client_frame(PONG, payload))
+                pongs.append(client_frame(PONG, payload))
             elif opcode == CLOSE:
                 raise ConnectionClosed(f"the browser closed the DevTools websocket: {close_reason(payload)}")
         if len(self._ready) > 1:
             self._writer.hold()
         else:
             self._lone = not self._frames.pending
+        return pongs
 
     def _close_socket(self) -> None:
         if self._closed:

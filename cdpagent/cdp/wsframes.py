@@ -7,12 +7,21 @@ a server's frames are never masked. This replaces :mod:`wsproto`'s frame layer o
 the hot path: that layer costs tens of microseconds of Python per message
 (generators, an incremental UTF-8 decoder, event objects), the codec here a few
 slicing operations. The opening handshake is in :mod:`cdpagent.cdp.transport`.
+
+The mask is applied in one pass by :mod:`websockets`' C ``apply_mask`` (the only part of
+that library used): Python's own means (XOR of the payload and the repeated key as big
+integers) cost ~54 instructions a byte, ~22,000 for a 400-byte command, against ~3 a byte.
 """
 
 from __future__ import annotations
 
 import os
 from typing import Final
+
+try:
+    from websockets.speedups import apply_mask
+except ImportError:  # a platform without the C extension: websockets' own pure-Python mask
+    from websockets.utils import apply_mask
 
 from ..errors import FrameError
 
@@ -70,12 +79,7 @@ def client_frame(opcode: int, payload: bytes) -> bytes:
     else:
         head = bytes((0x80 | opcode, 0xFF)) + size.to_bytes(8, "big")
     key = _keys.take()
-    if not size:
-        return head + key
-    # XOR as one big integer: C speed for any size, no per-byte Python loop.
-    repeated = (key * (size // 4 + 1))[:size]
-    masked = (int.from_bytes(payload, "little") ^ int.from_bytes(repeated, "little")).to_bytes(size, "little")
-    return head + key + masked
+    return head + key + apply_mask(payload, key) if size else head + key
 
 
 def close_reason(payload: bytes) -> str:

@@ -83,6 +83,8 @@ class _Envelope(msgspec.Struct):
 
 _envelope = msgspec.json.Decoder(_Envelope)
 _NO_ARGS: Final = "{}"
+#: The key of ``(PageApi, context id, document serial)`` in the tab's document memo.
+_TARGET: Final = object()
 
 
 def _check_method(method: object) -> str:
@@ -107,15 +109,22 @@ async def invoke(tab: Target, method: str, args: Any = None, *, timeout: float =
     refused = refusal(tab, "invoke")  # closed, crashed, a dialog open: cdpagent.cdp.tabstate
     if refused is not None:
         raise _refused(tab, refused)
-    api = _page_api(tab)
     deadline = trio.current_time() + timeout
-    target = _current_target(api, tab)
+    # The call's target (the extension, the main world's context, the document) is read from
+    # the tracker once per change of the tab's documents: the memo is emptied by every change.
+    memo = tab.documents.memo
+    target = memo.get(_TARGET)
     if target is None:
-        with trio.move_on_at(deadline):
-            target = await _wait_target(api, tab)
-        if target is None:
-            raise _timeout(method, timeout)
-    context, serial = target
+        api = _page_api(tab)
+        found = _current_target(api, tab)
+        if found is not None:
+            target = memo[_TARGET] = (api, *found)
+        else:
+            with trio.move_on_at(deadline):
+                target = (api, *await _wait_target(api, tab))
+            if target is None:
+                raise _timeout(method, timeout)
+    api, context, serial = target
     try:
         params = api.invoke_call.params(context, method, arguments)
         reply = await tab.session.send_typed("Runtime.callFunctionOn", params, CALL_REPLY, deadline=deadline)
