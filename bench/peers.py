@@ -265,7 +265,7 @@ def run_pydoll(reply: Reply) -> None:
     from pydoll.commands.runtime_commands import RuntimeCommands
 
     async def main() -> None:
-        options = ChromiumOptions()  # type: ignore[no-untyped-call]
+        options = ChromiumOptions()  # type: ignore[no-untyped-call, unused-ignore]
         options.binary_location = find_browser()
         options.headless = True
         if os.geteuid() == 0:
