@@ -1039,6 +1039,9 @@ def _source(cell: dict[str, Any]) -> str:
 
 
 NOTEBOOK_READY = WaitFor("sum(values)", seconds=60)
+#: A person waits for the kernel to say it is idle before running code: a Run pressed while it
+#: still connects can be lost.
+KERNEL_READY = WaitFor("Idle", seconds=60)
 _RUN = "Run this cell and advance"
 _SAVE = "Save and create checkpoint"
 _SIXTEEN = r"(?<![\d.])16(?![\d.])"  # the cell's result, 3 + 5 + 8
@@ -1052,7 +1055,7 @@ JUPYTER: list[Task] = [
         "run-cell",
         "Run the notebook's cell, check its result, and save the notebook.",
         "lab/tree/analysis.ipynb",
-        [NOTEBOOK_READY, Click(_RUN), RAN, Expect(_SIXTEEN), Click(_SAVE)],
+        [NOTEBOOK_READY, KERNEL_READY, Click(_RUN), RAN, Expect(_SIXTEEN), Click(_SAVE)],
         _saved(lambda cells: "16" in _output(cells[0])),
     ),
     Task(
@@ -1062,6 +1065,7 @@ JUPYTER: list[Task] = [
         "lab/tree/analysis.ipynb",
         [
             NOTEBOOK_READY,
+            KERNEL_READY,
             Type("Code Cell Content", "print(6 * 7)"),
             Click(_RUN),
             RAN,
@@ -1075,7 +1079,7 @@ JUPYTER: list[Task] = [
         "run-all-from-the-menu",
         "Run all the notebook's cells from the Run menu, then save the notebook.",
         "lab/tree/analysis.ipynb",
-        [NOTEBOOK_READY, Click("Run"), Click("Run All Cells"), RAN, Expect(_SIXTEEN), Click(_SAVE)],
+        [NOTEBOOK_READY, KERNEL_READY, Click("Run"), Click("Run All Cells"), RAN, Expect(_SIXTEEN), Click(_SAVE)],
         _saved(lambda cells: "16" in _output(cells[0])),
     ),
     Task(
