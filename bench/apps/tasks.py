@@ -35,6 +35,7 @@ from cdpagent.snapshot.observe import observe_page
 from cdpagent.snapshot.openai_tools import PRESS_FOCUSED
 
 _TITLE = re.compile(r"^- title: (.*)$", re.M)
+_CITED = re.compile(r"^Citation record ids \(.*?\): <page_data>(.*?)</page_data>", re.M)
 _REGEX = re.compile(r"[\\^$.|?*+()\[\]{}]")
 
 
@@ -88,14 +89,18 @@ class Run:
 def _record_ids(look: Look, words: str) -> list[str]:
     """Ids of the records whose line shows ``words`` (as whole words, any case): those
     labelled ``words`` first, then those whose label shows them, then the rest; before all of
-    them the ids that are ``words`` among those a folded tool enumerates (a link list's
-    items are named by their links' words, and the tool lists them: the item itself, not a
-    row that mentions it)."""
+    them the ids that are ``words`` among those a folded tool enumerates or the citation
+    index lists (a link list's items and a change list's rows are named by their links'
+    words: the item itself, not a row that mentions it)."""
     pat = re.compile(rf"(?<!\w){re.escape(words)}(?!\w)", re.I)
     hits = [r for r in look.records() if pat.search(f"{r.label} {r.body}")]
     hits.sort(key=lambda r: (r.label.casefold() != words.casefold(), not pat.search(r.label)))
     named = [o for t in look.tools for o in t.enum("record") if o.casefold() == words.casefold()]
-    return list(dict.fromkeys([*named, *(r.id for r in hits)]))
+    # The citation index lists ids a person reads too (a change list's rows named by their
+    # titles): an id that is the words is that row.
+    cited = _CITED.search(look.raw)
+    listed = [i for i in (cited[1].split(" / ") if cited else []) if i.casefold() == words.casefold()]
+    return list(dict.fromkeys([*named, *listed, *(r.id for r in hits)]))
 
 
 def _row_tools(look: Look, record: str, words: str, *kinds: str) -> list[Tool]:
