@@ -548,6 +548,12 @@ def build(
 #: Of the room the other sections leave, the share lent to the tools JSON (the rest to the
 #: action lines): a tool's declaration takes about twice its line's characters.
 _TOOL_SHARE = 0.7
+#: Of the room left under the request's bound, the share lent first to a citation index that
+#: left ids out; the rest (and what the index does not use) goes to the action budgets.
+_INDEX_SHARE = 0.5
+#: A loan is tried with this share of the room left, then the next when the request would
+#: pass its bound.
+_LOANS = (1.0, 0.8, 0.6)
 
 
 def _lend(
@@ -560,25 +566,44 @@ def _lend(
     settle_ms: float,
     first: frozenset[str],
 ) -> tuple[Observation, str, list[dict[str, Any]]]:
-    """``built``, or, when its action budgets cut available entries while the request has room
-    left under ``max_total_chars``, the observation assembled again with that room lent to the
-    action budgets (a short page text must not starve the actions: a one-form page's own
-    submit button is not cut while the request is half empty). Within ``max_total_chars``."""
-    obs = built[0]
-    spare = opts.max_total_chars - used
-    cut = obs.omitted.action_entries_shown < min(sum(e.available for e in entries), opts.max_actions)
-    if not cut or spare <= 0:
-        return built
-    wider = msgspec.structs.replace(
-        opts,
-        max_tool_chars=opts.max_tool_chars + int(spare * _TOOL_SHARE),
-        max_action_chars=opts.max_action_chars + int(spare * (1 - _TOOL_SHARE)),
-    )
-    more = assemble(snapshot, wider, entries=entries, warnings=warnings, settle_ms=settle_ms, first=first)
-    text, tools = present(more, wider)
-    if len(text) + len(tools_json(tools)) > opts.max_total_chars:
-        return built
-    return more, text, tools
+    """``built``, or, when its budgets cut what the request has room left for under
+    ``max_total_chars``, the observation assembled again with that room lent: first
+    :data:`_INDEX_SHARE` of it to the citation index when it left record ids out (an id
+    names a record in a few characters: a link list's 129 entries), then what is still left
+    to the action budgets when they cut available entries (a short page text must not starve
+    the actions: a one-form page's own submit button is not cut while the request is half
+    empty). A loan whose request would pass ``max_total_chars`` is tried smaller (the lines
+    and tools it admits are only known once assembled). Within ``max_total_chars``."""
+    for section in ("index", "actions"):
+        obs = built[0]
+        if section == "index" and not obs.omitted.record_ids_not_listed:
+            continue
+        cut = obs.omitted.action_entries_shown < min(sum(e.available for e in entries), opts.max_actions)
+        if section == "actions" and not cut:
+            continue
+        for share in _LOANS:
+            spare = int((opts.max_total_chars - used) * share)
+            if spare <= 0:
+                break
+            if section == "index":
+                wider = msgspec.structs.replace(
+                    opts, max_index_chars=opts.max_index_chars + int(spare * _INDEX_SHARE)
+                )
+            else:
+                wider = msgspec.structs.replace(
+                    opts,
+                    max_tool_chars=opts.max_tool_chars + int(spare * _TOOL_SHARE),
+                    max_action_chars=opts.max_action_chars + int(spare * (1 - _TOOL_SHARE)),
+                )
+            more = assemble(
+                snapshot, wider, entries=entries, warnings=warnings, settle_ms=settle_ms, first=first
+            )
+            text, tools = present(more, wider)
+            size = len(text) + len(tools_json(tools))
+            if size <= opts.max_total_chars:
+                built, used, opts = (more, text, tools), size, wider
+                break
+    return built
 
 
 def _shrink(o: ObserveOptions) -> ObserveOptions:
