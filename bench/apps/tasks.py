@@ -1084,7 +1084,15 @@ JUPYTER: list[Task] = [
         "run-all-from-the-menu",
         "Run all the notebook's cells from the Run menu, then save the notebook.",
         "lab/tree/analysis.ipynb",
-        [NOTEBOOK_READY, KERNEL_READY, Click("Run"), Click("Run All Cells"), RAN, Expect(_SIXTEEN), Click(_SAVE)],
+        [
+            NOTEBOOK_READY,
+            KERNEL_READY,
+            Click("Run"),
+            Click("Run All Cells"),
+            RAN,
+            Expect(_SIXTEEN),
+            Click(_SAVE),
+        ],
         _saved(lambda cells: "16" in _output(cells[0])),
     ),
     Task(
