@@ -113,3 +113,41 @@ async def test_links_laid_out_as_bars_columns_and_lines_are_offered_by_their_wor
     hash_ = {"expression": "location.hash", "returnByValue": True}
     answer = await tab.session.send("Runtime.evaluate", hash_)
     assert answer["result"]["value"] == "#len"
+
+
+WORKBENCH = PAGES / "infer" / "workbench.html"
+#: Room for six action entries: fewer than the page's controls, so the ranking decides.
+SIX = ObserveOptions(max_actions=6)
+
+
+async def test_an_unlabelled_editor_takes_its_boxs_label_and_ranks_before_the_toolbar(
+    browser: cdpagent.Browser,
+) -> None:
+    """Issue 34: an editor with no words of its own inside a box labelled "Code Cell Content"
+    is called by that label (not "editor 1 in Work"), and a field of the content is offered
+    room before the toolbar of buttons above it; the menu bar's items (an application's
+    commands) before both."""
+    tab = await browser.open(WORKBENCH)
+    result = await observe_page(tab, SIX)
+    kinds = {t["function"]["name"]: t["function"]["description"] for t in result.tools}
+    assert "code_cell_content" in kinds, result.text
+    assert "type /" in kinds["code_cell_content"], kinds["code_cell_content"]
+    assert {"file", "edit", "run", "help"} <= kinds.keys(), result.text
+    assert "run_this_cell" not in kinds, result.text
+    receipt = await tab.act("code_cell_content", text="total = 6 * 7")
+    assert receipt.ok, receipt
+    assert "6 * 7" in await _text(tab, ".editor")
+
+
+async def test_the_items_of_a_menu_an_act_opened_are_offered_first(browser: cdpagent.Browser) -> None:
+    """Issue 34: the items of a menu that a click opened (appended at the end of the page,
+    after every other control) are why the click happened: the next observation offers them
+    before anything else, though its budget holds six entries of the page's twenty."""
+    tab = await browser.open(WORKBENCH)
+    await observe_page(tab, SIX)
+    assert (await tab.act("run")).ok
+    result = await observe_page(tab, SIX)
+    names = [t["function"]["name"] for t in result.tools]
+    assert {"run_selected_cell", "run_all_above", "run_all_cells", "restart_and_run_all"} <= set(names), names
+    assert (await tab.act("run_all_cells")).ok
+    assert await _text(tab, "#ran") == "ran: Run All Cells"

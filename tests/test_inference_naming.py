@@ -323,3 +323,31 @@ async def test_signs_are_read_as_their_words_and_prose_is_no_caption(browser: cd
     }
     assert tools["query"].description == "Query:" and "drink" in tools
     assert "- Tea, coffee, and anything else you drink daily" in result.text
+
+
+async def test_a_change_lists_rows_are_named_by_their_title_links_and_labelled_by_their_words(
+    browser: cdpagent.Browser, tmp_path: Path
+) -> None:
+    """OB-12, issue 34: a table row whose key cell (its first cell with text) is its link is
+    cited by the link's words ("Book 7", not "/book/7"), so a row past the records shown in
+    full is named in the citation index; its label is that cell, not the check box's state
+    in the first cell. The row's title action takes that id."""
+    page = tmp_path / "shelf.html"
+    page.write_text(_shelf(), encoding="utf-8")
+    tab = await browser.open(page)
+    result = await observe_page(tab)
+    obs = result.observation
+    assert "Book 29" in obs.record_ids, obs.record_ids
+    assert not any(i.startswith("/book/") for i in obs.record_ids), obs.record_ids
+    labels = [r.label for r in obs.records]
+    assert labels and all(label.startswith("Book ") for label in labels), labels
+    title = next(e for e in obs.actions if e.folded and e.kind == "click" and "Book 0" in (e.sample or []))
+    keep = (
+        "document.addEventListener('click', (e) => { const a = e.target.closest('a');"
+        " if (a) { e.preventDefault(); window.clicked = a.getAttribute('href'); } }, true)"
+    )
+    await tab.session.send("Runtime.evaluate", {"expression": keep})
+    receipt = await tab.act(title.tool, record="Book 7")
+    assert receipt.ok, receipt.to_json()
+    query = {"expression": "window.clicked", "returnByValue": True}
+    assert (await tab.session.send("Runtime.evaluate", query))["result"]["value"] == "/book/7"

@@ -386,3 +386,39 @@ def test_ob3_the_main_content_is_offered_before_what_lies_beside_it_and_before_i
     )
     shown = {a.name for a in _observe(plain, ObserveOptions(max_actions=8))[0].actions}
     assert shown == {f"open file {i}" for i in range(8)}, shown
+
+
+def test_ob3_what_an_act_opened_and_a_menu_bar_are_offered_room_first() -> None:
+    """Issue 34: after an act, the options and menu items that came with it (the menu it
+    opened, at the end of the page) are offered room before everything else, and an
+    application's menu bar before the content; a button that merely appeared is not."""
+    from cdpagent.snapshot.budget import build
+    from cdpagent.snapshot.toolnames import NameRegistry
+
+    regions = [
+        Region(id="menubar", label="menubar", role="menubar", path=["menubar"], in_viewport=True),
+        Region(id="work", label="Work", role="main", path=["work"], in_viewport=True),
+    ]
+
+    def action(words: str, uid: int, region: list[str], *, popup: bool = False) -> PageAction:
+        return PageAction(
+            name=words, kind="click", effect="write", description=words,
+            region=region[-1] if region else None, region_path=region, in_viewport=True,
+            source="inferred", uid=uid, popup=popup,
+        )  # fmt: skip
+
+    menu = [action(w, 100 + i, ["menubar"]) for i, w in enumerate(("File", "Run", "Help"))]
+    work = [action(f"tool {i}", i + 1, ["work"]) for i in range(10)]
+    names = NameRegistry()
+    opts = ObserveOptions(max_actions=5)
+    page = [*work, *menu]
+    before = Snapshot(identity=Identity(title="App"), regions=regions, actions=page, actions_total=13)
+    shown = {a.name for a in build(before, opts, names=names)[0].actions}
+    assert shown == {"File", "Run", "Help", "tool 0", "tool 1"}, shown
+    names.acting()
+    opened = [action(w, 200 + i, [], popup=True) for i, w in enumerate(("Run All", "Run Above"))]
+    after = msgspec.structs.replace(
+        before, actions=[*work, action("new button", 300, ["work"]), *menu, *opened], actions_total=16
+    )
+    shown = {a.name for a in build(after, opts, names=names)[0].actions}
+    assert shown == {"Run All", "Run Above", "File", "Run", "Help"}, shown

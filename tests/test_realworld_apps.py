@@ -37,17 +37,6 @@ pytestmark = pytest.mark.skipif(
 )
 
 BY_NAME = {(t.app, t.name): t for t in tasks.TASKS}
-LINK_LIST = (
-    "the built-in functions' table is a link list of 129 records named by their words, but "
-    "len() is neither among the records shown in full nor among the citation ids the index "
-    "budget lists, so a reader of the observation does not see it offered (issue 34)"
-)
-
-JUPYTER_EDITOR = (
-    "a CodeMirror 6 editor (contenteditable, role textbox, named only by its cell's aria-label "
-    "'Code Cell Content') is named by its position ('editor_1_in_main_area_content') and cut by "
-    "the action budget, where the file browser beside the page's main content fills it (issue 34)"
-)
 
 # Decided at collection: a skip raised inside the trio test loses its reason.
 NO_STREAMLIT = pytest.mark.skipif(
@@ -74,7 +63,7 @@ CASES = [
     pytest.param("python-docs", "search"),
     pytest.param("python-docs", "faq"),
     pytest.param("python-docs", "next-topic"),
-    pytest.param("python-docs", "builtin", marks=pytest.mark.xfail(strict=True, reason=LINK_LIST)),
+    pytest.param("python-docs", "builtin"),
     pytest.param("streamlit", "selectbox", marks=NO_STREAMLIT),
     pytest.param("streamlit", "checkbox", marks=NO_STREAMLIT),
     pytest.param("streamlit", "text", marks=NO_STREAMLIT),
@@ -84,9 +73,7 @@ CASES = [
     # multiselect's closing list is sometimes read before the list has closed (issue 34).
     pytest.param("streamlit", "number", marks=NO_STREAMLIT),
     pytest.param("jupyter", "run-cell", marks=NO_JUPYTER),
-    pytest.param(
-        "jupyter", "edit-and-run", marks=[NO_JUPYTER, pytest.mark.xfail(strict=True, reason=JUPYTER_EDITOR)]
-    ),
+    pytest.param("jupyter", "edit-and-run", marks=NO_JUPYTER),
 ]
 
 

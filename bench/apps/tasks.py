@@ -35,6 +35,7 @@ from cdpagent.snapshot.observe import observe_page
 from cdpagent.snapshot.openai_tools import PRESS_FOCUSED
 
 _TITLE = re.compile(r"^- title: (.*)$", re.M)
+_CITED = re.compile(r"^Citation record ids \(.*?\): <page_data>(.*?)</page_data>", re.M)
 _REGEX = re.compile(r"[\\^$.|?*+()\[\]{}]")
 
 
@@ -88,14 +89,18 @@ class Run:
 def _record_ids(look: Look, words: str) -> list[str]:
     """Ids of the records whose line shows ``words`` (as whole words, any case): those
     labelled ``words`` first, then those whose label shows them, then the rest; before all of
-    them the ids that are ``words`` among those a folded tool enumerates (a link list's
-    items are named by their links' words, and the tool lists them: the item itself, not a
-    row that mentions it)."""
+    them the ids that are ``words`` among those a folded tool enumerates or the citation
+    index lists (a link list's items and a change list's rows are named by their links'
+    words: the item itself, not a row that mentions it)."""
     pat = re.compile(rf"(?<!\w){re.escape(words)}(?!\w)", re.I)
     hits = [r for r in look.records() if pat.search(f"{r.label} {r.body}")]
     hits.sort(key=lambda r: (r.label.casefold() != words.casefold(), not pat.search(r.label)))
     named = [o for t in look.tools for o in t.enum("record") if o.casefold() == words.casefold()]
-    return list(dict.fromkeys([*named, *(r.id for r in hits)]))
+    # The citation index lists ids a person reads too (a change list's rows named by their
+    # titles): an id that is the words is that row.
+    cited = _CITED.search(look.raw)
+    listed = [i for i in (cited[1].split(" / ") if cited else []) if i.casefold() == words.casefold()]
+    return list(dict.fromkeys([*named, *listed, *(r.id for r in hits)]))
 
 
 def _row_tools(look: Look, record: str, words: str, *kinds: str) -> list[Tool]:
@@ -1039,6 +1044,9 @@ def _source(cell: dict[str, Any]) -> str:
 
 
 NOTEBOOK_READY = WaitFor("sum(values)", seconds=60)
+#: A person waits for the kernel to say it is idle before running code: a Run pressed while it
+#: still connects can be lost.
+KERNEL_READY = WaitFor("Idle", seconds=60)
 _RUN = "Run this cell and advance"
 _SAVE = "Save and create checkpoint"
 _SIXTEEN = r"(?<![\d.])16(?![\d.])"  # the cell's result, 3 + 5 + 8
@@ -1052,7 +1060,7 @@ JUPYTER: list[Task] = [
         "run-cell",
         "Run the notebook's cell, check its result, and save the notebook.",
         "lab/tree/analysis.ipynb",
-        [NOTEBOOK_READY, Click(_RUN), RAN, Expect(_SIXTEEN), Click(_SAVE)],
+        [NOTEBOOK_READY, KERNEL_READY, Click(_RUN), RAN, Expect(_SIXTEEN), Click(_SAVE)],
         _saved(lambda cells: "16" in _output(cells[0])),
     ),
     Task(
@@ -1062,6 +1070,7 @@ JUPYTER: list[Task] = [
         "lab/tree/analysis.ipynb",
         [
             NOTEBOOK_READY,
+            KERNEL_READY,
             Type("Code Cell Content", "print(6 * 7)"),
             Click(_RUN),
             RAN,
@@ -1075,7 +1084,15 @@ JUPYTER: list[Task] = [
         "run-all-from-the-menu",
         "Run all the notebook's cells from the Run menu, then save the notebook.",
         "lab/tree/analysis.ipynb",
-        [NOTEBOOK_READY, Click("Run"), Click("Run All Cells"), RAN, Expect(_SIXTEEN), Click(_SAVE)],
+        [
+            NOTEBOOK_READY,
+            KERNEL_READY,
+            Click("Run"),
+            Click("Run All Cells"),
+            RAN,
+            Expect(_SIXTEEN),
+            Click(_SAVE),
+        ],
         _saved(lambda cells: "16" in _output(cells[0])),
     ),
     Task(

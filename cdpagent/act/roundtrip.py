@@ -414,6 +414,7 @@ async def _steps(trip: Trip, delivery: Delivery) -> Receipt:
     trip.serial = doc.serial if doc else -1
     trip.names = registry_of(tab, trip.serial)
     before_entries = fold_actions(before, trip.names)
+    trip.names.acting()
     try:
         t0 = time.perf_counter()
         await delivery.deliver(trip, before, before_entries)

@@ -157,23 +157,26 @@ def _identity(identity: Identity, sizes: list[int], max_chars: int) -> Identity:
 # The landmarks around a page's content: a region of one of these roles that no other region
 # holds is the page's chrome (its banner, site navigation, footer, side bar). A person looks
 # at the content first, so the budgets offer it their room first. A navigation inside the
-# content (a list's filters) is content, and so is a search, wherever it sits: it is how a
-# person reaches what the page does not show.
+# content (a list's filters) is content, and so are a search and an application's menu bar,
+# wherever they sit: they are how a person reaches what the page does not show (its other
+# pages, its commands), so they are offered room first.
 _CHROME_ROLES = frozenset({"banner", "navigation", "contentinfo", "complementary"})
-# Rows of small tools (a formatting toolbar, a menu bar) are chrome wherever they sit: the
-# task's own fields and buttons come before them.
-_TOOL_ROLES = frozenset({"toolbar", "menubar"})
+_WAYS = frozenset({"search", "menubar"})
+# Rows of small tools (a formatting toolbar) are chrome wherever they sit: the task's own
+# fields and buttons come before them.
+_TOOL_ROLES = frozenset({"toolbar"})
 # Where a page marks its main content (a ``main`` landmark), what lies beside it (an
 # application's side panels, a site's columns) comes after it, and after its own tool rows:
-# a person works in the main content. Dialogs and searches are never set aside.
-_NEVER_ASIDE = frozenset({"main", "dialog", "alertdialog", "search"})
+# a person works in the main content. Dialogs, searches and menu bars are never set aside.
+_NEVER_ASIDE = frozenset({"main", "dialog", "alertdialog", *_WAYS})
 
 
 def _chrome(regions: list[Region]) -> dict[str, int]:
     """The chrome regions among ``regions``, each with how far from the content it ranks:
-    1 for outermost regions of a chrome role and toolbars or menu bars anywhere, with the
-    regions inside them; 2 for every outermost region beside the page's ``main`` landmark
-    (where it has one), with what it holds. Searches, and what they hold, are never chrome."""
+    1 for outermost regions of a chrome role and toolbars anywhere, with the regions inside
+    them; 2 for every outermost region beside the page's ``main`` landmark (where it has
+    one), with what it holds. Searches and menu bars (:data:`_WAYS`), and what they hold,
+    are never chrome."""
     mains = [r for r in regions if r.role == "main"]
     holding_main = {step for r in mains for step in (r.path or [r.id])}
     aside = {
@@ -184,7 +187,7 @@ def _chrome(regions: list[Region]) -> dict[str, int]:
     roots = {
         r.id for r in regions if (r.parent is None and r.role in _CHROME_ROLES) or r.role in _TOOL_ROLES
     }
-    searches = {r.id for r in regions if r.role == "search"}
+    searches = {r.id for r in regions if r.role in _WAYS}
     out: dict[str, int] = {}
     for r in regions:
         path = r.path or [r.id]
@@ -203,26 +206,43 @@ def _chrome(regions: list[Region]) -> dict[str, int]:
 _BAR_ROWS = 5
 
 
-def _ranked(entries: list[ActionEntry], chrome: dict[str, int], searches: set[str]) -> list[ActionEntry]:
+#: The kinds of a form's fields: what a person fills in before pressing anything.
+_FIELD_KINDS = frozenset({"type", "select", "choose", "check", "set", "upload"})
+
+
+def _ranked(
+    entries: list[ActionEntry],
+    chrome: dict[str, int],
+    searches: set[str],
+    first: frozenset[str] = frozenset(),
+    dialogs: frozenset[str] = frozenset(),
+) -> list[ActionEntry]:
     """``entries`` in the order the action budget offers them its room, the way a person's
     attention goes: available ones before unavailable ones (whose reasons stay visible after
-    them); among each, a search's first (the way to what is not shown: entries in a region of
-    ``searches``), then the content's before the chrome's (by how far from the content
+    them); among each, the options, menu items and dialog controls that came with the last
+    act (tools named in ``first``: the menu or the list it opened, the dialog it raised, are
+    why it happened), then a search's or a menu bar's (the way to what is not shown: entries
+    in a region of ``searches``), then the content's before the chrome's (by how far from the content
     ``chrome`` ranks their innermost region; a folded entry of the chrome that stands for a
-    whole bar of links, such as a page's next and previous, is one line for :data:`_BAR_ROWS`
-    or more and counts as content), those in the viewport before those below it, then the
-    content's row actions (what one does with records) before the others, a folded entry of
-    the chrome among the others. Document order otherwise."""
+    whole bar of links, such as a page's next and previous, is one line for
+    :data:`_BAR_ROWS` or more and counts as content), those in the viewport before those
+    below it, those with words a person reads before those named only by a class or an id,
+    the fields (what one fills in: an editor before the toolbar of buttons above it) before
+    the rest, then the content's row actions (what one does with records) before the others,
+    a folded entry of the chrome among the others. Document order otherwise."""
 
-    def rank(e: ActionEntry) -> tuple[bool, bool, int, bool, bool]:
+    def rank(e: ActionEntry) -> tuple[bool, bool, bool, int, bool, bool, bool, bool]:
         path = e.region_path
         level = chrome.get(path[-1], 0) if path else 0
         chromes = level > 0
         return (
             not e.available,
+            not (e.tool in first and (e.popup or not dialogs.isdisjoint(path))),
             not searches.intersection(path),
             level if e.rows < _BAR_ROWS else 0,
             not e.visible,
+            e.name_source == "attribute",
+            e.folded or e.kind not in _FIELD_KINDS,
             chromes or not e.folded,
         )
 
@@ -381,6 +401,7 @@ def assemble(
     entries: list[ActionEntry],
     warnings: list[str] | None = None,
     settle_ms: float = 0.0,
+    first: frozenset[str] = frozenset(),
 ) -> Observation:
     """Apply every budget of ``options`` to ``snapshot``; never raises on page content.
 
@@ -389,11 +410,14 @@ def assemble(
     :func:`screen_record_ids` screened): the snapshot is folded once, by the caller.
     Every section's candidates are measured in one :func:`~.render.measure`; a section
     asks again only for items past them, and the feedback when the regions it names
-    were cut.
+    were cut. The options, menu items and dialog controls among the tools named in ``first``
+    (those that came with the last act) are offered room first.
     """
     opts = options or ObserveOptions()
     chrome = _chrome(snapshot.regions)
-    ranked = _ranked(entries, chrome, {r.id for r in snapshot.regions if r.role == "search"})
+    ways = {r.id for r in snapshot.regions if r.role in _WAYS}
+    dialogs = frozenset(r.id for r in snapshot.regions if r.role in ("dialog", "alertdialog"))
+    ranked = _ranked(entries, chrome, ways, first, dialogs)
     listed_regions = snapshot.regions[: opts.max_scopes]
     listed_records = _content_first(snapshot.records, snapshot.regions, chrome)[: opts.max_records]
     listed_feedback = snapshot.feedback[: opts.max_feedback]
@@ -495,18 +519,22 @@ def build(
     once, with the tool names ``names`` keeps for the document (or ``entries`` are the
     caller's folding of the screened snapshot); the entries are reused by every
     shrinking round. ``names`` also learns which tools were shown
-    (:meth:`~cdpagent.snapshot.toolnames.NameRegistry.shown`).
+    (:meth:`~cdpagent.snapshot.toolnames.NameRegistry.shown`), and gives room first to the
+    controls that came with the document's last act
+    (:meth:`~cdpagent.snapshot.toolnames.NameRegistry.appeared`).
     """
     opts = options or ObserveOptions()
     if entries is None:
         snapshot = screen_record_ids(snapshot)
         entries = fold_actions(snapshot, names)
+    first = names.appeared() if names is not None else frozenset()
     for _ in range(8):
-        obs = assemble(snapshot, opts, entries=entries, warnings=warnings, settle_ms=settle_ms)
+        obs = assemble(snapshot, opts, entries=entries, warnings=warnings, settle_ms=settle_ms, first=first)
         text, tools = present(obs, opts)
         used = len(text) + len(tools_json(tools))
         if used <= opts.max_total_chars:
-            obs, text, tools = _lend(snapshot, opts, entries, (obs, text, tools), used, warnings, settle_ms)
+            built = (obs, text, tools)
+            obs, text, tools = _lend(snapshot, opts, entries, built, used, warnings, settle_ms, first)
             break
         opts = _shrink(opts)
     if names is not None:
@@ -520,6 +548,12 @@ def build(
 #: Of the room the other sections leave, the share lent to the tools JSON (the rest to the
 #: action lines): a tool's declaration takes about twice its line's characters.
 _TOOL_SHARE = 0.7
+#: Of the room left under the request's bound, the share lent first to a citation index that
+#: left ids out; the rest (and what the index does not use) goes to the action budgets.
+_INDEX_SHARE = 0.5
+#: A loan is tried with this share of the room left, then the next when the request would
+#: pass its bound.
+_LOANS = (1.0, 0.8, 0.6)
 
 
 def _lend(
@@ -530,26 +564,46 @@ def _lend(
     used: int,
     warnings: list[str] | None,
     settle_ms: float,
+    first: frozenset[str],
 ) -> tuple[Observation, str, list[dict[str, Any]]]:
-    """``built``, or, when its action budgets cut available entries while the request has room
-    left under ``max_total_chars``, the observation assembled again with that room lent to the
-    action budgets (a short page text must not starve the actions: a one-form page's own
-    submit button is not cut while the request is half empty). Within ``max_total_chars``."""
-    obs = built[0]
-    spare = opts.max_total_chars - used
-    cut = obs.omitted.action_entries_shown < min(sum(e.available for e in entries), opts.max_actions)
-    if not cut or spare <= 0:
-        return built
-    wider = msgspec.structs.replace(
-        opts,
-        max_tool_chars=opts.max_tool_chars + int(spare * _TOOL_SHARE),
-        max_action_chars=opts.max_action_chars + int(spare * (1 - _TOOL_SHARE)),
-    )
-    more = assemble(snapshot, wider, entries=entries, warnings=warnings, settle_ms=settle_ms)
-    text, tools = present(more, wider)
-    if len(text) + len(tools_json(tools)) > opts.max_total_chars:
-        return built
-    return more, text, tools
+    """``built``, or, when its budgets cut what the request has room left for under
+    ``max_total_chars``, the observation assembled again with that room lent: first
+    :data:`_INDEX_SHARE` of it to the citation index when it left record ids out (an id
+    names a record in a few characters: a link list's 129 entries), then what is still left
+    to the action budgets when they cut available entries (a short page text must not starve
+    the actions: a one-form page's own submit button is not cut while the request is half
+    empty). A loan whose request would pass ``max_total_chars`` is tried smaller (the lines
+    and tools it admits are only known once assembled). Within ``max_total_chars``."""
+    for section in ("index", "actions"):
+        obs = built[0]
+        if section == "index" and not obs.omitted.record_ids_not_listed:
+            continue
+        cut = obs.omitted.action_entries_shown < min(sum(e.available for e in entries), opts.max_actions)
+        if section == "actions" and not cut:
+            continue
+        for share in _LOANS:
+            spare = int((opts.max_total_chars - used) * share)
+            if spare <= 0:
+                break
+            if section == "index":
+                wider = msgspec.structs.replace(
+                    opts, max_index_chars=opts.max_index_chars + int(spare * _INDEX_SHARE)
+                )
+            else:
+                wider = msgspec.structs.replace(
+                    opts,
+                    max_tool_chars=opts.max_tool_chars + int(spare * _TOOL_SHARE),
+                    max_action_chars=opts.max_action_chars + int(spare * (1 - _TOOL_SHARE)),
+                )
+            more = assemble(
+                snapshot, wider, entries=entries, warnings=warnings, settle_ms=settle_ms, first=first
+            )
+            text, tools = present(more, wider)
+            size = len(text) + len(tools_json(tools))
+            if size <= opts.max_total_chars:
+                built, used, opts = (more, text, tools), size, wider
+                break
+    return built
 
 
 def _shrink(o: ObserveOptions) -> ObserveOptions:

@@ -82,6 +82,7 @@ def _page_entry(action: PageAction, labels: dict[RegionPath, str]) -> ActionEntr
         visible=1 if action.in_viewport else 0,
         source=action.source,
         name_source=action.name_source,
+        popup=action.popup,
     )
 
 

@@ -194,6 +194,9 @@ class PageAction(msgspec.Struct, frozen=True):
     uid: int = 0
     """An inferred control's number in its document, the same on every observation of it
     (0: none); :mod:`cdpagent.snapshot.toolnames` keeps its tool name by it."""
+    popup: bool = False
+    """An inferred option or menu item: an item of a list or menu that opens (the budget
+    offers room first to those an act opened)."""
 
     @property
     def locator(self) -> ActionLocator:
@@ -426,6 +429,8 @@ class ActionEntry(msgspec.Struct, frozen=True, omit_defaults=True):
     source: Source = "declared"
     name_source: NameSource | None = None
     """Where an inferred name came from when it is not the accessible name."""
+    popup: bool = False
+    """An option or a menu item (:attr:`PageAction.popup`)."""
 
     def locator(self, record: str | None = None) -> ActionLocator:
         """The locator of this entry's element (for a folded entry, of ``record``'s row)."""

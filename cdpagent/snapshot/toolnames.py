@@ -142,6 +142,8 @@ class NameRegistry:
         self._shown: set[str] = set()
         self._from: dict[str, int] = {}
         """Per family of names (:func:`_family`), the number a new name is looked for from."""
+        self._before_act: set[int] | None = None
+        """The controls on the page when the last act began (:meth:`acting`)."""
 
     def assign(self, entries: Sequence[ActionEntry], keys: Sequence[Hashable]) -> list[ActionEntry]:
         """``entries`` (in document order, each identified by its key in ``keys``) with their
@@ -231,6 +233,19 @@ class NameRegistry:
                 if len(at) == 1 and sum(before[g] == now[at[0]] for g in gone) == 1:
                     back[at[0]] = control
         return back
+
+    def acting(self) -> None:
+        """Remember the controls on the page now, as an act on this document begins: what
+        comes after them came because of the act (:meth:`appeared`)."""
+        self._before_act = set(self._here)
+
+    def appeared(self) -> frozenset[str]:
+        """The names of the controls on the page at the last assignment that were not there
+        when the last act on this document began (a menu it opened, a list of suggestions, a
+        dialog); empty before any act."""
+        if self._before_act is None:
+            return frozenset()
+        return frozenset(self._name_of[c] for c in self._here - self._before_act)
 
     def shown(self, names: Sequence[str]) -> None:
         """Remember that the model was given ``names`` (an observation's tools)."""

@@ -22,8 +22,9 @@
   // element, which dominated large pages.
   const LANDMARK = 'main,nav,header,footer,aside,form,search,section,article,dialog,[role]';
   const LANDMARK_TAGS = ['main', 'nav', 'header', 'footer', 'aside', 'form', 'search', 'section', 'article', 'dialog'];
+  // A menu bar is a region too: an application's commands, which the budgets rank with its search.
   const LANDMARK_ROLES = new Set(['main', 'navigation', 'banner', 'contentinfo', 'complementary',
-    'form', 'search', 'region', 'dialog', 'alertdialog', 'tabpanel']);
+    'form', 'search', 'region', 'dialog', 'alertdialog', 'tabpanel', 'menubar']);
   const NAMED_ONLY = /^(region|article|tabpanel)$/;
   const NAMED_SECTIONS = ':is(section,article):not([role]):is([aria-label],[aria-labelledby])';
   const CONTROL = 'a,button,input,select,textarea,summary,[role],[contenteditable]';

@@ -182,6 +182,28 @@
     return '';
   }
 
+  // An unlabelled field inside a labelled container (an editor in a box labelled "Code Cell
+  // Content", a field in a fieldset whose legend says what it is for) is called by the
+  // container's label, as a person reads the box the field sits in: the nearest ancestor,
+  // within BOX_LEVELS and short of a landmark or a form, with an ARIA name (or a fieldset
+  // with a legend) that holds no other field, so the label can only be this field's.
+  const BOX_LEVELS = 8;
+  const BOX_STOP = /^(FORM|MAIN|NAV|ASIDE|HEADER|FOOTER|DIALOG|TABLE|TR|TD|TH)$/;
+  const FIELDS = 'input:not([type=hidden],[type=button],[type=submit],[type=reset],[type=image]),textarea,select,' +
+    '[contenteditable=""],[contenteditable=true],[contenteditable=plaintext-only],[role=textbox],[role=searchbox],[role=combobox],[role=spinbutton]';
+  function boxName(el, max) {
+    let up = el.parentElement;
+    for (let depth = 0; depth < BOX_LEVELS && up && up !== document.body; depth++, up = up.parentElement) {
+      if (isLandmarkEl(up) || BOX_STOP.test(up.tagName)) return '';
+      const legend = up.tagName === 'FIELDSET' && up.querySelector(':scope > legend');
+      const named = P.ariaName(up, max) || (legend ? textOf(legend, max) : '');
+      if (!named) continue;
+      const others = Array.prototype.some.call(up.querySelectorAll(FIELDS), (f) => f !== el && !el.contains(f) && !f.contains(el));
+      return others || GENERIC_NAME.test(named) ? '' : named;
+    }
+    return '';
+  }
+
   const GENERATED_ID = /\d{3,}|^[a-z]{0,2}[-_:]|^:|[0-9a-f]{8,}/i;
   // A humanised name or id names a control only when it holds a word ("tt1" does not).
   const WORDY = /\p{L}{3,}/u;
@@ -201,6 +223,10 @@
     if (placeholder && squash(placeholder)) return [clip(placeholder, max), 'placeholder'];
     const title = el.getAttribute('title');
     if (title && squash(title)) return [clip(title, max), 'title'];
+    if (!inRow && (FIELD_KINDS.test(kind) || el.isContentEditable)) {
+      const box = boxName(el, max);
+      if (box) return [box, 'label'];
+    }
     const header = headerOf(el, max);
     if (header) return [header, 'header'];
     for (const attr of ['name', 'id']) {

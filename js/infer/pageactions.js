@@ -220,6 +220,7 @@
         in_viewport: visible, order: 0, source: 'inferred', uid: uidOf(el),
       };
       if (source) action.name_source = source;
+      if (POPUP_ITEM.test(role)) action.popup = true;
       out.push(action);
     }
     const pastVisible = countPast(ctx, past) + namedPastVisible;

@@ -164,7 +164,7 @@
     let id = c.links ? squash((link || row).textContent) : row.id || row.getAttribute('data-id') || row.getAttribute('data-key');
     if (!id) {
       const first = row.querySelector('a[href]');
-      id = first ? first.getAttribute('href') : hashId(keyText(row, c.table));
+      id = first ? linkId(first, row, c.table) : hashId(keyText(row, c.table));
     }
     return {
       container: c, id: clip(id, ctx.opts.record_id_chars), shown: row.checkVisibility(VIS),
@@ -172,6 +172,17 @@
     };
   }
 
+
+  // A table row whose key cell (its first cell with text) is its first link's words is
+  // called by those words, as a person calls a row of a change list by its title ("Emma",
+  // not "/admin/library/book/3/change/"): its id reads like the link. Any other row is
+  // called by the link's target (a row's "Edit" link says nothing of which row it is).
+  const ID_WORDS = 80;
+  function linkId(link, row, table) {
+    const words = squash(link.textContent);
+    if (table && words && words.length <= ID_WORDS && WORD.test(words) && keyText(row, true) === words) return words;
+    return link.getAttribute('href');
+  }
 
   // 53-bit FNV-style hash of a row's text: the same text gives the same id after a re-render.
   function hashId(text) {
@@ -264,7 +275,9 @@
         const name = headers[i] || `column ${i + 1}`;
         if (!(name in fields)) fields[name] = fieldValue(cell, opts);
       });
-      rec.full.label = cells.length ? clip(fieldValue(cells[0], opts), 200) : '';
+      // The row is called by its first cell with words (a title), not by a check box's state.
+      const key = Array.prototype.find.call(cells, (cell) => textOf(cell, 200));
+      rec.full.label = key ? textOf(key, 200) : cells.length ? clip(fieldValue(cells[0], opts), 200) : '';
     } else {
       // innerText: what is shown, so opening a disclosure changes the record.
       const text = clip(row.querySelector(P.SENSITIVE) ? P.pageText(row, true) : row.innerText, opts.max_string);
