@@ -7,10 +7,15 @@ documentation pages at sizes past ``max_page_actions`` and the card search's bou
 Every page must still observe to exactly that text and those tools. A change meant to
 change what inference shows re-records the file (``CDPAGENT_RECORD_GOLDEN=1``), and says
 why in its commit. The checkout's own path is written ``<repo>``.
+
+The pages are opened through a link whose path has the same length on every checkout
+(:func:`_pages_root`): the budgets lend the room a request leaves under its bound, and
+the page's path is part of the request, so a longer checkout path would show fewer ids.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -22,8 +27,24 @@ from cdpagent.snapshot import ObserveOptions, tools_json
 from cdpagent.snapshot.observe import observe_page
 
 HERE = Path(__file__).resolve().parent
-REAL = HERE / "realworld"
 GOLDEN = HERE / "golden" / "inferred_pages.json"
+
+
+def _pages_root() -> Path:
+    """``tests/realworld`` through a link in ``/tmp`` named by this checkout's path (so two
+    checkouts never share it), whose own path has one length everywhere; made at import,
+    atomically, so that parallel workers agree."""
+    real = HERE / "realworld"
+    link = Path("/tmp") / f"cdpagent-golden-{hashlib.sha256(str(real).encode()).hexdigest()[:12]}"
+    if not (link.is_symlink() and link.resolve() == real):
+        spare = link.with_name(f"{link.name}.{os.getpid()}")
+        spare.unlink(missing_ok=True)
+        spare.symlink_to(real, target_is_directory=True)
+        spare.replace(link)
+    return link
+
+
+REAL = _pages_root()
 PAGES = {
     "todomvc": (REAL / "todomvc" / "index.html").as_uri(),
     "todomvc-react": (REAL / "todomvc-react" / "index.html").as_uri(),
@@ -46,7 +67,7 @@ PAGES = {
 
 def _portable(text: str) -> str:
     """``text`` with this checkout's path as ``<repo>``, so the file holds on any clone."""
-    return text.replace(str(HERE.parent), "<repo>")
+    return text.replace(str(REAL), "<repo>/tests/realworld").replace(str(HERE.parent), "<repo>")
 
 
 async def observe_all(browser: cdpagent.Browser | None = None) -> dict[str, dict[str, str]]:
