@@ -147,7 +147,8 @@ async def test_downloads_that_take_the_browser_past_its_total_cap_are_canceled(
             # Chromium may still be moving its partial file into place when it reports the
             # cancel (cdpagent removes it then), and deletes that file itself just after.
             with trio.fail_after(10):
-                while os.listdir(tmp_path) != ["part.bin"]:
+                while (left := os.listdir(tmp_path)) != ["part.bin"]:
+                    assert "part.bin" in left, left
                     await trio.sleep(0.02)
         finally:
             await tab.close()

@@ -427,13 +427,13 @@ async def _steps(trip: Trip, delivery: Delivery) -> Receipt:
         # The input started a navigation whose new document is not committed yet.
         await trip.committed_or_over()
     after = await trip.snapshot(include, after_input=trip.performed)
-    doc = tab.documents.main
-    names = registry_of(tab, doc.serial if doc else -1)
-    after_entries = fold_actions(after, names)
     warnings = list(trip.warnings)
     for message in trip.dialogs:
         warnings.append(f"the page opened a JavaScript dialog, dismissed (unattended): {message}")
     warnings += tab.take_notices()
+    doc = tab.documents.main
+    names = registry_of(tab, doc.serial if doc else -1)
+    after_entries = fold_actions(after, names)
     available = []
     for entry in after_entries:
         if entry.available:

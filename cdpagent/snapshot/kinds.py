@@ -41,7 +41,7 @@ upload     ``files``     paths       the file input's files set
 from __future__ import annotations
 
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final, Literal
 
 import msgspec
@@ -56,6 +56,7 @@ __all__ = [
     "KindSpec",
     "Schema",
     "constraint_words",
+    "input_schemas",
     "key_schema",
 ]
 
@@ -282,6 +283,12 @@ KINDS: Final[dict[Kind, KindSpec]] = {
 
 if set(KINDS) != set(typing.get_args(Kind)):  # pragma: no cover - a table and its type edited apart
     raise RuntimeError(f"KINDS and Kind disagree: {sorted(set(KINDS) ^ set(typing.get_args(Kind)))}")
+
+
+def input_schemas(requests: Sequence[tuple[Kind, InputSpec, str, bool]]) -> list[dict[str, Any]]:
+    """The argument properties of each ``(kind, spec, doc, inferred)``, in order: every tool
+    declaration of an observation takes its input schema from this one table at once."""
+    return [KINDS[kind].schema(spec, doc, inferred) for kind, spec, doc, inferred in requests]
 
 
 PAGE_KINDS: Final = tuple(kind for kind, spec in KINDS.items() if spec.on_page)

@@ -17,7 +17,7 @@ import msgspec
 
 from ..errors import ToolCallError
 from . import codes
-from .kinds import KINDS, InputSpec, key_schema
+from .kinds import InputSpec, Kind, input_schemas, key_schema
 from .model import ActionEntry, ActionLocator
 from .toolnames import RESERVED_TOOL_NAMES, legal_name
 
@@ -107,11 +107,16 @@ def tool_description(entry: ActionEntry, max_chars: int = 160) -> str:
     return text.replace("<", "\\u003c")
 
 
-def _input_properties(entry: ActionEntry, max_chars: int) -> dict[str, Any]:
-    """The parameters of ``entry``'s kind's argument (:data:`cdpagent.snapshot.kinds.KINDS`)."""
+def _schema_request(entry: ActionEntry, max_chars: int) -> tuple[Kind, InputSpec, str, bool]:
+    """What :func:`~cdpagent.snapshot.kinds.input_schemas` takes for ``entry``'s argument."""
     spec = entry.input or InputSpec()
     doc = _cut(spec.doc, max_chars) if spec.doc else ""
-    return KINDS[entry.kind].schema(spec, doc, entry.source == "inferred")
+    return entry.kind, spec, doc, entry.source == "inferred"
+
+
+def _input_properties(entries: list[ActionEntry], max_chars: int) -> list[dict[str, Any]]:
+    """The parameters of each entry's kind's argument (:data:`cdpagent.snapshot.kinds.KINDS`)."""
+    return input_schemas([_schema_request(entry, max_chars) for entry in entries])
 
 
 def _page_schema(value: Any) -> Any:
@@ -149,6 +154,11 @@ def _tool_parameters(entry: ActionEntry) -> tuple[dict[str, Any], bool]:
 
 def tool_declaration(entry: ActionEntry, max_chars: int = 160) -> dict[str, Any]:
     """One OpenAI function declaration for ``entry`` (strict JSON Schema where it can be)."""
+    return _declaration(entry, max_chars, _input_properties([entry], max_chars)[0])
+
+
+def _declaration(entry: ActionEntry, max_chars: int, argument: dict[str, Any]) -> dict[str, Any]:
+    """:func:`tool_declaration` with ``argument``, the properties of ``entry``'s kind's argument."""
     if entry.kind == "tool":
         parameters, strict = _tool_parameters(entry)
         return {
@@ -172,7 +182,7 @@ def tool_declaration(entry: ActionEntry, max_chars: int = 160) -> dict[str, Any]
             record["enum"] = list(entry.record_enum)
         properties["record"] = record
     description = tool_description(entry, max_chars)
-    properties.update(_input_properties(entry, max_chars))
+    properties.update(argument)
     return {
         "type": "function",
         "function": {
@@ -200,14 +210,17 @@ PRESS_FOCUSED_DESCRIPTION: Final = (
 
 def tool_declarations(entries: list[ActionEntry], max_chars: int = 160) -> list[dict[str, Any]]:
     """:func:`tool_declaration` of each of ``entries``, in order (what a budget measures at once)."""
-    return [tool_declaration(entry, max_chars) for entry in entries]
+    arguments = _input_properties(entries, max_chars)
+    return [_declaration(e, max_chars, a) for e, a in zip(entries, arguments, strict=True)]
 
 
 def declaration_sizes(entries: list[ActionEntry], max_chars: int = 160) -> list[int]:
     """The characters (not bytes) of each entry's :func:`tool_declaration` as compact JSON
     (what the tools budget counts), each declaration measured and let go."""
     encode = msgspec.json.encode
-    return [len(encode(tool_declaration(entry, max_chars)).decode()) for entry in entries]
+    arguments = _input_properties(entries, max_chars)
+    declarations = map(_declaration, entries, [max_chars] * len(entries), arguments)
+    return [len(encode(declaration).decode()) for declaration in declarations]
 
 
 def tools_json(tools: list[dict[str, Any]]) -> str:
