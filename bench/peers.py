@@ -95,13 +95,17 @@ class Reply:
         self.out.flush()
 
 
-async def serve_trio(reply: Reply, ops: dict[str, list[AsyncOp]]) -> None:
-    """Answer the coordinator's commands with Trio clients' ``ops`` (per call, one per tab)."""
-    import trio
-
+async def _serve(
+    reply: Reply,
+    ops: dict[str, list[AsyncOp]],
+    readline: Callable[[], Awaitable[str]],
+    throughput_of: Callable[[list[AsyncOp], int, float], Awaitable[tuple[int, float, float]]],
+) -> None:
+    """Answer the coordinator's commands with ``ops`` (per call, one per tab): ``readline``
+    reads stdin without blocking the loop, ``throughput_of`` is the loop's own runner."""
     reply.say({"ready": True})
     while True:
-        command = json.loads(await trio.to_thread.run_sync(sys.stdin.readline) or '{"op": "quit"}')
+        command = json.loads(await readline() or '{"op": "quit"}')
         if command["op"] == "quit":
             return
         tab_ops = ops[command["call"]]
@@ -109,26 +113,22 @@ async def serve_trio(reply: Reply, ops: dict[str, list[AsyncOp]]) -> None:
             reply.say({"samples": await timed(tab_ops[0], command["calls"])})
         else:
             tabs, in_flight, seconds = command["tabs"], command["in_flight"], command["seconds"]
-            done, elapsed, _ = await throughput(tab_ops[:tabs], in_flight, seconds)
+            done, elapsed, _ = await throughput_of(tab_ops[:tabs], in_flight, seconds)
             reply.say({"calls": done, "elapsed": elapsed})
+
+
+async def serve_trio(reply: Reply, ops: dict[str, list[AsyncOp]]) -> None:
+    """:func:`_serve` for Trio clients."""
+    import trio
+
+    await _serve(reply, ops, lambda: trio.to_thread.run_sync(sys.stdin.readline), throughput)
 
 
 async def serve_asyncio(reply: Reply, ops: dict[str, list[AsyncOp]]) -> None:
-    """:func:`serve_trio` for asyncio clients (stdin is read in a thread, so the loop keeps
+    """:func:`_serve` for asyncio clients (stdin is read in a thread, so the loop keeps
     answering its websockets' pings between commands)."""
-    reply.say({"ready": True})
     loop = asyncio.get_running_loop()
-    while True:
-        command = json.loads(await loop.run_in_executor(None, sys.stdin.readline) or '{"op": "quit"}')
-        if command["op"] == "quit":
-            return
-        tab_ops = ops[command["call"]]
-        if command["op"] == "latency":
-            reply.say({"samples": await timed(tab_ops[0], command["calls"])})
-        else:
-            tabs, in_flight, seconds = command["tabs"], command["in_flight"], command["seconds"]
-            done, elapsed, _ = await throughput_asyncio(tab_ops[:tabs], in_flight, seconds)
-            reply.say({"calls": done, "elapsed": elapsed})
+    await _serve(reply, ops, lambda: loop.run_in_executor(None, sys.stdin.readline), throughput_asyncio)
 
 
 def run_floor(reply: Reply, client: BlockingPipeClient | BlockingWebSocketClient) -> None:

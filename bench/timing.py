@@ -13,6 +13,7 @@ import asyncio
 import statistics
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 import trio
@@ -54,41 +55,42 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
     return statistics.median(ordered) * 1e6, ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1e6
 
 
+class _Callers:
+    """``in_flight`` callers on each of ``ops``, each calling until ``seconds`` have passed,
+    counted in :attr:`done` (the event loop that runs :attr:`callers` is the caller's)."""
+
+    def __init__(self, ops: list[Callable[[], Awaitable[Any]]], in_flight: int, seconds: float) -> None:
+        self.done = 0
+        self.deadline = time.perf_counter() + seconds
+        self.callers = [partial(self._call, op) for op in ops for _ in range(in_flight)]
+        self.started, self.cpu = time.perf_counter(), time.process_time()
+
+    async def _call(self, op: Callable[[], Awaitable[Any]]) -> None:
+        while time.perf_counter() < self.deadline:
+            await op()
+            self.done += 1
+
+    def figures(self) -> tuple[int, float, float]:
+        """The calls made, the wall time and this process's CPU time they took (seconds)."""
+        return self.done, time.perf_counter() - self.started, time.process_time() - self.cpu
+
+
 async def throughput(
     ops: list[Callable[[], Awaitable[Any]]], in_flight: int, seconds: float
 ) -> tuple[int, float, float]:
     """Trio: ``in_flight`` concurrent callers on each of ``ops`` for ``seconds``; returns the
     calls made, the wall time and this process's CPU time they took (seconds)."""
-    done = 0
-    deadline = time.perf_counter() + seconds
-
-    async def worker(op: Callable[[], Awaitable[Any]]) -> None:
-        nonlocal done
-        while time.perf_counter() < deadline:
-            await op()
-            done += 1
-
-    started, cpu = time.perf_counter(), time.process_time()
+    callers = _Callers(ops, in_flight, seconds)
     async with trio.open_nursery() as nursery:
-        for op in ops:
-            for _ in range(in_flight):
-                nursery.start_soon(worker, op)
-    return done, time.perf_counter() - started, time.process_time() - cpu
+        for caller in callers.callers:
+            nursery.start_soon(caller)
+    return callers.figures()
 
 
 async def throughput_asyncio(
     ops: list[Callable[[], Awaitable[Any]]], in_flight: int, seconds: float
 ) -> tuple[int, float, float]:
     """:func:`throughput` for asyncio clients."""
-    done = 0
-    deadline = time.perf_counter() + seconds
-
-    async def worker(op: Callable[[], Awaitable[Any]]) -> None:
-        nonlocal done
-        while time.perf_counter() < deadline:
-            await op()
-            done += 1
-
-    started, cpu = time.perf_counter(), time.process_time()
-    await asyncio.gather(*(worker(op) for op in ops for _ in range(in_flight)))
-    return done, time.perf_counter() - started, time.process_time() - cpu
+    callers = _Callers(ops, in_flight, seconds)
+    await asyncio.gather(*(caller() for caller in callers.callers))
+    return callers.figures()
