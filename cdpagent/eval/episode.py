@@ -31,7 +31,7 @@ from .records import EpisodeError, EpisodeRecord, Step, Transcript, episode_file
 from .scoring import UNDEFINED, Ending, score
 from .tasks import AnswerReward, RewardFunction, Task, resolve_url
 
-__all__ = ["REWARD_TIMEOUT_S", "MeteredModel", "ModelSettings", "metered", "run_episode"]
+__all__ = ["REWARD_TIMEOUT_S", "MeteredModel", "ModelSettings", "episode_outputs", "metered", "run_episode"]
 
 REWARD_TIMEOUT_S: Final = 10.0
 """How long a reward expression or callable may take."""
@@ -254,9 +254,44 @@ async def run_episode(
             # No lease, a browser gone while the tab closed, or a bug: the episode scores 0 with
             # its reason and the run goes on.
             ending = Ending("crashed", _error(error))
+    check = task.reward if isinstance(task.reward, str) else f"python:{_name(task.reward)}"
+    return episode_outputs(
+        task, repeat, task.goal, check, ending, started, stamp, settings.model, model, agent, result
+    )
+
+
+def episode_outputs(
+    task: Task,
+    repeat: int,
+    goal: str,
+    check: str,
+    ending: Ending,
+    started: float,
+    stamp: str,
+    model_name: str,
+    model: MeteredModel | None,
+    agent: Agent | None,
+    result: AgentResult | None,
+    *,
+    count_unfinished: bool = True,
+) -> tuple[EpisodeRecord, Transcript]:
+    """The record and the transcript of repetition ``repeat`` of ``task``, which ended with
+    ``ending`` (scored here), began at ``started`` (``time.monotonic``, ``stamp`` in words)
+    and was scored by ``check``. ``model`` asked (None: the episode ended before it did),
+    ``agent`` and its turn's ``result`` (None: the turn did not end) give the steps, the
+    answer and the tool calls; a turn that did not end counts the calls its history holds,
+    unless not ``count_unfinished``."""
     elapsed = time.monotonic() - started
     scored = score(ending)
+    asked = model.asked if model is not None else []
     messages = result.transcript if result is not None else (agent.history if agent is not None else [])
+    if result is not None:
+        tool_calls = len(result.receipts)
+    elif count_unfinished:
+        tool_calls = sum(len(m.get("tool_calls") or ()) for m in messages if m.get("role") == "assistant")
+    else:
+        tool_calls = 0
+    answer = result.answer if result is not None and result.stopped is None else None
     record = EpisodeRecord(
         task=task.id,
         repeat=repeat,
@@ -265,29 +300,27 @@ async def run_episode(
         success=scored.success,
         task_error=scored.task_error,
         error=scored.error,
-        steps=len(model.asked),
-        tool_calls=len(result.receipts)
-        if result is not None
-        else sum(len(m.get("tool_calls") or ()) for m in messages if m.get("role") == "assistant"),
-        prompt_tokens=model.prompt_tokens,
-        completion_tokens=model.completion_tokens,
+        steps=len(asked),
+        tool_calls=tool_calls,
+        prompt_tokens=model.prompt_tokens if model is not None else None,
+        completion_tokens=model.completion_tokens if model is not None else None,
         time_s=round(elapsed, 3),
-        answer=result.answer if result is not None and result.stopped is None else None,
-        model=settings.model,
+        answer=answer,
+        model=model_name,
         started=stamp,
         transcript=episode_file(task.id, repeat),
     )
     transcript = Transcript(
         task=task.id,
         repeat=repeat,
-        goal=task.goal,
+        goal=goal,
         url=task.url,
-        steps=_steps(model.asked, messages),
+        steps=_steps(asked, messages),
         outcome=scored.outcome,
         error=scored.error,
-        answer=record.answer,
+        answer=answer,
         reward=scored.reward,
-        check=task.reward if isinstance(task.reward, str) else f"python:{_name(task.reward)}",
+        check=check,
     )
     return record, transcript
 

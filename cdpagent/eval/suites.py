@@ -42,11 +42,11 @@ from ..console.terminal import accept_all
 from ..errors import CDPAgentError, TaskFileError
 from ..runtime.threads import Thread
 from . import codes
-from .episode import MeteredModel, ModelSettings, _error, _steps, metered
+from .episode import MeteredModel, ModelSettings, _error, episode_outputs, metered
 from .progress import Progress
-from .records import EpisodeError, EpisodeRecord, Transcript, episode_file
+from .records import EpisodeError, EpisodeRecord, Transcript
 from .runner import Play, _version, model_settings, run_episodes
-from .scoring import Ending, score
+from .scoring import Ending
 from .tasks import Task
 
 __all__ = [
@@ -306,42 +306,12 @@ async def _episode(
             ending = Ending("setup_failed", EpisodeError(codes.TASK_SETUP_FAILED, str(error)))
         except Exception as error:
             ending = Ending("crashed", _error(error))
-    elapsed = time.monotonic() - started
-    scored = score(ending)
-    asked = model.asked if model is not None else []
-    messages = result.transcript if result is not None else (agent.history if agent is not None else [])
-    answer = result.answer if result is not None and result.stopped is None else None
-    record = EpisodeRecord(
-        task=task.id,
-        repeat=seed,
-        outcome=scored.outcome,
-        reward=scored.reward,
-        success=scored.success,
-        task_error=scored.task_error,
-        error=scored.error,
-        steps=len(asked),
-        tool_calls=len(result.receipts) if result is not None else 0,
-        prompt_tokens=model.prompt_tokens if model is not None else None,
-        completion_tokens=model.completion_tokens if model is not None else None,
-        time_s=round(elapsed, 3),
-        answer=answer,
-        model=settings.model,
-        started=stamp,
-        transcript=episode_file(task.id, seed),
+    check = f"BrowserGym validate (seed {seed})" + (f": {message}" if message else "")
+    # A turn that did not end counts no tool calls here (as this runner always has).
+    return episode_outputs(
+        task, seed, goal, check, ending, started, stamp, settings.model, model, agent, result,
+        count_unfinished=False,
     )
-    transcript = Transcript(
-        task=task.id,
-        repeat=seed,
-        goal=goal,
-        url=task.url,
-        steps=_steps(asked, messages),
-        outcome=scored.outcome,
-        error=scored.error,
-        answer=answer,
-        reward=scored.reward,
-        check=f"BrowserGym validate (seed {seed})" + (f": {message}" if message else ""),
-    )
-    return record, transcript
 
 
 class _SetupFailed(Exception):
