@@ -86,8 +86,8 @@ class PageFigures(msgspec.Struct):
 
 
 def _locators(obs: Observation) -> list[dict[str, Any]]:
-    """Every element the observation's actions target: one locator per page action, one
-    per row of a folded row action."""
+    """Every element the observation's actions target: one locator per page action (those
+    ``click_more`` names too), one per row of a folded row action."""
     out: list[dict[str, Any]] = []
 
     def add(entry: ActionEntry, record: str | None) -> None:
@@ -101,6 +101,8 @@ def _locators(obs: Observation) -> list[dict[str, Any]]:
                 add(entry, record)
         else:
             add(entry, None)
+    for entry in obs.more:
+        add(entry, None)
     return out
 
 

@@ -310,8 +310,9 @@ async def test_ob12_cards_outside_lists_are_records(browser: cdpagent.Browser) -
     tab = await browser.open(PAGES / "infer_cards.html")
     result = await observed(tab)
     records = {r.id: r for r in result.observation.records}
-    # Own data-id, else the link target, else a content hash; never a position.
-    assert list(records)[:4] == ["p1", "p2", "/products/lamp", "/products/desk"]
+    # Own data-id, else its link's words when the card begins with its link (what a person
+    # calls it), else a content hash; never a position.
+    assert list(records)[:4] == ["p1", "p2", "Lamp", "Desk"]
     chair = list(records)[4]
     assert chair.startswith("r") and records[chair].label == "Chair"
     assert [r.label for r in records.values()][:4] == ["Teapot", "Mug", "Lamp", "Desk"]
@@ -321,9 +322,9 @@ async def test_ob12_cards_outside_lists_are_records(browser: cdpagent.Browser) -
     # Feature boxes of one shape that hold links only are not records.
     assert sum(1 for e in result.observation.actions if e.tool.startswith("learn_more")) == 3
 
-    added = ok(await tab.act("add_to_cart", record="/products/lamp"))
+    added = ok(await tab.act("add_to_cart", record="Lamp"))
     assert added.result.changed is not None and added.result.changed.records is not None
-    text = added.result.changed.records.changed["/products/lamp"]["text"]
+    text = added.result.changed.records.changed["Lamp"]["text"]
     assert "Add to cart" in str(text.before) and "In cart" in str(text.after)
     cart = added.result.changed.state["Items in cart"]
     assert (cart.before, cart.after) == ("0", "1")
@@ -331,14 +332,14 @@ async def test_ob12_cards_outside_lists_are_records(browser: cdpagent.Browser) -
     assert added.result.changed.actions is not None
     rows = added.result.changed.actions.rows["add_to_cart@{record}"]
     assert (rows.before, rows.after) == (5, 4)
-    again = await tab.act("add_to_cart", record="/products/lamp")
+    again = await tab.act("add_to_cart", record="Lamp")
     assert again.code == codes.UNKNOWN_RECORD
 
     removed = ok(await tab.act("remove", record="p2"))
     assert removed.result.changed is not None and removed.result.changed.records is not None
     assert removed.result.changed.records.removed == ["p2"] and not removed.result.changed.records.added
     after = await observed(tab)
-    assert after.observation.record_ids == ["p1", "/products/lamp", "/products/desk", chair]
+    assert after.observation.record_ids == ["p1", "Lamp", "Desk", chair]
 
 
 # -- trust, masking, precedence --------------------------------------------------------

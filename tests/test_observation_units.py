@@ -413,8 +413,11 @@ def test_ob3_entries_skipped_as_too_long_never_let_more_than_max_actions_through
     )
     opts = ObserveOptions(max_actions=3, max_action_chars=200, max_description_chars=400)
     obs, _, tools = build(snap, opts)
-    assert [e.name for e in obs.actions] == ["short0", "short1", "short2"]
-    assert obs.omitted.action_entries_shown == len(tools) == 3
+    # Lines and the click_more entry: three entries, three tools, and every click is either
+    # listed or named in click_more.
+    assert obs.omitted.action_entries_shown + 1 == len(tools) == 3
+    assert tools[-1]["function"]["name"] == "click_more"
+    assert {e.name for e in [*obs.actions, *obs.more]} == {a.name for a in snap.actions}
 
 
 def test_ob3_the_action_budget_offers_room_as_attention_goes() -> None:
@@ -434,4 +437,6 @@ def test_ob3_the_action_budget_offers_room_as_attention_goes() -> None:
     ]  # fmt: skip
     snap = Snapshot(identity=Identity(), regions=[main, toolbar], actions=actions, actions_total=len(actions))
     obs, _, _ = build(snap, ObserveOptions(max_actions=3))
-    assert [e.name for e in obs.actions] == ["format 0", "body", "save"]  # shown in document order
+    # Two lines in document order, and the click_more entry naming the toolbar's buttons.
+    assert [e.name for e in obs.actions] == ["body", "save"]
+    assert [e.name for e in obs.more] == [f"format {n}" for n in range(5)]

@@ -378,14 +378,20 @@ def test_ob3_the_main_content_is_offered_before_what_lies_beside_it_and_before_i
     snapshot = Snapshot(
         identity=Identity(title="App"), regions=regions, actions=page, actions_total=len(page)
     )
-    shown = {a.name for a in _observe(snapshot, ObserveOptions(max_actions=8))[0].actions}
-    assert shown == {*(f"edit {i}" for i in range(3)), *(f"format {i}" for i in range(5))}, shown
+    obs = _observe(snapshot, ObserveOptions(max_actions=8))[0]
+    shown = {a.name for a in obs.actions}
+    # Seven lines and the click_more entry, which names the rest in the same order.
+    assert shown == {*(f"edit {i}" for i in range(3)), *(f"format {i}" for i in range(4))}, shown
+    named = [e.name for e in obs.more]
+    assert named == ["format 4", "format 5", *(f"open file {i}" for i in range(12))], named
     # Without a main landmark, the content's controls come in document order, as before.
     plain = msgspec.structs.replace(
         snapshot, regions=[msgspec.structs.replace(r, role="region") for r in regions]
     )
-    shown = {a.name for a in _observe(plain, ObserveOptions(max_actions=8))[0].actions}
-    assert shown == {f"open file {i}" for i in range(8)}, shown
+    obs = _observe(plain, ObserveOptions(max_actions=8))[0]
+    shown = {a.name for a in obs.actions}
+    assert shown == {f"open file {i}" for i in range(7)}, shown
+    assert [e.name for e in obs.more][:2] == ["open file 7", "open file 8"]
 
 
 def test_ob3_what_an_act_opened_and_a_menu_bar_are_offered_room_first() -> None:
@@ -413,12 +419,17 @@ def test_ob3_what_an_act_opened_and_a_menu_bar_are_offered_room_first() -> None:
     opts = ObserveOptions(max_actions=5)
     page = [*work, *menu]
     before = Snapshot(identity=Identity(title="App"), regions=regions, actions=page, actions_total=13)
-    shown = {a.name for a in build(before, opts, names=names)[0].actions}
-    assert shown == {"File", "Run", "Help", "tool 0", "tool 1"}, shown
+    obs = build(before, opts, names=names)[0]
+    shown = {a.name for a in obs.actions}
+    # Four lines and the click_more entry, which names the rest of the work's buttons.
+    assert shown == {"File", "Run", "Help", "tool 0"}, shown
+    assert [e.name for e in obs.more] == [f"tool {i}" for i in range(1, 10)]
     names.acting()
     opened = [action(w, 200 + i, [], popup=True) for i, w in enumerate(("Run All", "Run Above"))]
     after = msgspec.structs.replace(
         before, actions=[*work, action("new button", 300, ["work"]), *menu, *opened], actions_total=16
     )
-    shown = {a.name for a in build(after, opts, names=names)[0].actions}
-    assert shown == {"Run All", "Run Above", "File", "Run", "Help"}, shown
+    obs = build(after, opts, names=names)[0]
+    shown = {a.name for a in obs.actions}
+    assert shown == {"Run All", "Run Above", "File", "Run"}, shown
+    assert [e.name for e in obs.more][:2] == ["Help", "tool 0"]

@@ -274,3 +274,58 @@ async def test_ob9_row_buttons_labelled_per_row_are_named_by_their_shared_first_
     receipt = await tab.act("delete", record="Alan Turing")  # the row is called by its link's words
     assert receipt.ok, receipt.to_json()
     assert await evaluate(tab, "window.pressed") == ["Delete Alan Turing"]
+
+
+async def test_ob3_clicks_past_the_action_budget_are_named_in_click_more_and_pressed_by_it(
+    browser: cdpagent.Browser, tmp_path: Path
+) -> None:
+    """Issue 34: a page of more links than the action budget lists names the rest in one
+    ``click_more`` entry; a call of it with a name presses that control, and the name of a
+    control that is gone is refused as stale, never pressed."""
+    from cdpagent.ops.operations import function_call
+    from cdpagent.snapshot.observe import observe_page
+
+    links = "".join(f'<p><a href="#s{i}" id="s{i}">Chapter {i} of the long guide</a></p>' for i in range(90))
+    page = tmp_path / "links.html"
+    page.write_text(
+        "<!doctype html><title>Guide</title><main><h1>Guide</h1>" + links + "</main><script>"
+        "window.clicked = []; document.addEventListener('click', (e) => "
+        "window.clicked.push(e.target.id), true);</script>"
+    )
+    tab = await browser.open(page)
+    result = await observe_page(tab)
+    more = [t["function"] for t in result.tools if t["function"]["name"] == "click_more"]
+    assert len(more) == 1, [t["function"]["name"] for t in result.tools]
+    named = more[0]["parameters"]["properties"]["control"]["enum"]
+    listed = {t["function"]["name"] for t in result.tools}
+    assert named and listed.isdisjoint(named), named
+    assert f"- click_more(control) (click one of {len(named)} more controls by name): " in result.text
+    om = result.observation.omitted
+    assert om.action_entries_named == len(named)
+    assert f"({om.action_entries - om.action_entries_shown - len(named)} more action entries" in result.text
+
+    last = named[-1]  # chapter_41_of_the_long_guide
+    assert [e.tool for e in result.observation.more] == named
+    receipt = await tab.perform(function_call("click_more", None, {"control": last}))
+    assert receipt.ok, receipt.to_json()
+    clicked = await evaluate(tab, "window.clicked")
+    assert clicked == [f"s{last.split('_')[1]}"], (clicked, last)
+
+    await evaluate(tab, f"document.getElementById({clicked[0]!r}).remove(), window.clicked = [], 1")
+    await observe_page(tab)
+    receipt = await tab.perform(function_call("click_more", None, {"control": last}))
+    assert receipt.code == STALE_ACTION, receipt.to_json()
+    assert await evaluate(tab, "window.clicked") == []
+
+
+def test_ob9_click_more_takes_one_control_name_and_nothing_else() -> None:
+    from cdpagent.errors import ToolCallError
+    from cdpagent.ops.operations import function_call
+
+    assert function_call("click_more", None, {"control": "glossary"}).action == "glossary"
+    for bad in ({}, {"control": 3}, {"control": ""}, {"control": "a", "text": "b"}):
+        with pytest.raises(ToolCallError) as caught:
+            function_call("click_more", None, bad)
+        assert caught.value.code == "INVALID_ARGUMENT", bad
+    # A page tool the page itself calls click_more is renamed: the runtime's name wins.
+    assert "click_more" in toolnames.RESERVED_TOOL_NAMES

@@ -86,6 +86,15 @@ class Run:
         return bool(self.shown) and all(ok for _, ok in self.shown)
 
 
+#: A contents entry's number ("3.", "2.1."), which a person leaves out when naming it.
+_NUMBERED = re.compile(r"^\d+(?:\.\d+)*\.?\s+")
+
+
+def _says(record_id: str, words: str) -> bool:
+    """Whether ``record_id`` is ``words`` (any case), a contents entry's number aside."""
+    return _NUMBERED.sub("", record_id).casefold() == words.casefold()
+
+
 def _record_ids(look: Look, words: str) -> list[str]:
     """Ids of the records whose line shows ``words`` (as whole words, any case): those
     labelled ``words`` first, then those whose label shows them, then the rest; before all of
@@ -95,11 +104,11 @@ def _record_ids(look: Look, words: str) -> list[str]:
     pat = re.compile(rf"(?<!\w){re.escape(words)}(?!\w)", re.I)
     hits = [r for r in look.records() if pat.search(f"{r.label} {r.body}")]
     hits.sort(key=lambda r: (r.label.casefold() != words.casefold(), not pat.search(r.label)))
-    named = [o for t in look.tools for o in t.enum("record") if o.casefold() == words.casefold()]
+    named = [o for t in look.tools for o in t.enum("record") if _says(o, words)]
     # The citation index lists ids a person reads too (a change list's rows named by their
     # titles): an id that is the words is that row.
     cited = _CITED.search(look.raw)
-    listed = [i for i in (cited[1].split(" / ") if cited else []) if i.casefold() == words.casefold()]
+    listed = [i for i in (cited[1].split(" / ") if cited else []) if _says(i, words)]
     return list(dict.fromkeys([*named, *listed, *(r.id for r in hits)]))
 
 

@@ -68,6 +68,8 @@ import msgspec
 from ..act.inputs import ACT_INPUTS, ActArgs, OperationArgs
 from ..errors import ToolCallError
 from ..snapshot.codes import INVALID_ARGUMENT
+from ..snapshot.model import MORE_TOOL
+from ..snapshot.openai_tools import more_call
 from .opt_ins import OPT_INS, OptIn
 
 __all__ = [
@@ -466,11 +468,14 @@ def function_call(name: str, kind: str | None, arguments: Mapping[str, Any]) -> 
     """The ``act`` arguments of a call of tool ``name`` (a page action of ``kind``) with ``arguments``.
 
     A page tool (kind ``tool``, WebMCP) takes its whole argument object as ``input``;
+    :data:`~cdpagent.snapshot.model.MORE_TOOL` clicks the control its ``control`` names;
     any other action takes the act arguments but ``action``. Raises
     :class:`~cdpagent.errors.ToolCallError` (``INVALID_ARGUMENT``) like :func:`decode`.
     """
     if kind == "tool":
         return ActArgs(action=name, input=dict(arguments))
+    if name == MORE_TOOL and kind is None:
+        return ActArgs(action=more_call(dict(arguments)))
     if "action" in arguments:
         raise ToolCallError(INVALID_ARGUMENT, f"{name}: unknown argument 'action'")
     try:

@@ -38,9 +38,9 @@ from .model import (
     Snapshot,
     StateItem,
 )
-from .openai_tools import declaration_sizes, tool_declarations, tools_json
+from .openai_tools import declaration_sizes, more_tool, tool_declarations, tools_json
 from .options import REFUSED_RECORD_ID, ObserveOptions
-from .render import measure, render_text
+from .render import measure, more_line, render_text
 from .toolnames import NameRegistry
 
 __all__ = ["assemble", "build", "present", "screen_record_ids"]
@@ -258,42 +258,131 @@ def _content_first(records: list[Record], regions: list[Region], chrome: dict[st
 
 def _actions(
     entries: list[ActionEntry], ranked: list[ActionEntry], lines: list[int], opts: ObserveOptions
-) -> list[ActionEntry]:
-    """Entries within the entry, char and tool budgets, listed in document order.
+) -> tuple[list[ActionEntry], list[ActionEntry]]:
+    """Entries within the entry, char and tool budgets, listed in document order, and the
+    clicks named in ``click_more`` instead (:func:`_more`).
 
     Chosen in :func:`_ranked` order, whose first ``max_actions`` lines are measured
     (``lines``). An entry that does not fit is skipped: a shorter one further down may
-    still fit.
+    still fit. When a click is left without a line, the entries are chosen again with room
+    kept for the ``click_more`` line and tool (one entry of ``max_actions``), so what the
+    lines leave out is still named; that room comes out of the clicks' lines, never out of
+    an entry it cannot name.
     """
+    sizes = _Sizes(ranked, lines, opts.max_description_chars)
+    budgets = (opts.max_actions, opts.max_action_chars, opts.max_tool_chars)
+    chosen, _, _ = _choose(ranked, sizes, *budgets)
+    more = _more(ranked, chosen, 1 << 30, 1 << 30, opts.max_more_chars)
+    if not more:
+        return [e for e in entries if id(e) in chosen], []
+    # The names take at most a quarter of the room the lines had: the lines stay first.
+    names = min(sum(len(e.tool) + _MORE_COST for e in more), opts.max_action_chars // 4)
+    # The room comes out of the clicks click_more can name: what it cannot name keeps its line.
+    kept = [e for e in ranked if id(e) in chosen and not _nameable(e)]
+    kept_ids = {id(e) for e in kept}
+    chosen, text_used, tool_used = _choose(
+        [*kept, *(e for e in ranked if id(e) not in kept_ids)],
+        sizes,
+        opts.max_actions - 1,
+        opts.max_action_chars - _MORE_LINE - names,
+        opts.max_tool_chars - _MORE_TOOL - names,
+    )
+    room = (opts.max_action_chars - text_used - _MORE_LINE, opts.max_tool_chars - tool_used - _MORE_TOOL)
+    more = _more(ranked, chosen, *room, opts.max_more_chars) if len(chosen) < opts.max_actions else []
+    return [e for e in entries if id(e) in chosen], more
+
+
+class _Sizes:
+    """The line and tool sizes of ranked entries, measured in batches as they are first asked
+    for and kept (a second choice over the same entries measures nothing again)."""
+
+    def __init__(self, ranked: list[ActionEntry], lines: list[int], description_chars: int) -> None:
+        self.line = {id(e): n for e, n in zip(ranked, lines, strict=False)}
+        self.tool: dict[int, int] = {}
+        self.description_chars = description_chars
+
+    def lines(self, batch: list[ActionEntry]) -> list[int]:
+        missing = [e for e in batch if id(e) not in self.line]
+        if missing:
+            measured = measure(actions=missing, description_chars=self.description_chars).actions
+            self.line.update(zip(map(id, missing), measured, strict=True))
+        return [self.line[id(e)] for e in batch]
+
+    def tools(self, offered: list[ActionEntry]) -> None:
+        missing = [e for e in offered if id(e) not in self.tool]
+        if missing:
+            measured = declaration_sizes(missing, self.description_chars)
+            self.tool.update(zip(map(id, missing), measured, strict=True))
+
+
+def _choose(
+    ranked: list[ActionEntry], sizes: _Sizes, max_actions: int, max_text: int, max_tools: int
+) -> tuple[set[int], int, int]:
+    """The ids of the entries :func:`_actions` lists within these budgets, and the characters
+    their lines and tools take."""
     chosen: set[int] = set()
     text_used = 0
     tool_used = 2
     start = size = 0
-    while start < len(ranked) and len(chosen) < opts.max_actions:
+    while start < len(ranked) and len(chosen) < max_actions:
         # As many as may still be chosen; more (doubling) once entries were skipped, so a long
         # list of entries too large for the room left is measured in a few asks, not one by one.
-        size = max(opts.max_actions - len(chosen), size * 2)
+        size = max(max_actions - len(chosen), size * 2)
         batch = ranked[start : start + size]
-        if start:  # the first batch's lines came with every other section's, in assemble
-            lines = measure(actions=batch, description_chars=opts.max_description_chars).actions
+        lines = sizes.lines(batch)
         start += len(batch)
         # Only an entry whose line fits the room left now can be chosen: only those tools are measured.
-        room = opts.max_action_chars - text_used
-        offered = [e for e, line in zip(batch, lines, strict=True) if e.available and line <= room]
-        measured = declaration_sizes(offered, opts.max_description_chars)
-        tools = dict(zip(map(id, offered), measured, strict=True))
+        room = max_text - text_used
+        sizes.tools([e for e, line in zip(batch, lines, strict=True) if e.available and line <= room])
         for entry, line in zip(batch, lines, strict=True):
-            if len(chosen) >= opts.max_actions:
+            if len(chosen) >= max_actions:
                 break
-            if text_used + line > opts.max_action_chars:
+            if text_used + line > max_text:
                 continue
-            tool = tools[id(entry)] + 1 if entry.available else 0
-            if tool_used + tool > opts.max_tool_chars:
+            tool = sizes.tool[id(entry)] + 1 if entry.available else 0
+            if tool_used + tool > max_tools:
                 continue
             chosen.add(id(entry))
             text_used += line
             tool_used += tool
-    return [e for e in entries if id(e) in chosen]
+    return chosen, text_used, tool_used
+
+
+#: What listing one name in ``click_more`` costs beside the name, in its line and in its enum:
+#: `` / `` and ``"",``.
+_MORE_COST = 3
+
+
+#: The characters of the ``click_more`` line and tool around their names (the count's
+#: digits measured as five).
+_MORE_LINE = len(more_line([])) + 1 + 4
+_MORE_TOOL = len(tools_json([more_tool([])])) + 1
+
+
+def _nameable(e: ActionEntry) -> bool:
+    """Whether ``click_more`` may name ``e``: an available click that takes no record and
+    needs no confirmation and no person."""
+    return e.available and e.kind == "click" and not (e.folded or e.confirm or e.handoff)
+
+
+def _more(
+    ranked: list[ActionEntry], chosen: set[int], text_room: int, tool_room: int, max_chars: int
+) -> list[ActionEntry]:
+    """The clicks not ``chosen`` for a line, in :func:`_ranked` order, while their names fit
+    ``max_chars`` (each counted twice: the ``click_more`` line and its enum) and the room
+    the action lines (``text_room``) and tools (``tool_room``) leave for them. Only what
+    :func:`_nameable` allows is named: it takes no argument, so its name is all a call needs."""
+    out: list[ActionEntry] = []
+    room = min(max_chars // 2, text_room, tool_room)
+    used = 0
+    for e in ranked:
+        if id(e) in chosen or not _nameable(e):
+            continue
+        cost = len(e.tool) + _MORE_COST
+        if used + cost <= room:
+            out.append(e)
+            used += cost
+    return out
 
 
 def _records(listed: list[Record], sizes: list[int], opts: ObserveOptions) -> tuple[list[Record], int]:
@@ -437,7 +526,7 @@ def assemble(
         field_chars=opts.max_field_chars,
         description_chars=opts.max_description_chars,
     )
-    actions = _actions(entries, ranked, sizes.actions, opts)
+    actions, more = _actions(entries, ranked, sizes.actions, opts)
     count, _ = _fit(listed_regions, sizes.regions, opts.max_scope_chars)
     regions = listed_regions[:count]
     records, fields_cut = _records(listed_records, sizes.records, opts)
@@ -450,7 +539,7 @@ def assemble(
     feedback = _feedback(listed_feedback, feedback_sizes, regions, opts)
     page_text, text_visible_lost = _page_text(text, sizes.text, opts.max_text_chars)
     declared = snapshot.actions_total + sum(g.rows for g in snapshot.row_actions)
-    shown_ids = {id(e) for e in actions}
+    shown_ids = {id(e) for e in (*actions, *more)}
     visible_lost = sum(1 for e in entries if e.visible and id(e) not in shown_ids)
     visible_lost += snapshot.actions_visible_unnamed
     visible_lost += max(len(index.viewport) - sum(1 for r in records if r.in_viewport), 0)
@@ -477,6 +566,7 @@ def assemble(
         ),
         visible_not_shown=visible_lost,
         controls_not_offered=snapshot.controls_unoffered,
+        action_entries_named=len(more),
     )
     return Observation(
         identity=_identity(snapshot.identity, sizes.identity, opts.max_page_chars),
@@ -493,6 +583,7 @@ def assemble(
         collect_ms=snapshot.collect_ms,
         unseen=snapshot.unseen,
         page_text=page_text,
+        more=more,
     )
 
 
@@ -501,7 +592,7 @@ def present(obs: Observation, options: ObserveOptions | None = None) -> tuple[st
     opts = options or ObserveOptions()
     offered = [e for e in obs.actions if e.available]
     text = render_text(obs, opts.max_field_chars, opts.max_description_chars)
-    return text, tool_declarations(offered, opts.max_description_chars)
+    return text, tool_declarations(offered, opts.max_description_chars, obs.more)
 
 
 def build(
@@ -538,7 +629,7 @@ def build(
             break
         opts = _shrink(opts)
     if names is not None:
-        shown = []
+        shown = [e.tool for e in obs.more]
         for tool in tools:
             shown.append(tool["function"]["name"])
         names.shown(shown)
@@ -578,7 +669,8 @@ def _lend(
         obs = built[0]
         if section == "index" and not obs.omitted.record_ids_not_listed:
             continue
-        cut = obs.omitted.action_entries_shown < min(sum(e.available for e in entries), opts.max_actions)
+        listed = obs.omitted.action_entries_shown + bool(obs.more)  # click_more is an entry of the list
+        cut = listed < min(sum(e.available for e in entries), opts.max_actions)
         if section == "actions" and not cut:
             continue
         for share in _LOANS:
@@ -624,6 +716,7 @@ def _shrink(o: ObserveOptions) -> ObserveOptions:
         max_scope_chars=f(o.max_scope_chars),
         max_index_chars=f(o.max_index_chars),
         max_tool_chars=f(o.max_tool_chars),
+        max_more_chars=f(o.max_more_chars),
         max_field_chars=max(f(o.max_field_chars), 20),
         max_description_chars=max(f(o.max_description_chars), 20),
         max_text_chars=f(o.max_text_chars),

@@ -40,6 +40,7 @@ from ..cdp.surrogates import replace_lone_surrogates
 from .kinds import InputSpec, Kind
 
 __all__ = [
+    "MORE_TOOL",
     "ROW_PLACEHOLDER",
     "SNAPSHOT_DECODER",
     "ActionEntry",
@@ -74,6 +75,9 @@ FieldValue = str | bool | int | float | None
 """A readable record field: checkbox → bool, form control → its value, else text."""
 
 ROW_PLACEHOLDER = "{record}"
+MORE_TOOL = "click_more"
+"""The tool that clicks, by its name, one of the controls the action budget left without a
+line and a tool of their own (:attr:`Observation.more`): ``click_more(control="glossary")``."""
 """The record part of a folded entry's id (``toggle@{record}``)."""
 
 
@@ -466,6 +470,8 @@ class Omitted(msgspec.Struct, frozen=True):
     visible_not_shown: int = 0
     """Things in the viewport the budgets left out (action entries, records, page text
     blocks): "all currently visible content is shown" is said only when this is 0."""
+    action_entries_named: int = 0
+    """Action entries without a line of their own, named in :data:`MORE_TOOL`'s list instead."""
 
 
 class Observation(msgspec.Struct, frozen=True):
@@ -487,3 +493,7 @@ class Observation(msgspec.Struct, frozen=True):
     """Frames and shadow roots whose content is not in this observation."""
     page_text: PageText | None = None
     """The page text within its budget (:attr:`ObserveOptions.max_text_chars`)."""
+    more: list[ActionEntry] = []
+    """Clicks past the action budget, named in one :data:`MORE_TOOL` entry
+    (:attr:`ObserveOptions.max_more_chars`): a person's link or button a model can still press
+    by its tool name."""

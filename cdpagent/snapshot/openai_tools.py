@@ -18,7 +18,7 @@ import msgspec
 from ..errors import ToolCallError
 from . import codes
 from .kinds import InputSpec, Kind, input_schemas, key_schema
-from .model import ActionEntry, ActionLocator
+from .model import MORE_TOOL, ActionEntry, ActionLocator
 from .toolnames import RESERVED_TOOL_NAMES, legal_name
 
 __all__ = [
@@ -26,6 +26,8 @@ __all__ = [
     "PRESS_FOCUSED_DESCRIPTION",
     "ToolCallError",
     "declaration_sizes",
+    "more_call",
+    "more_tool",
     "press_focused_tool",
     "resolve_tool_call",
     "tool_declaration",
@@ -208,10 +210,58 @@ PRESS_FOCUSED_DESCRIPTION: Final = (
 )
 
 
-def tool_declarations(entries: list[ActionEntry], max_chars: int = 160) -> list[dict[str, Any]]:
-    """:func:`tool_declaration` of each of ``entries``, in order (what a budget measures at once)."""
+def tool_declarations(
+    entries: list[ActionEntry], max_chars: int = 160, more: list[ActionEntry] | None = None
+) -> list[dict[str, Any]]:
+    """:func:`tool_declaration` of each of ``entries``, in order (what a budget measures at once),
+    then :func:`more_tool` of ``more`` when there are any."""
     arguments = _input_properties(entries, max_chars)
-    return [_declaration(e, max_chars, a) for e, a in zip(entries, arguments, strict=True)]
+    tools = [_declaration(e, max_chars, a) for e, a in zip(entries, arguments, strict=True)]
+    if more:
+        tools.append(more_tool(more))
+    return tools
+
+
+MORE_DESCRIPTION: Final = "Click one of the page's controls listed by name only (not as tools of their own)"
+
+
+def more_tool(more: list[ActionEntry]) -> dict[str, Any]:
+    """The declaration of :data:`~cdpagent.snapshot.model.MORE_TOOL`: ``control`` is one of the
+    tool names of ``more`` (controls past the action budget, each a click that takes no
+    argument); the call is the same as calling that name (:func:`more_call`)."""
+    return {
+        "type": "function",
+        "function": {
+            "name": MORE_TOOL,
+            "description": f"{MORE_DESCRIPTION}.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "control": {
+                        "type": "string",
+                        "description": "the control's name",
+                        "enum": [e.tool for e in more],
+                    }
+                },
+                "required": ["control"],
+                "additionalProperties": False,
+            },
+            "strict": True,
+        },
+    }
+
+
+def more_call(arguments: Any) -> str:
+    """The tool name a :data:`~cdpagent.snapshot.model.MORE_TOOL` call with ``arguments``
+    names. Raises :class:`ToolCallError` (``INVALID_ARGUMENT``) unless ``arguments`` is
+    ``{"control": <non-empty string>}``."""
+    if not isinstance(arguments, dict) or set(arguments) != {"control"}:
+        given = sorted(arguments) if isinstance(arguments, dict) else type(arguments).__name__
+        raise ToolCallError(codes.INVALID_ARGUMENT, f"{MORE_TOOL} takes only control, not {given}")
+    control = arguments["control"]
+    if not isinstance(control, str) or not control:
+        raise ToolCallError(codes.INVALID_ARGUMENT, f"{MORE_TOOL}: control must be a control's name")
+    return control
 
 
 def declaration_sizes(entries: list[ActionEntry], max_chars: int = 160) -> list[int]:

@@ -99,6 +99,9 @@ class ObserveOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     """Characters of the citation id index (budgeted apart from full records)."""
     max_tool_chars: int = 5000
     """Characters of the tools JSON."""
+    max_more_chars: int = 1000
+    """Characters of the names of the clicks past the action budget that ``click_more`` lists,
+    counted twice (its line and its enum)."""
     max_total_chars: int = 12000
     """Hard bound on rendered text + tools JSON; budgets shrink until it holds."""
     max_field_chars: int = 160

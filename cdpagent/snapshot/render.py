@@ -24,6 +24,7 @@ import msgspec
 from .folding import region_tags
 from .kinds import constraint_words
 from .model import (
+    MORE_TOOL,
     ActionEntry,
     Feedback,
     Identity,
@@ -52,6 +53,7 @@ __all__ = [
     "identity_lines",
     "inferred_only",
     "measure",
+    "more_line",
     "plain_id",
     "record_line",
     "region_line",
@@ -232,6 +234,13 @@ def action_line(entry: ActionEntry, max_chars: int = 160, compact: bool = False)
     if not entry.available:
         line += f" | unavailable: {clean(entry.reason or 'unavailable', 160)}"
     return line
+
+
+def more_line(more: list[ActionEntry]) -> str:
+    """The line of :data:`~cdpagent.snapshot.model.MORE_TOOL`: how many clicks it names, and
+    their tool names (legal function names, so plain) in the budget's order."""
+    names = " / ".join(e.tool for e in more)
+    return f"- {MORE_TOOL}(control) (click one of {len(more)} more controls by name): {names}"
 
 
 _SCHEMA_SAYS_INPUT: Final = frozenset({"type", "select", "choose", "set"})
@@ -440,12 +449,14 @@ def _actions(obs: Observation, description_chars: int, compact: bool = False) ->
         ]
     if available:
         out.extend(action_line(e, description_chars, compact) for e in available)
-    else:
+    if obs.more:
+        out.append(more_line(obs.more))
+    if not available and not obs.more:
         out.append("(No action is available right now)")
     if unavailable:
         out.append(f"## Unavailable actions ({len(unavailable)}; shown with their reason, not callable now)")
         out.extend(action_line(e, description_chars, compact) for e in unavailable)
-    hidden_entries = om.action_entries - om.action_entries_shown
+    hidden_entries = om.action_entries - om.action_entries_shown - om.action_entries_named
     if hidden_entries:
         out.append(
             f"({hidden_entries} more action entries not listed: over the action budget; "

@@ -43,7 +43,7 @@ from typing import Final
 
 import msgspec
 
-from .model import ActionEntry
+from .model import MORE_TOOL, ActionEntry
 
 __all__ = [
     "MAX_CONTROLS",
@@ -59,8 +59,9 @@ TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 #: The runtime's own tool names: they win, and a page action of the same name is renamed (``_2``…)
 #: so that names stay unique in every request (strict providers refuse duplicates).
 #: ``press_key`` is the built-in press on whatever has the focus
-#: (:data:`cdpagent.snapshot.openai_tools.PRESS_FOCUSED`).
-RESERVED_TOOL_NAMES: Final = frozenset({"invoke_page_method", "press_key"})
+#: (:data:`cdpagent.snapshot.openai_tools.PRESS_FOCUSED`); ``click_more`` clicks a control
+#: the action budget named only in its list (:data:`~cdpagent.snapshot.model.MORE_TOOL`).
+RESERVED_TOOL_NAMES: Final = frozenset({"invoke_page_method", "press_key", MORE_TOOL})
 _ILLEGAL = re.compile(r"[^a-zA-Z0-9_-]+")
 
 #: Element keys remembered per document; past it the keys of controls not on the page at the

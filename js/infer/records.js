@@ -175,13 +175,23 @@
 
   // A table row whose key cell (its first cell with text) is its first link's words is
   // called by those words, as a person calls a row of a change list by its title ("Emma",
-  // not "/admin/library/book/3/change/"): its id reads like the link. Any other row is
-  // called by the link's target (a row's "Edit" link says nothing of which row it is).
+  // not "/admin/library/book/3/change/"): its id reads like the link. So is a list's item
+  // that begins with its link (a contents entry over its sub-entries, a feed item's title).
+  // Any other row is called by the link's target (a row's "Edit" link says nothing of which
+  // row it is).
   const ID_WORDS = 80;
   function linkId(link, row, table) {
     const words = squash(link.textContent);
-    if (table && words && words.length <= ID_WORDS && WORD.test(words) && keyText(row, true) === words) return words;
+    if (words && words.length <= ID_WORDS && WORD.test(words) && (table ? keyText(row, true) === words : leads(link, row))) return words;
     return link.getAttribute('href');
+  }
+  // Whether the first text of ``row`` a person reads is inside ``link``.
+  function leads(link, row) {
+    const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      if (/\S/.test(t.data)) return link.contains(t);
+    }
+    return false;
   }
 
   // 53-bit FNV-style hash of a row's text: the same text gives the same id after a re-render.

@@ -29,6 +29,7 @@ from typing import Any
 import msgspec
 
 from ...browser.tabs import Tab
+from ...snapshot.model import MORE_TOOL
 from ...snapshot.observe import ObserveResult, observe_page
 from ..policy import PolicyEpisode
 
@@ -73,6 +74,9 @@ class Tool:
     kind: str
     description: str
     parameters: dict[str, Any]
+    via: str = ""
+    """The tool that calls this one when it is named only in a list (``click_more``): the
+    call is ``via`` with this tool's name as its ``control``."""
 
     @property
     def folded(self) -> bool:
@@ -179,6 +183,22 @@ class Look:
             hits = [t for t in pool if tier(t)]
             if hits:
                 return hits[0]
+        if kinds and "click" not in kinds:
+            return None
+        return self._named_only(want, exact)
+
+    def _named_only(self, want: str, exact: bool) -> Tool | None:
+        """The click named ``want`` among those ``click_more`` lists by name only (its
+        ``control`` enum): only its name says what it is, so only the name is matched."""
+        for via in self.tools:
+            if via.name != MORE_TOOL:
+                continue
+            names = via.enum("control")
+            hits = [n for n in names if n == want]
+            if not exact and not hits:
+                hits = [n for n in names if re.fullmatch(rf"(?:\w+_)?{re.escape(want)}(?:_\d+)?", n)]
+            if want and hits:
+                return Tool(hits[0], "", "click", "", {}, via=MORE_TOOL)
         return None
 
     def tool(self, label: str, *kinds: str, exact: bool = False) -> Tool:
@@ -265,6 +285,7 @@ class Episode(Hands):
         return Look.of(result)
 
     async def act(self, tool: Tool | str, **args: Any) -> None:
+        # The library acts on a control by its name, listed on its own or not.
         name = tool.name if isinstance(tool, Tool) else tool
         self.acts += 1
         receipt = await self.tab.act(name, **args)
@@ -297,6 +318,8 @@ class ToolCalls(Hands):
 
     async def act(self, tool: Tool | str, **args: Any) -> None:
         name = tool.name if isinstance(tool, Tool) else tool
+        if isinstance(tool, Tool) and tool.via:
+            name, args = tool.via, {"control": tool.name, **args}
         self.acts += 1
         result = await self.episode.call(name, args)
         self.log.append(f"--- act {name} {args}\n{msgspec.json.encode(result).decode()[:600]}")
