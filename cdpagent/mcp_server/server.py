@@ -60,7 +60,8 @@ INSTRUCTIONS: Final = (
     "cdpagent operates web pages through what each page declares. open_page, then observe: the "
     "observation lists the page's identity, regions, available and unavailable actions (with reasons), "
     "records and the ids of records not shown in full, state and feedback, and counts everything it "
-    "left out. Act only with actions listed there (act, with record for row actions). " + PAGE_DATA_NOTE
+    "left out. Act only with actions listed there (act, with record for row actions; a name "
+    "click_more lists is acted on by that name). " + PAGE_DATA_NOTE
 )
 
 

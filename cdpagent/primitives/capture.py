@@ -126,11 +126,12 @@ async def _target_box(tab: Target, ctx: int, target: str) -> _Box:
     observation = await observe(tab)
     name, _, record = target.partition("@")
     locator: dict[str, Any]
+    named = [*observation.actions, *observation.more]  # click_more's names are targets too
     try:
-        _, found = resolve_tool_call(observation.actions, name, record or None)
+        _, found = resolve_tool_call(named, name, record or None)
         locator = msgspec.to_builtins(found)
     except ToolCallError:
-        entry = next((e for e in observation.actions if target in (e.action, e.name) and not e.folded), None)
+        entry = next((e for e in named if target in (e.action, e.name) and not e.folded), None)
         if entry is not None:
             locator = msgspec.to_builtins(entry.locator(None))
         elif target in observation.record_ids or any(r.id == target for r in observation.records):
