@@ -17,6 +17,7 @@ from typing import Any
 
 import msgspec
 import trio
+from conftest import evaluate
 from mcp.client.client import Client
 from mcp.client.session import ElicitationFnT
 from mcp_support import (
@@ -304,6 +305,25 @@ async def test_sf3_page_tools_follow_the_page_with_list_changed(recorded_endpoin
         assert session.list_changed() == 2
         await call_ok(client, "close_page", {"tabId": tab})
         assert {t.name for t in (await client.list_tools()).tools} == TOOLS
+
+
+async def test_sf3_click_more_is_a_page_tool_that_presses_the_control_it_names(
+    recorded_endpoint: str,
+) -> None:
+    """Issue 34: the clicks past the action budget are one page tool, ``click_more``, whose
+    ``control`` names them; calling it presses that control, as ``act`` with the name does."""
+    async with surface(recorded_endpoint, mode="legacy", page_tools=True) as (client, session):
+        tab = (await call_ok(client, "open_page", {"url": str(PAGES / "mcp" / "many_links.html")}))["tabId"]
+        await call_ok(client, "observe", {"tabId": tab})
+        listed = {t.name: t for t in (await client.list_tools()).tools}
+        names = listed["click_more"].input_schema["properties"]["control"]["enum"]
+        assert names and set(names).isdisjoint(listed), names
+        receipt = await call_ok(client, "click_more", {"control": names[-1]})
+        assert receipt_of(receipt)["ok"] is True
+        page = await session.server.surface.tab(tab)
+        assert await evaluate(page, "window.clicked") == [f"c{names[-1].split('_')[1]}"]
+        bad = await call_error(client, "click_more", {"control": 7})
+        assert bad["code"] == "INVALID_ARGUMENT"
 
 
 async def test_sf3_page_tools_list_changed_reaches_a_2026_listener(recorded_endpoint: str) -> None:
