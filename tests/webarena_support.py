@@ -26,9 +26,10 @@ async def policy(episode: PolicyEpisode) -> str:
     if number in (1, 2):
         return "$12"
     if number in (3, 4):
-        # The shop's links are rows: "- 1. ROW_ID (Blue mug — $12)"; the row action opens one.
+        # The shop's links are rows: "- 1. Blue mug (Blue mug — $12)" (an item that begins
+        # with its link is cited by the link's words); the row action opens one.
         seen = await episode.observe()
-        row = re.search(r"^- \d+\. (\S+) \(Blue mug", seen.text, re.M)
+        row = re.search(r"^- \d+\. (.+?) \(Blue mug", seen.text, re.M)
         assert row is not None, seen.text
         await episode.call(await _tool(episode, "open"), {"record": row[1]})
         return "Opened."
