@@ -52,7 +52,7 @@ from cdpagent.snapshot import ObserveOptions, tools_json
 from cdpagent.snapshot.observe import observe_page
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from pageprofile import EDIT_ONE_ROW, print_page_profile
+from pageprofile import EDIT_ONE_ROW, EDIT_WIDEN_ROW, LAYOUT_ALONE, EditCost, EditCosts, print_page_profile
 from peer import playwright_peer
 from presentation import print_presentation
 from targets import Target, print_targets
@@ -192,7 +192,11 @@ CRM_SIZES = (1_000, 10_000, 100_000)
 
 class Lifecycle(msgspec.Struct):
     """p50 wall times (ms) of one page's observations: the first of a freshly opened
-    document, one right after :data:`EDIT_ONE_ROW`, one of the unchanged page.
+    document, one right after :data:`EDIT_ONE_ROW` (no column widens), one of the unchanged
+    page. ``same`` and ``widened`` (:class:`EditCost`) time an edit with the observe after
+    it against the same edit with :data:`LAYOUT_ALONE` (one ``Runtime.evaluate`` of a row's
+    box: what any client's first geometry read pays), for :data:`EDIT_ONE_ROW` and for
+    :data:`EDIT_WIDEN_ROW` (a column widens: Chromium lays the whole table out again).
 
     The first observe right after ``load`` waits for the renderer's own post-load work
     (style, layout and paint of the new document) before its call runs: ``busy_ms`` is that
@@ -205,6 +209,8 @@ class Lifecycle(msgspec.Struct):
     changed_ms: float
     unchanged_ms: float
     first_collect_ms: float
+    same: EditCost | None = None
+    widened: EditCost | None = None
     busy_ms: float = 0.0
     ready_ms: float = 0.0
     ready_cpu_ms: float = 0.0
@@ -222,6 +228,8 @@ async def lifecycle(address: str, samples: int, timeout: float = 900) -> Lifecyc
     collect: list[float] = []
     changed: list[float] = []
     unchanged: list[float] = []
+    same = EditCosts()
+    widened = EditCosts()
     ready = Ready()
     async with cdpagent.launch() as browser:
         for _ in range(samples):
@@ -239,6 +247,9 @@ async def lifecycle(address: str, samples: int, timeout: float = 900) -> Lifecyc
                 t0 = time.perf_counter()
                 await observe_page(tab, QUICK, timeout=timeout)
                 unchanged.append(time.perf_counter() - t0)
+            await same.measure(tab, EDIT_ONE_ROW, LAYOUT_ALONE, samples)
+            # Last: after a widening edit, the next edit of that cell lays the table out again too.
+            await widened.measure(tab, EDIT_WIDEN_ROW, LAYOUT_ALONE, samples)
             await tab.close()
     p50 = statistics.median
     return Lifecycle(
@@ -246,11 +257,18 @@ async def lifecycle(address: str, samples: int, timeout: float = 900) -> Lifecyc
         p50(changed) * 1000,
         p50(unchanged) * 1000,
         p50(collect),
+        same=same.p50(),
+        widened=widened.p50(),
         busy_ms=p50(ready.busy) * 1000,
         ready_ms=p50(ready.wall) * 1000,
         ready_cpu_ms=p50(ready.cpu),
         phases={k: p50(v) for k, v in ready.phases.items()},
     )
+
+
+def _edit_cells(cost: EditCost) -> str:
+    ours = f"{cost.observe_ms:>7.1f} /{cost.observe_cpu_ms:>6.1f}"
+    return f"{ours} {cost.floor_ms:>7.1f} /{cost.floor_cpu_ms:>6.1f}"
 
 
 class Ready:
@@ -333,6 +351,15 @@ def issue_table(samples: int) -> list[Target]:
     )
     for size, fig in ours.items():
         print(f"{size:>8}  " + ", ".join(f"{name} {ms:.1f}" for name, ms in fig.phases.items()))
+    print(
+        "  an edit out of view and the observe after it, against the same edit and a bare\n"
+        "  getBoundingClientRect (the floor): wall from the edit / renderer CPU, ms;\n"
+        "  same width: a phone digit counted up; widening: a digit appended (the column widens)"
+    )
+    print(f"{'rows':>8} {'same width':>15} {'its floor':>15} | {'widening':>15} {'its floor':>15}")
+    for size, fig in ours.items():
+        if fig.same is not None and fig.widened is not None:
+            print(f"{size:>8} " + " | ".join(_edit_cells(cost) for cost in (fig.same, fig.widened)))
     if peer is not None:
         print(
             f"{'pw 10k':>8} {peer.first_ms:>9.1f} {'':>8} {peer.changed_ms or 0:>8.1f} {peer.repeat_ms:>9.1f}"
@@ -377,6 +404,13 @@ def issue_table(samples: int) -> list[Target]:
             )
         )
     out.append(Target("observe after a one-row change, CRM 10k", ten.changed_ms, "ms", 15, False))
+    # After an edit Chromium lays the auto-layout table out again (all of it when a column
+    # widens), and any client's first geometry read pays that: the done-when alternative is
+    # our figure within 1.2x of that floor, measured after the same edit in the same run.
+    for label, cost in (("same-width", ten.same), ("widening", ten.widened)):
+        if cost is not None and cost.floor_cpu_ms > 0:
+            ratio = cost.observe_cpu_ms / cost.floor_cpu_ms
+            out.append(Target(f"  (edit + observe ÷ edit + its floor, {label}, CPU)", ratio, "x", 1.2, False))
     out.append(
         Target("first observe 100k ÷ 1k rows", ours[100_000].first_ms / ours[1_000].first_ms, "x", 5, False)
     )

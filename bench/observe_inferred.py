@@ -8,8 +8,12 @@ For each page, in one run:
   transfer + decode + budget + render), and its in-page ``collect_ms``;
 - **again**: an observation of the same document once more (inference answers from the
   model it kept, ``js/infer/kept.js``, "the inferred index");
-- **changed**: an observation right after the page edited one row's text out of view (the
-  model patched: that row read again);
+- **changed**: an observation right after the page edited one row's text out of view in a
+  way that widens no column (the model patched: that row read again);
+- the same edit with the observation after it against the same edit with one
+  ``Runtime.evaluate`` of a row's ``getBoundingClientRect`` (the floor: what any client's
+  first geometry read pays), wall and renderer CPU; on the tables also for an edit that
+  widens a column (Chromium lays the whole table out again);
 - the in-page phases of the first pass and of the changed pass (``__cdpagentInfer.phases()``,
   performance.now()), and what the changed pass did with the model (``model()``);
 - with ``--split``, the share of one inference pass that is Chromium's style and layout
@@ -36,6 +40,7 @@ from typing import Any
 
 import msgspec
 import trio
+from pageprofile import EditCost, EditCosts
 
 import cdpagent
 from cdpagent.cdp.world import WORLD
@@ -46,10 +51,19 @@ ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "tests" / "realworld" / "generated"
 
 
-# A main-world edit of one row's text at the end of the page (out of view).
+# A main-world edit of one row's text at the end of the page (out of view) that widens no
+# column: the last digit of the last order's total counts up (digits share one width).
 EDITS = {
-    "table": "document.getElementById('rows').lastElementChild.cells[2].textContent += '!'",
+    "table": "(() => { const c = document.getElementById('rows').lastElementChild.cells[3]; "
+    "c.textContent = c.textContent.slice(0, -1) + (Number(c.textContent.slice(-1)) + 1) % 10; })()",
     "links": "document.getElementById('sections').lastElementChild.querySelector('p').append('!')",
+}
+# The same row's customer made the widest of its column: the table's columns move.
+WIDEN = {"table": "document.getElementById('rows').lastElementChild.cells[2].append(' and partners')"}
+# A box in view, read alone in the main world: the floor of an observation after an edit.
+LAYOUT_ALONE = {
+    "table": "document.getElementById('rows').firstElementChild.getBoundingClientRect().top",
+    "links": "document.getElementById('sections').firstElementChild.getBoundingClientRect().top",
 }
 
 
@@ -71,6 +85,8 @@ class Row(msgspec.Struct):
     first_collect_ms: float = 0.0
     again_ms: float = 0.0
     changed_ms: float = 0.0
+    same: EditCost | None = None
+    widened: EditCost | None = None
     phases: dict[str, float] = {}
     changed_phases: dict[str, float] = {}
     changed_model: str = ""
@@ -155,7 +171,11 @@ async def measure(rows: dict[str, Row], samples: int, split: bool) -> None:
             collect: list[float] = []
             again: list[float] = []
             changed: list[float] = []
-            edit = EDITS[row.label.split()[0]]
+            same = EditCosts()
+            widened = EditCosts()
+            kind = row.label.split()[0]
+            edit = EDITS[kind]
+            widen = WIDEN.get(kind)
             phases: list[dict[str, float]] = []
             changed_phases: list[dict[str, float]] = []
             for _ in range(samples):
@@ -175,10 +195,15 @@ async def measure(rows: dict[str, Row], samples: int, split: bool) -> None:
                 changed.append((time.perf_counter() - t0) * 1000)
                 changed_phases.append(await _phases(tab))
                 row.changed_model = json.dumps(await _infer_call(tab, "model"))
+                await same.measure(tab, edit, LAYOUT_ALONE[kind], 1)
+                if widen is not None:
+                    await widened.measure(tab, widen, LAYOUT_ALONE[kind], 1)
             row.first_ms = statistics.median(first)
             row.first_collect_ms = statistics.median(collect)
             row.again_ms = statistics.median(again)
             row.changed_ms = statistics.median(changed)
+            row.same = same.p50()
+            row.widened = widened.p50() if widen is not None else None
             row.phases = {k: statistics.median(p.get(k, 0.0) for p in phases) for k in phases[0]}
             row.changed_phases = {
                 k: statistics.median(p.get(k, 0.0) for p in changed_phases) for k in changed_phases[0]
@@ -238,6 +263,10 @@ def goals(rows: dict[str, Row]) -> list[Goal]:
             ratio = t10.pw_ms / t10.first_ms
             out.append(Goal("inferred 10k first observe vs Playwright", ratio, "x", 150, True))
         out.append(Goal("inferred 10k after a one-row change out of view", t10.changed_ms, "ms", 15, False))
+        for label, cost in (("same-width", t10.same), ("widening", t10.widened)):
+            if cost is not None and cost.floor_cpu_ms > 0:
+                ratio = cost.observe_cpu_ms / cost.floor_cpu_ms
+                out.append(Goal(f"  (edit + observe ÷ edit + floor, {label}, CPU)", ratio, "x", 1.2, False))
     if t1 is not None and t100 is not None:
         out.append(Goal("inferred first observe 100k ÷ 1k", t100.first_ms / t1.first_ms, "x", 5, False))
     if links is not None:
@@ -245,6 +274,10 @@ def goals(rows: dict[str, Row]) -> list[Goal]:
         value = links.first_ms if links.omitted_actions > 0 else float("inf")
         out.append(Goal("50,000 links first observe (rest counted)", value, "ms", 500, False))
     return out
+
+
+def _cost(c: EditCost) -> str:
+    return f"{c.observe_ms:.1f}, {c.observe_cpu_ms:.1f} / floor {c.floor_ms:.1f}, {c.floor_cpu_ms:.1f}"
 
 
 def inferred_report(
@@ -266,6 +299,11 @@ def inferred_report(
         else:
             line += " (Playwright: no target uses it)" if have_pw else " (Playwright not installed)"
         print(line)
+    print("an edit and the observe after it / the same edit and a bare getBoundingClientRect (the floor):")
+    print("wall from the edit, renderer CPU (ms)")
+    for r in rows.values():
+        costs = [f"{label} {_cost(c)}" for label, c in (("same width", r.same), ("widening", r.widened)) if c]
+        print(f"  {r.label:>11}: " + "; ".join(costs))
     print("in-page phases of the first pass (ms):")
     for r in rows.values():
         print(f"  {r.label:>11}: " + ", ".join(f"{k} {v:.1f}" for k, v in r.phases.items()))

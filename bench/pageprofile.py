@@ -12,15 +12,27 @@ JSON), garbage collection, and Chromium outside JavaScript ("(program)").
 
 from __future__ import annotations
 
+import statistics
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from typing import Any
+
+import msgspec
 
 import cdpagent
 from cdpagent.snapshot import ObserveOptions
 from cdpagent.snapshot.observe import observe_page
 
-__all__ = ["EDIT_ONE_ROW", "print_page_profile", "profile_shares"]
+__all__ = [
+    "EDIT_ONE_ROW",
+    "EDIT_WIDEN_ROW",
+    "LAYOUT_ALONE",
+    "EditCost",
+    "EditCosts",
+    "print_page_profile",
+    "profile_shares",
+]
 
 _METRICS = ("TaskDuration", "ScriptDuration", "RecalcStyleDuration", "LayoutDuration")
 _SPECIAL = {
@@ -38,6 +50,65 @@ EDIT_ONE_ROW = (
     "const f = r[Math.floor(r.length * 3 / 4)].querySelector('[data-agent-field=phone]'); "
     "f.textContent = f.textContent.slice(0, -1) + (Number(f.textContent.slice(-1)) + 1) % 10; })()"
 )
+# The widening edit: a digit appended to the same phone number, which makes it the widest of
+# its column, so the auto-layout table's columns move and Chromium lays the table out again.
+EDIT_WIDEN_ROW = (
+    "(() => { const r = document.querySelectorAll('[data-agent-record]'); "
+    "r[Math.floor(r.length * 3 / 4)].querySelector('[data-agent-field=phone]').append('0'); })()"
+)
+# The floor of any client's geometry read after an edit: the first row's box, in the main
+# world, in one Runtime.evaluate (Chromium's pending style and layout run in it).
+LAYOUT_ALONE = "document.querySelector('[data-agent-record]').getBoundingClientRect().top"
+
+
+class EditCost(msgspec.Struct):
+    """p50s (ms) of an edit followed by an observe, and of the same edit followed by a bare
+    geometry read (the floor): wall time from sending the edit, and the renderer main
+    thread's CPU time over the same span (``Performance.getMetrics`` thread ticks), which
+    holds Chromium's layout whether our read or the page's next frame paid it."""
+
+    observe_ms: float
+    observe_cpu_ms: float
+    floor_ms: float
+    floor_cpu_ms: float
+
+
+class EditCosts:
+    """Samples of :class:`EditCost` gathered over tabs, then their p50s."""
+
+    def __init__(self) -> None:
+        self.samples: dict[str, list[float]] = {f: [] for f in EditCost.__struct_fields__}
+
+    async def measure(self, tab: cdpagent.Tab, edit: str, floor: str, samples: int) -> None:
+        """``samples`` pairs on ``tab``, alternating: ``edit`` then an observe (settle off),
+        ``edit`` then one ``Runtime.evaluate`` of ``floor`` (a box in view)."""
+        await tab.session.send("Performance.enable", {"timeDomain": "threadTicks"})
+
+        async def observe() -> None:
+            await observe_page(tab, ObserveOptions(settle=False), timeout=900)
+
+        async def bare() -> None:
+            await tab.session.send("Runtime.evaluate", {"expression": floor})
+
+        for _ in range(samples):
+            for name, read in (("observe", observe), ("floor", bare)):
+                wall, cpu = await _edit_then(tab, edit, read)
+                self.samples[f"{name}_ms"].append(wall)
+                self.samples[f"{name}_cpu_ms"].append(cpu)
+
+    def p50(self) -> EditCost:
+        return EditCost(**{f: statistics.median(v) if v else 0.0 for f, v in self.samples.items()})
+
+
+async def _edit_then(
+    tab: cdpagent.Tab, edit: str, read: Callable[[], Awaitable[None]]
+) -> tuple[float, float]:
+    before = (await _metrics(tab))["TaskDuration"]
+    t0 = time.perf_counter()
+    await tab.session.send("Runtime.evaluate", {"expression": edit})
+    await read()
+    wall = (time.perf_counter() - t0) * 1000
+    return wall, ((await _metrics(tab))["TaskDuration"] - before) * 1000
 
 
 def profile_shares(profile: dict[str, Any]) -> Counter[str]:
