@@ -43,9 +43,12 @@
 //   scrollState(locator, wait) -> {found, top, max, client}   where the scroller
 //       of a scroll action is; wait: a promise that resolves once the position
 //       has stopped moving (a wheel scroll may be animated)
-//   slider(locator) -> {found, native, positional, shown, value, min, max, step, thumb, track}
-//       positional: an ARIA-less slider whose scale is unknown (value: % of its track);
-//       shown: value, min and max are the numbers the page showed (measureScale)
+//   slider(locator) -> {found, native, spin, empty, positional, shown, value, said, min, max,
+//       step, thumb, track}
+//       spin: a spin button (keys up and down, no track); empty: it has no value yet;
+//       said: its aria-valuetext; positional: an ARIA-less slider whose scale is unknown
+//       (value: % of its track); shown: value, min and max are the numbers the page
+//       showed (measureScale)
 //   measureScale(locator, phase) -> {found, ok, start, min, max}   phases "start",
 //       "min" (after Home) and "max" (after End): finds the number the page shows
 //       beside an ARIA-less slider and keeps its scale for slider() and sliderScale(el)
@@ -479,6 +482,19 @@
     const max = native ? num(el.max, 100) : num(aria('aria-valuemax'), 100);
     const step = native ? (el.step === 'any' ? null : num(el.step, 1)) : null;
     const r = knob.getBoundingClientRect();
+    if (!native && el.getAttribute('role') === 'spinbutton') {
+      // A spin button has no track: its value is aria-valuenow, or none yet (an empty
+      // date segment, which its first key gives one); no declared bound is no bound.
+      const value = num(el.getAttribute('aria-valuenow'), NaN);
+      const low = num(el.getAttribute('aria-valuemin'), -Number.MAX_SAFE_INTEGER);
+      const high = num(el.getAttribute('aria-valuemax'), Number.MAX_SAFE_INTEGER);
+      return {
+        found: true, native, spin: true, empty: Number.isNaN(value), positional: false, shown: false, vertical: true,
+        value: Number.isNaN(value) ? low : value, said: squash(el.getAttribute('aria-valuetext') || '').slice(0, 80),
+        min: low, max: high, step, tolerance: 0, thumb: { x: r.left + r.width / 2, y: r.top + r.height / 2 },
+        track: { left: r.left, top: r.top, width: r.width, height: r.height },
+      };
+    }
     // An ARIA slider is often only its thumb: its track is the element (when the
     // thumb is its handle) or the nearest wider ancestor.
     let track = handle ? el.getBoundingClientRect() : r;

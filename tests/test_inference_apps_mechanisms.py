@@ -16,7 +16,7 @@ from __future__ import annotations
 from conftest import PAGES
 
 import cdpagent
-from cdpagent.snapshot import ObserveOptions, tools_json
+from cdpagent.snapshot import ObserveOptions, codes, tools_json
 from cdpagent.snapshot.observe import observe_page
 
 PAGE = PAGES / "infer" / "apply_on_leave.html"
@@ -151,3 +151,37 @@ async def test_the_items_of_a_menu_an_act_opened_are_offered_first(browser: cdpa
     assert {"run_selected_cell", "run_all_above", "run_all_cells", "restart_and_run_all"} <= set(names), names
     assert (await tab.act("run_all_cells")).ok
     assert await _text(tab, "#ran") == "ran: Run All Cells"
+
+
+SPIN_DATE = PAGES / "infer" / "spin_date.html"
+
+
+async def test_a_segmented_date_is_set_segment_by_segment_with_the_spin_button_keys(
+    browser: cdpagent.Browser,
+) -> None:
+    """Issue 34: each spin button of a date field (the ARIA pattern; the month editable text,
+    as date-field libraries write theirs) is a ``set`` action showing the value as the page
+    words it and taking a number in its range. Set walks it with ArrowUp/ArrowDown (its
+    ArrowLeft/ArrowRight move to the next segment), Home for its minimum, and gives an empty
+    one a value by its first key; the receipt says where it got to. A number outside the
+    range is refused before a key is pressed."""
+    tab = await browser.open(SPIN_DATE)
+    result = await observe_page(tab)
+    tools = {t["function"]["name"]: t["function"] for t in result.tools}
+    segments = ("day_departure_date", "month_departure_date", "year_departure_date")
+    assert set(segments) <= tools.keys(), result.text
+    assert all("set /" in tools[name]["description"] for name in segments), tools
+    assert "05 – May" in result.text, result.text
+    month = tools["month_departure_date"]["parameters"]["properties"]["value"]
+    assert (month["minimum"], month["maximum"]) == (1, 12), month
+    moved = await tab.act("month_departure_date", value=6)
+    assert moved.ok, moved
+    assert moved.result.state == "at 6 (1…12): 06 – June", moved
+    assert (await tab.act("day_departure_date", value=1)).ok
+    year = await tab.act("year_departure_date", value=2027)
+    assert year.ok, year
+    assert await _text(tab, "#held") == "2027-06-01"
+    bad = await tab.act("month_departure_date", value=13)
+    assert bad.code == codes.INVALID_ARGUMENT, bad
+    assert await _text(tab, "#held") == "2027-06-01"
+

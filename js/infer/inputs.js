@@ -34,7 +34,7 @@
     return spec;
   }
   function sliderSpec(el, opts) {
-    const spec = { input_type: 'slider' };
+    const spec = { input_type: el.getAttribute('role') === 'spinbutton' ? 'spinbutton' : 'slider' };
     for (const [k, a] of [['min', 'aria-valuemin'], ['max', 'aria-valuemax']]) {
       const v = el.getAttribute(a);
       if (v) spec[k] = clip(v, opts.bound_chars);
