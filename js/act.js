@@ -34,7 +34,9 @@
 //       level of its hover menu, is shown (ok: el is), or after ms
 //   watch() / changed() -> {ok, listed}   whether the page changed in between (a picker
 //       opened); listed: a list of choices was added or shown meanwhile (suggestions)
-//   painted(ms) -> {ok}   after two frames and ms more (what a click started is done)
+//   aim(locator) / pressedOn() -> {found, ok, cover}   whether the press of the click sent in
+//       between reached el (its target is el, inside it, or a label of it); cover: what it
+//       reached instead (page data); ok when no press was seen (nothing to tell)
 //   expectInput() / inputLanded(ms) -> {ok}   (a frame of another process) whether the
 //       frame handled an event of the input delivered in between, waiting up to ms
 //   leaveField(locator) -> {found, ok}   blur a field typed into (ok: left), unless it
@@ -304,11 +306,34 @@
     return { found: true, ok: mutated, listed };
   }
 
-  // Resolves after the page has painted twice and ms more have passed: what a click
-  // started (a list closing, a state set in a later task) is done by then.
-  function painted(ms) {
-    return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, ms))))
-      .then(() => ({ found: true, ok: true }));
+  // Where the press of a click went: the page may move between the hit test and the press
+  // (a list it redraws over the control), and the press then reaches what is drawn there.
+  let aimed = null;
+  function aim(locator) {
+    const el = find(locator);
+    if (aimed) aimed.off();
+    aimed = null;
+    if (!el) return { found: false, ok: false, cover: '' };
+    const shot = { el, path: null, off: null };
+    const on = (e) => {
+      if (!e.isTrusted) return;
+      shot.path = e.composedPath();
+      shot.off();
+    };
+    addEventListener('pointerdown', on, true);
+    shot.off = () => removeEventListener('pointerdown', on, true);
+    aimed = shot;
+    return { found: true, ok: true, cover: '' };
+  }
+  function pressedOn() {
+    const shot = aimed;
+    aimed = null;
+    if (!shot) return { found: false, ok: false, cover: '' };
+    shot.off();
+    const target = shot.path && shot.path[0];
+    if (!target || target.nodeType !== Node.ELEMENT_NODE) return { found: true, ok: true, cover: '' };
+    const ok = shot.path.includes(shot.el) || hits(shot.el, target);
+    return { found: true, ok, cover: ok ? '' : coverName(target) };
   }
 
   // Input into a frame drawn by another process reaches it through the browser, not through
@@ -802,7 +827,7 @@
   Object.defineProperty(globalThis, '__cdpagentAct', {
     value: Object.freeze({
       prepare, ownerPoint, focusForTyping, valueIs, pick, choose, state,
-      hovered, branch, pressable, shownAfterHover, focusFor, scrollState, watch, changed, leaveField, expectInput, inputLanded, painted, slider, measureScale, sliderScale, radio, radioIs,
+      hovered, branch, pressable, shownAfterHover, focusFor, scrollState, watch, changed, leaveField, expectInput, inputLanded, aim, pressedOn, slider, measureScale, sliderScale, radio, radioIs,
       groupOptions, dateFormat, fileInput, fileInfo,
     }),
     writable: false, configurable: false, enumerable: false,

@@ -185,3 +185,20 @@ async def test_a_segmented_date_is_set_segment_by_segment_with_the_spin_button_k
     assert bad.code == codes.INVALID_ARGUMENT, bad
     assert await _text(tab, "#held") == "2027-06-01"
 
+
+async def test_a_check_whose_press_reached_a_list_drawn_over_it_is_clicked_again(
+    browser: cdpagent.Browser,
+) -> None:
+    """Issue 34 (the Streamlit whole-form task's flake): the page draws a list over the
+    checkbox between the act's hit test and its press, through the style sheet alone, so no
+    DOM change says the click did anything; the press reaches the list, which closes. The act
+    sees where its press went, lets the page settle, and clicks again; the receipt says so."""
+    tab = await browser.open(PAGES / "infer" / "drawn_over.html")
+    await observe_page(tab)
+    receipt = await tab.act("newsletter", checked=True)
+    assert receipt.ok, receipt
+    assert any("reached" in w and "Topics" in w for w in receipt.result.warnings or []), receipt
+    answer = await tab.session.send(
+        "Runtime.evaluate", {"expression": "document.getElementById('news').checked", "returnByValue": True}
+    )
+    assert answer["result"]["value"] is True
