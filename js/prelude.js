@@ -16,6 +16,7 @@
 //             what a screenshot covers), pageText(el, skipHidden) and
 //             textOf(el, max, skipHidden) (the text with every sensitive element
 //             inside masked; skipHidden leaves aria-hidden parts out),
+//             editableText(el, max) (an editable's text, its lines apart),
 //             byIdText(ids, max, tree) (a referenced sensitive element is masked),
 //             invalidMessage(el, max) (what an invalid field's references say);
 //   naming    ariaName(el, max), labelText(el, max, labelMap), ownName(el, max,
@@ -332,6 +333,10 @@
   }
 
   const textOf = (el, max, skipHidden) => clip(pageText(el, skipHidden), max);
+  // An editable element's text as a person reads it: its lines (block children, <br>) apart,
+  // where textContent runs them together ("x = 1y = 2" for a code editor's two lines). A
+  // sensitive part inside is masked as textOf does.
+  const editableText = (el, max) => (el.querySelector(SENSITIVE) ? textOf(el, max) : clip(el.innerText, max));
 
   // The text of the elements ids names, looked up in tree (el's document or shadow
   // root); a referenced sensitive element reads as MASK.
@@ -670,7 +675,7 @@
     value: Object.freeze({
       MASK, VIS, SENSITIVE, squash, clip, cutLong, head, fold, slug, humanise, closestAcross, containsAcross,
       composedParent, closestComposed, containsComposed, composedOrder,
-      pass, isSensitive, sensitiveElements, pageText, textOf, byIdText, invalidMessage, ariaName, labelText, ownName,
+      pass, isSensitive, sensitiveElements, pageText, textOf, editableText, byIdText, invalidMessage, ariaName, labelText, ownName,
       accessibleName,
       firstRole, COMPOSITES, kindOf, docOrder, shapeOf, ancestorWalk, isElement, WATCH, MAY_HOST, openShadowRoots,
       sheetLists, rulesOf, sheetsPrint, allAnimations, lastingAnimations, inViewport, markViewport, anySensitiveNow, regionState,

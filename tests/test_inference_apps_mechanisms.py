@@ -126,12 +126,14 @@ async def test_an_unlabelled_editor_takes_its_boxs_label_and_ranks_before_the_to
     """Issue 34: an editor with no words of its own inside a box labelled "Code Cell Content"
     is called by that label (not "editor 1 in Work"), and a field of the content is offered
     room before the toolbar of buttons above it; the menu bar's items (an application's
-    commands) before both."""
+    commands) before both. Its code is its value, each line apart (a code editor draws a
+    line per element), not run together."""
     tab = await browser.open(WORKBENCH)
     result = await observe_page(tab, SIX)
     kinds = {t["function"]["name"]: t["function"]["description"] for t in result.tools}
     assert "code_cell_content" in kinds, result.text
     assert "type /" in kinds["code_cell_content"], kinds["code_cell_content"]
+    assert "current value: <page_data>total = 1 + 2 print(total)</page_data>" in result.text, result.text
     assert {"file", "edit", "run", "help"} <= kinds.keys(), result.text
     assert "run_this_cell" not in kinds, result.text
     receipt = await tab.act("code_cell_content", text="total = 6 * 7")

@@ -30,7 +30,7 @@
       if (!spec.max) spec.max = '100';
     }
     if (el.tagName === 'INPUT' && ISO[el.type] && !spec.doc) spec.doc = ISO[el.type];
-    if (el.isContentEditable && spec.value !== undefined && !isSensitive(el)) spec.value = textOf(el, opts.max_string);
+    if (el.isContentEditable && spec.value !== undefined && !isSensitive(el)) spec.value = P.editableText(el, opts.max_string);
     return spec;
   }
   function sliderSpec(el, opts) {
