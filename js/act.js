@@ -34,7 +34,9 @@
 //       level of its hover menu, is shown (ok: el is), or after ms
 //   watch() / changed() -> {ok, listed}   whether the page changed in between (a picker
 //       opened); listed: a list of choices was added or shown meanwhile (suggestions)
-//   painted(ms) -> {ok}   after two frames and ms more (what a click started is done)
+//   aim(locator) / pressedOn() -> {found, ok, cover}   whether the press of the click sent in
+//       between reached el (its target is el, inside it, or a label of it); cover: what it
+//       reached instead (page data); ok when no press was seen (nothing to tell)
 //   expectInput() / inputLanded(ms) -> {ok}   (a frame of another process) whether the
 //       frame handled an event of the input delivered in between, waiting up to ms
 //   leaveField(locator) -> {found, ok}   blur a field typed into (ok: left), unless it
@@ -43,9 +45,12 @@
 //   scrollState(locator, wait) -> {found, top, max, client}   where the scroller
 //       of a scroll action is; wait: a promise that resolves once the position
 //       has stopped moving (a wheel scroll may be animated)
-//   slider(locator) -> {found, native, positional, shown, value, min, max, step, thumb, track}
-//       positional: an ARIA-less slider whose scale is unknown (value: % of its track);
-//       shown: value, min and max are the numbers the page showed (measureScale)
+//   slider(locator) -> {found, native, spin, empty, positional, shown, value, said, min, max,
+//       step, thumb, track}
+//       spin: a spin button (keys up and down, no track); empty: it has no value yet;
+//       said: its aria-valuetext; positional: an ARIA-less slider whose scale is unknown
+//       (value: % of its track); shown: value, min and max are the numbers the page
+//       showed (measureScale)
 //   measureScale(locator, phase) -> {found, ok, start, min, max}   phases "start",
 //       "min" (after Home) and "max" (after End): finds the number the page shows
 //       beside an ARIA-less slider and keeps its scale for slider() and sliderScale(el)
@@ -301,11 +306,34 @@
     return { found: true, ok: mutated, listed };
   }
 
-  // Resolves after the page has painted twice and ms more have passed: what a click
-  // started (a list closing, a state set in a later task) is done by then.
-  function painted(ms) {
-    return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, ms))))
-      .then(() => ({ found: true, ok: true }));
+  // Where the press of a click went: the page may move between the hit test and the press
+  // (a list it redraws over the control), and the press then reaches what is drawn there.
+  let aimed = null;
+  function aim(locator) {
+    const el = find(locator);
+    if (aimed) aimed.off();
+    aimed = null;
+    if (!el) return { found: false, ok: false, cover: '' };
+    const shot = { el, path: null, off: null };
+    const on = (e) => {
+      if (!e.isTrusted) return;
+      shot.path = e.composedPath();
+      shot.off();
+    };
+    addEventListener('pointerdown', on, true);
+    shot.off = () => removeEventListener('pointerdown', on, true);
+    aimed = shot;
+    return { found: true, ok: true, cover: '' };
+  }
+  function pressedOn() {
+    const shot = aimed;
+    aimed = null;
+    if (!shot) return { found: false, ok: false, cover: '' };
+    shot.off();
+    const target = shot.path && shot.path[0];
+    if (!target || target.nodeType !== Node.ELEMENT_NODE) return { found: true, ok: true, cover: '' };
+    const ok = shot.path.includes(shot.el) || hits(shot.el, target);
+    return { found: true, ok, cover: ok ? '' : coverName(target) };
   }
 
   // Input into a frame drawn by another process reaches it through the browser, not through
@@ -479,6 +507,19 @@
     const max = native ? num(el.max, 100) : num(aria('aria-valuemax'), 100);
     const step = native ? (el.step === 'any' ? null : num(el.step, 1)) : null;
     const r = knob.getBoundingClientRect();
+    if (!native && el.getAttribute('role') === 'spinbutton') {
+      // A spin button has no track: its value is aria-valuenow, or none yet (an empty
+      // date segment, which its first key gives one); no declared bound is no bound.
+      const value = num(el.getAttribute('aria-valuenow'), NaN);
+      const low = num(el.getAttribute('aria-valuemin'), -Number.MAX_SAFE_INTEGER);
+      const high = num(el.getAttribute('aria-valuemax'), Number.MAX_SAFE_INTEGER);
+      return {
+        found: true, native, spin: true, empty: Number.isNaN(value), positional: false, shown: false, vertical: true,
+        value: Number.isNaN(value) ? low : value, said: squash(el.getAttribute('aria-valuetext') || '').slice(0, 80),
+        min: low, max: high, step, tolerance: 0, thumb: { x: r.left + r.width / 2, y: r.top + r.height / 2 },
+        track: { left: r.left, top: r.top, width: r.width, height: r.height },
+      };
+    }
     // An ARIA slider is often only its thumb: its track is the element (when the
     // thumb is its handle) or the nearest wider ancestor.
     let track = handle ? el.getBoundingClientRect() : r;
@@ -786,7 +827,7 @@
   Object.defineProperty(globalThis, '__cdpagentAct', {
     value: Object.freeze({
       prepare, ownerPoint, focusForTyping, valueIs, pick, choose, state,
-      hovered, branch, pressable, shownAfterHover, focusFor, scrollState, watch, changed, leaveField, expectInput, inputLanded, painted, slider, measureScale, sliderScale, radio, radioIs,
+      hovered, branch, pressable, shownAfterHover, focusFor, scrollState, watch, changed, leaveField, expectInput, inputLanded, aim, pressedOn, slider, measureScale, sliderScale, radio, radioIs,
       groupOptions, dateFormat, fileInput, fileInfo,
     }),
     writable: false, configurable: false, enumerable: false,

@@ -16,6 +16,7 @@
 //             what a screenshot covers), pageText(el, skipHidden) and
 //             textOf(el, max, skipHidden) (the text with every sensitive element
 //             inside masked; skipHidden leaves aria-hidden parts out),
+//             editableText(el, max) (an editable's text, its lines apart),
 //             byIdText(ids, max, tree) (a referenced sensitive element is masked),
 //             invalidMessage(el, max) (what an invalid field's references say);
 //   naming    ariaName(el, max), labelText(el, max, labelMap), ownName(el, max,
@@ -332,6 +333,10 @@
   }
 
   const textOf = (el, max, skipHidden) => clip(pageText(el, skipHidden), max);
+  // An editable element's text as a person reads it: its lines (block children, <br>) apart,
+  // where textContent runs them together ("x = 1y = 2" for a code editor's two lines). A
+  // sensitive part inside is masked as textOf does.
+  const editableText = (el, max) => (el.querySelector(SENSITIVE) ? textOf(el, max) : clip(el.innerText, max));
 
   // The text of the elements ids names, looked up in tree (el's document or shadow
   // root); a referenced sensitive element reads as MASK.
@@ -427,15 +432,16 @@
 
   const INPUT_KINDS = new Map([['checkbox', 'check'], ['radio', 'check'], ['range', 'set'], ['file', 'upload'],
     ['button', 'click'], ['submit', 'click'], ['reset', 'click'], ['image', 'click'], ['color', 'click']]);
-  const CHECKS = [['checkbox', 'check'], ['switch', 'check'], ['radio', 'check'], ['slider', 'set']];
+  const CHECKS = [['checkbox', 'check'], ['switch', 'check'], ['radio', 'check'], ['slider', 'set'], ['spinbutton', 'set']];
   // How each reader of a page decides a kind beyond the element's tag:
   //   declared       a data-agent-kind among the declarable kinds decides first;
   //   editableFirst  an editable element is typed into even when it is an input;
   //   roles          role -> kind, for an element its tag does not decide.
   // The declared collector honours what the page declares and reads a radio group as one
   // choose action and a combobox as a text field; the inference reads neither (it finds
-  // radio groups itself, and a combobox that is no field is clicked open) but types into
-  // a spin button.
+  // radio groups itself, and a combobox that is no field is clicked open). Both set a spin
+  // button that is no input to a number, by its keys, even when it is editable (a date
+  // field's segment): its value is aria-valuenow, not its text.
   const KIND_READERS = {
     declared: {
       declared: true, editableFirst: false,
@@ -443,14 +449,14 @@
     },
     inferred: {
       declared: false, editableFirst: true,
-      roles: new Map([...CHECKS, ['textbox', 'type'], ['searchbox', 'type'], ['spinbutton', 'type']]),
+      roles: new Map([...CHECKS, ['textbox', 'type'], ['searchbox', 'type']]),
     },
   };
 
   // The kind of action el takes as `reader` ('declared' or 'inferred') reads it: a select
   // is selected, a text area or text input typed into, a checkbox or radio checked, a range
-  // set, a file input uploaded, a button input clicked; an editable element is typed into;
-  // else its role decides (role: the reader's role of el, by default its role attribute),
+  // set, a file input uploaded, a button input clicked; a spin button that is no input is
+  // set; an editable element is typed into; else its role decides (role: the reader's role of el, by default its role attribute),
   // and anything else is clicked. declarable: the kinds a page may declare with
   // data-agent-kind (the declared reader's; the collector's options carry them from the
   // kinds table, cdpagent.snapshot.kinds, so this script lists none of its own).
@@ -462,6 +468,8 @@
     }
     const tag = el.tagName;
     if (tag === 'SELECT') return 'select';
+    const spin = (role === undefined ? el.getAttribute('role') : role) === 'spinbutton';
+    if (spin && tag !== 'INPUT' && tag !== 'TEXTAREA') return 'set';
     if (tag === 'TEXTAREA' || (rules.editableFirst && el.isContentEditable)) return 'type';
     if (tag === 'INPUT') return INPUT_KINDS.get(el.type) || 'type';
     if (el.isContentEditable) return 'type';
@@ -667,7 +675,7 @@
     value: Object.freeze({
       MASK, VIS, SENSITIVE, squash, clip, cutLong, head, fold, slug, humanise, closestAcross, containsAcross,
       composedParent, closestComposed, containsComposed, composedOrder,
-      pass, isSensitive, sensitiveElements, pageText, textOf, byIdText, invalidMessage, ariaName, labelText, ownName,
+      pass, isSensitive, sensitiveElements, pageText, textOf, editableText, byIdText, invalidMessage, ariaName, labelText, ownName,
       accessibleName,
       firstRole, COMPOSITES, kindOf, docOrder, shapeOf, ancestorWalk, isElement, WATCH, MAY_HOST, openShadowRoots,
       sheetLists, rulesOf, sheetsPrint, allAnimations, lastingAnimations, inViewport, markViewport, anySensitiveNow, regionState,

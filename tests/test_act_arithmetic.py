@@ -22,15 +22,15 @@ def _walk(start: SliderAt, target: float, page: float, arrow: float | None = Non
     now, walk, pressed = start, KeyWalk(start.step), []
     by = {"PageUp": page, "PageDown": -page}
     unit = arrow if arrow is not None else start.step or 1.0
-    by |= {"ArrowRight": unit, "ArrowLeft": -unit}
+    by |= {"ArrowRight": unit, "ArrowLeft": -unit, "ArrowUp": unit, "ArrowDown": -unit}
     for _ in range(200):
         key = walk.key(now, target)
         if key is None:
             break
         pressed.append(key)
         was = now
-        now = SliderAt(found=True, value=min(max(now.value + by[key], now.min), now.max), min=now.min,
-                       max=now.max, step=now.step)  # fmt: skip
+        now = SliderAt(found=True, spin=now.spin, value=min(max(now.value + by[key], now.min), now.max),
+                       min=now.min, max=now.max, step=now.step)  # fmt: skip
         if not walk.moved(key, was, now, target):
             break
     assert same(now.value, target, now) or not pressed, (now, pressed)
@@ -45,6 +45,20 @@ def test_ob7_a_slider_far_away_is_paged_then_stepped_and_a_page_that_overshoots_
     # A slider whose step is unknown learns it from the first arrow (jQuery UI's handle).
     unknown = SliderAt(found=True, value=100, min=0, max=100)
     assert _walk(unknown, 42, page=20, arrow=1) == ["ArrowLeft", "PageDown", "PageDown"] + ["ArrowLeft"] * 17
+
+
+def test_ob7_a_spin_button_is_walked_up_and_down_and_said_as_the_page_words_it() -> None:
+    """Issue 34: a spin button's left and right keys move to the next field (a date's
+    segments), so its walk uses up and down; its state shows its aria-valuetext, and leaves
+    out the bounds it does not declare."""
+    month = SliderAt(found=True, spin=True, value=5, min=1, max=12, said="06 – June")
+    assert _walk(month, 7, page=3) == ["ArrowUp"] * 2
+    assert _walk(month, 2, page=3) == ["ArrowDown"] * 3
+    assert slider_state(SliderAt(found=True, spin=True, value=6, min=1, max=12, said="06 – June")) == (
+        "at 6 (1…12): 06 – June"
+    )
+    unbounded = SliderAt(found=True, spin=True, value=3, min=-(2.0**53 - 1), max=2.0**53 - 1, said="3")
+    assert slider_state(unbounded) == "at 3"
 
 
 def test_ob7_a_key_that_does_not_move_the_slider_ends_the_walk() -> None:

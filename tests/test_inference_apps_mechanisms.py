@@ -16,7 +16,7 @@ from __future__ import annotations
 from conftest import PAGES
 
 import cdpagent
-from cdpagent.snapshot import ObserveOptions, tools_json
+from cdpagent.snapshot import ObserveOptions, codes, tools_json
 from cdpagent.snapshot.observe import observe_page
 
 PAGE = PAGES / "infer" / "apply_on_leave.html"
@@ -126,12 +126,14 @@ async def test_an_unlabelled_editor_takes_its_boxs_label_and_ranks_before_the_to
     """Issue 34: an editor with no words of its own inside a box labelled "Code Cell Content"
     is called by that label (not "editor 1 in Work"), and a field of the content is offered
     room before the toolbar of buttons above it; the menu bar's items (an application's
-    commands) before both."""
+    commands) before both. Its code is its value, each line apart (a code editor draws a
+    line per element), not run together."""
     tab = await browser.open(WORKBENCH)
     result = await observe_page(tab, SIX)
     kinds = {t["function"]["name"]: t["function"]["description"] for t in result.tools}
     assert "code_cell_content" in kinds, result.text
     assert "type /" in kinds["code_cell_content"], kinds["code_cell_content"]
+    assert "current value: <page_data>total = 1 + 2 print(total)</page_data>" in result.text, result.text
     assert {"file", "edit", "run", "help"} <= kinds.keys(), result.text
     assert "run_this_cell" not in kinds, result.text
     receipt = await tab.act("code_cell_content", text="total = 6 * 7")
@@ -151,3 +153,54 @@ async def test_the_items_of_a_menu_an_act_opened_are_offered_first(browser: cdpa
     assert {"run_selected_cell", "run_all_above", "run_all_cells", "restart_and_run_all"} <= set(names), names
     assert (await tab.act("run_all_cells")).ok
     assert await _text(tab, "#ran") == "ran: Run All Cells"
+
+
+SPIN_DATE = PAGES / "infer" / "spin_date.html"
+
+
+async def test_a_segmented_date_is_set_segment_by_segment_with_the_spin_button_keys(
+    browser: cdpagent.Browser,
+) -> None:
+    """Issue 34: each spin button of a date field (the ARIA pattern; the month editable text,
+    as date-field libraries write theirs) is a ``set`` action showing the value as the page
+    words it and taking a number in its range. Set walks it with ArrowUp/ArrowDown (its
+    ArrowLeft/ArrowRight move to the next segment), Home for its minimum, and gives an empty
+    one a value by its first key; the receipt says where it got to. A number outside the
+    range is refused before a key is pressed."""
+    tab = await browser.open(SPIN_DATE)
+    result = await observe_page(tab)
+    tools = {t["function"]["name"]: t["function"] for t in result.tools}
+    segments = ("day_departure_date", "month_departure_date", "year_departure_date")
+    assert set(segments) <= tools.keys(), result.text
+    assert all("set /" in tools[name]["description"] for name in segments), tools
+    assert "05 – May" in result.text, result.text
+    month = tools["month_departure_date"]["parameters"]["properties"]["value"]
+    assert (month["minimum"], month["maximum"]) == (1, 12), month
+    moved = await tab.act("month_departure_date", value=6)
+    assert moved.ok, moved
+    assert moved.result.state == "at 6 (1…12): 06 – June", moved
+    assert (await tab.act("day_departure_date", value=1)).ok
+    year = await tab.act("year_departure_date", value=2027)
+    assert year.ok, year
+    assert await _text(tab, "#held") == "2027-06-01"
+    bad = await tab.act("month_departure_date", value=13)
+    assert bad.code == codes.INVALID_ARGUMENT, bad
+    assert await _text(tab, "#held") == "2027-06-01"
+
+
+async def test_a_check_whose_press_reached_a_list_drawn_over_it_is_clicked_again(
+    browser: cdpagent.Browser,
+) -> None:
+    """Issue 34 (the Streamlit whole-form task's flake): the page draws a list over the
+    checkbox between the act's hit test and its press, through the style sheet alone, so no
+    DOM change says the click did anything; the press reaches the list, which closes. The act
+    sees where its press went, lets the page settle, and clicks again; the receipt says so."""
+    tab = await browser.open(PAGES / "infer" / "drawn_over.html")
+    await observe_page(tab)
+    receipt = await tab.act("newsletter", checked=True)
+    assert receipt.ok, receipt
+    assert any("reached" in w and "Topics" in w for w in receipt.result.warnings or []), receipt
+    answer = await tab.session.send(
+        "Runtime.evaluate", {"expression": "document.getElementById('news').checked", "returnByValue": True}
+    )
+    assert answer["result"]["value"] is True

@@ -408,3 +408,22 @@ async def test_ob11_ob12_open_shadow_roots_are_inferred(browser: cdpagent.Browse
         ".map((el) => el.value ?? el.checked ?? el.placed ?? null)",
     )
     assert state == ["Paris", True, "fast", "Ring twice", True]
+
+
+async def test_ob12_a_table_in_an_open_shadow_root_is_read_as_records(browser: cdpagent.Browser) -> None:
+    """Issue 34: a web component's table (in its open shadow root) is a table of records as
+    one in the document is: rows labelled by their key cell, fields named by the column
+    headers, and one folded action per column of buttons (not cancel, cancel_2, … by
+    position); the row action reaches the row inside the shadow tree."""
+    tab = await browser.open(PAGES / "infer" / "shadow_table.html")
+    first = await observed(tab)
+    records = {r.label: r for r in first.observation.records}
+    assert set(records) == {"A-100", "A-101", "A-102", "A-103"}, first.text
+    assert records["A-101"].fields["Customer"] == "Grace", records["A-101"]
+    cancel = next(e for e in first.observation.actions if e.tool == "cancel")
+    assert cancel.folded, first.text
+    assert not any(e.tool.startswith("cancel_") for e in first.observation.actions), first.text
+    ok(await tab.act("cancel", record=records["A-101"].id))
+    assert await evaluate(tab, "document.getElementById('orders').cancelled") == ["A-101"]
+    after = await observed(tab)
+    assert {r.label: r for r in after.observation.records}["A-101"].fields["Status"] == "Cancelled"

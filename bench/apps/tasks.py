@@ -235,6 +235,17 @@ class Set(Step):
 
 
 @dataclass
+class Press(Step):
+    """Press ``key`` on whatever has the focus, as a person done with a field closes the
+    calendar it opened with Escape."""
+
+    key: str
+
+    async def run(self, ep: Episode, run: Run) -> None:
+        await ep.act(PRESS_FOCUSED, key=self.key)
+
+
+@dataclass
 class Upload(Step):
     """Give the file field ``label`` the file ``path`` (a person picks it in the file chooser)."""
 
@@ -964,7 +975,14 @@ STREAMLIT: list[Task] = [
         "date",
         "You arrive on 2027-06-01.",
         "",
-        [READY, Type("Arrival date", "2027/06/01")],
+        # The date field is three spin buttons, each named by its part and the field's label.
+        [
+            READY,
+            Set("year, Arrival date", 2027),
+            Set("month, Arrival date", 6),
+            Set("day, Arrival date", 1),
+            Press("Escape"),
+        ],
         _state(lambda s: s["arrival"] == "2027-06-01"),
     ),
     Task(

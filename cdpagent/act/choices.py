@@ -9,15 +9,13 @@ import msgspec
 
 from ..cdp.input import mouse_click
 from ..cdp.world import PageFunction
-from ..errors import ActRefused
+from ..errors import ActRefused, ProtocolError, WorldGone
 from ..snapshot import codes
+from ..snapshot.observe import settle_after_input
+from ..snapshot.render import clean, fenced
 from .step import COVERED, Done, Step, call
 
 __all__ = ["check", "choose", "select"]
-
-#: After a check's click left the control as it was: how long past two painted frames it
-#: is given to change (a state set in a later task), before it is clicked again.
-_AFTER_CLICK_MS = 50
 
 
 class _Chosen(msgspec.Struct, frozen=True):
@@ -34,6 +32,14 @@ class _Checked(msgspec.Struct, frozen=True):
 
     found: bool = False
     checked: bool | None = None
+
+
+class _Landed(msgspec.Struct, frozen=True):
+    """``aim`` / ``pressedOn``: whether the click's press reached the control, else what it reached."""
+
+    found: bool = False
+    ok: bool = False
+    cover: str = ""
 
 
 class _Radio(msgspec.Struct, frozen=True):
@@ -61,8 +67,12 @@ def _option_refusal(step: Step, option: str, found: bool, reason: str | None, op
 
 async def check(step: Step) -> str | None:
     """A click on the control when its checked state is not ``checked`` already. When the click
-    changed the page but not the control (it closed a list or menu open elsewhere, which took
-    the click), the control is clicked once more, as a person does."""
+    left the control as it was, the page is let settle (what the click started is done), and
+    the control is clicked once more when the press reached something else (the page drew a
+    list over it between the hit test and the press) or the click changed the page but not
+    the control (it closed a list or menu open elsewhere, which took the click), as a person
+    does. Raises :class:`~cdpagent.errors.ActRefused` when the control cannot be used, also
+    when it is covered at the second click."""
     checked = step.args.checked
     prep, at = await step.ready()
     if bool(prep.checked) == checked:
@@ -70,21 +80,41 @@ async def check(step: Step) -> str | None:
         return None
     step.trip.performed = True
     await call(step.world, Done, PageFunction.WATCH)
+    await step.call(_Landed, PageFunction.AIM)
     await mouse_click(step.session, at.x, at.y)
     now = await step.call(_Checked, PageFunction.STATE)
     if now.found and now.checked != checked:
-        # What the click started (a list closing, a state set a task later) is done first.
-        await call(step.world, Done, PageFunction.PAINTED, _AFTER_CLICK_MS, await_promise=True)
+        await _settled(step)
         now = await step.call(_Checked, PageFunction.STATE)
-        if now.found and now.checked != checked and (await call(step.world, Done, PageFunction.CHANGED)).ok:
+        landed = await call(step.world, _Landed, PageFunction.PRESSED_ON)
+        missed = landed.found and not landed.ok
+        changed = (await call(step.world, Done, PageFunction.CHANGED)).ok
+        if now.found and now.checked != checked and (changed or missed):
             prep, at = await step.ready()
             if bool(prep.checked) != checked:
+                if missed:
+                    what = fenced(clean(landed.cover, 120)) if landed.cover else "another element"
+                    step.trip.warnings.append(
+                        f"the first click on {step.id} reached {what}, drawn over it as it was "
+                        "pressed; it was clicked again"
+                    )
                 await mouse_click(step.session, at.x, at.y)
-                await call(step.world, Done, PageFunction.PAINTED, _AFTER_CLICK_MS, await_promise=True)
+                await _settled(step)
                 now = await step.call(_Checked, PageFunction.STATE)
     if now.found and now.checked != checked:
         return f"{step.id} is still {'checked' if now.checked else 'unchecked'} after the click"
     return None
+
+
+async def _settled(step: Step) -> None:
+    """The page let settle after an input, as an act's receipt waits for it
+    (:func:`~cdpagent.snapshot.observe.settle_after_input`). Raises
+    :class:`~cdpagent.errors.WorldGone` when the document went away."""
+    session, context = step.world
+    try:
+        await settle_after_input(session, context, step.trip.opts)
+    except ProtocolError as exc:
+        raise WorldGone(str(exc)) from exc
 
 
 async def select(step: Step) -> str | None:

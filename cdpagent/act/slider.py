@@ -1,5 +1,10 @@
-"""The slider's performer, ``set``: a range input or ARIA slider moved to a number by keys, as a
-person with a keyboard does, else by a drag of its thumb.
+"""The slider's performer, ``set``: a range input, ARIA slider or spin button moved to a number
+by keys, as a person with a keyboard does, else (a slider) by a drag of its thumb.
+
+A spin button (the ARIA pattern: a number field stepped by ArrowUp/ArrowDown, Home/End for
+its bounds, a date field's day, month and year segments) is walked with the up and down
+keys, its value read back from ``aria-valuenow`` after every key; an empty one is given a
+value by its first ArrowUp. It has no track to drag.
 
 Keys: Home/End for the ends; else arrows, with PageUp/PageDown while far (more than ten
 steps) as long as a page does not overshoot; how far each key moves the slider is
@@ -42,6 +47,12 @@ class SliderAt(msgspec.Struct, frozen=True):
 
     found: bool = False
     native: bool = False
+    spin: bool = False
+    """A spin button: stepped by ArrowUp/ArrowDown, no track."""
+    empty: bool = False
+    """A spin button with no value yet (``value`` is its minimum)."""
+    said: str = ""
+    """A spin button's value as the page words it (``aria-valuetext``: ``06 – June``)."""
     positional: bool = False
     """An ARIA-less slider whose scale is not known: ``value`` is where its thumb is (0…100 %)."""
     shown: bool = False
@@ -69,10 +80,13 @@ class _Scale(msgspec.Struct, frozen=True):
 
 _MAX_KEYS: Final = 200
 """Key presses one set action may spend (a slider of 1,000 steps is reached by PageUp first)."""
+_UNBOUNDED: Final = 2.0**53 - 1
+"""The bound a spin button without ``aria-valuemin``/``aria-valuemax`` is read with."""
 _FAR_STEPS: Final = 10
 """Further than this many steps, a page key is tried before the arrows."""
 _KEYS: Final = {
-    name: parse_chord(name) for name in ("Home", "End", "PageUp", "PageDown", "ArrowRight", "ArrowLeft")
+    name: parse_chord(name)
+    for name in ("Home", "End", "PageUp", "PageDown", "ArrowRight", "ArrowLeft", "ArrowUp", "ArrowDown")
 }
 _NO_SCALE: Final = (
     "{id} shows no number beside it and declares no range: its value is taken as a position "
@@ -101,7 +115,13 @@ def value_problem(at: SliderAt, value: float) -> str | None:
 
 
 def slider_state(at: SliderAt) -> str:
-    """Where a slider is, in words: ``at 35 (0…50)``."""
+    """Where a slider is, in words: ``at 35 (0…50)``; a spin button's as the page words it
+    too, its unstated bounds left out: ``at 6 (1…12): 06 – June``."""
+    if at.spin:
+        bounded = max(abs(at.min), abs(at.max)) < _UNBOUNDED
+        bounds = f" ({_number(at.min)}…{_number(at.max)})" if bounded else ""
+        said = f": {at.said}" if at.said and at.said != _number(at.value) else ""
+        return f"at {_number(at.value)}{bounds}{said}"
     return f"at {_number(at.value)} ({_number(at.min)}…{_number(at.max)})"
 
 
@@ -137,6 +157,8 @@ class KeyWalk:
         far = self.unit is not None and self.unit > 0 and abs(gap) / self.unit > _FAR_STEPS
         if far and self.page != 0 and (self.page is None or abs(gap) >= self.page):
             return "PageUp" if gap > 0 else "PageDown"
+        if now.spin:  # its left and right keys move to the next field (a date's segments)
+            return "ArrowUp" if gap > 0 else "ArrowDown"
         return "ArrowRight" if gap > 0 else "ArrowLeft"
 
     def moved(self, key: str, was: SliderAt, now: SliderAt, target: float) -> bool:
@@ -160,6 +182,8 @@ async def set_value(step: Step) -> str | None:
     now = await step.call(SliderAt, PageFunction.SLIDER)
     if not now.found:
         step.gone()
+    if now.spin:
+        return await _spin(step, now, target)
     focus = await step.call(Focused, PageFunction.FOCUS_FOR) if now.positional else None
     if focus is not None and focus.ok:
         now = await _measure_scale(step, now, target)
@@ -183,6 +207,34 @@ async def set_value(step: Step) -> str | None:
     trip.state = slider_state(now)
     if not same(now.value, target, now):
         return f"{step.id} stopped at {_number(now.value)}, not {_number(target)}"
+    return None
+
+
+async def _spin(step: Step, now: SliderAt, target: float) -> str | None:
+    """The spin button stepped to ``target`` by its keys (an empty one first given a value by
+    ArrowUp), its value read back after each; said where it got to.
+
+    Raises :class:`~cdpagent.errors.ActRefused`: ``INVALID_ARGUMENT`` when ``target`` is outside
+    its range, ``ACTION_UNAVAILABLE`` when it does not take the focus."""
+    trip = step.trip
+    problem = value_problem(now, target)
+    if problem:
+        raise ActRefused(codes.INVALID_ARGUMENT, f"{step.entry.tool}: {problem}")
+    if not now.empty and same(now.value, target, now):
+        trip.warnings.append(f"{step.id} was already at {_number(target)}")
+        trip.state = slider_state(now)
+        return None
+    await step.focus()
+    trip.performed = True
+    if now.empty:
+        await press_chord(step.keyboard, _KEYS["ArrowUp"])
+        now = await step.call(SliderAt, PageFunction.SLIDER)
+    if not now.empty:
+        now = await _set_by_keys(step, now, target)
+    trip.state = slider_state(now)
+    if now.empty or not same(now.value, target, now):
+        where = "no value" if now.empty else _number(now.value)
+        return f"{step.id} stopped at {where}, not {_number(target)}"
     return None
 
 

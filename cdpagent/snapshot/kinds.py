@@ -211,7 +211,7 @@ def _value(spec: InputSpec, doc: str, inferred: bool) -> dict[str, Any]:
         if number is not None:
             prop[key] = number
             words.append(f"{word} {bound}")
-    desc = doc or "The value to set the slider to."
+    desc = doc or f"The value to set the {'spin button' if spec.input_type == 'spinbutton' else 'slider'} to."
     if words:
         desc += " (" + "; ".join(words) + ")"
     prop["description"] = _escaped(desc)

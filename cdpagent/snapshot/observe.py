@@ -64,6 +64,7 @@ __all__ = [
     "dialog_snapshot",
     "observe",
     "observe_page",
+    "settle_after_input",
 ]
 
 _PAGE_TEXT_DECODER = msgspec.json.Decoder(PageText)
@@ -230,6 +231,15 @@ async def _settle_in(session: Session, context: int, opts: ObserveOptions, after
         await_promise=True,
     )
     return msgspec.convert(raw, SettleReport)
+
+
+async def settle_after_input(session: Session, context: int, opts: ObserveOptions) -> SettleReport:
+    """Resolve once the document of the isolated world ``context`` has been still for
+    ``opts.settle_quiet_ms`` from now (sooner when nothing the page started is pending), at most
+    ``opts.settle_timeout_ms``: what an input just sent set off is done. The settle an act's
+    receipt waits for, for a performer that must see the page's answer before its next input.
+    Raises ``ProtocolError`` when the world goes away."""
+    return await _settle_in(session, context, opts, True)
 
 
 async def _settle(tab: Target, context: int, opts: ObserveOptions, after_input: bool) -> SettleReport:

@@ -76,7 +76,7 @@
       return ['value', sensitive ? MASK : (o ? clip(o.label || o.text, opts.name_chars) : '')];
     }
     if ('value' in el) return ['value', sensitive ? (el.value ? MASK : '') : clip(el.value, opts.max_string)];
-    if (el.isContentEditable) return ['value', sensitive ? MASK : textOf(el, opts.max_string)];
+    if (el.isContentEditable) return ['value', sensitive ? MASK : P.editableText(el, opts.max_string)];
     return null;
   }
 

@@ -30,11 +30,11 @@
       if (!spec.max) spec.max = '100';
     }
     if (el.tagName === 'INPUT' && ISO[el.type] && !spec.doc) spec.doc = ISO[el.type];
-    if (el.isContentEditable && spec.value !== undefined && !isSensitive(el)) spec.value = textOf(el, opts.max_string);
+    if (el.isContentEditable && spec.value !== undefined && !isSensitive(el)) spec.value = P.editableText(el, opts.max_string);
     return spec;
   }
   function sliderSpec(el, opts) {
-    const spec = { input_type: 'slider' };
+    const spec = { input_type: el.getAttribute('role') === 'spinbutton' ? 'spinbutton' : 'slider' };
     for (const [k, a] of [['min', 'aria-valuemin'], ['max', 'aria-valuemax']]) {
       const v = el.getAttribute(a);
       if (v) spec[k] = clip(v, opts.bound_chars);

@@ -50,7 +50,9 @@
   function findContainers(ctx) {
     const containers = [];
     const skip = (el) => ctx.declared(el) || ctx.holdsDeclared(el) || ctx.hidden(el);
-    for (const table of byTagAndRole(['table'], TABLE_ROLES, ctx.roled)) {
+    // Tables and lists inside open shadow roots are records as in the document (a web
+    // component's table); ctx.roots is null without any.
+    for (const table of byTagAndRole(['table'], TABLE_ROLES, ctx.roled, null, ctx.roots)) {
       if (skip(table)) continue;
       const rows = tableRows(table);
       if (table.tagName === 'TABLE' && !table.hasAttribute('role') && layoutTable(table, rows)) {
@@ -67,7 +69,7 @@
       }
       if (rows.body.length) containers.push({ el: table, rows: rows.body, headers: rows.headers, table: true, heads: rows.heads });
     }
-    for (const list of byTagAndRole(['ul', 'ol'], LIST_ROLES, ctx.roled)) {
+    for (const list of byTagAndRole(['ul', 'ol'], LIST_ROLES, ctx.roled, null, ctx.roots)) {
       if (skip(list) || list.closest(NOT_RECORDS)) continue;
       const items = [];
       for (const li of list.children) {
@@ -78,7 +80,7 @@
       if (!owner) continue;
       containers.push({ el: list, rows: items, headers: null, table: false, owner });
     }
-    for (const list of document.querySelectorAll('ul,ol')) {
+    for (const list of byTagAndRole(['ul', 'ol'], new Set(), [], null, ctx.roots)) {
       if (skip(list) || list.closest(COMPOSITES)) continue;
       const items = linkItems(list);
       if (items) containers.push({ el: list, rows: items, headers: null, table: false, owner: null, links: true });
