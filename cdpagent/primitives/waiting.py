@@ -61,6 +61,9 @@ async def wait_for(
 ) -> ObserveResult:
     """Wait until the observation shows ``text``, no longer shows ``gone`` and offers
     ``action`` (a tool name), each where given (case-insensitive); return that observation.
+    Text a person sees that the observation leaves out (a declared page's undeclared words)
+    counts as shown; then an observation taken after the text was seen is returned (it may
+    still leave the text out, at most a second past ``timeout``).
 
     Raises :class:`OperationError` ``INVALID_ARGUMENT`` (no condition, empty text,
     bad timeout) or ``WAIT_TIMEOUT`` (the message says which condition still failed);
@@ -85,6 +88,10 @@ async def wait_for(
                 raise
             break
         if await _holds(tab, result, text, gone, action):
+            if text is not None and text.casefold() not in result.text.casefold():
+                # The page showed the text only after this observation was taken (it was
+                # looked for in the page since): the caller gets an observation taken later.
+                result = await observe_page(tab, options, timeout=max(deadline - trio.current_time(), 1.0))
             return result
         await trio.sleep(min(INTERVAL, max(deadline - trio.current_time(), 0)))
     wanted = [f"text {text!r} shown" if text else "", f"{gone!r} gone" if gone else "",
