@@ -9,11 +9,9 @@ import msgspec
 
 from ..cdp.input import mouse_click
 from ..cdp.world import PageFunction
-from ..errors import ActRefused, ProtocolError, WorldGone
+from ..errors import ActRefused
 from ..snapshot import codes
-from ..snapshot.observe import settle_after_input
-from ..snapshot.render import clean, fenced
-from .step import COVERED, Done, Step, call
+from .step import COVERED, Done, Step, call, covering
 
 __all__ = ["check", "choose", "select"]
 
@@ -84,7 +82,7 @@ async def check(step: Step) -> str | None:
     await mouse_click(step.session, at.x, at.y)
     now = await step.call(_Checked, PageFunction.STATE)
     if now.found and now.checked != checked:
-        await _settled(step)
+        await step.settled()
         now = await step.call(_Checked, PageFunction.STATE)
         landed = await call(step.world, _Landed, PageFunction.PRESSED_ON)
         missed = landed.found and not landed.ok
@@ -93,28 +91,16 @@ async def check(step: Step) -> str | None:
             prep, at = await step.ready()
             if bool(prep.checked) != checked:
                 if missed:
-                    what = fenced(clean(landed.cover, 120)) if landed.cover else "another element"
                     step.trip.warnings.append(
-                        f"the first click on {step.id} reached {what}, drawn over it as it was "
-                        "pressed; it was clicked again"
+                        f"the first click on {step.id} reached {covering(landed.cover)}, drawn over it "
+                        "as it was pressed; it was clicked again"
                     )
                 await mouse_click(step.session, at.x, at.y)
-                await _settled(step)
+                await step.settled()
                 now = await step.call(_Checked, PageFunction.STATE)
     if now.found and now.checked != checked:
         return f"{step.id} is still {'checked' if now.checked else 'unchecked'} after the click"
     return None
-
-
-async def _settled(step: Step) -> None:
-    """The page let settle after an input, as an act's receipt waits for it
-    (:func:`~cdpagent.snapshot.observe.settle_after_input`). Raises
-    :class:`~cdpagent.errors.WorldGone` when the document went away."""
-    session, context = step.world
-    try:
-        await settle_after_input(session, context, step.trip.opts)
-    except ProtocolError as exc:
-        raise WorldGone(str(exc)) from exc
 
 
 async def select(step: Step) -> str | None:

@@ -21,6 +21,7 @@ from ..errors import ActRefused, PageFunctionError, ProtocolError, WorldGone
 from ..snapshot import codes
 from ..snapshot.frames import FramePoint, page_point
 from ..snapshot.model import ActionEntry, ActionLocator
+from ..snapshot.observe import settle_after_input
 from ..snapshot.openai_tools import PRESS_FOCUSED
 from ..snapshot.render import clean, fenced
 from .inputs import ActArgs
@@ -36,6 +37,7 @@ __all__ = [
     "Step",
     "World",
     "call",
+    "covering",
     "replaced",
     "same_document",
 ]
@@ -44,6 +46,12 @@ World = tuple[Session, int]
 """A session and the context id of its isolated world (the main document's or a frame's)."""
 
 COVERED: Final = "covered by another element"
+
+
+def covering(cover: str) -> str:
+    """What covers a control, in a message: the covering element's words (page data, fenced),
+    or "another element" when it has none."""
+    return fenced(clean(cover, 120)) if cover else "another element"
 """The reason ``js/act.js`` gives for an element another one is drawn over."""
 
 
@@ -172,13 +180,23 @@ class Step(msgspec.Struct):
     def refuse(self, reason: str, cover: str = "") -> NoReturn:
         """Raise the refusal for ``reason``; a covering element is named (page data) with the way out."""
         if reason == COVERED:
-            what = fenced(clean(cover, 120)) if cover else "another element"
             message = (
-                f"{self.id} cannot be used now: it is covered by {what}. Choose from what covers it "
-                f'(observe the page to see its options) or close it: act {PRESS_FOCUSED} with key "Escape"'
+                f"{self.id} cannot be used now: it is covered by {covering(cover)}. Choose from what "
+                f"covers it (observe the page to see its options) or close it: act {PRESS_FOCUSED} with "
+                'key "Escape"'
             )
             raise ActRefused(codes.ACTION_UNAVAILABLE, message, reason)
         raise ActRefused(codes.ACTION_UNAVAILABLE, f"{self.id} cannot be used now: {reason}", reason)
+
+    async def settled(self) -> None:
+        """The page let settle after an input, as an act's receipt waits for it
+        (:func:`~cdpagent.snapshot.observe.settle_after_input`). Raises
+        :class:`~cdpagent.errors.WorldGone` when the document went away."""
+        session, context = self.world
+        try:
+            await settle_after_input(session, context, self.trip.opts)
+        except ProtocolError as exc:
+            raise WorldGone(str(exc)) from exc
 
     async def point(self, x: float, y: float) -> FramePoint:
         """(x, y) of the element's document on the page, once the document is known unchanged.
