@@ -174,9 +174,7 @@ class Look:
             tiers += [
                 lambda t: _ROLE_NOTE.sub("", t.head).casefold() == fold,
                 lambda t: bool(want) and t.name == want,
-                lambda t: (
-                    bool(want) and re.fullmatch(rf"(?:\w+_)?{re.escape(want)}(?:_\d+)?", t.name) is not None
-                ),
+                lambda t: bool(want) and _qualified(t.name, want),
                 lambda t: re.search(rf"(?<!\w){re.escape(fold)}(?!\w)", t.head.casefold()) is not None,
             ]
         for tier in tiers:
@@ -196,7 +194,7 @@ class Look:
             names = via.enum("control")
             hits = [n for n in names if n == want]
             if not exact and not hits:
-                hits = [n for n in names if re.fullmatch(rf"(?:\w+_)?{re.escape(want)}(?:_\d+)?", n)]
+                hits = [n for n in names if _qualified(n, want)]
             if want and hits:
                 return Tool(hits[0], "", "click", "", {}, via=MORE_TOOL)
         return None
@@ -245,6 +243,12 @@ class Look:
         """The records whose line shows ``containing`` (as a whole word)."""
         pat = re.compile(rf"(?<![\w@]){re.escape(containing)}(?!\w)")
         return [r for r in self.records() if pat.search(f"{r.label} {r.body}")]
+
+
+def _qualified(name: str, want: str) -> bool:
+    """Whether tool ``name`` is ``want`` qualified by its region (``form_go``) or numbered
+    among equals (``go_2``)."""
+    return re.fullmatch(rf"(?:\w+_)?{re.escape(want)}(?:_\d+)?", name) is not None
 
 
 def _unescape(text: str) -> str:
