@@ -475,7 +475,7 @@ def function_call(name: str, kind: str | None, arguments: Mapping[str, Any]) -> 
     if kind == "tool":
         return ActArgs(action=name, input=dict(arguments))
     if name == MORE_TOOL and kind is None:
-        return ActArgs(action=more_call(dict(arguments)))
+        return ActArgs(action=more_call(arguments))
     if "action" in arguments:
         raise ToolCallError(INVALID_ARGUMENT, f"{name}: unknown argument 'action'")
     try:

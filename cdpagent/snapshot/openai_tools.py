@@ -11,6 +11,7 @@ Schemas are strict: every property required, ``additionalProperties: false``,
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 import msgspec
@@ -222,9 +223,6 @@ def tool_declarations(
     return tools
 
 
-MORE_DESCRIPTION: Final = "Click one of the page's controls listed by name only (not as tools of their own)"
-
-
 def more_tool(more: list[ActionEntry]) -> dict[str, Any]:
     """The declaration of :data:`~cdpagent.snapshot.model.MORE_TOOL`: ``control`` is one of the
     tool names of ``more`` (controls past the action budget, each a click that takes no
@@ -233,7 +231,9 @@ def more_tool(more: list[ActionEntry]) -> dict[str, Any]:
         "type": "function",
         "function": {
             "name": MORE_TOOL,
-            "description": f"{MORE_DESCRIPTION}.",
+            "description": (
+                "Click one of the page's controls listed by name only (not as tools of their own)."
+            ),
             "parameters": {
                 "type": "object",
                 "properties": {
@@ -251,12 +251,12 @@ def more_tool(more: list[ActionEntry]) -> dict[str, Any]:
     }
 
 
-def more_call(arguments: Any) -> str:
+def more_call(arguments: Mapping[str, Any]) -> str:
     """The tool name a :data:`~cdpagent.snapshot.model.MORE_TOOL` call with ``arguments``
     names. Raises :class:`ToolCallError` (``INVALID_ARGUMENT``) unless ``arguments`` is
     ``{"control": <non-empty string>}``."""
-    if not isinstance(arguments, dict) or set(arguments) != {"control"}:
-        given = sorted(arguments) if isinstance(arguments, dict) else type(arguments).__name__
+    if set(arguments) != {"control"}:
+        given = sorted(arguments)
         raise ToolCallError(codes.INVALID_ARGUMENT, f"{MORE_TOOL} takes only control, not {given}")
     control = arguments["control"]
     if not isinstance(control, str) or not control:
