@@ -56,8 +56,8 @@
 //             lists whose items hold controls, and cards (repeated siblings of
 //             one shape with a title and an action, see cardContainers); ids
 //             from the row's id, data-id, data-key or first link (its words when
-//             they are a table row's key cell), else a hash of its text (never a
-//             position);
+//             they are a table row's key cell or begin a list item or card), else a
+//             hash of its text (never a position);
 //             their controls fold into row actions per (name, region);
 //   state     aria-current, aria-selected tabs, aria-pressed, aria-checked,
 //             aria-sort, aria-expanded, <output>, counts next to record lists;

@@ -687,13 +687,13 @@ def _lend(
                     max_tool_chars=opts.max_tool_chars + int(spare * _TOOL_SHARE),
                     max_action_chars=opts.max_action_chars + int(spare * (1 - _TOOL_SHARE)),
                 )
-            more = assemble(
+            lent = assemble(
                 snapshot, wider, entries=entries, warnings=warnings, settle_ms=settle_ms, first=first
             )
-            text, tools = present(more, wider)
+            text, tools = present(lent, wider)
             size = len(text) + len(tools_json(tools))
             if size <= opts.max_total_chars:
-                built, used, opts = (more, text, tools), size, wider
+                built, used, opts = (lent, text, tools), size, wider
                 break
     return built
 

@@ -1,6 +1,7 @@
 // cdpagent inference, records (OB-12): table and grid rows (fields named by column
 // headers), items of lists whose items hold controls, and cards; ids from the row's id,
-// data-id, data-key or first link, else a hash of its text (never a position).
+// data-id, data-key or first link (its words where they name the row, see linkId), else a
+// hash of its text (never a position).
 (() => {
   'use strict';
   if (globalThis.__cdpagentInfer) return;
