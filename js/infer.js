@@ -24,9 +24,10 @@
 //   text(optionsJson) -> string   the page text alone (JSON PageText), for a
 //       declared page that opts in (ObserveOptions.page_text).
 //   phases() -> string   JSON {phase: ms} of the last infer() pass (bench/observe_inferred.py).
-//   model() -> string   JSON {model, rows, clickables} of the last pass: "built" (from
-//       scratch), "kept" (nothing changed) or "patched" (rows re-read alone), see "the
-//       inferred index"; clickables: the clickables pass ran again.
+//   model() -> string   JSON {model, rows, clickables, unread} of the last pass: "built"
+//       (from scratch), "kept" (nothing changed) or "patched" (rows re-read alone), see
+//       "the inferred index"; clickables: the clickables pass ran again; unread: the record
+//       rows whose row actions were counted from a sample (js/infer/rowactions.js).
 //
 // infer() runs in phases, one function each, each in its file of js/infer/ (installed
 // before this one, in the order of cdpagent.cdp.pagescripts.WORLD_SCRIPTS; they share the
@@ -83,7 +84,7 @@
   const {
     clock, TEXT_FIELD, controlsByRow, useLabels, keyOf, pageContext, inferRegions, findContainers, indexRecords,
     foldRowActions, inferPageActions, orderActions, readPageText, shownParts, textSkips, inferState, inferFeedback,
-    dropKept, declaresMaybe, keptModel, keep, heldModel, modelJson, controlsInRow, inPlaceIn,
+    dropKept, declaresMaybe, keptModel, keep, heldModel, modelJson, noteUnread, controlsInRow, inPlaceIn,
   } = C;
 
   // clicks: non-semantic controls, hover menus, scrollables, popups (js/clickables.js).
@@ -172,6 +173,7 @@
     }
     mark('controls');
     const groupList = foldRowActions(ctx, containers, entries, ownOf, inPlaceOf);
+    noteUnread(ctx.unread);
     mark('row actions');
     if (!K) {
       keep(ctx, opts, mode, { containers, entries, clickables, pageControls });

@@ -6,7 +6,10 @@
 //   kept    the model: the attribute scan, the label map, the clickables pass, the
 //           record containers and their rows, the page's controls outside rows; per row
 //           (its entry) its id, whether it is rendered and inert, its controls with their
-//           roles, kinds, names, columns and whether they are disabled, its in-place edit.
+//           roles, kinds, columns and whether they are disabled, the row's shape, its
+//           in-place edit, and its controls' names once a pass read them (a long container's
+//           rows are counted from a sample, their names unread: see js/infer/rowactions.js).
+//           A container's per-name row counts are kept while every row's names were read.
 //           Also kept: whether the document holds sensitive or aria-hidden elements (the
 //           two queries of P.pass; a row's change can only add a sensitive field, and is
 //           checked for one). (plan(null) keeps its answer by its own observer.)
@@ -356,7 +359,7 @@
     for (const row of dirty) {
       const e = K.entries.get(row);
       const counts = e.container.counts;
-      if (counts && e.controls) {
+      if (counts && e.named) {
         for (const k of e.controls) {
           if (!k.label) continue;
           const n = counts.get(k.label) - 1;
@@ -382,8 +385,10 @@
   // The kept model, or null.
   const heldModel = () => kept;
 
-  // JSON {model, rows, clickables} of the last pass (see model() in js/infer.js).
+  // JSON {model, rows, clickables, unread} of the last pass (see model() in js/infer.js).
   const modelJson = () => JSON.stringify(lastModel);
+  // Notes the rows the last pass's fold counted from a sample (see js/infer/rowactions.js).
+  const noteUnread = (n) => { lastModel.unread = n; };
 
-  Object.assign(C, { dropKept, declaresMaybe, keptModel, keep, heldModel, modelJson, controlsInRow, inPlaceIn });
+  Object.assign(C, { dropKept, declaresMaybe, keptModel, keep, heldModel, modelJson, noteUnread, controlsInRow, inPlaceIn });
 })();

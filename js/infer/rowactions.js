@@ -1,5 +1,26 @@
 // cdpagent inference, row actions (OB-12): a record row's controls, folded per (name,
 // region) across the rows.
+//
+// Every row's controls are read for what the fold needs besides their names: role, kind,
+// column, whether disabled, and the row's shape (those, in document order, and its
+// in-place edit). Names (accessible names, the costly part) are read only of the rows
+// the fold reads, which is every row of a container of at most opts.row_box_checks rows
+// (the bound past which rows are no longer checked one by one either). A longer container
+// is read from a sample when the sample proves its rows alike (see alike):
+//   read     the exact rows (in the viewport or in full), and SAMPLE_ROWS rows picked
+//            by position (the first, the last, evenly spaced between: the same rows for a
+//            kept pass and a pass from scratch);
+//   proof    every picked row and every row not read has the first row's shape (so no
+//            control among them is extra, missing, disabled, hidden or in another
+//            column), and each control's name on the picked rows is one name on all of
+//            them, empty on all, or differs on every one (starting with one same word or
+//            none) and is found on no other row read;
+//   counted  each row not read counts as the first row does: its names, its rows,
+//            offscreen rows, available rows and reasons, its ids in the samples and
+//            available_ids (known without reading the row);
+//   else     every row's names are read, as below opts.row_box_checks.
+// Limit: a name that is one row's own among the rows not read, or repeated by a row not
+// read, is not seen (that row's control is named as the picked rows say).
 (() => {
   'use strict';
   if (globalThis.__cdpagentInfer) return;
@@ -16,16 +37,21 @@
   const CLICK = globalThis.__cdpagentClickables || null;
 
   // The row's controls as the fold reads them (own: the row's controls; inPlace: its
-  // in-place edit label or null): role, kind, name and what the name falls back to.
+  // in-place edit label or null): role, kind, column, whether disabled, and the row's shape
+  // (e.shape: null when a control is the clickables pass's, whose names and verbs are its
+  // own). Their names (label) are read by namesOf.
   function rowControlsOf(ctx, e, c, own, inPlace) {
-    const { opts } = ctx;
     const controls = [];
     let typed = false;
-    // column and generic (what the name falls back to) are read when first needed.
-    const add = (el, role, kind, label) => controls.push({
-      el, role, kind, label, own: !!(CLICK && CLICK.ownName(el)), column: undefined, generic: undefined,
-      blocked: el.disabled === true || el.getAttribute('aria-disabled') === 'true',
-    });
+    let shape = '';
+    const add = (el, role, kind, label) => {
+      const k = {
+        el, role, kind, label, own: !!(CLICK && CLICK.ownName(el)), column: columnOf(el, c), generic: undefined,
+        blocked: el.disabled === true || el.getAttribute('aria-disabled') === 'true',
+      };
+      controls.push(k);
+      if (shape !== null) shape += `${role}\u0001${kind}\u0001${k.own}\u0001${k.blocked}\u0001${el.hasAttribute('aria-expanded')}\u0001${k.column}\u0002`;
+    };
     if (own.length > 1) own.sort(docOrder);
     for (const el of own) {
       if (ctx.hidden(el)) continue;
@@ -33,12 +59,24 @@
       if (POPUP_ITEM.test(role)) continue;
       const kind = controlKind(el, role);
       if (kind === 'type') typed = true;
-      add(el, role, kind, controlName(el, role, kind, opts.action_name_chars, ctx.named, true)[0]);
+      if (CLICK && CLICK.foundKind(el)) shape = null;
+      add(el, role, kind, undefined);
     }
     const label = typed ? null : inPlace;
     if (label) add(label, IN_PLACE, 'type', '');
     e.controls = controls;
     e.inPlace = label;
+    e.shape = shape;
+    e.named = false;
+  }
+
+  // Reads the names of the row's controls (entry e, its controls read).
+  function namesOf(ctx, e) {
+    const { opts } = ctx;
+    for (const k of e.controls) {
+      if (k.label === undefined) k.label = controlName(k.el, k.role, k.kind, opts.action_name_chars, ctx.named, true)[0];
+    }
+    e.named = true;
   }
 
   // At most this many rows of a container may have controls named by their own label
@@ -47,31 +85,119 @@
   // The first word of a label, when it is a word (letters, two or more).
   const LEAD = /^(\p{L}{2,})(?=\s|$)/u;
 
+  // Rows picked by position for the sample of a long container (see the header).
+  const SAMPLE_ROWS = 8;
+  // The lead word of a label ('' when none), lower case.
+  const leadWord = (label) => {
+    const word = LEAD.exec(label);
+    return word ? word[1].toLowerCase() : '';
+  };
+
+  // What the picked rows of a long container (rows: its records in order, entries read)
+  // prove of the rows not read, or null when they prove nothing (see the header): the rows
+  // read (a Set of records) and, per control of the shape, the name the picked rows agree
+  // on ({same: label}, '' included) or that differs on every one ({differs: true}).
+  function alike(ctx, rows, entries) {
+    const n = rows.length;
+    const shape = entries.get(rows[0].row).shape;
+    if (shape === null) return null;
+    const picked = [];
+    for (let i = 0; i < SAMPLE_ROWS; i++) {
+      const rec = rows[Math.round((i * (n - 1)) / (SAMPLE_ROWS - 1))];
+      if (picked[picked.length - 1] !== rec) picked.push(rec);
+    }
+    const read = new Set(picked);
+    for (const rec of rows) {
+      if (rec.visible || rec.full) read.add(rec);
+      else if (entries.get(rec.row).shape !== shape) return null;
+    }
+    const pickedEntries = picked.map((rec) => entries.get(rec.row));
+    if (pickedEntries.some((e) => e.shape !== shape)) return null;
+    for (const e of pickedEntries) if (!e.named) namesOf(ctx, e);
+    const names = [];
+    for (let i = 0; i < pickedEntries[0].controls.length; i++) {
+      const labels = pickedEntries.map((e) => e.controls[i].label);
+      if (labels.every((l) => l === labels[0])) {
+        names.push({ same: labels[0] });
+        continue;
+      }
+      const lead = leadWord(labels[0]);
+      if (labels.some((l) => !l || leadWord(l) !== lead) || new Set(labels).size !== labels.length) return null;
+      names.push({ differs: true });
+    }
+    return { read, picked: pickedEntries, names, unread: n - read.size };
+  }
+
+  // Counts record rec's control of group g (reason: why it is unavailable, or null).
+  function countIn(g, rec, reason, region, opts) {
+    g.rows++;
+    if (rec.visible) g.visible++;
+    else g.offscreen++;
+    if (region && region.out) {
+      region.out.actions_total++;
+      if (rec.visible) region.out.actions_visible++;
+    }
+    if (reason) {
+      g.reasons[reason] = (g.reasons[reason] || 0) + 1;
+    } else {
+      g.available++;
+      if (g.sample.length < opts.sample) g.sample.push(rec.id); // document order: viewport rows first on a list read top down
+      if (g.available_ids && g.available_ids.length <= opts.enum_limit) g.available_ids.push(rec.id);
+    }
+  }
+
   // ownOf(row): the row's controls; inPlaceOf(row): its in-place edit label or null (see
-  // IN_PLACE). Both are asked only of rows whose entry holds no controls yet.
+  // IN_PLACE). Both are asked only of rows whose entry holds no controls yet. Sets
+  // ctx.unread: the rows counted from a sample, their names not read.
   function foldRowActions(ctx, containers, entries, ownOf, inPlaceOf) {
     const { opts } = ctx;
     const groups = new Map();
     const groupList = [];
     const taken = new Map();
+    ctx.unread = 0;
     for (const c of containers) {
-      const named = [];
-      // How many rows have each control name: kept with a kept model's container and
-      // patched (keptModel takes a dropped entry's names out, a new entry adds its own).
-      const counted = !!c.counts;
-      const counts = c.counts || (c.counts = new Map());
+      const rows = [];
       for (const row of c.rows) {
         const rec = ctx.recordOf.get(row);
         if (!rec || rec.container !== c) continue;
         const e = entries.get(row);
-        const read = !e.controls;
-        if (read) rowControlsOf(ctx, e, c, ownOf(row), inPlaceOf(row));
-        const controls = e.controls;
+        if (!e.controls) rowControlsOf(ctx, e, c, ownOf(row), inPlaceOf(row));
         if (e.inPlace && (rec.visible || rec.full)) ctx.revealers.set(e.inPlace, row);
-        if (read || !counted) for (const k of controls) if (k.label) counts.set(k.label, (counts.get(k.label) || 0) + 1);
-        named.push([rec, controls]);
+        rows.push(rec);
       }
-      const rowsOf = named.length;
+      const long = !opts.unbounded && rows.length > opts.row_box_checks;
+      // The kept counts of every row's names (below) do not hold once a sample is read.
+      if (long) c.counts = null;
+      let like = long ? alike(ctx, rows, entries) : null;
+      let counts = null;
+      if (like) {
+        // Counted anew from the rows read and what the rows not read repeat.
+        counts = new Map();
+        for (const rec of like.read) {
+          const e = entries.get(rec.row);
+          if (!e.named) namesOf(ctx, e);
+          for (const k of e.controls) if (k.label) counts.set(k.label, (counts.get(k.label) || 0) + 1);
+        }
+        for (const name of like.names) if (name.same) counts.set(name.same, counts.get(name.same) + like.unread);
+        // A name that differs on every picked row is on no other row read.
+        const sole = like.picked.every((e) => e.controls.every((k, i) => !like.names[i].differs || counts.get(k.label) === 1));
+        if (!sole) like = null;
+      }
+      if (!like) {
+        // How many rows have each control name: kept with a kept model's container and
+        // patched (keptModel takes a dropped entry's names out, a new entry adds its own).
+        const counted = !!c.counts;
+        counts = c.counts || (c.counts = new Map());
+        for (const rec of rows) {
+          const e = entries.get(rec.row);
+          const fresh = !e.named;
+          if (fresh) namesOf(ctx, e);
+          if (fresh || !counted) for (const k of e.controls) if (k.label) counts.set(k.label, (counts.get(k.label) || 0) + 1);
+        }
+      }
+      if (like) ctx.unread += like.unread;
+      const isRead = like ? (rec) => like.read.has(rec) : () => true;
+      const rowsOf = rows.length;
       // A label found on one row only names the row ("Delete Ada", a title, a day) when
       // many rows have such a control of its role and kind; on a few rows it names an
       // action of those rows ("Execute" in the one expanded operation), and is its name,
@@ -80,7 +206,7 @@
       // ("Delete Ada", "Delete Alan"), that word names the action (lead: rows per word).
       const particular = new Map();
       const lead = new Map();
-      for (const [, controls] of named) {
+      const tally = (controls, times) => {
         const seen = new Set();
         for (const k of controls) {
           if (!k.label || counts.get(k.label) !== 1) continue;
@@ -91,9 +217,12 @@
         }
         for (const key of seen) {
           const map = key.split('\u0000').length > 2 ? lead : particular;
-          map.set(key, (map.get(key) || 0) + 1);
+          map.set(key, (map.get(key) || 0) + times);
         }
-      }
+      };
+      for (const rec of rows) if (isRead(rec)) tally(entries.get(rec.row).controls, 1);
+      // A row not read has the first picked row's names (one on all, or its own).
+      if (like && like.unread) tally(like.picked[0].controls, like.unread);
       const leadOf = (role, kind, label) => {
         const word = LEAD.exec(label);
         if (!word) return '';
@@ -108,7 +237,15 @@
       const region = c.region;
       const path = region ? region.path : [];
       const pathKey = path.join('\u0000');
-      for (const [rec, controls] of named) {
+      // The groups of the first row, and whether each is disabled there: what a row not read adds to.
+      let pattern = null;
+      for (const rec of rows) {
+        if (!isRead(rec)) {
+          if (rec.active) for (const [g, blocked] of pattern) countIn(g, rec, blocked ? 'disabled' : null, region, opts);
+          continue;
+        }
+        const controls = entries.get(rec.row).controls;
+        const first = like && !pattern ? [] : null;
         taken.clear();
         for (const k of controls) {
           const { el, role, kind, label } = k;
@@ -143,29 +280,18 @@
             groups.set(gkey, g);
             groupList.push(g);
           }
+          if (first) first.push([g, k.blocked]);
           if (!rec.active) continue;
           // Only rows the agent can name now are registered; find() re-infers for any other.
           if (rec.visible || rec.full) ctx.registry.set(keyOf(name, rec.id, path, 0), new WeakRef(el));
-          g.rows++;
-          if (rec.visible) g.visible++;
-          else g.offscreen++;
-          if (region && region.out) {
-            region.out.actions_total++;
-            if (rec.visible) region.out.actions_visible++;
-          }
           const exact = rec.visible || rec.full;
           let reason = null;
           if (k.blocked) reason = 'disabled';
           else if (exact) reason = ctx.reasonOf(el, el.checkVisibility(VIS), kind);
-          if (reason) {
-            g.reasons[reason] = (g.reasons[reason] || 0) + 1;
-          } else {
-            g.available++;
-            if (g.sample.length < opts.sample) g.sample.push(rec.id); // document order: viewport rows first on a list read top down
-            if (g.available_ids && g.available_ids.length <= opts.enum_limit) g.available_ids.push(rec.id);
-          }
+          countIn(g, rec, reason, region, opts);
           if (rec.full) rec.full.actions[name] = reason ? { available: false, reason } : { available: true };
         }
+        if (first) pattern = first;
       }
     }
     for (const g of groupList) {
