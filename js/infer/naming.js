@@ -156,7 +156,11 @@
   // differs on every row (a date picker's day links: each column is a weekday).
   function columnOf(el, container) {
     if (!container.table || !container.headers) return '';
-    const cell = el.closest('td,th,[role=gridcell],[role=cell]');
+    // A control without a role right inside a table cell (most are) needs no selector
+    // match: one per control of a 100,000-row table showed in profiles.
+    const up = el.parentElement;
+    const cell = up && (up.tagName === 'TD' || up.tagName === 'TH') && !el.hasAttribute('role') && !/^T[DH]$/.test(el.tagName)
+      ? up : el.closest('td,th,[role=gridcell],[role=cell]');
     if (!cell || !container.el.contains(cell)) return '';
     const row = cell.parentElement;
     let i = -1;

@@ -141,9 +141,15 @@
       g.reasons[reason] = (g.reasons[reason] || 0) + 1;
     } else {
       g.available++;
-      if (g.sample.length < opts.sample) g.sample.push(rec.id); // document order: viewport rows first on a list read top down
-      if (g.available_ids && g.available_ids.length <= opts.enum_limit) g.available_ids.push(rec.id);
+      listIn(g, rec, opts);
     }
+  }
+  // Lists rec's id in group g's sample and available ids while they have room; whether
+  // they still have.
+  function listIn(g, rec, opts) {
+    if (g.sample.length < opts.sample) g.sample.push(rec.id); // document order: viewport rows first on a list read top down
+    if (g.available_ids && g.available_ids.length <= opts.enum_limit) g.available_ids.push(rec.id);
+    return g.sample.length < opts.sample || (!!g.available_ids && g.available_ids.length <= opts.enum_limit);
   }
 
   // ownOf(row): the row's controls; inPlaceOf(row): its in-place edit label or null (see
@@ -237,11 +243,21 @@
       const region = c.region;
       const path = region ? region.path : [];
       const pathKey = path.join('\u0000');
-      // The groups of the first row, and whether each is disabled there: what a row not read adds to.
+      // The groups of the first row, and whether each is disabled there: what a row not read
+      // adds to. Those rows are counted at the end; their ids are listed on the way, in
+      // document order, while a group still lists ids.
       let pattern = null;
+      let unreadActive = 0;
+      let listing = true;
       for (const rec of rows) {
         if (!isRead(rec)) {
-          if (rec.active) for (const [g, blocked] of pattern) countIn(g, rec, blocked ? 'disabled' : null, region, opts);
+          if (!rec.active) continue;
+          // Reasons keep the order they were first found in (a row's reasons are objects).
+          if (++unreadActive === 1) for (const [g, blocked] of pattern) if (blocked) g.reasons.disabled = g.reasons.disabled || 0;
+          if (listing) {
+            listing = false;
+            for (const [g, blocked] of pattern) if (!blocked) listing = listIn(g, rec, opts) || listing;
+          }
           continue;
         }
         const controls = entries.get(rec.row).controls;
@@ -292,6 +308,15 @@
           if (rec.full) rec.full.actions[name] = reason ? { available: false, reason } : { available: true };
         }
         if (first) pattern = first;
+      }
+      if (unreadActive) {
+        for (const [g, blocked] of pattern) {
+          g.rows += unreadActive;
+          g.offscreen += unreadActive;
+          if (blocked) g.reasons.disabled = (g.reasons.disabled || 0) + unreadActive;
+          else g.available += unreadActive;
+        }
+        if (region && region.out) region.out.actions_total += unreadActive * pattern.length;
       }
     }
     for (const g of groupList) {
