@@ -171,7 +171,7 @@
     }
     return {
       container: c, id: clip(id, ctx.opts.record_id_chars), shown: row.checkVisibility(VIS),
-      inert: !!(ctx.hasInert && row.closest('[inert]')), controls: null, inPlace: null, shape: null, named: false,
+      inert: !!(ctx.hasInert && row.closest('[inert]')), controls: null, inPlace: null, shape: undefined, named: false,
     };
   }
 

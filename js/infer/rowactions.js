@@ -2,11 +2,12 @@
 // region) across the rows.
 //
 // Every row's controls are read for what the fold needs besides their names: role, kind,
-// column, whether disabled, and the row's shape (those, in document order, and its
-// in-place edit). Names (accessible names, the costly part) are read only of the rows
-// the fold reads, which is every row of a container of at most opts.row_box_checks rows
-// (the bound past which rows are no longer checked one by one either). A longer container
-// is read from a sample when the sample proves its rows alike (see alike):
+// whether disabled, its in-place edit (and, in a long container, the row's shape: those
+// with each control's column, in document order). Names (accessible names, the costly
+// part) are read only of the rows the fold reads, which is every row of a container of at
+// most opts.row_box_checks rows (the bound past which rows are no longer checked one by
+// one either). A longer container is read from a sample when the sample proves its rows
+// alike (see alike):
 //   read     the exact rows (in the viewport or in full), and SAMPLE_ROWS rows picked
 //            by position (the first, the last, evenly spaced between: the same rows for a
 //            kept pass and a pass from scratch);
@@ -37,21 +38,15 @@
   const CLICK = globalThis.__cdpagentClickables || null;
 
   // The row's controls as the fold reads them (own: the row's controls; inPlace: its
-  // in-place edit label or null): role, kind, column, whether disabled, and the row's shape
-  // (e.shape: null when a control is the clickables pass's, whose names and verbs are its
-  // own). Their names (label) are read by namesOf.
-  function rowControlsOf(ctx, e, c, own, inPlace) {
+  // in-place edit label or null): role, kind, whether disabled; column and generic (what
+  // the name falls back to) when first needed. Their names (label) are read by namesOf.
+  function rowControlsOf(ctx, e, own, inPlace) {
     const controls = [];
     let typed = false;
-    let shape = '';
-    const add = (el, role, kind, label) => {
-      const k = {
-        el, role, kind, label, own: !!(CLICK && CLICK.ownName(el)), column: columnOf(el, c), generic: undefined,
-        blocked: el.disabled === true || el.getAttribute('aria-disabled') === 'true',
-      };
-      controls.push(k);
-      if (shape !== null) shape += `${role}\u0001${kind}\u0001${k.own}\u0001${k.blocked}\u0001${el.hasAttribute('aria-expanded')}\u0001${k.column}\u0002`;
-    };
+    const add = (el, role, kind, label) => controls.push({
+      el, role, kind, label, own: !!(CLICK && CLICK.ownName(el)), column: undefined, generic: undefined,
+      blocked: el.disabled === true || el.getAttribute('aria-disabled') === 'true',
+    });
     if (own.length > 1) own.sort(docOrder);
     for (const el of own) {
       if (ctx.hidden(el)) continue;
@@ -59,15 +54,30 @@
       if (POPUP_ITEM.test(role)) continue;
       const kind = controlKind(el, role);
       if (kind === 'type') typed = true;
-      if (CLICK && CLICK.foundKind(el)) shape = null;
       add(el, role, kind, undefined);
     }
     const label = typed ? null : inPlace;
     if (label) add(label, IN_PLACE, 'type', '');
     e.controls = controls;
     e.inPlace = label;
-    e.shape = shape;
+    e.shape = undefined;
     e.named = false;
+  }
+
+  // The shape of the row of entry e in container c (its controls read): what must be the
+  // same for a row to be counted as another is (role, kind, column, whether disabled or
+  // expandable, in order), or null when a control is the clickables pass's (its names and
+  // verbs are its own).
+  function shapeOf(e, c) {
+    if (e.shape !== undefined) return e.shape;
+    let shape = '';
+    for (const k of e.controls) {
+      if (CLICK && CLICK.foundKind(k.el)) { shape = null; break; }
+      if (k.column === undefined) k.column = columnOf(k.el, c);
+      shape += `${k.role}\u0001${k.kind}\u0001${k.own}\u0001${k.blocked}\u0001${k.el.hasAttribute('aria-expanded')}\u0001${k.column}\u0002`;
+    }
+    e.shape = shape;
+    return shape;
   }
 
   // Reads the names of the row's controls (entry e, its controls read).
@@ -97,9 +107,9 @@
   // prove of the rows not read, or null when they prove nothing (see the header): the rows
   // read (a Set of records) and, per control of the shape, the name the picked rows agree
   // on ({same: label}, '' included) or that differs on every one ({differs: true}).
-  function alike(ctx, rows, entries) {
+  function alike(ctx, c, rows, entries) {
     const n = rows.length;
-    const shape = entries.get(rows[0].row).shape;
+    const shape = shapeOf(entries.get(rows[0].row), c);
     if (shape === null) return null;
     const picked = [];
     for (let i = 0; i < SAMPLE_ROWS; i++) {
@@ -109,10 +119,10 @@
     const read = new Set(picked);
     for (const rec of rows) {
       if (rec.visible || rec.full) read.add(rec);
-      else if (entries.get(rec.row).shape !== shape) return null;
+      else if (shapeOf(entries.get(rec.row), c) !== shape) return null;
     }
     const pickedEntries = picked.map((rec) => entries.get(rec.row));
-    if (pickedEntries.some((e) => e.shape !== shape)) return null;
+    if (pickedEntries.some((e) => shapeOf(e, c) !== shape)) return null;
     for (const e of pickedEntries) if (!e.named) namesOf(ctx, e);
     const names = [];
     for (let i = 0; i < pickedEntries[0].controls.length; i++) {
@@ -167,14 +177,14 @@
         const rec = ctx.recordOf.get(row);
         if (!rec || rec.container !== c) continue;
         const e = entries.get(row);
-        if (!e.controls) rowControlsOf(ctx, e, c, ownOf(row), inPlaceOf(row));
+        if (!e.controls) rowControlsOf(ctx, e, ownOf(row), inPlaceOf(row));
         if (e.inPlace && (rec.visible || rec.full)) ctx.revealers.set(e.inPlace, row);
         rows.push(rec);
       }
       const long = !opts.unbounded && rows.length > opts.row_box_checks;
       // The kept counts of every row's names (below) do not hold once a sample is read.
       if (long) c.counts = null;
-      let like = long ? alike(ctx, rows, entries) : null;
+      let like = long ? alike(ctx, c, rows, entries) : null;
       let counts = null;
       if (like) {
         // Counted anew from the rows read and what the rows not read repeat.
