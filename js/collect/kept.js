@@ -142,10 +142,8 @@
         el, id, parent: p, regionEl: facts ? facts[0] : null, inert: false, acts: null,
         active: false, covered: false, visible: false, full: null,
       };
-      // By index, not by entry: a Map whose values hold 100,000 element wrappers made the
-      // first observation of a fresh document ~10x slower in V8's young-generation GC.
-      B.byId.set(id, B.recs.length);
       B.recs.push(rec);
+      B.byId.set(id, rec);
     }
    
     clock.mark('base: records');
@@ -170,12 +168,6 @@
       for (const rec of B.recs) B.recOf.set(rec.el, rec);
     }
     return B.recOf.get(el);
-  }
-
-  // The index's entry of record id, or undefined.
-  function recordById(B, id) {
-    const i = B.byId.get(id);
-    return i === undefined ? undefined : B.recs[i];
   }
 
   // The rest of the index, built when the page is idle after an answer.
@@ -372,7 +364,7 @@
   // a falsy value.
   function heldRecord(id) {
     for (const r of indexObserver.takeRecords()) pending.push(r);
-    return base && !pending.length && recordById(base, id);
+    return base && !pending.length && base.byId.get(id);
   }
 
   // The kept style tier when it stands for the open dialog `modal`, else null.
@@ -382,7 +374,7 @@
   const keepStyle = (S) => (styled = S);
 
   Object.assign(C, {
-    BLOCKED, currentBase, recordOf, recordById, finishInIdle, actsOf, rowActionName, blockedReason, currentShadowRoots,
+    BLOCKED, currentBase, recordOf, finishInIdle, actsOf, rowActionName, blockedReason, currentShadowRoots,
     heldShadowRoots, heldRecord, styleFor, keepStyle,
   });
 })();
