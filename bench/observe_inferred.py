@@ -296,6 +296,8 @@ def inferred_report(
         line = f"{r.label:>11} {times} {r.omitted_actions:>8} |"
         if r.pw_ms is not None:
             line += f" {r.pw_ms:>9.1f} {r.pw_ms / r.first_ms:>6.1f}x"
+        elif not playwright:
+            line += " (Playwright not run: --no-playwright)"
         else:
             line += " (Playwright: no target uses it)" if have_pw else " (Playwright not installed)"
         print(line)
