@@ -228,8 +228,8 @@
           if (!k.label || counts.get(k.label) !== 1) continue;
           const key = k.role + '\u0000' + k.kind;
           seen.add(key);
-          const word = LEAD.exec(k.label);
-          if (word) seen.add(key + '\u0000' + word[1].toLowerCase());
+          const word = leadWord(k.label);
+          if (word) seen.add(key + '\u0000' + word);
         }
         for (const key of seen) {
           const map = key.split('\u0000').length > 2 ? lead : particular;
