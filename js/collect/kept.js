@@ -92,7 +92,7 @@
     clock.mark('base: few');
     const B = {
       key: optionsKey(opts), reference, shadowRoots, stats, few, hasInert: few.modal.some((d) => d.hasAttribute('inert')),
-      regionEls: few.regions, recs: [], recOf: null, byId: new Map(), refused: 0,
+      regionEls: few.regions, recs: [], recOf: null, byId: null, refused: 0,
       duplicates: new Set(), skipped: [], nested: hasShadowRoots(), flat: false, pageEls: null, undefinedEls: few.undefined,
       sheets: sheetsPrint(shadowRoots), sheetsSafe: sheetsSafe(shadowRoots), animations: animationsPrint(shadowRoots),
       dirty: new Set(), touched: new Set(),
@@ -112,6 +112,10 @@
     const screen = refuse.test(raws.join(' '));
     let lastParent;
     let facts = null;
+    const ids = new Array(n);
+    for (let i = 0; i < n; i++) ids[i] = cutLong(raws[i], opts.record_id_chars);
+    const twice = repeated(ids);
+    const seen = twice.size ? new Set() : null;
     for (let i = 0; i < n; i++) {
       const el = els[i];
       // Records that share a parent share their region and whether they sit inside
@@ -132,18 +136,20 @@
         B.skipped.push(el);
         continue;
       }
-      const id = cutLong(raw, opts.record_id_chars);
-      if (B.byId.has(id)) {
-        B.duplicates.add(id);
-        B.skipped.push(el);
-        continue;
+      const id = ids[i];
+      if (seen && twice.has(id)) {
+        if (seen.has(id)) {
+          B.duplicates.add(id);
+          B.skipped.push(el);
+          continue;
+        }
+        seen.add(id);
       }
       const rec = {
         el, id, parent: p, regionEl: facts ? facts[0] : null, inert: false, acts: null,
         active: false, covered: false, visible: false, full: null,
       };
       B.recs.push(rec);
-      B.byId.set(id, rec);
     }
    
     clock.mark('base: records');
@@ -157,6 +163,24 @@
     B.pageEls = hasShadowRoots() ? queryAll(document, ACTION).filter((el) => !closestAcross(el, RECORD))
       : Array.from(document.querySelectorAll(`${ACTION}:not(${RECORD} *)`));
     return B;
+  }
+
+  // The ids that occur more than once in ids (sorted, not hashed: a 100,000-entry
+  // table on the first observation's path starts V8's major GC of the whole DOM).
+  function repeated(ids) {
+    const twice = new Set();
+    const sorted = ids.slice().sort();
+    for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1]) twice.add(sorted[i]);
+    return twice;
+  }
+
+  // The index entry of record id, or undefined.
+  function recordById(B, id) {
+    if (!B.byId) {
+      B.byId = new Map();
+      for (const rec of B.recs) B.byId.set(rec.id, rec);
+    }
+    return B.byId.get(id);
   }
 
   // The index entry of record element el (undefined: none). The element → entry map
@@ -364,7 +388,7 @@
   // a falsy value.
   function heldRecord(id) {
     for (const r of indexObserver.takeRecords()) pending.push(r);
-    return base && !pending.length && base.byId.get(id);
+    return base && !pending.length && recordById(base, id);
   }
 
   // The kept style tier when it stands for the open dialog `modal`, else null.
@@ -374,7 +398,7 @@
   const keepStyle = (S) => (styled = S);
 
   Object.assign(C, {
-    BLOCKED, currentBase, recordOf, finishInIdle, actsOf, rowActionName, blockedReason, currentShadowRoots,
+    BLOCKED, currentBase, recordOf, recordById, finishInIdle, actsOf, rowActionName, blockedReason, currentShadowRoots,
     heldShadowRoots, heldRecord, styleFor, keepStyle,
   });
 })();

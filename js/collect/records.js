@@ -8,7 +8,7 @@
   const P = globalThis.__cdpagentPrelude;
   const C = P.space('__cdpagentObserve');
   const { MASK, clip } = P;
-  const { clock, RECORD, ROW_VIS, rowHasBox, fieldValue, up, queryAll, hidingSelector } = C;
+  const { clock, recordById, RECORD, ROW_VIS, rowHasBox, fieldValue, up, queryAll, hidingSelector } = C;
 
   // The records the last view marked in view or in full (the next view clears them).
   let viewed = [];
@@ -150,7 +150,7 @@
   function chooseFullRecords(ctx, B, V) {
     const chosen = [];
     for (const id of ctx.opts.include) {
-      const rec = B.byId.get(id);
+      const rec = recordById(B, id);
       if (rec && !rec.full) {
         rec.full = true;
         chosen.push(rec);

@@ -8,7 +8,7 @@
   const C = P.space('__cdpagentObserve');
   const { VIS, cutLong } = P;
   const {
-    ACTION, RECORD, composedCompare, actionDeclaration, BLOCKED, recordOf, actsOf, rowActionName, blockedReason,
+    ACTION, RECORD, composedCompare, actionDeclaration, BLOCKED, actsOf, rowActionName, blockedReason,
   } = C;
 
   // The folded row action totals of the style tier (counted natively when records
@@ -67,22 +67,19 @@
       g.rows--;
       g.available--;
     };
-    for (const rec of B.recs) {
-      if (!rec.active) for (const a of actsOf(B, rec, opts)) discount(a.raw);
+    // Records that do not count: refused or duplicate ids, inactive (few where it
+    // matters: a set of them, not an element -> entry map of every record, keeps the
+    // first observation of a long page from starting V8's major GC of the whole DOM).
+    const uncounted = new Set(B.skipped);
+    for (const rec of S.active.length < B.recs.length ? B.recs : []) {
+      if (rec.active) continue;
+      uncounted.add(rec.el);
+      for (const a of actsOf(B, rec, opts)) discount(a.raw);
     }
     for (const el of B.skipped) {
       for (const a of el.querySelectorAll(ACTION)) discount(a.getAttribute('data-agent-action'));
     }
-    // Whether el's record counts. The first rows are asked first: a group's first row
-    // action is almost always in one of them, and the element -> entry map is then not
-    // built on the first observation's path (recordOf).
-    const early = S.active.slice(0, opts.name_scan);
-    const counted = (el) => {
-      const owner = el.closest(RECORD);
-      if (early.some((rec) => rec.el === owner)) return true;
-      const rec = recordOf(B, owner);
-      return !!rec && rec.active;
-    };
+    const counted = (el) => !uncounted.has(el.closest(RECORD));
     const unavailable = (el, reason) => {
       const g = groupOf(el.getAttribute('data-agent-action'));
       g.available--;
