@@ -160,9 +160,7 @@ async def cdpagent_figures(floor: dict[str, Callable[[], Any]], calls: int, seco
         return out
 
 
-def _raw_op(
-    tab: cdpagent.Tab, ctx: int, function: str, api: PageApi | None
-) -> Callable[[], Awaitable[Any]]:
+def _raw_op(tab: cdpagent.Tab, ctx: int, function: str, api: PageApi | None) -> Callable[[], Awaitable[Any]]:
     """``Session.send`` of the bare function, or (with ``api``) of invoke's exact command."""
     params: dict[str, Any] = {"functionDeclaration": function, "executionContextId": ctx}
     params["returnByValue"] = True

@@ -52,7 +52,15 @@ from cdpagent.snapshot import ObserveOptions, tools_json
 from cdpagent.snapshot.observe import observe_page
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from pageprofile import EDIT_ONE_ROW, EDIT_WIDEN_ROW, LAYOUT_ALONE, EditCost, EditCosts, print_page_profile
+from pageprofile import (
+    EDIT_ONE_ROW,
+    EDIT_WIDEN_ROW,
+    LAYOUT_ALONE,
+    EditCost,
+    EditCosts,
+    floor_targets,
+    print_page_profile,
+)
 from peer import playwright_peer
 from presentation import print_presentation
 from targets import Target, print_targets
@@ -266,11 +274,6 @@ async def lifecycle(address: str, samples: int, timeout: float = 900) -> Lifecyc
     )
 
 
-def _edit_cells(cost: EditCost) -> str:
-    ours = f"{cost.observe_ms:>7.1f} /{cost.observe_cpu_ms:>6.1f}"
-    return f"{ours} {cost.floor_ms:>7.1f} /{cost.floor_cpu_ms:>6.1f}"
-
-
 class Ready:
     """The first observe split from the renderer's post-load work (see :class:`Lifecycle`)."""
 
@@ -315,14 +318,10 @@ async def still_settle_ms(samples: int) -> float:
 
 
 def inferred_rows(samples: int) -> list[Target]:
-    """Issue 25's inferred rows, from branch inferspeed's bench/observe_inferred.py."""
-    try:
-        from observe_inferred import issue25_rows  # type: ignore[import-not-found, unused-ignore]
-    except ModuleNotFoundError:
-        print("inferred rows: bench/observe_inferred.py is not here (branch inferspeed adds it)")
-        return []
-    rows: list[Target] = issue25_rows(samples)
-    return rows
+    """Issue 25's inferred rows, from bench/observe_inferred.py."""
+    from observe_inferred import issue25_rows
+
+    return issue25_rows(samples)
 
 
 def issue_table(samples: int) -> list[Target]:
@@ -359,7 +358,7 @@ def issue_table(samples: int) -> list[Target]:
     print(f"{'rows':>8} {'same width':>15} {'its floor':>15} | {'widening':>15} {'its floor':>15}")
     for size, fig in ours.items():
         if fig.same is not None and fig.widened is not None:
-            print(f"{size:>8} " + " | ".join(_edit_cells(cost) for cost in (fig.same, fig.widened)))
+            print(f"{size:>8} " + " | ".join(cost.cells() for cost in (fig.same, fig.widened)))
     if peer is not None:
         print(
             f"{'pw 10k':>8} {peer.first_ms:>9.1f} {'':>8} {peer.changed_ms or 0:>8.1f} {peer.repeat_ms:>9.1f}"
@@ -404,13 +403,7 @@ def issue_table(samples: int) -> list[Target]:
             )
         )
     out.append(Target("observe after a one-row change, CRM 10k", ten.changed_ms, "ms", 15, False))
-    # After an edit Chromium lays the auto-layout table out again (all of it when a column
-    # widens), and any client's first geometry read pays that: the done-when alternative is
-    # our figure within 1.2x of that floor, measured after the same edit in the same run.
-    for label, cost in (("same-width", ten.same), ("widening", ten.widened)):
-        if cost is not None and cost.floor_cpu_ms > 0:
-            ratio = cost.observe_cpu_ms / cost.floor_cpu_ms
-            out.append(Target(f"  (edit + observe ÷ edit + its floor, {label}, CPU)", ratio, "x", 1.2, False))
+    out.extend(floor_targets(ten.same, ten.widened))
     out.append(
         Target("first observe 100k ÷ 1k rows", ours[100_000].first_ms / ours[1_000].first_ms, "x", 5, False)
     )

@@ -40,7 +40,8 @@ from typing import Any
 
 import msgspec
 import trio
-from pageprofile import EditCost, EditCosts
+from pageprofile import EditCost, EditCosts, floor_targets
+from targets import Target, print_targets
 
 import cdpagent
 from cdpagent.cdp.world import WORLD
@@ -236,48 +237,24 @@ def measure_playwright(rows: dict[str, Row], samples: int) -> bool:
     return True
 
 
-class Goal(msgspec.Struct):
-    """One target of issues 20 / 25 (the fields of ``bench/targets.py``'s ``Target``)."""
-
-    figure: str
-    value: float
-    unit: str
-    target: float
-    higher_is_better: bool
-
-    def line(self) -> str:
-        met = self.value >= self.target if self.higher_is_better else self.value <= self.target
-        sign = "≥" if self.higher_is_better else "≤"
-        shown = f"{self.value:.1f}{self.unit}" if self.unit == "x" else f"{self.value:.1f} {self.unit}"
-        goal = f"{sign} {self.target:g}{self.unit}"
-        return f"{self.figure:52} {shown:>10} {goal:>10}  {'met' if met else 'NOT MET'}"
-
-
-def goals(rows: dict[str, Row]) -> list[Goal]:
+def goals(rows: dict[str, Row]) -> list[Target]:
     """The targets whose pages were measured."""
-    out: list[Goal] = []
+    out: list[Target] = []
     t10, t1, t100, links = (rows.get(k) for k in ("table 10k", "table 1k", "table 100k", "links 50k"))
     if t10 is not None:
-        out.append(Goal("inferred 10k first observe (issue 20)", t10.first_ms, "ms", 205, False))
+        out.append(Target("inferred 10k first observe (issue 20)", t10.first_ms, "ms", 205, False))
         if t10.pw_ms is not None:
             ratio = t10.pw_ms / t10.first_ms
-            out.append(Goal("inferred 10k first observe vs Playwright", ratio, "x", 150, True))
-        out.append(Goal("inferred 10k after a one-row change out of view", t10.changed_ms, "ms", 15, False))
-        for label, cost in (("same-width", t10.same), ("widening", t10.widened)):
-            if cost is not None and cost.floor_cpu_ms > 0:
-                ratio = cost.observe_cpu_ms / cost.floor_cpu_ms
-                out.append(Goal(f"  (edit + observe ÷ edit + floor, {label}, CPU)", ratio, "x", 1.2, False))
+            out.append(Target("inferred 10k first observe vs Playwright", ratio, "x", 150, True))
+        out.append(Target("inferred 10k after a one-row change out of view", t10.changed_ms, "ms", 15, False))
+        out.extend(floor_targets(t10.same, t10.widened))
     if t1 is not None and t100 is not None:
-        out.append(Goal("inferred first observe 100k ÷ 1k", t100.first_ms / t1.first_ms, "x", 5, False))
+        out.append(Target("inferred first observe 100k ÷ 1k", t100.first_ms / t1.first_ms, "x", 5, False))
     if links is not None:
         # Met only when what is past the budgets is counted, too.
         value = links.first_ms if links.omitted_actions > 0 else float("inf")
-        out.append(Goal("50,000 links first observe (rest counted)", value, "ms", 500, False))
+        out.append(Target("50,000 links first observe (rest counted)", value, "ms", 500, False))
     return out
-
-
-def _cost(c: EditCost) -> str:
-    return f"{c.observe_ms:.1f}, {c.observe_cpu_ms:.1f} / floor {c.floor_ms:.1f}, {c.floor_cpu_ms:.1f}"
 
 
 def inferred_report(
@@ -302,10 +279,11 @@ def inferred_report(
             line += " (Playwright: no target uses it)" if have_pw else " (Playwright not installed)"
         print(line)
     print("an edit and the observe after it / the same edit and a bare getBoundingClientRect (the floor):")
-    print("wall from the edit, renderer CPU (ms)")
+    head = f"{'same width':>15} {'its floor':>15} | {'widening':>15} {'its floor':>15}"
+    print(f"wall from the edit / renderer CPU (ms)  {head}")
     for r in rows.values():
-        costs = [f"{label} {_cost(c)}" for label, c in (("same width", r.same), ("widening", r.widened)) if c]
-        print(f"  {r.label:>11}: " + "; ".join(costs))
+        if r.same is not None and r.widened is not None:
+            print(f"  {r.label:>36} " + " | ".join(cost.cells() for cost in (r.same, r.widened)))
     print("in-page phases of the first pass (ms):")
     for r in rows.values():
         print(f"  {r.label:>11}: " + ", ".join(f"{k} {v:.1f}" for k, v in r.phases.items()))
@@ -322,19 +300,14 @@ def inferred_report(
                 f"  {r.label:>11}: total {s['total']:.1f}, style {s['style']:.1f}, layout {s['layout']:.1f}, "
                 f"gc {s['gc']:.1f}, ours {s['ours']:.1f} (style+layout {share:.0f} %)"
             )
-    print(f"{'target (issues 20, 25)':52} {'figure':>10} {'target':>10}  result")
-    for goal in goals(rows):
-        print(goal.line())
+    print_targets("target (issues 20, 25)", goals(rows))
     return rows
 
 
-def issue25_rows(samples: int) -> list[Any]:
-    """Issue 25's inferred rows as ``bench/targets.py`` ``Target`` objects (the hook of
-    ``bench/observe.py``'s table), measured and printed by :func:`inferred_report`."""
-    from targets import Target  # type: ignore[import-not-found, unused-ignore]  # branch declspeed
-
-    rows = inferred_report(samples)
-    return [Target(g.figure, g.value, g.unit, g.target, g.higher_is_better) for g in goals(rows)]
+def issue25_rows(samples: int) -> list[Target]:
+    """Issue 25's inferred rows (the hook of ``bench/observe.py``'s table), measured and
+    printed by :func:`inferred_report`."""
+    return goals(inferred_report(samples))
 
 
 def main() -> None:

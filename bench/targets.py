@@ -1,8 +1,8 @@
 """A benchmark target: one figure of an issue's table, its goal, and whether it is met.
 
 ``bench/observe.py`` prints issue 25's observation rows with :func:`print_targets`;
-other bench modules return their rows as :class:`Target` lists for it (branch
-``inferspeed``: ``bench/observe_inferred.py``, ``issue25_rows(samples)``).
+other bench modules return their rows as :class:`Target` lists for it
+(``bench/observe_inferred.py``: ``issue25_rows(samples)``).
 """
 
 from __future__ import annotations

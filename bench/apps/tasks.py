@@ -55,7 +55,6 @@ class SizedEpisode(Episode):
         )
         return Look.of(result)
 
-
     async def act(self, tool: Tool | str, **args: Any) -> None:
         """Act; when the act is refused because something covers the control (an open list
         drawn over it), follow the way out the refusal names (press Escape, which closes
@@ -1050,7 +1049,6 @@ STREAMLIT: list[Task] = [
         ),
     ),
 ]
-
 
 
 def _saved(check: Callable[[list[dict[str, Any]]], bool], path: str = "analysis.ipynb") -> Scorer:
