@@ -92,7 +92,7 @@
     clock.mark('base: few');
     const B = {
       key: optionsKey(opts), reference, shadowRoots, stats, few, hasInert: few.modal.some((d) => d.hasAttribute('inert')),
-      regionEls: few.regions, recs: [], recOf: null, byId: null, refused: 0,
+      regionEls: few.regions, recs: [], recOf: null, refused: 0,
       duplicates: new Set(), skipped: [], nested: hasShadowRoots(), flat: false, pageEls: null, undefinedEls: few.undefined,
       sheets: sheetsPrint(shadowRoots), sheetsSafe: sheetsSafe(shadowRoots), animations: animationsPrint(shadowRoots),
       dirty: new Set(), touched: new Set(),
@@ -174,14 +174,9 @@
     return twice;
   }
 
-  // The index entry of record id, or undefined.
-  function recordById(B, id) {
-    if (!B.byId) {
-      B.byId = new Map();
-      for (const rec of B.recs) B.byId.set(rec.id, rec);
-    }
-    return B.byId.get(id);
-  }
+  // The index entry of record id, or undefined: one pass over the entries (a lookup is
+  // rare: an included id, an act's record check), not a table of every id (see repeated).
+  const recordById = (B, id) => B.recs.find((rec) => rec.id === id);
 
   // The index entry of record element el (undefined: none). The element → entry map
   // is not on the first observation's path: it is built when first needed (a
@@ -398,7 +393,7 @@
   const keepStyle = (S) => (styled = S);
 
   Object.assign(C, {
-    BLOCKED, currentBase, recordOf, recordById, finishInIdle, actsOf, rowActionName, blockedReason, currentShadowRoots,
+    BLOCKED, currentBase, recordById, finishInIdle, actsOf, rowActionName, blockedReason, currentShadowRoots,
     heldShadowRoots, heldRecord, styleFor, keepStyle,
   });
 })();
