@@ -38,7 +38,9 @@
 //       between reached el (its target is el, inside it, or a label of it); cover: what it
 //       reached instead (page data); ok when no press was seen (nothing to tell)
 //   expectInput() / inputLanded(ms) -> {ok}   (a frame of another process) whether the
-//       frame handled an event of the input delivered in between, waiting up to ms
+//       frame handled an event of the input delivered in between, waiting up to ms;
+//       pointerMoved(ms) -> {ok}   whether a pointer move reached the frame since
+//       expectInput, waiting up to ms
 //   leaveField(locator) -> {found, ok}   blur a field typed into (ok: left), unless it
 //       offers suggestions (combobox, autocomplete, a list it controls)
 //   focusFor(locator) -> {ok, reason}   focus a control before a key press
@@ -342,13 +344,29 @@
   // over), or after ms (an input that fires none of these events).
   const LANDS = ['pointerup', 'click', 'keyup', 'input', 'change', 'wheel'];
   let landed = null;
+  // The browser routes a pointer by what the tab last drew: until a frame just shown has
+  // drawn, a move over it reaches the parent's <iframe>, which pointerMoved(ms) tells.
   function expectInput() {
     let done;
     const promise = new Promise((resolve) => { done = resolve; });
     const on = () => setTimeout(done, 0);
+    let moved;
+    const move = new Promise((resolve) => { moved = resolve; });
     for (const type of LANDS) addEventListener(type, on, { capture: true, once: true });
-    landed = { promise, off: () => { for (const type of LANDS) removeEventListener(type, on, { capture: true }); } };
+    addEventListener('pointermove', moved, { capture: true, once: true });
+    landed = {
+      promise, move,
+      off: () => {
+        for (const type of LANDS) removeEventListener(type, on, { capture: true });
+        removeEventListener('pointermove', moved, { capture: true });
+      },
+    };
     return { found: true, ok: true };
+  }
+  function pointerMoved(ms) {
+    if (!landed) return { found: true, ok: false };
+    return Promise.race([landed.move.then(() => true), new Promise((r) => setTimeout(() => r(false), ms))])
+      .then((ok) => ({ found: true, ok }));
   }
   function inputLanded(ms) {
     const wait = landed;
@@ -827,7 +845,7 @@
   Object.defineProperty(globalThis, '__cdpagentAct', {
     value: Object.freeze({
       prepare, ownerPoint, focusForTyping, valueIs, pick, choose, state,
-      hovered, branch, pressable, shownAfterHover, focusFor, scrollState, watch, changed, leaveField, expectInput, inputLanded, aim, pressedOn, slider, measureScale, sliderScale, radio, radioIs,
+      hovered, branch, pressable, shownAfterHover, focusFor, scrollState, watch, changed, leaveField, expectInput, inputLanded, pointerMoved, aim, pressedOn, slider, measureScale, sliderScale, radio, radioIs,
       groupOptions, dateFormat, fileInput, fileInfo,
     }),
     writable: false, configurable: false, enumerable: false,

@@ -280,6 +280,22 @@ async def test_ob11_act_in_a_frame_of_another_site(browser: cdpagent.Browser, fr
     assert f"http://localhost:{frames_server}/cart.html" in await iframe_targets(browser)
 
 
+async def test_ob11_act_in_a_frame_of_another_site_of_a_hidden_tab(
+    browser: cdpagent.Browser, frames_server: int
+) -> None:
+    """A tab another tab hides: the browser routes input to a frame of another process only
+    in a shown tab (else the click lands on the parent's <iframe>), so acting brings it to
+    the front."""
+    tab = await browser.open(cross_url(frames_server))
+    other = await browser.open("about:blank")
+    shown = {"expression": "document.visibilityState", "returnByValue": True}
+    assert (await tab.session.send("Runtime.evaluate", shown))["result"]["value"] == "hidden"
+    await act_in_cart(tab, "apple", "HELLO")
+    assert (await tab.session.send("Runtime.evaluate", shown))["result"]["value"] == "visible"
+    await other.close()
+    await tab.close()
+
+
 async def test_ob11_frame_that_does_not_answer_is_counted_not_waited_for(
     browser: cdpagent.Browser, frames_server: int
 ) -> None:

@@ -88,12 +88,12 @@ PERFORMERS: Final[dict[Kind, Performer]] = {
 if PERFORMERS.keys() != KINDS.keys():  # pragma: no cover - a kind added without its performer
     raise RuntimeError(f"PERFORMERS and KINDS disagree: {sorted(PERFORMERS.keys() ^ KINDS.keys())}")
 
-#: Unavailability a performer may still overcome: a hidden item of a hover menu shows
-#: when its parent is hovered; a read-only field may open a picker when clicked; a disabled
-#: text area still scrolls.
 #: How long the after-snapshot waits for a frame of another process to handle the input.
 _LANDED_MS: Final = 2000
 
+#: Unavailability a performer may still overcome: a hidden item of a hover menu shows
+#: when its parent is hovered; a read-only field may open a picker when clicked; a disabled
+#: text area still scrolls.
 _TRIED_ANYWAY: Final = frozenset(
     {("click", "hidden"), ("hover", "hidden"), ("type", "read-only"), ("scroll", "disabled"),
      ("upload", "hidden")}
@@ -229,9 +229,13 @@ class Declared:
                 trip, world, entry, where, args, frame_id, msgspec.to_builtins(where), tab.session, where.id
             )
             # A frame of another process gets the input through the browser, apart from its
-            # session: the after-snapshot waits until that frame has handled it.
+            # session, and only while its tab is shown: in a hidden tab the browser's hit test
+            # finds the parent's <iframe> and the input is lost. The tab comes to the front,
+            # as a person acting in it would bring it, and the after-snapshot waits until that
+            # frame has handled the input.
             remote = world[0] is not tab.session
             if remote:
+                await tab.session.send("Page.bringToFront", deadline=trip.deadline)
                 await call(world, Done, PageFunction.EXPECT_INPUT)
             trip.expectation = await PERFORMERS[performed_kind(entry.kind, args)](step)
             if remote and trip.performed:

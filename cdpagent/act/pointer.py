@@ -24,6 +24,8 @@ _MENU_DELAY_MS: Final = 1000
 """How long a hovered menu may take to open (jQuery UI's menu waits 300 ms)."""
 _REDRAW_MS: Final = 500
 """How long a press waits for what the hover redrew to be under the pointer again."""
+_MOVE_WAIT_MS: Final = 50
+"""How long a frame of another process is given to see a move before the mouse moves again."""
 
 
 class _Hovered(msgspec.Struct, frozen=True):
@@ -68,6 +70,22 @@ class _Pressable(msgspec.Struct, frozen=True):
     under: bool = False
 
 
+async def move_into(step: Step, at: FramePoint) -> None:
+    """Move the mouse to ``at``. In a frame of another process, until the frame has seen the
+    move: the browser routes a pointer by what the tab last drew, so a frame just brought to
+    the front gets it once it has drawn (before, the parent's <iframe> does); moved again
+    every :data:`_MOVE_WAIT_MS`, for at most :data:`_REDRAW_MS` in all."""
+    await mouse_move(step.session, at.x, at.y)
+    if step.world[0] is step.session:
+        return
+    for nudge in range(_REDRAW_MS // _MOVE_WAIT_MS):
+        if (await step.call(Done, PageFunction.POINTER_MOVED, _MOVE_WAIT_MS, await_promise=True)).ok:
+            return
+        # Chromium drops a move to where the pointer already is: half a pixel off, then back.
+        await mouse_move(step.session, at.x + 0.5 * (nudge % 2 == 0), at.y)
+        await mouse_move(step.session, at.x, at.y)
+
+
 async def click(step: Step) -> str | None:
     """A left click at the element's centre. A tree item whose branch is collapsed is
     opened, as a person clicking a closed branch means: where the click only selected it,
@@ -75,7 +93,7 @@ async def click(step: Step) -> str | None:
     Raises :class:`~cdpagent.errors.ActRefused` when the element cannot be used."""
     prep, at = await shown(step)
     step.trip.performed = True
-    await mouse_move(step.session, at.x, at.y)
+    await move_into(step, at)
     before = await step.call(
         _Pressable, PageFunction.PRESSABLE, prep.x, prep.y, _REDRAW_MS, await_promise=True
     )
@@ -89,7 +107,7 @@ async def hover(step: Step) -> str | None:
     """The mouse moved over the element; an inferred hover-menu item is then clicked."""
     _, at = await shown(step)
     step.trip.performed = True
-    await mouse_move(step.session, at.x, at.y)
+    await move_into(step, at)
     now = await step.call(_Hovered, PageFunction.HOVERED)
     if now.click:
         # An inferred item of a hover menu: the hover opened its way; now choose it.

@@ -134,6 +134,7 @@ class PageFunction(enum.StrEnum):
     PRESSED_ON = _act("pressedOn")
     EXPECT_INPUT = _act("expectInput")
     INPUT_LANDED = _act("inputLanded")
+    POINTER_MOVED = _act("pointerMoved")
     DATE_FORMAT = _act("dateFormat")
     #: The file input an upload goes to (an element, kept by reference), or null.
     FILE_INPUT = _act("fileInput")
