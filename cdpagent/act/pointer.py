@@ -78,11 +78,11 @@ async def move_into(step: Step, at: FramePoint) -> None:
     await mouse_move(step.session, at.x, at.y)
     if step.world[0] is step.session:
         return
-    for nudge in range(_REDRAW_MS // _MOVE_WAIT_MS):
+    for _ in range(_REDRAW_MS // _MOVE_WAIT_MS):
         if (await step.call(Done, PageFunction.POINTER_MOVED, _MOVE_WAIT_MS, await_promise=True)).ok:
             return
         # Chromium drops a move to where the pointer already is: half a pixel off, then back.
-        await mouse_move(step.session, at.x + 0.5 * (nudge % 2 == 0), at.y)
+        await mouse_move(step.session, at.x + 0.5, at.y)
         await mouse_move(step.session, at.x, at.y)
 
 
