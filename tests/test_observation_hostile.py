@@ -15,6 +15,7 @@ from conftest import PAGES
 
 import cdpagent
 from cdpagent import ObserveResult
+from cdpagent.cdp.world import WORLD
 from cdpagent.snapshot import tools_json
 from cdpagent.snapshot.observe import observe_page
 
@@ -56,6 +57,41 @@ async def test_ob2_heading_cut_inside_an_emoji_observes_and_acts(browser: cdpage
     assert receipt.ok, receipt.to_json()
     changed = receipt.result.changed
     assert changed is not None and changed.state["cheers"].after == "1"
+
+
+async def test_squash_is_the_replace_and_trim_it_shortcuts(browser: cdpagent.Browser) -> None:
+    """The page's squash skips the replace and the trim for text that has nothing to squash:
+    on every string of up to four of these characters (spaces, other whitespace, letters, a
+    pair and lone surrogates) it gives what they give."""
+    tab = await browser.open(HOSTILE / "emoji.html")
+    reply = await tab.session.send(
+        "Runtime.callFunctionOn",
+        {
+            "functionDeclaration": """function () {
+              const { squash } = globalThis.__cdpagentPrelude;
+              const slow = (s) => String(s).replace(/\\s+/g, ' ').trim().toWellFormed();
+              const chars = ['a', 'é', ' ', '\\t', '\\n', '\\u00a0', '\\u2003', '\\ufeff',
+                '\\ud800', '\\udc00', '\\ud83d\\ude00'];
+              let texts = [''];
+              const all = [''];
+              for (let n = 0; n < 4; n++) {
+                texts = texts.flatMap((t) => chars.map((c) => t + c));
+                all.push(...texts);
+              }
+              const wrong = all.filter((t) => squash(t) !== slow(t));
+              return {
+                tried: all.length, lone: all.filter((t) => !t.isWellFormed()).length,
+                wrong: wrong.slice(0, 5).map((t) => [...t].map((c) => c.codePointAt(0))),
+              };
+            }""",
+            "executionContextId": await tab.context_id(WORLD),
+            "returnByValue": True,
+        },
+    )
+    assert "exceptionDetails" not in reply, reply
+    result = reply["result"]["value"]
+    assert result["tried"] == 1 + 11 + 11**2 + 11**3 + 11**4 and result["lone"] > 1000, result
+    assert result["wrong"] == [], result
 
 
 # --- finding 6: masking -------------------------------------------------------------------------
