@@ -47,7 +47,6 @@ import trio
 
 import cdpagent
 from cdpagent.cdp.launcher import find_browser
-from cdpagent.cdp.world import WORLD
 from cdpagent.snapshot import ObserveOptions, tools_json
 from cdpagent.snapshot.observe import observe_page
 
@@ -62,6 +61,7 @@ from pageprofile import (
     print_page_profile,
 )
 from peer import playwright_peer
+from postload import Ready, floor_target, print_busy_profile
 from presentation import print_presentation
 from targets import Target, print_targets
 
@@ -210,7 +210,8 @@ class Lifecycle(msgspec.Struct):
     (style, layout and paint of the new document) before its call runs: ``busy_ms`` is that
     wait alone (a trivial ``Runtime.evaluate`` in another freshly opened tab), and
     ``ready_ms`` / ``ready_cpu_ms`` the first observe of that tab once it answered (wall,
-    and the renderer main thread's CPU time, ``Performance.getMetrics`` thread ticks).
+    and the renderer main thread's CPU time, ``Performance.getMetrics`` thread ticks);
+    ``floor_ratio`` is :meth:`postload.Ready.floor_ratio` (busy + ready ÷ busy, same tab).
     ``phases`` are the in-page phases of that observe (``__cdpagentObserve.phases()``)."""
 
     first_ms: float
@@ -219,9 +220,11 @@ class Lifecycle(msgspec.Struct):
     first_collect_ms: float
     same: EditCost | None = None
     widened: EditCost | None = None
+    open_ms: float = 0.0
     busy_ms: float = 0.0
     ready_ms: float = 0.0
     ready_cpu_ms: float = 0.0
+    floor_ratio: float = 0.0
     phases: dict[str, float] = {}
 
 
@@ -267,45 +270,13 @@ async def lifecycle(address: str, samples: int, timeout: float = 900) -> Lifecyc
         p50(collect),
         same=same.p50(),
         widened=widened.p50(),
+        open_ms=p50(ready.open) * 1000,
         busy_ms=p50(ready.busy) * 1000,
         ready_ms=p50(ready.wall) * 1000,
         ready_cpu_ms=p50(ready.cpu),
+        floor_ratio=ready.floor_ratio(),
         phases={k: p50(v) for k, v in ready.phases.items()},
     )
-
-
-class Ready:
-    """The first observe split from the renderer's post-load work (see :class:`Lifecycle`)."""
-
-    def __init__(self) -> None:
-        self.busy: list[float] = []
-        self.wall: list[float] = []
-        self.cpu: list[float] = []
-        self.phases: dict[str, list[float]] = {}
-
-    async def measure(self, browser: cdpagent.Browser, address: str, timeout: float) -> None:
-        tab = await browser.open(address, timeout=timeout)
-        t0 = time.perf_counter()
-        await tab.session.send("Runtime.evaluate", {"expression": "1"})
-        self.busy.append(time.perf_counter() - t0)
-        await tab.session.send("Performance.enable", {"timeDomain": "threadTicks"})
-        before = await _task_ms(tab)
-        t0 = time.perf_counter()
-        await observe_page(tab, QUICK, timeout=timeout)
-        self.wall.append(time.perf_counter() - t0)
-        self.cpu.append(await _task_ms(tab) - before)
-        context = await tab.context_id(WORLD, timeout)
-        ask = {"expression": "globalThis.__cdpagentObserve.phases?.() ?? '{}'", "contextId": context}
-        reply = await tab.session.send("Runtime.evaluate", {**ask, "returnByValue": True})
-        for name, ms in msgspec.json.decode(reply["result"]["value"], type=dict[str, float]).items():
-            self.phases.setdefault(name, []).append(ms)
-        await tab.close()
-
-
-async def _task_ms(tab: cdpagent.Tab) -> float:
-    """The renderer main thread's task time so far (ms; thread ticks once enabled so)."""
-    reply = await tab.session.send("Performance.getMetrics")
-    return next(float(m["value"]) * 1000 for m in reply["metrics"] if m["name"] == "TaskDuration")
 
 
 async def still_settle_ms(samples: int) -> float:
@@ -335,18 +306,19 @@ def issue_table(samples: int) -> list[Target]:
     print(f"\ndeclared CRM page (bench/crm.html), settle off, p50 of {samples} (ms)")
     print(
         f"{'rows':>8} {'first':>9} {'in-page':>8} {'changed':>8} {'unchanged':>9} | "
-        f"{'busy':>8} {'ready':>8} {'cpu':>7}"
+        f"{'open':>8} {'busy':>8} {'ready':>8} {'cpu':>7}"
     )
     for size, fig in ours.items():
         print(
             f"{size:>8} {fig.first_ms:>9.1f} {fig.first_collect_ms:>8.1f} "
             f"{fig.changed_ms:>8.1f} {fig.unchanged_ms:>9.1f} | "
-            f"{fig.busy_ms:>8.1f} {fig.ready_ms:>8.1f} {fig.ready_cpu_ms:>7.1f}"
+            f"{fig.open_ms:>8.1f} {fig.busy_ms:>8.1f} {fig.ready_ms:>8.1f} {fig.ready_cpu_ms:>7.1f}"
         )
     print(
-        "  first: right after load (what a user pays); busy: the renderer's own post-load work "
-        "alone (a trivial evaluate's wait, another tab);\n  ready / cpu: the first observe once "
-        "the renderer answered (wall, renderer main-thread CPU). In-page phases of that observe (ms):"
+        "  first: right after load (what a user pays); in another freshly opened tab: open (until\n"
+        "  load), busy (the renderer's own post-load work: a trivial evaluate's wait);\n"
+        "  ready / cpu: the first observe once the renderer answered (wall, renderer main-thread CPU).\n"
+        "  In-page phases of that observe (ms):"
     )
     for size, fig in ours.items():
         print(f"{size:>8}  " + ", ".join(f"{name} {ms:.1f}" for name, ms in fig.phases.items()))
@@ -402,6 +374,7 @@ def issue_table(samples: int) -> list[Target]:
                 True,
             )
         )
+    out.append(floor_target("first observe, CRM 10k", ten.floor_ratio))
     out.append(Target("observe after a one-row change, CRM 10k", ten.changed_ms, "ms", 15, False))
     out.extend(floor_targets(ten.same, ten.widened))
     out.append(
@@ -416,6 +389,7 @@ def issue_table(samples: int) -> list[Target]:
             False,
         )
     )
+    out.append(floor_target("first observe, CRM 100k", ours[100_000].floor_ratio))
     out.append(
         Target(
             "unchanged observe 1k -> 10k rows (issue 12)",
@@ -463,6 +437,7 @@ def main() -> None:
         print_targets("issue 25 target (observation)", issue_table(args.samples))
     if args.only in (None, "table", "profile"):
         trio.run(print_page_profile, crm_url(10_000))
+        trio.run(print_busy_profile, {f"CRM {size // 1000}k": crm_url(size) for size in CRM_SIZES})
     if args.only in (None, "present"):
         pages = {f"inventory {size}": url(size) for size in sizes}
         pages["crm 10000"] = crm_url(10_000)

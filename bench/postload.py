@@ -1,0 +1,164 @@
+"""The renderer's own work after ``load``: the floor of a first observation.
+
+When a freshly opened document has loaded, its renderer still lays it out, pre-paints and
+paints it (at 10,000 rows, seconds on this machine) before it runs any client's first call:
+a bare ``Runtime.evaluate`` waits for it exactly as an observation does, Playwright's too.
+Chromium may also lay the document out before ``load`` (then opening the tab took that long
+instead, and the wait after it is short): which one varies from load to load.
+
+:class:`Ready` times, on one freshly opened tab, the opening (``open``: until ``load``), a
+bare evaluate (``busy``: the wait) and the first observe once the renderer answered
+(``ready``). The first observe's floor is what any client pays for its first answer from a
+freshly opened page, ``open + busy``; the ratio ``(open + busy + ready) ÷ (open + busy)`` is
+taken per tab, p50 over the tabs. :func:`busy_profile` traces the wait to show what it is:
+Chromium's layout, pre-paint, paint and garbage collection, none of it a client's.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections import Counter
+from typing import Any
+
+import msgspec
+import trio
+from targets import Target
+
+import cdpagent
+from cdpagent.cdp.world import WORLD
+from cdpagent.snapshot import ObserveOptions
+from cdpagent.snapshot.observe import observe_page
+
+__all__ = ["Ready", "busy_profile", "floor_target", "print_busy_profile", "task_ms"]
+
+_QUICK = ObserveOptions(settle=False)
+# Trace events of the renderer main thread, by kind of work (the rest is "other").
+_KINDS = {
+    "UpdateLayoutTree": "style",
+    "Layout": "layout",
+    "PrePaint": "paint",
+    "Paint": "paint",
+    "Layerize": "paint",
+    "Commit": "paint",
+    "MajorGC": "gc",
+    "MinorGC": "gc",
+    "V8.GCIncrementalMarking": "gc",
+    "V8.GCScavenger": "gc",
+    "EvaluateScript": "script",
+    "FunctionCall": "script",
+    "TimerFire": "script",
+}
+
+
+class Ready:
+    """The first observe of a freshly opened document split from the renderer's post-load
+    work, over tabs (:meth:`measure` once per tab). ``phases`` reads the collector's in-page
+    phases from ``collector`` (``__cdpagentObserve`` or ``__cdpagentInfer``)."""
+
+    def __init__(self, collector: str = "__cdpagentObserve") -> None:
+        self.collector = collector
+        self.open: list[float] = []
+        self.busy: list[float] = []
+        self.wall: list[float] = []
+        self.cpu: list[float] = []
+        self.phases: dict[str, list[float]] = {}
+
+    async def measure(self, browser: cdpagent.Browser, address: str, timeout: float) -> None:
+        """Open ``address`` in a new tab (``open``, s); time a bare evaluate (``busy``, s),
+        then the first observe (``wall``, s; ``cpu``: the renderer main thread's ms) and its
+        phases."""
+        t0 = time.perf_counter()
+        tab = await browser.open(address, timeout=timeout)
+        self.open.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        await tab.session.send("Runtime.evaluate", {"expression": "1"})
+        self.busy.append(time.perf_counter() - t0)
+        await tab.session.send("Performance.enable", {"timeDomain": "threadTicks"})
+        before = await task_ms(tab)
+        t0 = time.perf_counter()
+        await observe_page(tab, _QUICK, timeout=timeout)
+        self.wall.append(time.perf_counter() - t0)
+        self.cpu.append(await task_ms(tab) - before)
+        context = await tab.context_id(WORLD, timeout)
+        ask = {"expression": f"globalThis.{self.collector}.phases?.() ?? '{{}}'", "contextId": context}
+        reply = await tab.session.send("Runtime.evaluate", {**ask, "returnByValue": True})
+        for name, ms in msgspec.json.decode(reply["result"]["value"], type=dict[str, float]).items():
+            self.phases.setdefault(name, []).append(ms)
+        await tab.close()
+
+    def floor_ratio(self) -> float:
+        """p50 over the tabs of (open + busy + ready) ÷ (open + busy): opening the page and
+        observing it against opening it and a bare evaluate, on the same tab."""
+        tabs = zip(self.open, self.busy, self.wall, strict=True)
+        return statistics.median((o + b + w) / (o + b) for o, b, w in tabs)
+
+
+
+def floor_target(label: str, ratio: float) -> Target:
+    """The done-when's alternative row of a first observe (``ratio``: :meth:`Ready.floor_ratio`):
+    opening the page and observing within 1.2× of opening it and a bare evaluate."""
+    return Target(f"  (open + {label} ÷ open + a bare evaluate)", ratio, "x", 1.2, False)
+
+
+async def task_ms(tab: cdpagent.Tab) -> float:
+    """The renderer main thread's task time so far (ms; thread ticks once enabled so)."""
+    reply = await tab.session.send("Performance.getMetrics")
+    return next(float(m["value"]) * 1000 for m in reply["metrics"] if m["name"] == "TaskDuration")
+
+
+async def busy_profile(browser: cdpagent.Browser, address: str, timeout: float = 900) -> dict[str, float]:
+    """Trace the renderer while ``address`` loads in a new tab and a bare evaluate waits
+    after ``load``: ``busy`` (that wait, ms) and the renderer main thread's ms after ``load``
+    per kind of work (:data:`_KINDS`; one may run inside another: a collection in a layout)."""
+    tab = await browser.open("about:blank")
+    events: list[dict[str, Any]] = []
+    done = trio.Event()
+    off = [
+        tab.session.on("Tracing.dataCollected", lambda p: events.extend(p.get("value", []))),
+        tab.session.on("Tracing.tracingComplete", lambda _: done.set()),
+    ]
+    categories = ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "loading"]
+    await tab.session.send(
+        "Tracing.start", {"traceConfig": {"includedCategories": categories}, "transferMode": "ReportEvents"}
+    )
+    await tab.navigate(address, timeout=timeout)
+    t0 = time.perf_counter()
+    await tab.session.send("Runtime.evaluate", {"expression": "1"})
+    busy = (time.perf_counter() - t0) * 1000
+    await tab.session.send("Tracing.end")
+    with trio.fail_after(120):
+        await done.wait()
+    for remove in off:
+        remove()
+    await tab.close()
+    spans = [e for e in events if e.get("ph") == "X" and "dur" in e]
+    per_thread: Counter[tuple[Any, Any]] = Counter()
+    for e in spans:
+        if e["name"] == "RunTask":  # the renderer main thread runs the most
+            per_thread[(e["pid"], e["tid"])] += e["dur"]
+    if not per_thread:
+        return {"busy": busy}
+    main = per_thread.most_common(1)[0][0]
+    loads = [e["ts"] for e in events if e.get("name") == "MarkLoad" and e.get("pid") == main[0]]
+    start = max(loads) if loads else 0
+    out: dict[str, float] = {"busy": busy}
+    for e in spans:
+        if (e["pid"], e["tid"]) != main or e["ts"] < start:
+            continue
+        kind = _KINDS.get(e["name"])
+        if kind is not None:
+            out[kind] = out.get(kind, 0.0) + e["dur"] / 1000
+    return out
+
+
+async def print_busy_profile(pages: dict[str, str], tries: int = 3) -> None:
+    """One line per page: the renderer's wait after ``load`` and what its main thread did,
+    of the load with the longest wait of ``tries`` (a layout that ran before ``load``
+    returned leaves little to wait for)."""
+    print(f"the renderer's own work after load (the longest wait of {tries} traced loads; main thread ms):")
+    async with cdpagent.launch() as browser:
+        for label, address in pages.items():
+            found = max([await busy_profile(browser, address) for _ in range(tries)], key=lambda f: f["busy"])
+            rest = ", ".join(f"{k} {v:.0f}" for k, v in found.items() if k != "busy")
+            print(f"  {label:>12}: a bare evaluate waited {found['busy']:.0f}; {rest}")
