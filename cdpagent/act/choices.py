@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import msgspec
 
-from ..cdp.input import mouse_click
 from ..cdp.world import PageFunction
 from ..errors import ActRefused
 from ..snapshot import codes
@@ -79,7 +78,7 @@ async def check(step: Step) -> str | None:
     step.trip.performed = True
     await call(step.world, Done, PageFunction.WATCH)
     await step.call(_Landed, PageFunction.AIM)
-    await mouse_click(step.session, at.x, at.y)
+    await step.click(at)
     now = await step.call(_Checked, PageFunction.STATE)
     if now.found and now.checked != checked:
         await step.settled()
@@ -95,7 +94,7 @@ async def check(step: Step) -> str | None:
                         f"the first click on {step.id} reached {covering(landed.cover)}, drawn over it "
                         "as it was pressed; it was clicked again"
                     )
-                await mouse_click(step.session, at.x, at.y)
+                await step.click(at)
                 await step.settled()
                 now = await step.call(_Checked, PageFunction.STATE)
     if now.found and now.checked != checked:
@@ -130,7 +129,7 @@ async def choose(step: Step) -> str | None:
         return None
     at = await step.point(target.x, target.y)
     step.trip.performed = True
-    await mouse_click(step.session, at.x, at.y)
+    await step.click(at)
     now = await step.call(_Checked, PageFunction.RADIO_IS, option)
     if now.found and not now.checked:
         return f"{option!r} is not the chosen option of {step.id} after clicking it"

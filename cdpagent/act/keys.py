@@ -13,7 +13,7 @@ from typing import Final
 
 import msgspec
 
-from ..cdp.input import Chord, mouse_wheel, parse_chord, press_chord
+from ..cdp.input import Chord, parse_chord, press_chord
 from ..cdp.world import PageFunction
 from ..errors import ActRefused
 from ..snapshot import codes
@@ -119,7 +119,7 @@ async def scroll(step: Step) -> str | None:
     now = start
     step.trip.performed = True
     for _ in range(1 if to in ("down", "up") else _TURNS_TO_LIMIT):
-        await mouse_wheel(step.session, at.x, at.y, wheel_delta(to, now))
+        await step.wheel(at, wheel_delta(to, now))
         was, now = now, await step.call(ScrollAt, PageFunction.SCROLL_STATE, True, await_promise=True)
         if not now.found or now.top == was.top or at_limit(to, now):
             break

@@ -231,8 +231,9 @@ class Declared:
             # A frame of another process gets the input through the browser, apart from its
             # session, and only while its tab is shown: in a hidden tab the browser's hit test
             # finds the parent's <iframe> and the input is lost. The tab comes to the front,
-            # as a person acting in it would bring it, and the after-snapshot waits until that
-            # frame has handled the input.
+            # as a person acting in it would bring it; every pointer input of the step waits
+            # until the frame is found under the pointer (Step.route), and the after-snapshot
+            # waits until that frame has handled the input.
             remote = world[0] is not tab.session
             if remote:
                 await tab.session.send("Page.bringToFront", deadline=trip.deadline)

@@ -8,7 +8,7 @@ from typing import Final
 
 import msgspec
 
-from ..cdp.input import mouse_click, mouse_move, parse_chord, press_chord
+from ..cdp.input import parse_chord, press_chord
 from ..cdp.world import PageFunction
 from ..snapshot.frames import FramePoint
 from .step import Done, Prepared, Step
@@ -24,8 +24,6 @@ _MENU_DELAY_MS: Final = 1000
 """How long a hovered menu may take to open (jQuery UI's menu waits 300 ms)."""
 _REDRAW_MS: Final = 500
 """How long a press waits for what the hover redrew to be under the pointer again."""
-_MOVE_WAIT_MS: Final = 50
-"""How long a frame of another process is given to see a move before the mouse moves again."""
 
 
 class _Hovered(msgspec.Struct, frozen=True):
@@ -47,7 +45,7 @@ async def shown(step: Step) -> tuple[Prepared, FramePoint]:
             break
         parent = await step.point(prep.hover.x, prep.hover.y)
         step.trip.performed = True
-        await mouse_move(step.session, parent.x, parent.y)
+        await step.move(parent)
         await step.call(Done, PageFunction.SHOWN_AFTER_HOVER, _MENU_DELAY_MS, await_promise=True)
         prep = await step.prepare()
     if prep.reason:
@@ -70,22 +68,6 @@ class _Pressable(msgspec.Struct, frozen=True):
     under: bool = False
 
 
-async def move_into(step: Step, at: FramePoint) -> None:
-    """Move the mouse to ``at``. In a frame of another process, until the frame has seen the
-    move: the browser routes a pointer by what the tab last drew, so a frame just brought to
-    the front gets it once it has drawn (before, the parent's <iframe> does); moved again
-    every :data:`_MOVE_WAIT_MS`, for at most :data:`_REDRAW_MS` in all."""
-    await mouse_move(step.session, at.x, at.y)
-    if step.world[0] is step.session:
-        return
-    for _ in range(_REDRAW_MS // _MOVE_WAIT_MS):
-        if (await step.call(Done, PageFunction.POINTER_MOVED, _MOVE_WAIT_MS, await_promise=True)).ok:
-            return
-        # Chromium drops a move to where the pointer already is: half a pixel off, then back.
-        await mouse_move(step.session, at.x + 0.5, at.y)
-        await mouse_move(step.session, at.x, at.y)
-
-
 async def click(step: Step) -> str | None:
     """A left click at the element's centre. A tree item whose branch is collapsed is
     opened, as a person clicking a closed branch means: where the click only selected it,
@@ -93,11 +75,11 @@ async def click(step: Step) -> str | None:
     Raises :class:`~cdpagent.errors.ActRefused` when the element cannot be used."""
     prep, at = await shown(step)
     step.trip.performed = True
-    await move_into(step, at)
+    await step.move(at)
     before = await step.call(
         _Pressable, PageFunction.PRESSABLE, prep.x, prep.y, _REDRAW_MS, await_promise=True
     )
-    await mouse_click(step.session, at.x, at.y, moved=True)
+    await step.click(at, moved=True)
     if before.closed and (await step.call(_Branch, PageFunction.BRANCH)).closed:
         await press_chord(step.keyboard, _OPEN_BRANCH)
     return None
@@ -107,11 +89,11 @@ async def hover(step: Step) -> str | None:
     """The mouse moved over the element; an inferred hover-menu item is then clicked."""
     _, at = await shown(step)
     step.trip.performed = True
-    await move_into(step, at)
+    await step.move(at)
     now = await step.call(_Hovered, PageFunction.HOVERED)
     if now.click:
         # An inferred item of a hover menu: the hover opened its way; now choose it.
-        await mouse_click(step.session, at.x, at.y)
+        await step.click(at)
         return None
     if now.found and not now.ok:
         return f"the mouse is over {step.id} but the page does not show it hovered"

@@ -24,7 +24,7 @@ from typing import Final
 
 import msgspec
 
-from ..cdp.input import mouse_drag, parse_chord, press_chord
+from ..cdp.input import parse_chord, press_chord
 from ..cdp.world import PageFunction
 from ..errors import ActRefused
 from ..snapshot import codes
@@ -291,5 +291,5 @@ async def _measure_scale(step: Step, now: SliderAt, target: float) -> SliderAt:
 async def _set_by_drag(step: Step, now: SliderAt, target: float) -> SliderAt:
     start = await step.point(now.thumb.x, now.thumb.y)
     finish = await step.point(*drag_end(now, target))
-    await mouse_drag(step.session, (start.x, start.y), (finish.x, finish.y))
+    await step.drag(start, finish)
     return await step.call(SliderAt, PageFunction.SLIDER)

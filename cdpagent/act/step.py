@@ -6,6 +6,11 @@ document the element is in (the main one or a frame's). The step asks the page's
 helper (``js/act.js``, ``globalThis.__cdpagentAct``) about the element — every reply
 decoded into a Struct — and turns a frame's point into a point of the page
 (:func:`cdpagent.snapshot.frames.page_point`) once the document is known unchanged.
+
+Every pointer input of a performer goes through the step (:meth:`Step.move`,
+:meth:`Step.click`, :meth:`Step.drag`, :meth:`Step.wheel`), which first makes sure it
+reaches the element's document (:meth:`Step.route`): the browser routes the pointer by
+point, and a frame of another process is found there only once it has drawn.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from typing import Any, Final, NoReturn, TypeVar
 import msgspec
 
 from ..cdp.connection import Session
+from ..cdp.input import mouse_click, mouse_drag, mouse_move, mouse_wheel
 from ..cdp.world import WORLD, PageFunction, call_function
 from ..errors import ActRefused, PageFunctionError, ProtocolError, WorldGone
 from ..snapshot import codes
@@ -46,13 +52,18 @@ World = tuple[Session, int]
 """A session and the context id of its isolated world (the main document's or a frame's)."""
 
 COVERED: Final = "covered by another element"
+"""The reason ``js/act.js`` gives for an element another one is drawn over."""
+
+_ROUTED_MS: Final = 500
+"""How long the mouse is moved over a frame of another process until the frame sees it."""
+_MOVE_WAIT_MS: Final = 50
+"""How long such a frame is given to see a move before the mouse moves there again."""
 
 
 def covering(cover: str) -> str:
     """What covers a control, in a message: the covering element's words (page data, fenced),
     or "another element" when it has none."""
     return fenced(clean(cover, 120)) if cover else "another element"
-"""The reason ``js/act.js`` gives for an element another one is drawn over."""
 
 
 class Point(msgspec.Struct, frozen=True):
@@ -149,9 +160,12 @@ class Step(msgspec.Struct):
     where: Any
     """``locator`` as the page's acting helper takes it."""
     session: Session
-    """The tab's session: where the mouse goes (a frame's too: the browser routes it by point)."""
+    """The tab's session: where the mouse goes (a frame's too: the browser routes it by point,
+    :meth:`route`)."""
     id: str
     """The action id (``toggle@t9``)."""
+    routed: bool = False
+    """A frame of another process has seen a pointer move of this step (:meth:`route`)."""
 
     @property
     def keyboard(self) -> Session:
@@ -231,6 +245,51 @@ class Step(msgspec.Struct):
         if not focus.ok:
             raise ActRefused(codes.ACTION_UNAVAILABLE, f"{self.id}: {focus.reason}", focus.reason)
         return focus
+
+    async def route(self, at: FramePoint) -> bool:
+        """Make pointer input at ``at`` reach the element's document; True when the mouse was
+        moved to ``at`` for it.
+
+        The tab's own document is found at once. A frame of another process gets the pointer
+        through the browser, which routes it by hit-testing what the tab last drew: until the
+        frame has drawn (its tab just brought to the front, the element just scrolled into
+        view), input over it reaches the parent's <iframe> and is lost. So the mouse is moved to
+        ``at`` until the frame has seen a move (``pointerMoved``, registered by ``expectInput``
+        of act.js), again every :data:`_MOVE_WAIT_MS`, for at most :data:`_ROUTED_MS`; once a
+        step. Past that the input goes anyway, and the act's receipt warns when the frame
+        shows no sign of it.
+        Raises :class:`~cdpagent.errors.WorldGone` when the frame's world died.
+        """
+        if self.world[0] is self.session or self.routed:
+            return False
+        for _ in range(_ROUTED_MS // _MOVE_WAIT_MS):
+            await mouse_move(self.session, at.x, at.y)
+            seen = await call(self.world, Done, PageFunction.POINTER_MOVED, _MOVE_WAIT_MS, await_promise=True)
+            if seen.ok:
+                break
+        self.routed = True
+        return True
+
+    async def move(self, at: FramePoint) -> None:
+        """The mouse moved to ``at`` (:meth:`route`d): the page sees it hovered there."""
+        if not await self.route(at):
+            await mouse_move(self.session, at.x, at.y)
+
+    async def click(self, at: FramePoint, clicks: int = 1, *, moved: bool = False) -> None:
+        """A left click at ``at`` (:meth:`route`d), ``clicks`` times in a row; the mouse is
+        moved there first unless it was ``moved`` there."""
+        moved = await self.route(at) or moved
+        await mouse_click(self.session, at.x, at.y, clicks, moved=moved)
+
+    async def drag(self, start: FramePoint, end: FramePoint) -> None:
+        """A drag with the left button from ``start`` (:meth:`route`d) to ``end``."""
+        await self.route(start)
+        await mouse_drag(self.session, (start.x, start.y), (end.x, end.y))
+
+    async def wheel(self, at: FramePoint, dy: float) -> None:
+        """The wheel turned by ``dy`` CSS pixels (down is positive) over ``at`` (:meth:`route`d)."""
+        await self.route(at)
+        await mouse_wheel(self.session, at.x, at.y, dy)
 
 
 Performer = Callable[[Step], Awaitable[str | None]]

@@ -20,7 +20,6 @@ import msgspec
 
 from ..cdp.input import (
     insert_text,
-    mouse_click,
     parse_chord,
     press_chord,
     press_key,
@@ -129,7 +128,7 @@ async def type_text(step: Step) -> str | None:
     prep, at = await _type_target(step)
     if prep.reveal:
         trip.performed = True
-        await mouse_click(step.session, at.x, at.y, clicks=2)
+        await step.click(at, clicks=2)
         opened = await step.prepare()
         if not opened.found or opened.reason or opened.reveal:
             return f"double-clicking {step.id} opened no text field to type into"
@@ -241,7 +240,7 @@ async def _type_target(step: Step) -> tuple[Prepared, FramePoint]:
     at = await step.point(prep.x, prep.y)
     await call(step.world, Done, PageFunction.WATCH)
     step.trip.performed = True
-    await mouse_click(step.session, at.x, at.y)
+    await step.click(at)
     opened = await call(step.world, Done, PageFunction.CHANGED)
     prep = await step.prepare()
     if prep.reason and not opened.ok:

@@ -17,7 +17,6 @@ from typing import Any, Final, NoReturn
 import msgspec
 import trio
 
-from ..cdp.input import mouse_click
 from ..cdp.world import PageFunction, call_function
 from ..errors import ActRefused, CDPAgentError, OperationError, PageFunctionError
 from ..snapshot import codes
@@ -110,7 +109,7 @@ async def _by_chooser(step: Step, files: list[str]) -> None:
     try:
         await session.send("Page.setInterceptFileChooserDialog", {"enabled": True})
         step.trip.performed = True
-        await mouse_click(step.session, at.x, at.y)
+        await step.click(at)
         with trio.move_on_at(min(trio.current_time() + _CHOOSER_WAIT, step.trip.deadline)):
             await opened.wait()
     finally:

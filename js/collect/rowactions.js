@@ -71,10 +71,12 @@
     // matters: a set of them, not an element -> entry map of every record, keeps the
     // first observation of a long page from starting V8's major GC of the whole DOM).
     const uncounted = new Set(B.skipped);
-    for (const rec of S.active.length < B.recs.length ? B.recs : []) {
-      if (rec.active) continue;
-      uncounted.add(rec.el);
-      for (const a of actsOf(B, rec, opts)) discount(a.raw);
+    if (S.active.length < B.recs.length) {
+      for (const rec of B.recs) {
+        if (rec.active) continue;
+        uncounted.add(rec.el);
+        for (const a of actsOf(B, rec, opts)) discount(a.raw);
+      }
     }
     for (const el of B.skipped) {
       for (const a of el.querySelectorAll(ACTION)) discount(a.getAttribute('data-agent-action'));
