@@ -57,6 +57,19 @@ async def test_br3_viewport_screenshot_masks_sensitive_fields_in_pixels(browser:
     assert image[50][int((bar["x"] + 5) * scale)] == (0, 170, 0)
 
 
+async def test_br3_a_hidden_tab_is_captured_again_and_again(browser: cdpagent.Browser) -> None:
+    """A tab hidden behind one opened after it: Chromium draws no frames for it, and a capture
+    waited for one (in a row, the fifth or sixth got no answer in 5 s, in each of 5 trials).
+    A capture brings its tab to the front first, as a person looks at the tab they photograph."""
+    tab = await browser.open(PAGE)
+    await browser.open(SECOND)
+    assert await evaluate(tab, "document.visibilityState") == "hidden"
+    for _ in range(8):
+        shot = await tab.screenshot(max_edge=400, timeout=5)
+        assert shot.masked == 2
+    assert await evaluate(tab, "document.visibilityState") == "visible"
+
+
 async def test_br3_full_page_and_target_screenshots_are_bounded(browser: cdpagent.Browser) -> None:
     tab = await browser.open(PAGE)
     full = await tab.screenshot(full_page=True, max_edge=1000)

@@ -221,6 +221,10 @@ async def _screenshot(
     quality: int | None,
     max_edge: int,
 ) -> Screenshot:
+    # A tab hidden behind another draws no frames: a capture waits for one, and after the
+    # first few gets no answer at all. So the tab comes to the front first, as a person looks
+    # at the tab they photograph.
+    await tab.session.send("Page.bringToFront")
     ctx = await _capture_world(tab)
     metrics = await tab.session.send("Page.getLayoutMetrics")
     view = metrics["cssVisualViewport"]
