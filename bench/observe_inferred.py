@@ -41,7 +41,7 @@ from typing import Any
 import msgspec
 import trio
 from pageprofile import EditCost, EditCosts, floor_targets
-from postload import Ready, floor_target, print_busy_profile
+from postload import Ready, floor_target, print_busy_profile, traced
 from targets import Target, print_targets
 
 import cdpagent
@@ -124,34 +124,24 @@ async def style_layout_split(tab: cdpagent.Tab) -> dict[str, float]:
     (UpdateLayoutTree), ``layout`` (Layout), ``gc`` and ``ours`` (the rest)."""
     await tab.reload(timeout=300)
     ctx = await tab.context_id(WORLD)
-    events: list[dict[str, Any]] = []
-    done = trio.Event()
-    off = [
-        tab.session.on("Tracing.dataCollected", lambda p: events.extend(p.get("value", []))),
-        tab.session.on("Tracing.tracingComplete", lambda _: done.set()),
-    ]
-    categories = ["devtools.timeline", "v8", "blink.user_timing"]
-    await tab.session.send(
-        "Tracing.start",
-        {"traceConfig": {"includedCategories": categories}, "transferMode": "ReportEvents"},
-    )
-    t0 = time.perf_counter()
-    await tab.session.send(
-        "Runtime.callFunctionOn",
-        {
-            "functionDeclaration": "function (o) { const I = globalThis.__cdpagentInfer; "
-            "return I.infer(o, I.plan(null)).length; }",
-            "arguments": [{"value": msgspec.json.encode(ObserveOptions().collector_args()).decode()}],
-            "executionContextId": ctx,
-            "returnByValue": True,
-        },
-    )
-    total = (time.perf_counter() - t0) * 1000
-    await tab.session.send("Tracing.end")
-    with trio.fail_after(60):
-        await done.wait()
-    for remove in off:
-        remove()
+    total = 0.0
+
+    async def one_pass() -> None:
+        nonlocal total
+        t0 = time.perf_counter()
+        await tab.session.send(
+            "Runtime.callFunctionOn",
+            {
+                "functionDeclaration": "function (o) { const I = globalThis.__cdpagentInfer; "
+                "return I.infer(o, I.plan(null)).length; }",
+                "arguments": [{"value": msgspec.json.encode(ObserveOptions().collector_args()).decode()}],
+                "executionContextId": ctx,
+                "returnByValue": True,
+            },
+        )
+        total = (time.perf_counter() - t0) * 1000
+
+    events = await traced(tab, ["devtools.timeline", "v8", "blink.user_timing"], one_pass)
     sums: defaultdict[str, float] = defaultdict(float)
     begun: dict[tuple[Any, str], float] = {}
     for e in events:

@@ -10,8 +10,9 @@ instead, and the wait after it is short): which one varies from load to load.
 bare evaluate (``busy``: the wait) and the first observe once the renderer answered
 (``ready``). The first observe's floor is what any client pays for its first answer from a
 freshly opened page, ``open + busy``; the ratio ``(open + busy + ready) ÷ (open + busy)`` is
-taken per tab, p50 over the tabs. :func:`busy_profile` traces the wait to show what it is:
-Chromium's layout, pre-paint, paint and garbage collection, none of it a client's.
+taken per tab, p50 over the tabs. :func:`busy_profile` traces the opening and the wait to
+show what they are: Chromium's parsing, the page's scripts, style, layout, paint and garbage
+collection, none of it a client's.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
@@ -30,7 +32,7 @@ from cdpagent.cdp.world import WORLD
 from cdpagent.snapshot import ObserveOptions
 from cdpagent.snapshot.observe import observe_page
 
-__all__ = ["Ready", "busy_profile", "floor_target", "print_busy_profile", "task_ms"]
+__all__ = ["Ready", "busy_profile", "floor_target", "print_busy_profile", "task_ms", "traced"]
 
 _QUICK = ObserveOptions(settle=False)
 # Trace events of the renderer main thread, by kind of work (the rest is "other").
@@ -48,6 +50,7 @@ _KINDS = {
     "EvaluateScript": "script",
     "FunctionCall": "script",
     "TimerFire": "script",
+    "ParseHTML": "parse",
 }
 
 
@@ -107,58 +110,69 @@ async def task_ms(tab: cdpagent.Tab) -> float:
     return next(float(m["value"]) * 1000 for m in reply["metrics"] if m["name"] == "TaskDuration")
 
 
-async def busy_profile(browser: cdpagent.Browser, address: str, timeout: float = 900) -> dict[str, float]:
-    """Trace the renderer while ``address`` loads in a new tab and a bare evaluate waits
-    after ``load``: ``busy`` (that wait, ms) and the renderer main thread's ms after ``load``
-    per kind of work (:data:`_KINDS`; one may run inside another: a collection in a layout)."""
-    tab = await browser.open("about:blank")
+async def traced(
+    tab: cdpagent.Tab, categories: list[str], run: Callable[[], Awaitable[None]]
+) -> list[dict[str, Any]]:
+    """The trace events of ``categories`` recorded on ``tab`` while ``run`` ran."""
     events: list[dict[str, Any]] = []
     done = trio.Event()
     off = [
         tab.session.on("Tracing.dataCollected", lambda p: events.extend(p.get("value", []))),
         tab.session.on("Tracing.tracingComplete", lambda _: done.set()),
     ]
-    categories = ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "loading"]
     await tab.session.send(
         "Tracing.start", {"traceConfig": {"includedCategories": categories}, "transferMode": "ReportEvents"}
     )
-    await tab.navigate(address, timeout=timeout)
-    t0 = time.perf_counter()
-    await tab.session.send("Runtime.evaluate", {"expression": "1"})
-    busy = (time.perf_counter() - t0) * 1000
-    await tab.session.send("Tracing.end")
-    with trio.fail_after(120):
-        await done.wait()
-    for remove in off:
-        remove()
+    try:
+        await run()
+    finally:
+        await tab.session.send("Tracing.end")
+        with trio.fail_after(120):
+            await done.wait()
+        for remove in off:
+            remove()
+    return events
+
+
+async def busy_profile(browser: cdpagent.Browser, address: str, timeout: float = 900) -> dict[str, float]:
+    """Trace the renderer while ``address`` loads in a new tab and a bare evaluate waits
+    after ``load``: ``open`` and ``busy`` (ms until ``load``, then the wait) and the renderer
+    main thread's ms over both per kind of work (:data:`_KINDS`; one may run inside another:
+    a collection in a layout)."""
+    tab = await browser.open("about:blank")
+    times = {"open": 0.0, "busy": 0.0}
+
+    async def load_and_wait() -> None:
+        t0 = time.perf_counter()
+        await tab.navigate(address, timeout=timeout)
+        t1 = time.perf_counter()
+        await tab.session.send("Runtime.evaluate", {"expression": "1"})
+        times.update(open=(t1 - t0) * 1000, busy=(time.perf_counter() - t1) * 1000)
+
+    categories = ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "loading"]
+    events = await traced(tab, categories, load_and_wait)
     await tab.close()
     spans = [e for e in events if e.get("ph") == "X" and "dur" in e]
     per_thread: Counter[tuple[Any, Any]] = Counter()
     for e in spans:
         if e["name"] == "RunTask":  # the renderer main thread runs the most
             per_thread[(e["pid"], e["tid"])] += e["dur"]
-    if not per_thread:
-        return {"busy": busy}
-    main = per_thread.most_common(1)[0][0]
-    loads = [e["ts"] for e in events if e.get("name") == "MarkLoad" and e.get("pid") == main[0]]
-    start = max(loads) if loads else 0
-    out: dict[str, float] = {"busy": busy}
-    for e in spans:
-        if (e["pid"], e["tid"]) != main or e["ts"] < start:
-            continue
-        kind = _KINDS.get(e["name"])
-        if kind is not None:
-            out[kind] = out.get(kind, 0.0) + e["dur"] / 1000
+    out = dict(times)
+    if per_thread:
+        main = per_thread.most_common(1)[0][0]
+        for e in spans:
+            kind = _KINDS.get(e["name"]) if (e["pid"], e["tid"]) == main else None
+            if kind is not None:
+                out[kind] = out.get(kind, 0.0) + e["dur"] / 1000
     return out
 
 
-async def print_busy_profile(pages: dict[str, str], tries: int = 3) -> None:
-    """One line per page: the renderer's wait after ``load`` and what its main thread did,
-    of the load with the longest wait of ``tries`` (a layout that ran before ``load``
-    returned leaves little to wait for)."""
-    print(f"the renderer's own work after load (the longest wait of {tries} traced loads; main thread ms):")
+async def print_busy_profile(pages: dict[str, str]) -> None:
+    """One line per page, of one traced load: the opening and the wait after it, and what
+    the renderer's main thread did over both."""
+    print("the renderer's own work from navigation to a bare evaluate's answer (one traced load; ms):")
     async with cdpagent.launch() as browser:
         for label, address in pages.items():
-            found = max([await busy_profile(browser, address) for _ in range(tries)], key=lambda f: f["busy"])
-            rest = ", ".join(f"{k} {v:.0f}" for k, v in found.items() if k != "busy")
-            print(f"  {label:>12}: a bare evaluate waited {found['busy']:.0f}; {rest}")
+            found = await busy_profile(browser, address)
+            rest = ", ".join(f"{k} {v:.0f}" for k, v in found.items() if k not in ("open", "busy"))
+            print(f"  {label:>12}: open {found['open']:.0f} + wait {found['busy']:.0f}; main thread: {rest}")
