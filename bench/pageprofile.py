@@ -22,6 +22,7 @@ import msgspec
 from targets import Target
 
 import cdpagent
+from cdpagent.cdp.pagescripts import WORLD_URL
 from cdpagent.snapshot import ObserveOptions
 from cdpagent.snapshot.observe import observe_page
 
@@ -142,7 +143,7 @@ def profile_shares(profile: dict[str, Any]) -> Counter[str]:
             kind = _SPECIAL[name]
         elif frame["lineNumber"] < 0:
             kind = "engine calls made by cdpagent's JS (DOM, CSS, geometry, JSON)"
-        elif frame["url"]:
+        elif frame["url"] and frame["url"] != WORLD_URL:
             kind = "the page's own scripts"
         else:
             kind = "cdpagent's page-side JavaScript"

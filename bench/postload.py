@@ -175,4 +175,5 @@ async def print_busy_profile(pages: dict[str, str]) -> None:
         for label, address in pages.items():
             found = await busy_profile(browser, address)
             rest = ", ".join(f"{k} {v:.0f}" for k, v in found.items() if k not in ("open", "busy"))
+            rest = rest or "no events of its main thread in the trace"
             print(f"  {label:>12}: open {found['open']:.0f} + wait {found['busy']:.0f}; main thread: {rest}")
