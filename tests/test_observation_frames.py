@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 import pytest
 import trio
-from conftest import PAGES
+from conftest import PAGES, evaluate
 
 import cdpagent
 from cdpagent.cdp.dialogs import LEAVE_NOTICE
@@ -294,6 +294,40 @@ async def test_ob11_act_in_a_frame_of_another_site_of_a_hidden_tab(
     assert (await tab.session.send("Runtime.evaluate", shown))["result"]["value"] == "hidden"
     await act_in_cart(tab, "apple", "HELLO")
     assert (await tab.session.send("Runtime.evaluate", shown))["result"]["value"] == "visible"
+    await other.close()
+    await tab.close()
+
+
+async def test_br3_click_at_and_type_at_over_a_frame_of_another_site_loaded_in_a_hidden_tab(
+    browser: cdpagent.Browser, frames_server: int
+) -> None:
+    """Input at a point of the viewport over a frame of another process that loaded while its
+    tab was hidden: the browser had never drawn it, and every such click went to the
+    parent's <iframe> (20 of 20) until click_at brought the tab to the front and moved the
+    mouse until the frame saw it."""
+    tab = await browser.open("about:blank")
+    other = await browser.open("about:blank")
+    await tab.navigate(cross_url(frames_server))
+    await tab.wait_until(lambda: bool(tab.frame_targets), 10)
+    frame = next(iter(tab.frame_targets.values()))
+    await evaluate(tab, "document.querySelector('iframe').scrollIntoView({block: 'start'})")
+    box = await evaluate(tab, "JSON.stringify(document.querySelector('iframe').getBoundingClientRect())")
+    top = msgspec.json.decode(box)
+
+    async def centre(selector: str) -> tuple[float, float]:
+        ask = f"JSON.stringify(document.querySelector({selector!r}).getBoundingClientRect())"
+        reply = await frame.session.send("Runtime.evaluate", {"expression": ask, "returnByValue": True})
+        r = msgspec.json.decode(reply["result"]["value"])
+        return top["x"] + r["x"] + r["width"] / 2, top["y"] + r["y"] + r["height"] / 2
+
+    more = await tab.click_at(*await centre("li button"))
+    assert more.ok and more.result.changed is not None, more.to_json()
+    assert more.result.changed.records is not None, more.to_json()
+    assert more.result.changed.records.changed["apple"]["qty"].after == "2", more.to_json()
+    coupon = await tab.type_at(*await centre("input"), "HELLO")
+    assert coupon.ok and coupon.result.changed is not None, coupon.to_json()
+    assert coupon.result.changed.actions is not None, coupon.to_json()
+    assert coupon.result.changed.actions.values["coupon"].after == "HELLO", coupon.to_json()
     await other.close()
     await tab.close()
 

@@ -20,13 +20,15 @@ from ..cdp.dialogs import JavaScriptDialog
 from ..cdp.input import insert_text, mouse_click
 from ..cdp.tabstate import INPUT_AT
 from ..cdp.target import Target
-from ..errors import ActRefused
+from ..cdp.world import WORLD, PageFunction, enter, install_commands
+from ..errors import ActRefused, WorldGone
 from ..snapshot import codes
+from ..snapshot.frames import frame_world
 from ..snapshot.model import ActionEntry, Snapshot
 from ..snapshot.receipts import ActionRef, Receipt, error_receipt
 from .dialog_answers import blocked
 from .roundtrip import Trip, round_trip
-from .step import same_document
+from .step import Done, World, call, route_pointer, same_document
 
 __all__ = ["AtPoint", "click_at", "type_at"]
 
@@ -62,10 +64,47 @@ class AtPoint:
                 f"({x:g}, {y:g}) is outside the viewport (0 ≤ x < {width:g}, 0 ≤ y < {height:g} CSS px)",
             )
         same_document(trip)
+        tab = trip.tab
+        frame = await _remote_world_at(tab, x, y, trip.deadline)
         trip.performed = True
-        await mouse_click(session, x, y)
+        if frame is not None:
+            # A frame of another process under the point gets the pointer through the browser,
+            # which routes it by what the tab last drew: the tab comes to the front (in a
+            # hidden tab a frame loaded meanwhile was never drawn, and every click was lost)
+            # and the mouse moves there until the frame has seen it, as an act's does.
+            try:
+                await session.send("Page.bringToFront", deadline=trip.deadline)
+                await call(frame, Done, PageFunction.EXPECT_INPUT)
+                await route_pointer(session, frame, x, y)
+            except WorldGone:
+                frame = None
+        await mouse_click(session, x, y, moved=frame is not None)
         if self.text is not None:
-            await insert_text(session, self.text)
+            # Text goes to the frame's own session: the browser may not know yet that the
+            # click moved the focus into it.
+            await insert_text(frame[0] if frame is not None else session, self.text)
+
+
+async def _remote_world_at(tab: Target, x: float, y: float, deadline: float) -> World | None:
+    """The isolated world of the frame of another process whose <iframe> is at viewport point
+    ``(x, y)`` of the main document, or None (the main document's own element, a frame of the
+    same process; a frame nested in a same-process frame is not looked for)."""
+    if not tab.frame_targets:
+        return None
+    context = (await enter(tab))[0]
+    ask = {"expression": f"document.elementFromPoint({x!r}, {y!r})", "contextId": context}
+    found = (await tab.session.send("Runtime.evaluate", ask, deadline=deadline)).get("result", {})
+    object_id = found.get("objectId")
+    if object_id is None:
+        return None
+    try:
+        node = await tab.session.send("DOM.describeNode", {"objectId": object_id}, deadline=deadline)
+    finally:
+        await tab.session.send("Runtime.releaseObject", {"objectId": object_id}, deadline=deadline)
+    frame_id = node.get("node", {}).get("frameId")
+    if frame_id is None or frame_id not in tab.frame_targets:
+        return None
+    return await frame_world(tab, frame_id, WORLD, install_commands(), deadline)
 
 
 def _finite(x: float, y: float) -> bool:

@@ -45,6 +45,7 @@ __all__ = [
     "call",
     "covering",
     "replaced",
+    "route_pointer",
     "same_document",
 ]
 
@@ -262,11 +263,7 @@ class Step(msgspec.Struct):
         """
         if self.world[0] is self.session or self.routed:
             return False
-        for _ in range(_ROUTED_MS // _MOVE_WAIT_MS):
-            await mouse_move(self.session, at.x, at.y)
-            seen = await call(self.world, Done, PageFunction.POINTER_MOVED, _MOVE_WAIT_MS, await_promise=True)
-            if seen.ok:
-                break
+        await route_pointer(self.session, self.world, at.x, at.y)
         self.routed = True
         return True
 
@@ -290,6 +287,17 @@ class Step(msgspec.Struct):
         """The wheel turned by ``dy`` CSS pixels (down is positive) over ``at`` (:meth:`route`d)."""
         await self.route(at)
         await mouse_wheel(self.session, at.x, at.y, dy)
+
+
+async def route_pointer(session: Session, world: World, x: float, y: float) -> None:
+    """Move the mouse to ``(x, y)`` of the page until the frame of another process whose
+    ``world`` is there has seen a move (see :meth:`Step.route`; ``expectInput`` of act.js
+    called in it first), for at most :data:`_ROUTED_MS`. Raises
+    :class:`~cdpagent.errors.WorldGone` when the frame's world died."""
+    for _ in range(_ROUTED_MS // _MOVE_WAIT_MS):
+        await mouse_move(session, x, y)
+        if (await call(world, Done, PageFunction.POINTER_MOVED, _MOVE_WAIT_MS, await_promise=True)).ok:
+            return
 
 
 Performer = Callable[[Step], Awaitable[str | None]]
