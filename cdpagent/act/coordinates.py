@@ -20,7 +20,7 @@ from ..cdp.dialogs import JavaScriptDialog
 from ..cdp.input import insert_text, mouse_click
 from ..cdp.tabstate import INPUT_AT
 from ..cdp.target import Target
-from ..cdp.world import WORLD, PageFunction, enter, install_commands
+from ..cdp.world import WORLD, enter, install_commands
 from ..errors import ActRefused, WorldGone
 from ..snapshot import codes
 from ..snapshot.frames import frame_world
@@ -28,7 +28,7 @@ from ..snapshot.model import ActionEntry, Snapshot
 from ..snapshot.receipts import ActionRef, Receipt, error_receipt
 from .dialog_answers import blocked
 from .roundtrip import Trip, round_trip
-from .step import Done, World, call, route_pointer, same_document
+from .step import World, expect_input, route_pointer, same_document
 
 __all__ = ["AtPoint", "click_at", "type_at"]
 
@@ -69,12 +69,11 @@ class AtPoint:
         trip.performed = True
         if frame is not None:
             # A frame of another process under the point gets the pointer through the browser,
-            # which routes it by what the tab last drew: the tab comes to the front (in a
-            # hidden tab a frame loaded meanwhile was never drawn, and every click was lost)
-            # and the mouse moves there until the frame has seen it, as an act's does.
+            # which routes it by what the tab last drew (in a hidden tab a frame loaded
+            # meanwhile was never drawn, and every click was lost): readied and routed to as
+            # an act's input is.
             try:
-                await session.send("Page.bringToFront", deadline=trip.deadline)
-                await call(frame, Done, PageFunction.EXPECT_INPUT)
+                await expect_input(session, frame, trip.deadline)
                 await route_pointer(session, frame, x, y)
             except WorldGone:
                 frame = None

@@ -44,7 +44,7 @@ from . import choices, keys, pointer, slider, text, upload, webmcp_calls
 from .dialog_answers import answer_dialog
 from .inputs import ActArgs, argument_refusal, performed_kind
 from .roundtrip import NO_HOOKS, ActTimings, Hooks, Trip, round_trip
-from .step import Done, Performer, Step, World, call, replaced
+from .step import Done, Performer, Step, World, call, expect_input, replaced
 
 __all__ = [
     "PERFORMERS",
@@ -229,15 +229,12 @@ class Declared:
                 trip, world, entry, where, args, frame_id, msgspec.to_builtins(where), tab.session, where.id
             )
             # A frame of another process gets the input through the browser, apart from its
-            # session, and only while its tab is shown: in a hidden tab the browser's hit test
-            # finds the parent's <iframe> and the input is lost. The tab comes to the front,
-            # as a person acting in it would bring it; every pointer input of the step waits
-            # until the frame is found under the pointer (Step.route), and the after-snapshot
-            # waits until that frame has handled the input.
+            # session (expect_input); every pointer input of the step waits until the frame
+            # is found under the pointer (Step.route), and the after-snapshot waits until that
+            # frame has handled the input.
             remote = world[0] is not tab.session
             if remote:
-                await tab.session.send("Page.bringToFront", deadline=trip.deadline)
-                await call(world, Done, PageFunction.EXPECT_INPUT)
+                await expect_input(tab.session, world, trip.deadline)
             trip.expectation = await PERFORMERS[performed_kind(entry.kind, args)](step)
             if remote and trip.performed:
                 landed = await call(world, Done, PageFunction.INPUT_LANDED, _LANDED_MS, await_promise=True)

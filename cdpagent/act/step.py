@@ -44,6 +44,7 @@ __all__ = [
     "World",
     "call",
     "covering",
+    "expect_input",
     "replaced",
     "route_pointer",
     "same_document",
@@ -287,6 +288,17 @@ class Step(msgspec.Struct):
         """The wheel turned by ``dy`` CSS pixels (down is positive) over ``at`` (:meth:`route`d)."""
         await self.route(at)
         await mouse_wheel(self.session, at.x, at.y, dy)
+
+
+async def expect_input(session: Session, world: World, deadline: float) -> None:
+    """Ready a frame of another process (``world``) for input through the tab's ``session``:
+    the browser routes input to such a frame only while its tab is shown (in a hidden tab
+    its hit test finds the parent's <iframe>), so the tab comes to the front, as a person
+    acting in it would bring it, and the frame starts listening for the input
+    (``expectInput``: :func:`route_pointer` and ``inputLanded`` ask it). Raises
+    :class:`~cdpagent.errors.WorldGone` when the frame's world died."""
+    await session.send("Page.bringToFront", deadline=deadline)
+    await call(world, Done, PageFunction.EXPECT_INPUT)
 
 
 async def route_pointer(session: Session, world: World, x: float, y: float) -> None:
