@@ -61,7 +61,7 @@ from pageprofile import (
     print_page_profile,
 )
 from peer import playwright_peer
-from postload import Ready, floor_target, print_busy_profile
+from postload import Ready, ReadyFigures, floor_target, print_busy_profile
 from presentation import print_presentation
 from targets import Target, print_targets
 
@@ -208,11 +208,10 @@ class Lifecycle(msgspec.Struct):
 
     The first observe right after ``load`` waits for the renderer's own post-load work
     (style, layout and paint of the new document) before its call runs: ``busy_ms`` is that
-    wait alone (a trivial ``Runtime.evaluate`` in another freshly opened tab), and
-    ``ready_ms`` / ``ready_cpu_ms`` the first observe of that tab once it answered (wall,
-    and the renderer main thread's CPU time, ``Performance.getMetrics`` thread ticks);
-    ``floor_ratio`` is :meth:`postload.Ready.floor_ratio` (busy + ready ÷ busy, same tab).
-    ``phases`` are the in-page phases of that observe (``__cdpagentObserve.phases()``)."""
+    wait alone: ``ready`` (:class:`postload.ReadyFigures`) times, on other freshly opened
+    tabs, the opening, that wait (a trivial ``Runtime.evaluate``) and the first observe once
+    it answered (wall, renderer CPU, in-page phases), and the first observe's ratio to its
+    floor (open + observe ÷ open + the bare evaluate)."""
 
     first_ms: float
     changed_ms: float
@@ -220,12 +219,7 @@ class Lifecycle(msgspec.Struct):
     first_collect_ms: float
     same: EditCost | None = None
     widened: EditCost | None = None
-    open_ms: float = 0.0
-    busy_ms: float = 0.0
-    ready_ms: float = 0.0
-    ready_cpu_ms: float = 0.0
-    floor_ratio: float = 0.0
-    phases: dict[str, float] = {}
+    ready: ReadyFigures = ReadyFigures()
 
 
 def crm_url(size: int) -> str:
@@ -270,12 +264,7 @@ async def lifecycle(address: str, samples: int, timeout: float = 900) -> Lifecyc
         p50(collect),
         same=same.p50(),
         widened=widened.p50(),
-        open_ms=p50(ready.open) * 1000,
-        busy_ms=p50(ready.busy) * 1000,
-        ready_ms=p50(ready.wall) * 1000,
-        ready_cpu_ms=p50(ready.cpu),
-        floor_ratio=ready.floor_ratio(),
-        phases={k: p50(v) for k, v in ready.phases.items()},
+        ready=ready.figures(),
     )
 
 
@@ -306,22 +295,19 @@ def issue_table(samples: int) -> list[Target]:
     print(f"\ndeclared CRM page (bench/crm.html), settle off, p50 of {samples} (ms)")
     print(
         f"{'rows':>8} {'first':>9} {'in-page':>8} {'changed':>8} {'unchanged':>9} | "
-        f"{'open':>8} {'busy':>8} {'ready':>8} {'cpu':>7}"
+        f"{ReadyFigures.HEAD} {'cpu':>7}"
     )
     for size, fig in ours.items():
         print(
             f"{size:>8} {fig.first_ms:>9.1f} {fig.first_collect_ms:>8.1f} "
             f"{fig.changed_ms:>8.1f} {fig.unchanged_ms:>9.1f} | "
-            f"{fig.open_ms:>8.1f} {fig.busy_ms:>8.1f} {fig.ready_ms:>8.1f} {fig.ready_cpu_ms:>7.1f}"
+            f"{fig.ready.cells()} {fig.ready.ready_cpu_ms:>7.1f}"
         )
-    print(
-        "  first: right after load (what a user pays); in another freshly opened tab: open (until\n"
-        "  load), busy (the renderer's own post-load work: a trivial evaluate's wait);\n"
-        "  ready / cpu: the first observe once the renderer answered (wall, renderer main-thread CPU).\n"
-        "  In-page phases of that observe (ms):"
-    )
+    print("  first: right after load (what a user pays);")
+    print(ReadyFigures.LEGEND + "; cpu: the renderer main thread's in it.")
+    print("  In-page phases of that observe (ms):")
     for size, fig in ours.items():
-        print(f"{size:>8}  " + ", ".join(f"{name} {ms:.1f}" for name, ms in fig.phases.items()))
+        print(f"{size:>8}  " + ", ".join(f"{name} {ms:.1f}" for name, ms in fig.ready.phases.items()))
     print(
         "  an edit out of view and the observe after it, against the same edit and a bare\n"
         "  getBoundingClientRect (the floor): wall from the edit / renderer CPU, ms;\n"
@@ -368,13 +354,13 @@ def issue_table(samples: int) -> list[Target]:
         out.append(
             Target(
                 "  (first observe once the renderer is ready, CRM 10k, vs Playwright)",
-                peer.repeat_ms / ten.ready_ms,
+                peer.repeat_ms / ten.ready.ready_ms,
                 "x",
                 200,
                 True,
             )
         )
-    out.append(floor_target("first observe, CRM 10k", ten.floor_ratio))
+    out.append(floor_target("first observe, CRM 10k", ten.ready.floor_ratio))
     out.append(Target("observe after a one-row change, CRM 10k", ten.changed_ms, "ms", 15, False))
     out.extend(floor_targets(ten.same, ten.widened))
     out.append(
@@ -383,13 +369,13 @@ def issue_table(samples: int) -> list[Target]:
     out.append(
         Target(
             "  (first observe once the renderer is ready, 100k ÷ 1k rows)",
-            ours[100_000].ready_ms / ours[1_000].ready_ms,
+            ours[100_000].ready.ready_ms / ours[1_000].ready.ready_ms,
             "x",
             5,
             False,
         )
     )
-    out.append(floor_target("first observe, CRM 100k", ours[100_000].floor_ratio))
+    out.append(floor_target("first observe, CRM 100k", ours[100_000].ready.floor_ratio))
     out.append(
         Target(
             "unchanged observe 1k -> 10k rows (issue 12)",

@@ -41,7 +41,7 @@ from typing import Any
 import msgspec
 import trio
 from pageprofile import EditCost, EditCosts, floor_targets
-from postload import Ready, floor_target, print_busy_profile, traced
+from postload import Ready, ReadyFigures, floor_target, print_busy_profile, traced
 from targets import Target, print_targets
 
 import cdpagent
@@ -89,10 +89,7 @@ class Row(msgspec.Struct):
     changed_ms: float = 0.0
     same: EditCost | None = None
     widened: EditCost | None = None
-    open_ms: float = 0.0
-    busy_ms: float = 0.0
-    ready_ms: float = 0.0
-    floor_ratio: float = 0.0
+    ready: ReadyFigures = ReadyFigures()
     phases: dict[str, float] = {}
     changed_phases: dict[str, float] = {}
     changed_model: str = ""
@@ -198,10 +195,7 @@ async def measure(rows: dict[str, Row], samples: int, split: bool) -> None:
             ready = Ready("__cdpagentInfer")
             for _ in range(samples):
                 await ready.measure(browser, row.url, 300)
-            row.open_ms = statistics.median(ready.open) * 1000
-            row.busy_ms = statistics.median(ready.busy) * 1000
-            row.ready_ms = statistics.median(ready.wall) * 1000
-            row.floor_ratio = ready.floor_ratio()
+            row.ready = ready.figures()
             row.first_ms = statistics.median(first)
             row.first_collect_ms = statistics.median(collect)
             row.again_ms = statistics.median(again)
@@ -250,17 +244,17 @@ def goals(rows: dict[str, Row]) -> list[Target]:
         if t10.pw_ms is not None:
             ratio = t10.pw_ms / t10.first_ms
             out.append(Target("inferred 10k first observe vs Playwright", ratio, "x", 150, True))
-        out.append(floor_target("inferred 10k first observe", t10.floor_ratio))
+        out.append(floor_target("inferred 10k first observe", t10.ready.floor_ratio))
         out.append(Target("inferred 10k after a one-row change out of view", t10.changed_ms, "ms", 15, False))
         out.extend(floor_targets(t10.same, t10.widened))
     if t1 is not None and t100 is not None:
         out.append(Target("inferred first observe 100k ÷ 1k", t100.first_ms / t1.first_ms, "x", 5, False))
-        out.append(floor_target("inferred 100k first observe", t100.floor_ratio))
+        out.append(floor_target("inferred 100k first observe", t100.ready.floor_ratio))
     if links is not None:
         # Met only when what is past the budgets is counted, too.
         value = links.first_ms if links.omitted_actions > 0 else float("inf")
         out.append(Target("50,000 links first observe (rest counted)", value, "ms", 500, False))
-        out.append(floor_target("50,000 links first observe", links.floor_ratio))
+        out.append(floor_target("50,000 links first observe", links.ready.floor_ratio))
     return out
 
 
@@ -273,11 +267,11 @@ def inferred_report(
     trio.run(measure, rows, samples, split)
     have_pw = playwright and measure_playwright(rows, max(1, min(samples, 3)))
     print(f"inferred pages, first observe of a freshly loaded document, p50 of {samples} (ms)")
-    head = f"{'first':>8} {'in-page':>8} {'again':>8} {'changed':>8} {'open':>8} {'busy':>8} {'ready':>8}"
+    head = f"{'first':>8} {'in-page':>8} {'again':>8} {'changed':>8} {ReadyFigures.HEAD}"
     print(f"{'page':>11} {head} {'omitted':>8} | {'pw ai':>9} {'ratio':>7}")
     for r in rows.values():
         times = f"{r.first_ms:>8.1f} {r.first_collect_ms:>8.1f} {r.again_ms:>8.1f} {r.changed_ms:>8.1f}"
-        times += f" {r.open_ms:>8.1f} {r.busy_ms:>8.1f} {r.ready_ms:>8.1f}"
+        times += f" {r.ready.cells()}"
         line = f"{r.label:>11} {times} {r.omitted_actions:>8} |"
         if r.pw_ms is not None:
             line += f" {r.pw_ms:>9.1f} {r.pw_ms / r.first_ms:>6.1f}x"
@@ -308,10 +302,7 @@ def inferred_report(
                 f"  {r.label:>11}: total {s['total']:.1f}, style {s['style']:.1f}, layout {s['layout']:.1f}, "
                 f"gc {s['gc']:.1f}, ours {s['ours']:.1f} (style+layout {share:.0f} %)"
             )
-    print(
-        "  on another freshly opened tab each time: open (until load), busy (a bare evaluate then:\n"
-        "  the renderer's own post-load work), ready (the first observe once it answered)"
-    )
+    print(ReadyFigures.LEGEND)
     trio.run(print_busy_profile, {r.label: r.url for r in rows.values()})
     print_targets("target (issues 20, 25)", goals(rows))
     return rows

@@ -21,7 +21,7 @@ import statistics
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 import trio
@@ -32,7 +32,7 @@ from cdpagent.cdp.world import WORLD
 from cdpagent.snapshot import ObserveOptions
 from cdpagent.snapshot.observe import observe_page
 
-__all__ = ["Ready", "busy_profile", "floor_target", "print_busy_profile", "task_ms", "traced"]
+__all__ = ["Ready", "ReadyFigures", "busy_profile", "floor_target", "print_busy_profile", "task_ms", "traced"]
 
 _QUICK = ObserveOptions(settle=False)
 # Trace events of the renderer main thread, by kind of work (the rest is "other").
@@ -52,6 +52,31 @@ _KINDS = {
     "TimerFire": "script",
     "ParseHTML": "parse",
 }
+
+
+class ReadyFigures(msgspec.Struct, frozen=True):
+    """The p50s over the tabs of a :class:`Ready`, ms: ``open``, ``busy``, ``ready`` (wall) and
+    ``ready_cpu`` (the renderer main thread's), the in-page ``phases`` of that observe, and
+    ``floor_ratio`` (:meth:`Ready.floor_ratio`)."""
+
+    open_ms: float = 0.0
+    busy_ms: float = 0.0
+    ready_ms: float = 0.0
+    ready_cpu_ms: float = 0.0
+    floor_ratio: float = 0.0
+    phases: dict[str, float] = {}
+
+    HEAD: ClassVar[str] = f"{'open':>8} {'busy':>8} {'ready':>8}"
+    """The header of :meth:`cells`."""
+    LEGEND: ClassVar[str] = (
+        "  on another freshly opened tab each time: open (until load), busy (a bare evaluate then:\n"
+        "  the renderer's own post-load work), ready (the first observe once it answered)"
+    )
+    """What the columns of :meth:`cells` are, for under a table."""
+
+    def cells(self) -> str:
+        """``open busy ready`` (ms), aligned under :attr:`HEAD`."""
+        return f"{self.open_ms:>8.1f} {self.busy_ms:>8.1f} {self.ready_ms:>8.1f}"
 
 
 class Ready:
@@ -89,6 +114,18 @@ class Ready:
         for name, ms in msgspec.json.decode(reply["result"]["value"], type=dict[str, float]).items():
             self.phases.setdefault(name, []).append(ms)
         await tab.close()
+
+    def figures(self) -> ReadyFigures:
+        """The p50s of the tabs measured."""
+        p50 = statistics.median
+        return ReadyFigures(
+            open_ms=p50(self.open) * 1000,
+            busy_ms=p50(self.busy) * 1000,
+            ready_ms=p50(self.wall) * 1000,
+            ready_cpu_ms=p50(self.cpu),
+            floor_ratio=self.floor_ratio(),
+            phases={k: p50(v) for k, v in self.phases.items()},
+        )
 
     def floor_ratio(self) -> float:
         """p50 over the tabs of (open + busy + ready) ÷ (open + busy): opening the page and
