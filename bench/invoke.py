@@ -68,9 +68,8 @@ INCLUDES = {
 }
 
 
-def _invoke_args(api: PageApi) -> list[dict[str, str]]:
-    """The ``arguments`` of ``Tab.invoke("small")``'s ``Runtime.callFunctionOn``."""
-    return [{"value": api.entry}, {"value": api.key}, {"value": "small"}, {"value": "{}"}]
+#: The ``arguments`` of ``Tab.invoke("small")``'s ``Runtime.callFunctionOn``.
+INVOKE_ARGS = [{"value": "small"}, {"value": "{}"}]
 
 
 def floor_ops(client: BlockingPipeClient) -> dict[str, Callable[[], Any]]:
@@ -89,8 +88,8 @@ def floor_ops(client: BlockingPipeClient) -> dict[str, Callable[[], Any]]:
     obj = client.call("Runtime.evaluate", expression, session)["result"]["objectId"]
     bare = {"functionDeclaration": SMALL, "objectId": obj, "returnByValue": True}
     same = {
-        "functionDeclaration": INVOKE_FUNCTION,
-        "arguments": _invoke_args(api),
+        "functionDeclaration": api.bind(INVOKE_FUNCTION),
+        "arguments": INVOKE_ARGS,
         "objectId": obj,
         "returnByValue": True,
         "awaitPromise": True,
@@ -117,9 +116,10 @@ async def cdpagent_figures(floor: dict[str, Callable[[], Any]], calls: int, seco
         tabs = [await browser.open(PAGE) for _ in range(4)]
         api = PageApi.of(browser)
         contexts = [await t.context_id() for t in tabs]
+        invoke_text = api.bind(INVOKE_FUNCTION)
         ops: dict[str, list[Callable[[], Awaitable[Any]]]] = {
-            RAW_BARE: [_raw_op(t, ctx, SMALL, None) for t, ctx in zip(tabs, contexts, strict=True)],
-            RAW_SAME: [_raw_op(t, ctx, INVOKE_FUNCTION, api) for t, ctx in zip(tabs, contexts, strict=True)],
+            RAW_BARE: [_raw_op(t, ctx, SMALL, False) for t, ctx in zip(tabs, contexts, strict=True)],
+            RAW_SAME: [_raw_op(t, ctx, invoke_text, True) for t, ctx in zip(tabs, contexts, strict=True)],
             INVOKE: [_invoke_op(t) for t in tabs],
         }
         assert await ops[INVOKE][0]() == {"ok": True, "n": 42, "items": [1, 2, 3], "name": "small"}
@@ -160,12 +160,12 @@ async def cdpagent_figures(floor: dict[str, Callable[[], Any]], calls: int, seco
         return out
 
 
-def _raw_op(tab: cdpagent.Tab, ctx: int, function: str, api: PageApi | None) -> Callable[[], Awaitable[Any]]:
-    """``Session.send`` of the bare function, or (with ``api``) of invoke's exact command."""
+def _raw_op(tab: cdpagent.Tab, ctx: int, function: str, invokes: bool) -> Callable[[], Awaitable[Any]]:
+    """``Session.send`` of the bare function, or (``invokes``) of invoke's exact command."""
     params: dict[str, Any] = {"functionDeclaration": function, "executionContextId": ctx}
     params["returnByValue"] = True
-    if api is not None:
-        params.update(arguments=_invoke_args(api), awaitPromise=True)
+    if invokes:
+        params.update(arguments=INVOKE_ARGS, awaitPromise=True)
     return lambda: tab.session.send("Runtime.callFunctionOn", params)
 
 

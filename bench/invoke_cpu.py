@@ -117,8 +117,8 @@ async def measure(calls: int, rounds: int, only: str | None) -> dict[str, list[f
         context = {"id": 7, "uniqueId": "u", "name": "", "auxData": {"frameId": "F", "isDefault": True}}
         tab.documents.apply("Runtime.executionContextCreated", {"context": context})
         same = {
-            "functionDeclaration": INVOKE_FUNCTION,
-            "arguments": [{"value": api.entry}, {"value": api.key}, {"value": "small"}, {"value": "{}"}],
+            "functionDeclaration": api.bind(INVOKE_FUNCTION),
+            "arguments": [{"value": "small"}, {"value": "{}"}],
             "executionContextId": 7,
             "returnByValue": True,
             "awaitPromise": True,

@@ -278,30 +278,26 @@ _encode: Final = msgspec.json.Encoder().encode
 
 
 class PreparedFunction:
-    """``Runtime.callFunctionOn`` params of one page function, called often with the same
-    leading arguments (the shim's entry point and key) and two of its own (a method and
-    its arguments): encoded once but for those two and the context (a params Struct per
-    call cost a third more instructions: building it, and encoding the function text again).
+    """``Runtime.callFunctionOn`` params of one page function of two arguments (for the shim:
+    a method and its arguments), called often: encoded once but for those two and the context
+    (a params Struct per call cost a third more instructions: building it, and encoding the
+    function text again).
     """
 
     __slots__ = ("_template",)
 
-    def __init__(self, function: str, *leading: Any, await_promise: bool = False) -> None:
+    def __init__(self, function: str, *, await_promise: bool = False) -> None:
         parts = [b'{"functionDeclaration":', _encode(function), b',"returnByValue":true']
         if await_promise:
             parts.append(b',"awaitPromise":true')
-        parts.append(b',"arguments":[')
-        for value in leading:
-            parts += (b'{"value":', _encode(value), b"},")
-        # The two trailing arguments and the context are formatted in: one bytes operation.
+        # The two arguments and the context are formatted in: one bytes operation.
         head = b"".join(parts).replace(b"%", b"%%")
-        self._template = head + b'{"value":%b},{"value":%b}],"executionContextId":%d}'
+        self._template = head + b',"arguments":[{"value":%b},{"value":%b}],"executionContextId":%d}'
 
     def params(self, context: int, first: Any, second: Any) -> msgspec.Raw:
-        """The params calling the function in execution context ``context`` with the leading
-        arguments, then ``first`` and ``second`` (JSON values); send them with :data:`CALL_REPLY`
-        and read the answer with :func:`call_value`. Raises ``TypeError`` for a value msgspec
-        cannot encode."""
+        """The params calling the function in execution context ``context`` with ``first`` and
+        ``second`` (JSON values); send them with :data:`CALL_REPLY` and read the answer with
+        :func:`call_value`. Raises ``TypeError`` for a value msgspec cannot encode."""
         return msgspec.Raw(self._template % (_encode(first), _encode(second), context))
 
 
