@@ -16,12 +16,13 @@ from conftest import evaluate
 from page_api_support import PAGES, pa_browser
 
 import cdpagent
-from cdpagent.runtime import PageApiError, Thread, invoke
+from cdpagent.runtime import PageApi, PageApiError, Thread, invoke
 
 __all__ = ["pa_browser"]
 
 METHODS = PAGES / "methods.html"
 POLLUTED = PAGES / "polluted.html"
+PEEK = PAGES / "peek.html"
 
 
 async def failure(tab: cdpagent.Tab, method: str, args: Any = None) -> PageApiError:
@@ -111,6 +112,16 @@ async def test_pa6_prototype_pollution_cannot_forge_envelopes(pa_browser: cdpage
     assert error.code == "PAGE_API_RESULT_NOT_JSON"
     assert "the result $.a.b[0] is NaN" in error.message, error.message
     assert await invoke(tab, "second_expose") == "PAGE_API_ALREADY_EXPOSED"
+
+
+async def test_pa6_a_method_cannot_read_the_runtime_key_of_its_callers(pa_browser: cdpagent.Browser) -> None:
+    """The key that guards the shim's entry point is written into invoke's function text: a
+    page method walking its callers through V8's structured stack traces must not see it."""
+    tab = await pa_browser.open(PEEK)
+    found = await invoke(tab, "peek")
+    assert found["frames"] > 1 and "peek" in found["seen"], found
+    api = PageApi.of(pa_browser)
+    assert api.key not in found["seen"], found["seen"]
 
 
 async def test_pa5_prototype_pollution_cannot_drop_posts(pa_browser: cdpagent.Browser) -> None:
