@@ -24,13 +24,16 @@ import socket
 import subprocess
 import tempfile
 import threading
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
+
+import trio
 
 from cdpagent.cdp.launcher import default_flags, devtools_url, find_browser
 from cdpagent.cdp.wsframes import TEXT, FrameReader, client_frame
 
-__all__ = ["BlockingPipeClient", "BlockingWebSocketClient", "launch_on_port"]
+__all__ = ["BlockingPipeClient", "BlockingWebSocketClient", "TrioPipeFloor", "launch_on_port"]
 
 
 def launch_on_port(workdir: str) -> tuple[subprocess.Popen[bytes], str]:
@@ -193,3 +196,52 @@ class BlockingWebSocketClient(_BlockingClient):
 
     def _close_channel(self) -> None:
         self.sock.close()
+
+
+class TrioPipeFloor:
+    """The least a Trio program pays for a round trip: :class:`BlockingPipeClient`'s pipe, the
+    same ``json`` and buffer, but the caller waits for its reply in Trio's loop
+    (``wait_readable``, then a non-blocking read) in its own task, with no reader task.
+
+    It shares the client's browser and session; use it inside :meth:`turn`, which makes the
+    pipe non-blocking for the turn and blocking again after it, so the two floors can take
+    turns on one browser.
+    """
+
+    def __init__(self, client: BlockingPipeClient) -> None:
+        self.client = client
+
+    @contextlib.contextmanager
+    def turn(self) -> Iterator[TrioPipeFloor]:
+        """Make the pipe non-blocking for the calls of this block."""
+        os.set_blocking(self.client.rfd, False)
+        try:
+            yield self
+        finally:
+            os.set_blocking(self.client.rfd, True)
+
+    async def call(
+        self, method: str, params: dict[str, Any] | None = None, session: str | None = None
+    ) -> Any:
+        """:meth:`BlockingPipeClient.call`, waiting in Trio's loop instead of in ``readv``."""
+        client = self.client
+        call_id = client.next_id
+        client.next_id += 1
+        msg: dict[str, Any] = {"id": call_id, "method": method, "params": params or {}}
+        if session:
+            msg["sessionId"] = session
+        os.write(client.wfd, json.dumps(msg).encode() + b"\0")
+        while True:
+            while b"\0" not in client.buf:
+                await trio.lowlevel.wait_readable(client.rfd)
+                try:
+                    size = os.readv(client.rfd, (client.chunk,))
+                except BlockingIOError:
+                    continue
+                if not size:
+                    raise OSError("the browser closed its end of the pipe")
+                client.buf += client.chunk[:size]
+            raw, _, client.buf = client.buf.partition(b"\0")
+            reply = json.loads(raw)
+            if reply.get("id") == call_id:
+                return reply.get("result")

@@ -8,6 +8,9 @@ small object, with these peers (the output repeats what each figure includes):
 * **floor, invoke's command** — the same client, its tab set up with the shim as
   cdpagent's is, sending exactly the ``Runtime.callFunctionOn`` that ``Tab.invoke``
   sends (so the page does the same work);
+* **floor in Trio, invoke's command** — that call again, but waiting for the reply in
+  Trio's loop in the calling task (``bench/floor.py``'s :class:`TrioPipeFloor`): the least
+  any Trio program pays for it;
 * **raw, bare function** / **raw, invoke's command** — the same two commands through
   cdpagent's own connection (``Tab.session.send``, generic decoding), on the very tabs
   ``Tab.invoke`` uses: ``Tab.invoke`` ÷ *raw, invoke's command* is ``Tab.invoke``'s own
@@ -34,14 +37,14 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import roundtrip
-from floor import BlockingPipeClient
+from floor import BlockingPipeClient, TrioPipeFloor
 from targets import Target, print_targets
 from timing import percentiles, throughput, timed
 
@@ -56,12 +59,14 @@ BLOCK = 100
 
 FLOOR_BARE = "floor, bare function"
 FLOOR_SAME = "floor, invoke's command"
+FLOOR_TRIO = "floor in Trio, invoke's command"
 RAW_BARE = "raw, bare function"
 RAW_SAME = "raw, invoke's command"
 INVOKE = "Tab.invoke"
 INCLUDES = {
     FLOOR_BARE: "blocking pipe client (bench/floor.py), a function returning the object",
     FLOOR_SAME: "the same client and tab set-up as cdpagent's, sending Tab.invoke's exact command",
+    FLOOR_TRIO: "the same, waiting in Trio's loop in the caller's task (no reader task): any Trio client",
     RAW_BARE: "cdpagent's connection (Session.send, generic decode), the bare function",
     RAW_SAME: "cdpagent's connection, Tab.invoke's exact command, its reply decoded generically",
     INVOKE: "+ invoke's checks, deadline, the shim's envelope and the value decoded",
@@ -72,8 +77,18 @@ INCLUDES = {
 INVOKE_ARGS = [{"value": "small"}, {"value": "{}"}]
 
 
-def floor_ops(client: BlockingPipeClient) -> dict[str, Callable[[], Any]]:
-    """The floor's two calls, on a tab set up as cdpagent sets up its tabs for the shim."""
+class Floors(NamedTuple):
+    """The blocking floor's two calls, on a tab set up as cdpagent sets up its tabs for the
+    shim, and the same client's invoke's command waiting in Trio's loop (:data:`FLOOR_TRIO`;
+    call it inside ``in_trio.turn()``)."""
+
+    blocking: dict[str, Callable[[], Any]]
+    in_trio: TrioPipeFloor
+    trio_same: Callable[[], Awaitable[Any]]
+
+
+def floor_ops(client: BlockingPipeClient) -> Floors:
+    """:class:`Floors` of ``client``'s browser, its tab given the shim."""
     api = PageApi()
     session = client.session
     client.call("Page.enable", session=session)
@@ -96,10 +111,12 @@ def floor_ops(client: BlockingPipeClient) -> dict[str, Callable[[], Any]]:
     }
     answer = client.call("Runtime.callFunctionOn", same, session)["result"]["value"]
     assert answer.startswith('{"ok":true'), answer
-    return {
+    in_trio = TrioPipeFloor(client)
+    blocking = {
         FLOOR_BARE: lambda: client.call("Runtime.callFunctionOn", bare, session),
         FLOOR_SAME: lambda: client.call("Runtime.callFunctionOn", same, session),
     }
+    return Floors(blocking, in_trio, lambda: in_trio.call("Runtime.callFunctionOn", same, session))
 
 
 async def _throughput(
@@ -111,7 +128,7 @@ async def _throughput(
     return done / elapsed, cpu / done * 1e6
 
 
-async def cdpagent_figures(floor: dict[str, Callable[[], Any]], calls: int, seconds: float) -> dict[str, Any]:
+async def cdpagent_figures(floors: Floors, calls: int, seconds: float) -> dict[str, Any]:
     async with cdpagent.launch() as browser:
         tabs = [await browser.open(PAGE) for _ in range(4)]
         api = PageApi.of(browser)
@@ -125,10 +142,13 @@ async def cdpagent_figures(floor: dict[str, Callable[[], Any]], calls: int, seco
         assert await ops[INVOKE][0]() == {"ok": True, "n": 42, "items": [1, 2, 3], "name": "small"}
         out: dict[str, Any] = {"latency": {}, "throughput": {}}
         # One call at a time, the five clients taking turns in blocks: drift hits all alike.
-        samples: dict[str, list[float]] = {name: [] for name in (*floor, *ops)}
+        floor = floors.blocking
+        samples: dict[str, list[float]] = {name: [] for name in (*floor, FLOOR_TRIO, *ops)}
         for _ in range(BLOCK // 10):  # warm-up
             for blocking in floor.values():
                 blocking()
+            with floors.in_trio.turn():
+                await floors.trio_same()
             for tab_ops in ops.values():
                 await tab_ops[0]()
         for _ in range(max(1, calls // BLOCK)):
@@ -137,6 +157,11 @@ async def cdpagent_figures(floor: dict[str, Callable[[], Any]], calls: int, seco
                     t0 = time.perf_counter()
                     blocking()
                     samples[name].append(time.perf_counter() - t0)
+            with floors.in_trio.turn():
+                for _ in range(BLOCK):
+                    t0 = time.perf_counter()
+                    await floors.trio_same()
+                    samples[FLOOR_TRIO].append(time.perf_counter() - t0)
             for name, tab_ops in ops.items():
                 op = tab_ops[0]
                 for _ in range(BLOCK):
@@ -208,11 +233,12 @@ def main() -> None:
     for name, includes in INCLUDES.items():
         print(f"  {name:24} {includes}")
     print()
-    bare, same = latency[FLOOR_BARE][0], latency[FLOOR_SAME][0]
-    ratios = f"{'÷ floor, bare':>14} {'÷ floor, same':>14}"
+    bare, same, in_trio = (latency[name][0] for name in (FLOOR_BARE, FLOOR_SAME, FLOOR_TRIO))
+    ratios = f"{'÷ floor, bare':>14} {'÷ floor, same':>14} {'÷ in Trio':>10}"
     print(f"{'latency, one call at a time':32} {'p50 µs':>8} {'p99 µs':>8} {ratios}")
     for name, (p50, p99) in latency.items():
-        print(f"{name:32} {p50:8.0f} {p99:8.0f} {p50 / bare:13.2f}x {p50 / same:13.2f}x")
+        cells = f"{p50 / bare:13.2f}x {p50 / same:13.2f}x {p50 / in_trio:9.2f}x"
+        print(f"{name:32} {p50:8.0f} {p99:8.0f} {cells}")
     if pw is None:
         print("(playwright not installed: pip install playwright; it runs the same /usr/bin/chromium)")
     print()
@@ -266,6 +292,7 @@ def main() -> None:
             ),
             Target("Tab.invoke p50 ÷ floor (bare function), 1 at a time", invoke_p50 / bare, "x", 1.1, False),
             Target("  ÷ floor sending invoke's command (same page work)", invoke_p50 / same, "x", 1.1, False),
+            Target("  ÷ that floor waiting in Trio's loop", invoke_p50 / in_trio, "x", 1.1, False),
         ],
     )
 
