@@ -99,8 +99,11 @@
       }
       return null;
     };
+    // A link list's bare links (see linkItems, js/infer/records.js) are their items' own.
+    const bareRow = new Map();
+    for (const c of containers) if (c.links) c.links.forEach((link, i) => link && bareRow.set(link, c.rows[i]));
     for (const el of allControls(ctx.scan, clickables)) {
-      const row = CLICK && CLICK.floating(el) ? null : ctx.recordOf.has(el) ? el : rowAbove(el); // clicks: a clickable row is its own row's action; a popup's items are the page's
+      const row = CLICK && CLICK.floating(el) ? null : ctx.recordOf.has(el) ? el : bareRow.get(el) || rowAbove(el); // clicks: a clickable row is its own row's action; a popup's items are the page's
       if (!row) pageControls.push(el);
       else if (rowControls.has(row)) rowControls.get(row).push(el);
       else rowControls.set(row, [el]);
