@@ -409,6 +409,12 @@
   // The accessible name from what names el itself: ARIA, labels, a button's value,
   // content (not of fields or editors), an image's alt. Never placeholder or title.
   function ownName(el, max, labelMap) {
+    // A link that holds text alone and has no ARIA name is named by its text (no <label>
+    // labels a link, and its text has nothing to mask or leave out): most links of a long
+    // page, each read without the steps below.
+    if (el.tagName === 'A' && !el.firstElementChild && !el.hasAttribute('aria-labelledby') && !el.hasAttribute('aria-label')) {
+      return el.isContentEditable ? '' : clip(el.textContent, max);
+    }
     const named = ariaName(el, max);
     if (named) return named;
     const labelled = labelText(el, max, labelMap);
