@@ -155,17 +155,20 @@
     const recs = indexRecords(ctx, containers, entries);
     mark('records');
     let pageControls;
+    let pageOrdered;
     let ownOf;
     let inPlaceOf;
     if (K) {
       // Only rows whose entry a change dropped are read, each alone (see rowOfChange, js/infer/kept.js).
       pageControls = K.pageControls;
+      pageOrdered = K.pageOrdered;
       ownOf = (row) => controlsInRow(row, clickables);
       inPlaceOf = inPlaceIn;
     } else {
       const byRow = controlsByRow(ctx, containers, clickables);
       const rowControls = byRow.rowControls;
       pageControls = byRow.pageControls;
+      pageOrdered = byRow.pageOrdered;
       const inPlace = new Map();
       for (const l of orphans) {
         const row = ctx.rowAbove(l);
@@ -179,10 +182,10 @@
     noteUnread(ctx.unread);
     mark('row actions');
     if (!K) {
-      keep(ctx, opts, mode, { containers, entries, clickables, pageControls });
+      keep(ctx, opts, mode, { containers, entries, clickables, pageControls, pageOrdered });
       mark('keep');
     }
-    const page = inferPageActions(ctx, pageControls);
+    const page = inferPageActions(ctx, pageControls, pageOrdered);
     if (CLICK) for (const [el, a] of CLICK.extra(ctx.regionOf, ctx.vw, ctx.vh)) { page.total++; page.els.push(el); page.actions.push(a); } // clicks: scroll a text area
     orderActions(page.actions, page.els, groupList);
     mark('page actions');

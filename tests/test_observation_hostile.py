@@ -94,6 +94,78 @@ async def test_squash_is_the_replace_and_trim_it_shortcuts(browser: cdpagent.Bro
     assert result["wrong"] == [], result
 
 
+async def test_may_host_matches_every_element_that_can_host_a_shadow_root(
+    browser: cdpagent.Browser,
+) -> None:
+    """The open-shadow-root search asks P.MAY_HOST for the elements that may host: every
+    element that can (attachShadow succeeds: the host names, custom elements) matches it, and
+    neither the most frequent other names nor the rarer ones do."""
+    tab = await browser.open(HOSTILE / "emoji.html")
+    reply = await tab.session.send(
+        "Runtime.callFunctionOn",
+        {
+            "functionDeclaration": """function () {
+              const { MAY_HOST } = globalThis.__cdpagentPrelude;
+              const names = ['div', 'span', 'p', 'section', 'article', 'aside', 'blockquote', 'body',
+                'footer', 'header', 'main', 'nav', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'x-card', 'my-element',
+                'a', 'li', 'td', 'tr', 'input', 'button', 'img', 'label', 'option', 'ul', 'ol', 'table',
+                'code', 'pre', 'form', 'select', 'textarea', 'em', 'strong', 'small', 'iframe', 'video',
+                'template', 'slot', 'details', 'summary', 'dialog', 'search', 'menu', 'time'];
+              const canHost = (el) => {
+                try { el.attachShadow({ mode: 'open' }); return true; } catch (_) { return false; }
+              };
+              const wrong = [];
+              for (const name of names) {
+                const el = document.createElement(name);
+                if (el.matches(MAY_HOST) !== canHost(document.createElement(name))) wrong.push(name);
+              }
+              const svg = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+              if (svg.matches(MAY_HOST)) wrong.push('svg path');
+              return wrong;
+            }""",
+            "executionContextId": await tab.context_id(WORLD),
+            "returnByValue": True,
+        },
+    )
+    assert "exceptionDetails" not in reply, reply
+    assert reply["result"]["value"] == []
+
+
+async def test_a_links_own_name_is_its_text_unless_aria_names_it_or_it_is_edited(
+    browser: cdpagent.Browser,
+) -> None:
+    """P.ownName reads a link that holds text alone by its text without the general steps:
+    the same names as they give (squashed and clipped text, ARIA first, nothing in an
+    editor, a nested element's text through the general path)."""
+    tab = await browser.open(HOSTILE / "emoji.html")
+    reply = await tab.session.send(
+        "Runtime.callFunctionOn",
+        {
+            "functionDeclaration": """function () {
+              const { ownName } = globalThis.__cdpagentPrelude;
+              const box = document.createElement('div');
+              box.innerHTML = '<a href="#1">  Read\\n  more </a><a href="#2"> </a>' +
+                '<a href="#3" aria-label="Close">x</a><a href="#4" aria-labelledby="cap">y</a>' +
+                '<span id="cap">Caption</span><a href="#5"><b>Bold</b> link</a>' +
+                '<div contenteditable="true"><a href="#6">edited</a></div>' +
+                '<a href="#7">' + 'w'.repeat(30) + '</a>';
+              document.body.append(box);
+              try {
+                return Array.from(box.querySelectorAll('a'), (a) => ownName(a, 12));
+              } finally {
+                box.remove();
+              }
+            }""",
+            "executionContextId": await tab.context_id(WORLD),
+            "returnByValue": True,
+        },
+    )
+    assert "exceptionDetails" not in reply, reply
+    names = reply["result"]["value"]
+    assert names[:6] == ["Read more", "", "Close", "Caption", "Bold link", ""], names
+    assert names[6].startswith("w") and names[6] != "w" * 30, names
+
+
 # --- finding 6: masking -------------------------------------------------------------------------
 
 

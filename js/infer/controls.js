@@ -52,7 +52,8 @@
   const SLIDER_CLASS = /slider/i;
   const isSliderHandle = (el) => el.hasAttribute('tabindex') && !el.hasAttribute('role') && !el.firstElementChild &&
     SLIDER_CLASS.test(`${el.className} ${el.parentElement ? el.parentElement.className : ''}`) && !squash(el.textContent);
-  const SLIDER_HANDLES = '[class*="slider" i][tabindex]:not([role]),[class*="slider" i] > [tabindex]:not([role])';
+  // (The bare [tabindex] is tried first: a class substring is the dearer test.)
+  const SLIDER_HANDLES = '[tabindex][class*="slider" i]:not([role]),[class*="slider" i] > [tabindex]:not([role])';
   const controlsIn = (root) => Array.prototype.filter.call(root.querySelectorAll(CONTROL), isControl);
   const CONTROL_TAG = /^(A|BUTTON|INPUT|SELECT|TEXTAREA|SUMMARY)$/;
   // Every control of the page, not in document order: by tag through the live tag
@@ -62,10 +63,13 @@
   // The controls by tag are the selector's matches (no isControl call per link), in
   // document order, less SVG links (tag "a" in lower case); a role makes one of the rest
   // a control too (a link without href with role=button), read from the [role] scan.
+  // ordered: the list is in document order (no clickable, nothing but the selector's
+  // matches in the document), so nothing sorts it again (see orderedUntil).
   const TAG_CONTROLS = 'a[href],button,input:not([type=hidden i]),select,textarea,summary';
   function allControls(scan, clickables) {
     const out = clickables.slice(); // clicks
     for (const el of document.querySelectorAll(TAG_CONTROLS)) if (el.tagName !== 'a') out.push(el);
+    const byTag = out.length;
     for (const root of scan.roots || []) for (const el of root.querySelectorAll(TAG_CONTROLS)) if (el.tagName !== 'a') out.push(el);
     for (const el of scan.roled) {
       if (CONTROL_TAG.test(el.tagName) ? !el.matches(TAG_CONTROLS) && isControl(el) : isControl(el)) out.push(el);
@@ -74,7 +78,7 @@
       if (!CONTROL_TAG.test(el.tagName) && !el.hasAttribute('role') && isControl(el)) out.push(el);
     }
     for (const el of scan.sliderHandles) if (!CONTROL_TAG.test(el.tagName) && isSliderHandle(el) && !out.includes(el)) out.push(el);
-    return out;
+    return { list: out, ordered: !clickables.length && out.length === byTag };
   }
   // The pass's controls split into those of each record row (its nearest record row
   // above) and the page's. A control outside every record container is the page's without
@@ -99,13 +103,17 @@
       }
       return null;
     };
-    for (const el of allControls(ctx.scan, clickables)) {
-      const row = CLICK && CLICK.floating(el) ? null : ctx.recordOf.has(el) ? el : rowAbove(el); // clicks: a clickable row is its own row's action; a popup's items are the page's
+    const all = allControls(ctx.scan, clickables);
+    // A link list's bare links (see linkItems, js/infer/records.js) are their items' own.
+    const bareRow = new Map();
+    for (const c of containers) if (c.links) c.links.forEach((link, i) => link && bareRow.set(link, c.rows[i]));
+    for (const el of all.list) {
+      const row = CLICK && CLICK.floating(el) ? null : ctx.recordOf.has(el) ? el : bareRow.get(el) || rowAbove(el); // clicks: a clickable row is its own row's action; a popup's items are the page's
       if (!row) pageControls.push(el);
       else if (rowControls.has(row)) rowControls.get(row).push(el);
       else rowControls.set(row, [el]);
     }
-    return { rowControls, pageControls };
+    return { rowControls, pageControls, pageOrdered: all.ordered };
   }
   // Elements by tag (live collections) and by role (from the pass's one [role] scan),
   // in document order: cheaper than a selector list, which matches every selector
@@ -140,8 +148,12 @@
   }
   // list in document order while full() is false, then the rest in any order: what is
   // past the budgets is counted, and counting needs no order (50,000 links are not sorted
-  // to name the first few hundred).
-  function* orderedUntil(list, full) {
+  // to name the first few hundred). ordered: list is in document order already.
+  function* orderedUntil(list, full, ordered) {
+    if (ordered) {
+      yield* list;
+      return;
+    }
     if (list.length < 256) {
       yield* list.sort(order);
       return;

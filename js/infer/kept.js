@@ -4,7 +4,8 @@
 // keep what is expensive per record row and cannot have changed, and read again what can.
 //
 //   kept    the model: the attribute scan, the label map, the clickables pass, the
-//           record containers and their rows, the page's controls outside rows; per row
+//           record containers and their rows, the page's controls outside rows (and whether
+//           they are in document order); per row
 //           (its entry) its id, whether it is rendered and inert, its controls with their
 //           roles, kinds, columns and whether they are disabled, the row's shape, its
 //           in-place edit, and its controls' names once a pass read them (a long container's

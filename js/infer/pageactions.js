@@ -85,7 +85,8 @@
     return { name, source, spec, members };
   }
 
-  function inferPageActions(ctx, pageControls) {
+  // ordered: pageControls are in document order (see allControls).
+  function inferPageActions(ctx, pageControls, ordered) {
     const { opts } = ctx;
     const out = [];
     const els = [];
@@ -139,7 +140,7 @@
     const past = [];
     let namedPastVisible = 0;
     const full = opts.unbounded ? () => false : () => out.length >= opts.max_page_actions;
-    for (const el of orderedUntil(pageControls, full)) {
+    for (const el of orderedUntil(pageControls, full, ordered)) {
       const hovers = CLICK && CLICK.hoverPath(el).length; // clicks: items of closed hover menus
       if (ctx.declared(el)) continue;
       if (ctx.hidden(el) && !hovers) {

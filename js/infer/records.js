@@ -29,11 +29,24 @@
   const SEPARATOR = /^[\s|»«›‹·•/:,>–—-]*$/u;
   const WORD = /\p{L}/u;
   // lines: the items are a block's lines (any element: a line block's lines in a layout
-  // table's cell), not a list's <li>s.
+  // table's cell), not a list's <li>s. Returns {items, links} (links[i]: items[i]'s bare
+  // link, else null), or null when list is no link list.
   function linkItems(list, lines) {
     const items = [];
+    const links = [];
     for (const li of list.children) {
       if (!lines && li.tagName !== 'LI') return null;
+      // An item that is one bare link (its only node, holding text alone, without a role)
+      // is a control, and one of a link list, when the link has an href and words: most
+      // items of a long side bar, each read without a selector match (20,000 items: 40 ms).
+      const bare = li.firstChild;
+      if (bare && bare === li.lastChild && bare.tagName === 'A' && !bare.firstElementChild && !bare.hasAttribute('role')) {
+        if (!bare.hasAttribute('href')) continue;
+        if (!WORD.test(squash(bare.textContent))) return null;
+        items.push(li);
+        links.push(bare);
+        continue;
+      }
       const controls = controlsIn(li);
       if (!controls.length) continue; // a heading or the current place, not a link
       // A search in a bar of links (its field and button stay the page's own actions).
@@ -44,8 +57,9 @@
       const text = squash(link.textContent);
       if (!WORD.test(text) || !SEPARATOR.test(squash(li.textContent).replace(text, ''))) return null;
       items.push(li);
+      links.push(null); // its first a[href] names it (see rowEntry), an SVG link's too
     }
-    return items.length >= LINK_LIST_MIN ? items : null;
+    return items.length >= LINK_LIST_MIN ? { items, links } : null;
   }
 
   function findContainers(ctx) {
@@ -62,8 +76,8 @@
         for (const row of rows.body) {
           for (const cell of row.cells || []) {
             const block = cell.children.length === 1 && !controlsIn(cell.firstElementChild).includes(cell.firstElementChild) ? cell.firstElementChild : cell;
-            const items = block.children.length >= LINK_LIST_MIN ? linkItems(block, true) : null;
-            if (items) containers.push({ el: block, rows: items, headers: null, table: false, owner: null, links: true });
+            const found = block.children.length >= LINK_LIST_MIN ? linkItems(block, true) : null;
+            if (found) containers.push({ el: block, rows: found.items, headers: null, table: false, owner: null, links: found.links });
           }
         }
         continue;
@@ -83,8 +97,8 @@
     }
     for (const list of byTagAndRole(['ul', 'ol'], new Set(), [], null, ctx.roots)) {
       if (skip(list) || list.closest(COMPOSITES)) continue;
-      const items = linkItems(list);
-      if (items) containers.push({ el: list, rows: items, headers: null, table: false, owner: null, links: true });
+      const found = linkItems(list);
+      if (found) containers.push({ el: list, rows: found.items, headers: null, table: false, owner: null, links: found.links });
     }
     for (const c of cardContainers(containers, ctx.regionInfo, ctx.roled)) {
       if (!skip(c.el)) containers.push(c);
@@ -104,11 +118,12 @@
       const region = ctx.regionOf(c.el);
       c.region = region;
       const regionActive = !region || region.state === 'active' || region.state === 'covered';
-      for (const row of c.rows) {
+      for (let i = 0; i < c.rows.length; i++) {
+        const row = c.rows[i];
         if (recordOf.has(row)) continue;
         let e = entries.get(row);
         if (!e || e.container !== c) {
-          e = rowEntry(ctx, row, c);
+          e = rowEntry(ctx, row, c, c.links ? c.links[i] : null);
           entries.set(row, e);
         }
         let id = e.id;
@@ -161,9 +176,10 @@
   // A record row's entry in the kept model (see "the inferred index"): what its inference
   // reads of the row alone (its id, whether it is rendered and inert), kept until something
   // inside the row changes, or anything global does. Its controls are added by the fold.
-  function rowEntry(ctx, row, c) {
+  // bare: a link list's item's bare link (see linkItems), else null.
+  function rowEntry(ctx, row, c, bare) {
     // A link list's item is named by its link's words (what a person calls it).
-    const link = c.links && row.querySelector('a[href]');
+    const link = c.links && (bare || row.querySelector('a[href]'));
     let id = c.links ? squash((link || row).textContent) : row.id || row.getAttribute('data-id') || row.getAttribute('data-key');
     if (!id) {
       const first = row.querySelector('a[href]');

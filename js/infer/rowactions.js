@@ -116,13 +116,10 @@
       const rec = rows[Math.round((i * (n - 1)) / (SAMPLE_ROWS - 1))];
       if (picked[picked.length - 1] !== rec) picked.push(rec);
     }
-    const read = new Set(picked);
-    for (const rec of rows) {
-      if (rec.visible || rec.full) read.add(rec);
-      else if (shapeOf(entries.get(rec.row), c) !== shape) return null;
-    }
     const pickedEntries = picked.map((rec) => entries.get(rec.row));
     if (pickedEntries.some((e) => shapeOf(e, c) !== shape)) return null;
+    // The picked rows' names first: when they prove nothing, the other rows' shapes are
+    // not read (the rows' names are, by the fold).
     for (const e of pickedEntries) if (!e.named) namesOf(ctx, e);
     const names = [];
     for (let i = 0; i < pickedEntries[0].controls.length; i++) {
@@ -134,6 +131,11 @@
       const lead = leadWord(labels[0]);
       if (labels.some((l) => !l || leadWord(l) !== lead) || new Set(labels).size !== labels.length) return null;
       names.push({ differs: true });
+    }
+    const read = new Set(picked);
+    for (const rec of rows) {
+      if (rec.visible || rec.full) read.add(rec);
+      else if (shapeOf(entries.get(rec.row), c) !== shape) return null;
     }
     return { read, picked: pickedEntries, names, unread: n - read.size };
   }
@@ -222,19 +224,21 @@
       // ("Delete Ada", "Delete Alan"), that word names the action (lead: rows per word).
       const particular = new Map();
       const lead = new Map();
+      // A row counts once per key however many of its controls have it.
+      const seenKinds = new Set();
+      const seenLeads = new Set();
       const tally = (controls, times) => {
-        const seen = new Set();
         for (const k of controls) {
           if (!k.label || counts.get(k.label) !== 1) continue;
           const key = k.role + '\u0000' + k.kind;
-          seen.add(key);
+          seenKinds.add(key);
           const word = leadWord(k.label);
-          if (word) seen.add(key + '\u0000' + word);
+          if (word) seenLeads.add(key + '\u0000' + word);
         }
-        for (const key of seen) {
-          const map = key.split('\u0000').length > 2 ? lead : particular;
-          map.set(key, (map.get(key) || 0) + times);
-        }
+        for (const key of seenKinds) particular.set(key, (particular.get(key) || 0) + times);
+        for (const key of seenLeads) lead.set(key, (lead.get(key) || 0) + times);
+        seenKinds.clear();
+        seenLeads.clear();
       };
       for (const rec of rows) if (isRead(rec)) tally(entries.get(rec.row).controls, 1);
       // A row not read has the first picked row's names (one on all, or its own).
