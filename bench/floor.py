@@ -77,14 +77,19 @@ class _BlockingClient:
     def _next(self) -> bytes:
         raise NotImplementedError
 
-    def call(self, method: str, params: dict[str, Any] | None = None, session: str | None = None) -> Any:
-        """Send one command and block until its reply; returns the ``result`` object."""
+    def command(self, method: str, params: dict[str, Any] | None, session: str | None) -> tuple[int, bytes]:
+        """A new call id and the JSON text of the command with it."""
         call_id = self.next_id
         self.next_id += 1
         msg: dict[str, Any] = {"id": call_id, "method": method, "params": params or {}}
         if session:
             msg["sessionId"] = session
-        self._send(json.dumps(msg).encode())
+        return call_id, json.dumps(msg).encode()
+
+    def call(self, method: str, params: dict[str, Any] | None = None, session: str | None = None) -> Any:
+        """Send one command and block until its reply; returns the ``result`` object."""
+        call_id, data = self.command(method, params, session)
+        self._send(data)
         while True:
             reply = json.loads(self._next())
             if reply.get("id") == call_id:
@@ -140,13 +145,24 @@ class BlockingPipeClient(_BlockingClient):
         os.write(self.wfd, data + b"\0")
 
     def _next(self) -> bytes:
-        while b"\0" not in self.buf:
-            size = os.readv(self.rfd, (self.chunk,))
-            if not size:
-                raise OSError("the browser closed its end of the pipe")
-            self.buf += self.chunk[:size]
+        while (raw := self.take()) is None:
+            self.fill()
+        return raw
+
+    def take(self) -> bytes | None:
+        """The next whole message read, or None."""
+        if b"\0" not in self.buf:
+            return None
         raw, _, self.buf = self.buf.partition(b"\0")
         return raw
+
+    def fill(self) -> None:
+        """Read what the pipe holds into the buffer (blocking unless the pipe is non-blocking:
+        then ``BlockingIOError`` when it is empty). Raises ``OSError`` at its end."""
+        size = os.readv(self.rfd, (self.chunk,))
+        if not size:
+            raise OSError("the browser closed its end of the pipe")
+        self.buf += self.chunk[:size]
 
     def _close_channel(self) -> None:
         os.close(self.rfd)
@@ -225,23 +241,13 @@ class TrioPipeFloor:
     ) -> Any:
         """:meth:`BlockingPipeClient.call`, waiting in Trio's loop instead of in ``readv``."""
         client = self.client
-        call_id = client.next_id
-        client.next_id += 1
-        msg: dict[str, Any] = {"id": call_id, "method": method, "params": params or {}}
-        if session:
-            msg["sessionId"] = session
-        os.write(client.wfd, json.dumps(msg).encode() + b"\0")
+        call_id, data = client.command(method, params, session)
+        client._send(data)
         while True:
-            while b"\0" not in client.buf:
+            while (raw := client.take()) is None:
                 await trio.lowlevel.wait_readable(client.rfd)
-                try:
-                    size = os.readv(client.rfd, (client.chunk,))
-                except BlockingIOError:
-                    continue
-                if not size:
-                    raise OSError("the browser closed its end of the pipe")
-                client.buf += client.chunk[:size]
-            raw, _, client.buf = client.buf.partition(b"\0")
+                with contextlib.suppress(BlockingIOError):
+                    client.fill()
             reply = json.loads(raw)
             if reply.get("id") == call_id:
                 return reply.get("result")
