@@ -35,6 +35,7 @@ __all__ = [
     "floor_targets",
     "print_page_profile",
     "profile_shares",
+    "task_ms",
 ]
 
 _METRICS = ("TaskDuration", "ScriptDuration", "RecalcStyleDuration", "LayoutDuration")
@@ -124,12 +125,12 @@ class EditCosts:
 async def _edit_then(
     tab: cdpagent.Tab, edit: str, read: Callable[[], Awaitable[None]]
 ) -> tuple[float, float]:
-    before = (await _metrics(tab))["TaskDuration"]
+    before = await task_ms(tab)
     t0 = time.perf_counter()
     await tab.session.send("Runtime.evaluate", {"expression": edit})
     await read()
     wall = (time.perf_counter() - t0) * 1000
-    return wall, ((await _metrics(tab))["TaskDuration"] - before) * 1000
+    return wall, await task_ms(tab) - before
 
 
 def profile_shares(profile: dict[str, Any]) -> Counter[str]:
@@ -149,6 +150,11 @@ def profile_shares(profile: dict[str, Any]) -> Counter[str]:
             kind = "cdpagent's page-side JavaScript"
         out[kind] += delta / 1000
     return out
+
+
+async def task_ms(tab: cdpagent.Tab) -> float:
+    """The renderer main thread's task time so far (ms; thread ticks once enabled so)."""
+    return (await _metrics(tab))["TaskDuration"] * 1000
 
 
 async def _metrics(tab: cdpagent.Tab) -> dict[str, float]:

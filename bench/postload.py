@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 
 import msgspec
 import trio
+from pageprofile import task_ms
 from targets import Target
 
 import cdpagent
@@ -32,7 +33,7 @@ from cdpagent.cdp.world import WORLD
 from cdpagent.snapshot import ObserveOptions
 from cdpagent.snapshot.observe import observe_page
 
-__all__ = ["Ready", "ReadyFigures", "busy_profile", "floor_target", "print_busy_profile", "task_ms", "traced"]
+__all__ = ["Ready", "ReadyFigures", "busy_profile", "floor_target", "print_busy_profile", "traced"]
 
 _QUICK = ObserveOptions(settle=False)
 # Trace events of the renderer main thread, by kind of work (the rest is "other").
@@ -134,17 +135,10 @@ class Ready:
         return statistics.median((o + b + w) / (o + b) for o, b, w in tabs)
 
 
-
 def floor_target(label: str, ratio: float) -> Target:
     """The done-when's alternative row of a first observe (``ratio``: :meth:`Ready.floor_ratio`):
     opening the page and observing within 1.2× of opening it and a bare evaluate."""
     return Target(f"  (open + {label} ÷ open + a bare evaluate)", ratio, "x", 1.2, False)
-
-
-async def task_ms(tab: cdpagent.Tab) -> float:
-    """The renderer main thread's task time so far (ms; thread ticks once enabled so)."""
-    reply = await tab.session.send("Performance.getMetrics")
-    return next(float(m["value"]) * 1000 for m in reply["metrics"] if m["name"] == "TaskDuration")
 
 
 async def traced(
