@@ -163,3 +163,45 @@ async def test_kept_model_agrees_with_from_scratch_when_rows_are_counted_from_a_
 
     await trio.to_thread.run_sync(agreement)
     assert models["patched"] > 0, models
+
+
+# A side bar of 400 items, each one bare link: "push_10", "Trait push_10", ... Half the
+# names start with "Trait", so no sample of eight can tell whether that word names the
+# rows' action; the words the items' ids were read from can (js/infer/rowactions.js
+# knownLeads).
+SIDEBAR = (REAL / "generated" / "docs.html").as_uri() + "?sections=200"
+SIDEBAR_ROWS = 400
+LINK = "document.querySelectorAll('#sidebar a')[{}]"
+
+
+async def test_ob12_a_link_list_is_counted_from_the_words_of_its_ids(browser: cdpagent.Browser) -> None:
+    tab = await browser.open(SIDEBAR)
+    sampled, unread, full = await sampled_and_full(tab)
+    assert first_difference(answer(sampled), answer(full)) is None
+    assert SIDEBAR_ROWS - 80 < unread < SIDEBAR_ROWS
+    assert group(sampled, "open")["rows"] == SIDEBAR_ROWS
+
+
+# Edits far below the viewport after which the words of the ids cannot stand for the names.
+UNKNOWN = {
+    # "trait" now starts 300 of the 400 names: it names those rows' action.
+    "a first word on most rows": "document.querySelectorAll('#sidebar a').forEach((a, i) => "
+    "{ if (i >= 200 && i % 2 === 0) a.textContent = 'Trait of ' + a.textContent; })",
+    "a link named otherwise": f"{LINK.format(333)}.setAttribute('aria-label', 'Elsewhere')",
+    "two links of one name": f"{LINK.format(301)}.textContent = {LINK.format(303)}.textContent",
+    "a row of two links": f"{LINK.format(305)}.parentElement.insertAdjacentHTML('beforeend', "
+    "' <a href=\"#more\">more</a>')",
+}
+
+
+@pytest.mark.parametrize("change", list(UNKNOWN))
+async def test_ob12_a_link_list_whose_names_the_ids_do_not_tell_is_read(
+    browser: cdpagent.Browser, change: str
+) -> None:
+    tab = await browser.open(SIDEBAR)
+    await evaluate(tab, f"{UNKNOWN[change]}, true")
+    sampled, unread, full = await sampled_and_full(tab)
+    assert unread == 0, f"{change}: {unread} rows counted from the sample"
+    assert first_difference(answer(sampled), answer(full)) is None
+    if change == "a first word on most rows":
+        assert group(sampled, "trait")["rows"] == 300

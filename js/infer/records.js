@@ -29,11 +29,13 @@
   const SEPARATOR = /^[\s|»«›‹·•/:,>–—-]*$/u;
   const WORD = /\p{L}/u;
   // lines: the items are a block's lines (any element: a line block's lines in a layout
-  // table's cell), not a list's <li>s. Returns {items, links} (links[i]: items[i]'s bare
-  // link, else null), or null when list is no link list.
+  // table's cell), not a list's <li>s. Returns {items, links, texts} (links[i]: items[i]'s
+  // bare link, else null; texts[i]: that link's words, squashed), or null when list is no
+  // link list.
   function linkItems(list, lines) {
     const items = [];
     const links = [];
+    const texts = [];
     for (const li of list.children) {
       if (!lines && li.tagName !== 'LI') return null;
       // An item that is one bare link (its only node, holding text alone, without a role)
@@ -42,9 +44,11 @@
       const bare = li.firstChild;
       if (bare && bare === li.lastChild && bare.tagName === 'A' && !bare.firstElementChild && !bare.hasAttribute('role')) {
         if (!bare.hasAttribute('href')) continue;
-        if (!WORD.test(squash(bare.textContent))) return null;
+        const words = squash(bare.textContent);
+        if (!WORD.test(words)) return null;
         items.push(li);
         links.push(bare);
+        texts.push(words);
         continue;
       }
       const controls = controlsIn(li);
@@ -58,8 +62,9 @@
       if (!WORD.test(text) || !SEPARATOR.test(squash(li.textContent).replace(text, ''))) return null;
       items.push(li);
       links.push(null); // its first a[href] names it (see rowEntry), an SVG link's too
+      texts.push(null);
     }
-    return items.length >= LINK_LIST_MIN ? { items, links } : null;
+    return items.length >= LINK_LIST_MIN ? { items, links, texts } : null;
   }
 
   function findContainers(ctx) {
@@ -77,7 +82,7 @@
           for (const cell of row.cells || []) {
             const block = cell.children.length === 1 && !controlsIn(cell.firstElementChild).includes(cell.firstElementChild) ? cell.firstElementChild : cell;
             const found = block.children.length >= LINK_LIST_MIN ? linkItems(block, true) : null;
-            if (found) containers.push({ el: block, rows: found.items, headers: null, table: false, owner: null, links: found.links });
+            if (found) containers.push({ el: block, rows: found.items, headers: null, table: false, owner: null, links: found.links, texts: found.texts });
           }
         }
         continue;
@@ -98,7 +103,7 @@
     for (const list of byTagAndRole(['ul', 'ol'], new Set(), [], null, ctx.roots)) {
       if (skip(list) || list.closest(COMPOSITES)) continue;
       const found = linkItems(list);
-      if (found) containers.push({ el: list, rows: found.items, headers: null, table: false, owner: null, links: found.links });
+      if (found) containers.push({ el: list, rows: found.items, headers: null, table: false, owner: null, links: found.links, texts: found.texts });
     }
     for (const c of cardContainers(containers, ctx.regionInfo, ctx.roled)) {
       if (!skip(c.el)) containers.push(c);
@@ -123,7 +128,7 @@
         if (recordOf.has(row)) continue;
         let e = entries.get(row);
         if (!e || e.container !== c) {
-          e = rowEntry(ctx, row, c, c.links ? c.links[i] : null);
+          e = rowEntry(ctx, row, c, i);
           entries.set(row, e);
         }
         let id = e.id;
@@ -176,17 +181,19 @@
   // A record row's entry in the kept model (see "the inferred index"): what its inference
   // reads of the row alone (its id, whether it is rendered and inert), kept until something
   // inside the row changes, or anything global does. Its controls are added by the fold.
-  // bare: a link list's item's bare link (see linkItems), else null.
-  function rowEntry(ctx, row, c, bare) {
+  // i: the row's index in c.rows. text and bare: a link list's item's bare link's words
+  // and that link (see linkItems), else null.
+  function rowEntry(ctx, row, c, i) {
     // A link list's item is named by its link's words (what a person calls it).
-    const link = c.links && (bare || row.querySelector('a[href]'));
-    let id = c.links ? squash((link || row).textContent) : row.id || row.getAttribute('data-id') || row.getAttribute('data-key');
+    const text = c.links && c.texts[i];
+    const link = c.links && !text && row.querySelector('a[href]');
+    let id = text || (c.links ? squash((link || row).textContent) : row.id || row.getAttribute('data-id') || row.getAttribute('data-key'));
     if (!id) {
       const first = row.querySelector('a[href]');
       id = first ? linkId(first, row, c.table) : hashId(keyText(row, c.table));
     }
     return {
-      container: c, id: clip(id, ctx.opts.record_id_chars), shown: row.checkVisibility(VIS),
+      container: c, id: clip(id, ctx.opts.record_id_chars), shown: row.checkVisibility(VIS), text: text || null, bare: text ? c.links[i] : null,
       inert: !!(ctx.hasInert && row.closest('[inert]')), controls: null, inPlace: null, shape: undefined, named: false,
     };
   }

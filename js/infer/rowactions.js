@@ -15,7 +15,12 @@
 //            control among them is extra, missing, disabled, hidden or in another
 //            column), and each control's name on the picked rows is one name on all of
 //            them, empty on all, or differs on every one (starting with one same word or
-//            none) and is found on no other row read;
+//            none) and is found on no other row read; or, in a link list whose rows
+//            are each one bare link (js/infer/records.js linkItems) and where nothing
+//            names a link otherwise, every row's name is known from the words its id
+//            was read from: it differs on every row, and no first word starts more than
+//            half of them (so no row is named by its first word; see leadOf), counted
+//            on every row;
 //   counted  each row not read counts as the first row does: its names, its rows,
 //            offscreen rows, available rows and reasons, its ids in the samples and
 //            available_ids (known without reading the row);
@@ -28,7 +33,7 @@
 
   const P = globalThis.__cdpagentPrelude;
   const C = P.space('__cdpagentInfer');
-  const { VIS, docOrder } = P;
+  const { VIS, docOrder, cutLong } = P;
   const {
     POPUP_ITEM, IN_PLACE, roleOf, controlKind, effectOf, slug, columnOf, controlName, genericName, rowDescription,
     inputSpec, keyOf,
@@ -118,6 +123,7 @@
     }
     const pickedEntries = picked.map((rec) => entries.get(rec.row));
     if (pickedEntries.some((e) => shapeOf(e, c) !== shape)) return null;
+    let leads = null;
     // The picked rows' names first: when they prove nothing, the other rows' shapes are
     // not read (the rows' names are, by the fold).
     for (const e of pickedEntries) if (!e.named) namesOf(ctx, e);
@@ -129,7 +135,10 @@
         continue;
       }
       const lead = leadWord(labels[0]);
-      if (labels.some((l) => !l || leadWord(l) !== lead) || new Set(labels).size !== labels.length) return null;
+      if (labels.some((l) => !l || leadWord(l) !== lead) || new Set(labels).size !== labels.length) {
+        leads = knownLeads(ctx, c, rows, entries);
+        if (!leads) return null;
+      }
       names.push({ differs: true });
     }
     const read = new Set(picked);
@@ -137,7 +146,35 @@
       if (rec.visible || rec.full) read.add(rec);
       else if (shapeOf(entries.get(rec.row), c) !== shape) return null;
     }
-    return { read, picked: pickedEntries, names, unread: n - read.size };
+    return { read, picked: pickedEntries, names, unread: n - read.size, leads };
+  }
+
+  // Elements inside a link list that may name its links otherwise than by their words.
+  const NAMED_OTHERWISE = '[aria-label],[aria-labelledby],[contenteditable]';
+  // The first word of each row's name in link list c (rows: its records, in order), known
+  // without reading a name: each row is one bare link named by its words, which its id
+  // was read from (entry.text), when nothing in the list names a link otherwise (see
+  // ownName in js/prelude.js). null when a row is not such a link, two rows have one
+  // name, or one first word starts more than half of the names (it names those rows'
+  // action: see leadOf in foldRowActions). Else a Map of record -> first word ('' none).
+  function knownLeads(ctx, c, rows, entries) {
+    if (!c.links || c.el.isContentEditable || c.el.querySelector(NAMED_OTHERWISE)) return null;
+    const max = ctx.opts.action_name_chars;
+    const names = new Set();
+    const words = new Map();
+    const per = new Map();
+    for (const rec of rows) {
+      const e = entries.get(rec.row);
+      if (!e.text || e.controls.length !== 1 || e.controls[0].el !== e.bare) return null;
+      const name = cutLong(e.text, max); // e.text is squashed
+      if (names.has(name)) return null;
+      names.add(name);
+      const word = leadWord(name);
+      per.set(rec, word);
+      if (word) words.set(word, (words.get(word) || 0) + 1);
+    }
+    for (const n of words.values()) if (n >= 2 && n * 2 > rows.length) return null;
+    return per;
   }
 
   // Counts record rec's control of group g (reason: why it is unavailable, or null).
@@ -241,8 +278,17 @@
         seenLeads.clear();
       };
       for (const rec of rows) if (isRead(rec)) tally(entries.get(rec.row).controls, 1);
-      // A row not read has the first picked row's names (one on all, or its own).
-      if (like && like.unread) tally(like.picked[0].controls, like.unread);
+      // A row not read has the first picked row's names (one on all, or its own), and in a
+      // link list its own first word (like.leads).
+      if (like && like.unread && like.leads) {
+        const k = like.picked[0].controls[0];
+        const key = k.role + '\u0000' + k.kind;
+        particular.set(key, (particular.get(key) || 0) + like.unread);
+        for (const rec of rows) {
+          const word = !like.read.has(rec) && like.leads.get(rec);
+          if (word) lead.set(key + '\u0000' + word, (lead.get(key + '\u0000' + word) || 0) + 1);
+        }
+      } else if (like && like.unread) tally(like.picked[0].controls, like.unread);
       const leadOf = (role, kind, label) => {
         const word = LEAD.exec(label);
         if (!word) return '';
