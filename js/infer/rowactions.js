@@ -43,18 +43,25 @@
   const CLICK = globalThis.__cdpagentClickables || null;
 
   // The row's controls as the fold reads them (own: the row's controls; inPlace: its
-  // in-place edit label or null): role, kind, whether disabled; column and generic (what
-  // the name falls back to) when first needed. Their names (label) are read by namesOf.
-  function rowControlsOf(ctx, e, own, inPlace) {
+  // in-place edit label or null): role, kind, whether disabled; column, generic (what
+  // the name falls back to) and expanded when first needed. Their names (label) are read
+  // by namesOf. plain: the role and kind of every bare link of the row's link list (see
+  // plainLinks), else null.
+  function rowControlsOf(ctx, e, own, inPlace, plain) {
     const controls = [];
     let typed = false;
-    const add = (el, role, kind, label) => controls.push({
+    const add = (el, role, kind, label, blocked) => controls.push({
       el, role, kind, label, own: !!(CLICK && CLICK.ownName(el)), column: undefined, generic: undefined,
-      blocked: el.disabled === true || el.getAttribute('aria-disabled') === 'true',
+      blocked: blocked ?? (el.disabled === true || el.getAttribute('aria-disabled') === 'true'),
+      expanded: blocked === false ? false : undefined,
     });
     if (own.length > 1) own.sort(docOrder);
     for (const el of own) {
       if (ctx.hidden(el)) continue;
+      if (plain && el === e.bare && !(CLICK && CLICK.foundKind(el))) {
+        add(el, plain.role, plain.kind, undefined, false);
+        continue;
+      }
       const role = roleOf(el);
       if (POPUP_ITEM.test(role)) continue;
       const kind = controlKind(el, role);
@@ -79,7 +86,8 @@
     for (const k of e.controls) {
       if (CLICK && CLICK.foundKind(k.el)) { shape = null; break; }
       if (k.column === undefined) k.column = columnOf(k.el, c);
-      shape += `${k.role}\u0001${k.kind}\u0001${k.own}\u0001${k.blocked}\u0001${k.el.hasAttribute('aria-expanded')}\u0001${k.column}\u0002`;
+      if (k.expanded === undefined) k.expanded = k.el.hasAttribute('aria-expanded');
+      shape += `${k.role}\u0001${k.kind}\u0001${k.own}\u0001${k.blocked}\u0001${k.expanded}\u0001${k.column}\u0002`;
     }
     e.shape = shape;
     return shape;
@@ -149,16 +157,32 @@
     return { read, picked: pickedEntries, names, unread: n - read.size, leads };
   }
 
-  // Elements inside a link list that may name its links otherwise than by their words.
-  const NAMED_OTHERWISE = '[aria-label],[aria-labelledby],[contenteditable]';
+  // What inside a link list can make one of its bare links (js/infer/records.js
+  // linkItems: a link with an href and text alone, without a role) read otherwise than
+  // another: a name of its own, an editor, a slider's tab stop, a disabled or expandable
+  // state.
+  const UNLIKE_LINKS = '[aria-label],[aria-labelledby],[contenteditable],[tabindex],[aria-disabled],[aria-expanded]';
+  // The role and kind of every bare link of link list c, read from one of them when
+  // nothing in the list (one query) makes them differ: each is named by its words, is
+  // neither disabled nor expandable, and its row's shape is known without a read. null
+  // when the list holds no bare link, or something that may make them differ.
+  function plainLinks(c, entries) {
+    if (!c.links || c.el.isContentEditable || c.el.querySelector(UNLIKE_LINKS)) return null;
+    const first = c.rows.find((row) => entries.get(row) && entries.get(row).bare);
+    if (!first) return null;
+    const el = entries.get(first).bare;
+    const role = roleOf(el);
+    return { role, kind: controlKind(el, role) };
+  }
+
   // The first word of each row's name in link list c (rows: its records, in order), known
   // without reading a name: each row is one bare link named by its words, which its id
-  // was read from (entry.text), when nothing in the list names a link otherwise (see
+  // was read from (entry.text), when the list's bare links are plain (see plainLinks and
   // ownName in js/prelude.js). null when a row is not such a link, two rows have one
   // name, or one first word starts more than half of the names (it names those rows'
   // action: see leadOf in foldRowActions). Else a Map of record -> first word ('' none).
   function knownLeads(ctx, c, rows, entries) {
-    if (!c.links || c.el.isContentEditable || c.el.querySelector(NAMED_OTHERWISE)) return null;
+    if (!c.plain) return null;
     const max = ctx.opts.action_name_chars;
     const names = new Set();
     const words = new Map();
@@ -212,11 +236,12 @@
     ctx.unread = 0;
     for (const c of containers) {
       const rows = [];
+      c.plain = plainLinks(c, entries);
       for (const row of c.rows) {
         const rec = ctx.recordOf.get(row);
         if (!rec || rec.container !== c) continue;
         const e = entries.get(row);
-        if (!e.controls) rowControlsOf(ctx, e, ownOf(row), inPlaceOf(row));
+        if (!e.controls) rowControlsOf(ctx, e, ownOf(row), inPlaceOf(row), c.plain);
         if (e.inPlace && (rec.visible || rec.full)) ctx.revealers.set(e.inPlace, row);
         rows.push(rec);
       }
