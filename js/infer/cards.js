@@ -61,23 +61,28 @@
         const shapes = checked.get(parent) || new Set();
         if (shapes.has(shape)) break;
         checked.set(parent, shapes.add(shape));
-        const rows = Array.prototype.filter.call(parent.children, (sib) => shapeOf(sib) === shape);
-        if (rows.length >= CARDS && atLeast(rows, isCard, CARDS, CARD_SAMPLE)) {
-          out.push({ el: parent, rows, headers: null, table: false, card: true });
+        // The siblings of the shape are all read only once the first CARD_SAMPLE prove them
+        // cards (10,000 sections of links are not).
+        const like = (sib) => shapeOf(sib) === shape;
+        const sample = sameShape(parent, like, CARD_SAMPLE);
+        if (sample.length >= CARDS && atLeast(sample, isCard, CARDS)) {
+          out.push({ el: parent, rows: Array.prototype.filter.call(parent.children, like), headers: null, table: false, card: true });
           break;
         }
       }
     }
     return out.sort((a, b) => docOrder(a.el, b.el));
   }
-  // Whether n of items pass test, looking at no more than limit of them (all without one).
-  function atLeast(items, test, n, limit = Infinity) {
+  // The first (at most) max children of parent that pass like, in order.
+  function sameShape(parent, like, max) {
+    const out = [];
+    for (let sib = parent.firstElementChild; sib && out.length < max; sib = sib.nextElementSibling) if (like(sib)) out.push(sib);
+    return out;
+  }
+  // Whether n of items pass test.
+  function atLeast(items, test, n) {
     let found = 0;
-    let seen = 0;
-    for (const item of items) {
-      if (++seen > limit) return false;
-      if (test(item) && ++found >= n) return true;
-    }
+    for (const item of items) if (test(item) && ++found >= n) return true;
     return false;
   }
 
