@@ -93,24 +93,34 @@
     const ordinals = new Map();
     const positions = new Map();
     let total = 0;
-    // fit: a slider's clickable track is the slider, offered once, as its handle's set action.
-    pageControls = pageControls.filter((el) => !el.firstElementChild || CONTROL_TAG.test(el.tagName) || isSliderHandle(el) || el.hasAttribute('role') ||
-      !Array.prototype.some.call(el.children, isSliderHandle));
-    const controlSet = new Set(pageControls);
-    // A twin is inside another control: only controls with element children can hold one
-    // (none of 50,000 text links), so most controls skip the walk up.
-    // With open shadow roots a host holds its shadow tree's controls too.
-    const holders = pageControls.filter((el) => el.firstElementChild || (ctx.roots && el.shadowRoot));
-    const holds = ctx.roots ? P.containsComposed : (h, el) => h.contains(el);
-    const mayBeTwin = holders.length > BOXES_MAX ? () => true : (el) => holders.some((h) => h !== el && holds(h, el));
-    // Radio groups, each offered once, at its first radio.
-    const radioGroups = new Map();
     // Radios by their role attribute (the pass's [role] scan) or their type: the role of
     // each of 50,000 links is not asked for.
     const roled = new Set(ctx.roled);
     ctx.roledSet = roled;
     const isRadio = (c) => (roled.has(c) || (c.tagName === 'INPUT' && c.type === 'radio')) && roleOf(c) === 'radio';
-    for (const el of inDocumentOrder(pageControls.filter(isRadio))) {
+    // One read of each control for what follows (50,000 links are each asked once):
+    // fit: a slider's clickable track is the slider, offered once, as its handle's set action;
+    // a twin is inside another control, and only controls with element children can hold
+    // one (none of 50,000 text links), so most controls skip the walk up (with open shadow
+    // roots a host holds its shadow tree's controls too).
+    const offered = [];
+    const holders = [];
+    const radios = [];
+    for (const el of pageControls) {
+      const child = el.firstElementChild;
+      if (child && !CONTROL_TAG.test(el.tagName) && !isSliderHandle(el) && !el.hasAttribute('role') &&
+          Array.prototype.some.call(el.children, isSliderHandle)) continue;
+      offered.push(el);
+      if (child || (ctx.roots && el.shadowRoot)) holders.push(el);
+      if (isRadio(el)) radios.push(el);
+    }
+    pageControls = offered;
+    const controlSet = new Set(pageControls);
+    const holds = ctx.roots ? P.containsComposed : (h, el) => h.contains(el);
+    const mayBeTwin = holders.length > BOXES_MAX ? () => true : (el) => holders.some((h) => h !== el && holds(h, el));
+    // Radio groups, each offered once, at its first radio.
+    const radioGroups = new Map();
+    for (const el of inDocumentOrder(radios)) {
       if (ctx.declared(el) || ctx.hidden(el) || !el.checkVisibility(VIS)) continue;
       const key = radioKey(el);
       const list = radioGroups.get(key);
