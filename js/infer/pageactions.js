@@ -243,12 +243,10 @@
   // visibility read only when the answer depends on it and the name only for a
   // control nobody sees. controlSet is false when el cannot be a twin.
   function countedPast(ctx, el, hovers, controlSet, groupAt) {
-    let shown;
-    const isShown = () => (shown === undefined ? (shown = el.checkVisibility(VIS)) : shown);
-    // A popup item's role is always its role attribute.
-    if (ctx.roledSet.has(el) && POPUP_ITEM.test(roleOf(el)) && !hovers && !isShown()) return false; // clicks
     if (controlSet && twinOf(el, controlSet)) return false;
-    if (isShown()) return true;
+    if (el.checkVisibility(VIS)) return true;
+    // A popup item's role is always its role attribute.
+    if (ctx.roledSet.has(el) && POPUP_ITEM.test(roleOf(el)) && !hovers) return false; // clicks
     if (groupAt.has(el)) {
       const [key, radios] = groupAt.get(el);
       return !!groupName(radios[0], key, ctx.opts.action_name_chars, [])[0];
