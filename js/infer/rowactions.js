@@ -60,6 +60,7 @@
       if (ctx.hidden(el)) continue;
       if (plain && el === e.bare && !(CLICK && CLICK.foundKind(el))) {
         add(el, plain.role, plain.kind, undefined, false);
+        controls[controls.length - 1].plain = true;
         continue;
       }
       const role = roleOf(el);
@@ -82,6 +83,8 @@
   // verbs are its own).
   function shapeOf(e, c) {
     if (e.shape !== undefined) return e.shape;
+    const lone = e.controls.length === 1 && e.controls[0];
+    if (lone && lone.plain) return (e.shape = c.plain.shapes[+lone.own]);
     let shape = '';
     for (const k of e.controls) {
       if (CLICK && CLICK.foundKind(k.el)) { shape = null; break; }
@@ -164,7 +167,8 @@
   const UNLIKE_LINKS = '[aria-label],[aria-labelledby],[contenteditable],[tabindex],[aria-disabled],[aria-expanded]';
   // The role and kind of every bare link of link list c, read from one of them when
   // nothing in the list (one query) makes them differ: each is named by its words, is
-  // neither disabled nor expandable, and its row's shape is known without a read. null
+  // neither disabled nor expandable, and the shape of a row of one such link is known
+  // without a read (shapes, by whether the clickables pass names it: see shapeOf). null
   // when the list holds no bare link, or something that may make them differ.
   function plainLinks(c, entries) {
     if (!c.links || c.el.isContentEditable || c.el.querySelector(UNLIKE_LINKS)) return null;
@@ -172,7 +176,10 @@
     if (!first) return null;
     const el = entries.get(first).bare;
     const role = roleOf(el);
-    return { role, kind: controlKind(el, role) };
+    const kind = controlKind(el, role);
+    const column = columnOf(el, c);
+    const shapes = [false, true].map((own) => `${role}\u0001${kind}\u0001${own}\u0001false\u0001false\u0001${column}\u0002`);
+    return { role, kind, shapes };
   }
 
   // The first word of each row's name in link list c (rows: its records, in order), known
