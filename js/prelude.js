@@ -38,7 +38,8 @@
 //             collectors' mutation observers watch);
 //   style     sheetLists(roots), rulesOf(sheet), sheetsPrint(roots),
 //             allAnimations(roots), lastingAnimations(roots);
-//   geometry  VIS, inViewport(rect, vw, vh), markViewport(list, vw, vh, elOf);
+//   geometry  VIS, visFor(n, roots) (VIS, or none where nothing sets visibility),
+//             inViewport(rect, vw, vh), markViewport(list, vw, vh, elOf);
 //   regions   regionState(el, parentState, inert, covered), behindDialog(label);
 //   actions   orderActions(pageActions, pageEls, groupList, compare);
 //   passes    now(), optionsKey(opts), phaseClock(), space(name) (the namespace
@@ -285,13 +286,14 @@
   // known: {sensitive, hidden} when the caller knows them (infer.js's kept model; a stale
   // true only costs the full check of each element, never a wrong answer).
   function pass(fn, known) {
-    const before = [anySensitive, anyHidden];
+    const before = [anySensitive, anyHidden, visPlain];
+    visPlain = 'ask';
     anySensitive = known ? known.sensitive : !!document.querySelector(SENSITIVE);
     anyHidden = known ? known.hidden : !!document.querySelector(HIDDEN);
     try {
       return fn();
     } finally {
-      [anySensitive, anyHidden] = before;
+      [anySensitive, anyHidden, visPlain] = before;
     }
   }
 
@@ -505,6 +507,50 @@
 
   // --- geometry ----------------------------------------------------------------------
 
+  // The options for checkVisibility on n elements of one phase of a pass: VIS, or none
+  // where no style can make an element invisible by its visibility (then the answers are
+  // the same). Reading the options costs as much as the check itself (0.2 µs a call), so
+  // from VIS_MANY elements on the page is asked once per pass (noVisibilityStyle).
+  const VIS_MANY = 2000;
+  // The running pass's answer ('ask' until asked); null outside a pass (asked each time).
+  let visPlain = null;
+  function visFor(n, roots) {
+    if (n < VIS_MANY) return VIS;
+    if (visPlain === null) return noVisibilityStyle(roots) ? undefined : VIS;
+    if (visPlain === 'ask') visPlain = noVisibilityStyle(roots);
+    return visPlain ? undefined : VIS;
+  }
+  const SETS_VISIBILITY = '[style*="visibility" i],[visibility],[attributeName=visibility]';
+  // Whether nothing sets the visibility of an element of the document: no open shadow root
+  // (roots), no style attribute naming it, no SVG visibility attribute or animation, no rule of a
+  // readable sheet (nested, imported or in @media, @layer, @keyframes... included) but
+  // `visibility: visible`, and no running animation of it. The user agent's sheet sets it
+  // on no element (tests/test_inference_visibility.py holds that for every element kind).
+  function noVisibilityStyle(roots) {
+    if ((roots && roots.length) || document.querySelector(SETS_VISIBILITY)) return false;
+    const plain = (rules) => {
+      for (const rule of rules) {
+        if (rule instanceof CSSImportRule) {
+          const inner = rule.styleSheet && rulesOf(rule.styleSheet);
+          if (!inner || !plain(inner)) return false;
+          continue;
+        }
+        const value = rule.style ? rule.style.getPropertyValue('visibility').trim() : '';
+        if (value && value !== 'visible') return false;
+        if (rule.cssRules && !plain(rule.cssRules)) return false;
+      }
+      return true;
+    };
+    for (const sheets of sheetLists(null)) {
+      for (const sheet of sheets) {
+        const rules = rulesOf(sheet);
+        if (!rules || !plain(rules)) return false;
+      }
+    }
+    return !document.getAnimations().some((a) => a.effect && a.effect.getKeyframes &&
+      a.effect.getKeyframes().some((frame) => 'visibility' in frame));
+  }
+
   function inViewport(r, vw, vh) {
     return (r.width > 0 || r.height > 0) && r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
   }
@@ -706,6 +752,7 @@
       accessibleName,
       firstRole, COMPOSITES, kindOf, docOrder, shapeOf, ancestorWalk, isElement, WATCH, MAY_HOST, openShadowRoots,
       sheetLists, rulesOf, sheetsPrint, allAnimations, lastingAnimations, inViewport, markViewport, anySensitiveNow, regionState,
+      visFor,
       behindDialog, orderActions, now, optionsKey, phaseClock, space,
     }),
     writable: false, configurable: false, enumerable: false,

@@ -150,6 +150,7 @@
     const past = [];
     let namedPastVisible = 0;
     const full = opts.unbounded ? () => false : () => out.length >= opts.max_page_actions;
+    const pastVis = P.visFor(pageControls.length - opts.max_page_actions, ctx.roots);
     for (const el of orderedUntil(pageControls, full, ordered)) {
       const hovers = CLICK && CLICK.hoverPath(el).length; // clicks: items of closed hover menus
       if (ctx.declared(el)) continue;
@@ -165,7 +166,7 @@
         // Past what any budget can show: counted, never named nor described (the work
         // stays bounded on a page of 50,000 links), with the checks that decide whether
         // a full pass would offer it; in the viewport or not is read in bulk below.
-        if (countedPast(ctx, el, hovers, mayBeTwin(el) && controlSet, groupAt)) {
+        if (countedPast(ctx, el, hovers, mayBeTwin(el) && controlSet, groupAt, pastVis)) {
           total++;
           past.push({ el, region: ctx.regionOf(el), visible: false });
         }
@@ -241,10 +242,11 @@
   // Whether a control past the budget of named actions is one a full pass would offer
   // (and so count): what inferPageActions checks before it names one, with the
   // visibility read only when the answer depends on it and the name only for a
-  // control nobody sees. controlSet is false when el cannot be a twin.
-  function countedPast(ctx, el, hovers, controlSet, groupAt) {
+  // control nobody sees. controlSet is false when el cannot be a twin; vis: the
+  // checkVisibility options (P.visFor).
+  function countedPast(ctx, el, hovers, controlSet, groupAt, vis) {
     if (controlSet && twinOf(el, controlSet)) return false;
-    if (el.checkVisibility(VIS)) return true;
+    if (el.checkVisibility(vis)) return true;
     // A popup item's role is always its role attribute.
     if (ctx.roledSet.has(el) && POPUP_ITEM.test(roleOf(el)) && !hovers) return false; // clicks
     if (groupAt.has(el)) {

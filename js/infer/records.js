@@ -8,7 +8,7 @@
 
   const P = globalThis.__cdpagentPrelude;
   const C = P.space('__cdpagentInfer');
-  const { VIS, squash, clip, COMPOSITES } = P;
+  const { squash, clip, COMPOSITES } = P;
   const { CELL, controlsIn, byTagAndRole, textOf, fieldValue, CARD_TITLE, cardContainers } = C;
 
   // clicks: non-semantic controls, hover menus, scrollables, popups (js/clickables.js).
@@ -119,6 +119,7 @@
     const ids = [];
     const active = [];
     let inactive = 0;
+    ctx.rowVis = P.visFor(containers.reduce((n, c) => n + c.rows.length, 0), ctx.roots);
     for (const c of containers) {
       const region = ctx.regionOf(c.el);
       c.region = region;
@@ -193,7 +194,7 @@
       id = first ? linkId(first, row, c.table) : hashId(keyText(row, c.table));
     }
     return {
-      container: c, id: clip(id, ctx.opts.record_id_chars), shown: row.checkVisibility(VIS), text: text || null, bare: text ? c.links[i] : null,
+      container: c, id: clip(id, ctx.opts.record_id_chars), shown: row.checkVisibility(ctx.rowVis), text: text || null, bare: text ? c.links[i] : null,
       inert: !!(ctx.hasInert && row.closest('[inert]')), controls: null, inPlace: null, shape: undefined, named: false,
     };
   }
