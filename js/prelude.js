@@ -509,15 +509,18 @@
 
   // The options for checkVisibility on n elements of one phase of a pass: VIS, or none
   // where no style can make an element invisible by its visibility (then the answers are
-  // the same). Reading the options costs as much as the check itself (0.2 µs a call), so
-  // from VIS_MANY elements on the page is asked once per pass (noVisibilityStyle).
-  const VIS_MANY = 2000;
+  // the same). Reading the options costs as much as the check itself (0.2 µs a call), and
+  // asking the page (noVisibilityStyle: three selectors over its elements) about a
+  // fifth of that per element: it is asked, once per pass, for a phase that checks at least
+  // an eighth as many elements as the document holds (the 50,000-link page: yes; a table,
+  // whose rows are a tenth of its elements: no).
   // The running pass's answer ('ask' until asked); null outside a pass (asked each time).
   let visPlain = null;
   function visFor(n, roots) {
-    if (n < VIS_MANY) return VIS;
+    if (visPlain === true || visPlain === false) return visPlain ? undefined : VIS;
+    if (n * 8 < document.getElementsByTagName('*').length) return VIS;
     if (visPlain === null) return noVisibilityStyle(roots) ? undefined : VIS;
-    if (visPlain === 'ask') visPlain = noVisibilityStyle(roots);
+    visPlain = noVisibilityStyle(roots);
     return visPlain ? undefined : VIS;
   }
   const SETS_VISIBILITY = '[style*="visibility" i],[visibility],[attributeName=visibility]';

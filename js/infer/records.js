@@ -119,7 +119,8 @@
     const ids = [];
     const active = [];
     let inactive = 0;
-    ctx.rowVis = P.visFor(containers.reduce((n, c) => n + c.rows.length, 0), ctx.roots);
+    // A pass from scratch reads every row's entry; a kept one, the few a change dropped.
+    ctx.rowVis = entries.size ? P.VIS : P.visFor(containers.reduce((n, c) => n + c.rows.length, 0), ctx.roots);
     for (const c of containers) {
       const region = ctx.regionOf(c.el);
       c.region = region;
