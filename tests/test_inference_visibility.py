@@ -41,7 +41,8 @@ async def test_the_user_agent_sets_the_visibility_of_no_element(browser: cdpagen
     tab = await browser.open(PAGE)
     differ = await in_world(
         tab,
-        "(() => { const VIS = globalThis.__cdpagentPrelude.VIS; return Array.from(document.querySelectorAll('*'))"
+        "(() => { const VIS = globalThis.__cdpagentPrelude.VIS; "
+        "return Array.from(document.querySelectorAll('*'))"
         ".filter((el) => el.checkVisibility() !== el.checkVisibility(VIS)).map((el) => el.localName); })()",
     )
     assert differ == []
@@ -61,29 +62,37 @@ SETS_VISIBILITY = {
     "an imported sheet": STYLE.format('@import url(\\"data:text/css,.x{visibility:hidden}\\");'),
     "a constructed sheet": "const s = new CSSStyleSheet(); s.replaceSync('.x { visibility: hidden }'); "
     "document.adoptedStyleSheets = [s]",
-    "a style attribute": "document.querySelector('p').setAttribute('style', 'color: red; Visibility: hidden')",
+    "a style attribute": "document.querySelector('p')"
+    ".setAttribute('style', 'color: red; Visibility: hidden')",
     "the CSSOM": "document.querySelector('p').style.visibility = 'hidden'",
     "an SVG attribute": "document.querySelector('rect').setAttribute('visibility', 'hidden')",
     "an SVG animation": "document.querySelector('rect').insertAdjacentHTML('beforeend', "
-    "'<set attributeName=\"visibility\" to=\"hidden\" begin=\"0s\"></set>')",
+    '\'<set attributeName="visibility" to="hidden" begin="0s"></set>\')',
     "an animation": "document.querySelector('p').animate("
     "[{ visibility: 'visible' }, { visibility: 'hidden' }], { duration: 100000 })",
-    "an open shadow root": "document.getElementById('all').attachShadow({ mode: 'open' }).innerHTML = '<slot></slot>'",
+    "an open shadow root": "document.getElementById('all')"
+    ".attachShadow({ mode: 'open' }).innerHTML = '<slot></slot>'",
 }
 
 
 @pytest.mark.parametrize("way", list(SETS_VISIBILITY))
-async def test_a_page_that_sets_visibility_is_asked_with_the_options(browser: cdpagent.Browser, way: str) -> None:
+async def test_a_page_that_sets_visibility_is_asked_with_the_options(
+    browser: cdpagent.Browser, way: str
+) -> None:
     tab = await browser.open(PAGE)
     await evaluate(tab, f"{SETS_VISIBILITY[way]}; true")
     assert await in_world(tab, PLAIN) is False, way
 
 
-async def test_styles_that_leave_visibility_alone_keep_the_check_without_options(browser: cdpagent.Browser) -> None:
+async def test_styles_that_leave_visibility_alone_keep_the_check_without_options(
+    browser: cdpagent.Browser,
+) -> None:
     tab = await browser.open(PAGE)
     await evaluate(
         tab,
-        STYLE.format(".x { visibility: visible; opacity: 0; display: none } @media print { .y { color: red } }")
+        STYLE.format(
+            ".x { visibility: visible; opacity: 0; display: none } @media print { .y { color: red } }"
+        )
         + "; document.querySelector('p').setAttribute('style', 'opacity: 0'); true",
     )
     assert await in_world(tab, PLAIN) is True
