@@ -46,31 +46,31 @@
   // in-place edit label or null): role, kind, whether disabled; column, generic (what
   // the name falls back to) and expanded when first needed. Their names (label) are read
   // by namesOf. plain: the role and kind of every bare link of the row's link list (see
-  // plainLinks), else null.
+  // plainLinks), else null; such a link's control is plain (neither disabled nor
+  // expandable, known without a read).
   function rowControlsOf(ctx, e, own, inPlace, plain) {
     const controls = [];
     let typed = false;
-    const add = (el, role, kind, label, blocked) => controls.push({
+    const add = (el, role, kind, label, isPlain) => controls.push({
       el, role, kind, label, own: !!(CLICK && CLICK.ownName(el)), column: undefined, generic: undefined,
-      blocked: blocked ?? (el.disabled === true || el.getAttribute('aria-disabled') === 'true'),
-      expanded: blocked === false ? false : undefined,
+      blocked: !isPlain && (el.disabled === true || el.getAttribute('aria-disabled') === 'true'),
+      expanded: isPlain ? false : undefined, plain: isPlain,
     });
     if (own.length > 1) own.sort(docOrder);
     for (const el of own) {
       if (ctx.hidden(el)) continue;
       if (plain && el === e.bare && !(CLICK && CLICK.foundKind(el))) {
-        add(el, plain.role, plain.kind, undefined, false);
-        controls[controls.length - 1].plain = true;
+        add(el, plain.role, plain.kind, undefined, true);
         continue;
       }
       const role = roleOf(el);
       if (POPUP_ITEM.test(role)) continue;
       const kind = controlKind(el, role);
       if (kind === 'type') typed = true;
-      add(el, role, kind, undefined);
+      add(el, role, kind, undefined, false);
     }
     const label = typed ? null : inPlace;
-    if (label) add(label, IN_PLACE, 'type', '');
+    if (label) add(label, IN_PLACE, 'type', '', false);
     e.controls = controls;
     e.inPlace = label;
     e.shape = undefined;
@@ -90,11 +90,14 @@
       if (CLICK && CLICK.foundKind(k.el)) { shape = null; break; }
       if (k.column === undefined) k.column = columnOf(k.el, c);
       if (k.expanded === undefined) k.expanded = k.el.hasAttribute('aria-expanded');
-      shape += `${k.role}\u0001${k.kind}\u0001${k.own}\u0001${k.blocked}\u0001${k.expanded}\u0001${k.column}\u0002`;
+      shape += controlShape(k);
     }
     e.shape = shape;
     return shape;
   }
+  // One control's part of a row's shape (its column and expanded read).
+  const controlShape = (k) =>
+    `${k.role}\u0001${k.kind}\u0001${k.own}\u0001${k.blocked}\u0001${k.expanded}\u0001${k.column}\u0002`;
 
   // Reads the names of the row's controls (entry e, its controls read).
   function namesOf(ctx, e) {
@@ -178,7 +181,7 @@
     const role = roleOf(el);
     const kind = controlKind(el, role);
     const column = columnOf(el, c);
-    const shapes = [false, true].map((own) => `${role}\u0001${kind}\u0001${own}\u0001false\u0001false\u0001${column}\u0002`);
+    const shapes = [false, true].map((own) => controlShape({ role, kind, own, blocked: false, expanded: false, column }));
     return { role, kind, shapes };
   }
 
@@ -196,7 +199,7 @@
     const per = new Map();
     for (const rec of rows) {
       const e = entries.get(rec.row);
-      if (!e.text || e.controls.length !== 1 || e.controls[0].el !== e.bare) return null;
+      if (!e.text || e.controls.length !== 1 || !e.controls[0].plain) return null;
       const name = cutLong(e.text, max); // e.text is squashed
       if (names.has(name)) return null;
       names.add(name);
