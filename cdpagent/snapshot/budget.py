@@ -257,19 +257,18 @@ def _content_first(records: list[Record], regions: list[Region], chrome: dict[st
 
 
 def _actions(
-    entries: list[ActionEntry], ranked: list[ActionEntry], lines: list[int], opts: ObserveOptions
+    entries: list[ActionEntry], ranked: list[ActionEntry], sizes: _Sizes, opts: ObserveOptions
 ) -> tuple[list[ActionEntry], list[ActionEntry]]:
     """Entries within the entry, char and tool budgets, listed in document order, and the
     clicks named in ``click_more`` instead (:func:`_more`).
 
-    Chosen in :func:`_ranked` order, whose first ``max_actions`` lines are measured
-    (``lines``). An entry that does not fit is skipped: a shorter one further down may
-    still fit. When a click is left without a line, the entries are chosen again with room
+    Chosen in :func:`_ranked` order, measured by ``sizes`` (lines and tools at
+    ``opts.max_description_chars``). An entry that does not fit is skipped: a shorter one
+    further down may still fit. When a click is left without a line, the entries are chosen again with room
     kept for the ``click_more`` line and tool (one entry of ``max_actions``), so what the
     lines leave out is still named; that room comes out of the clicks' lines, never out of
     an entry it cannot name.
     """
-    sizes = _Sizes(ranked, lines, opts.max_description_chars)
     budgets = (opts.max_actions, opts.max_action_chars, opts.max_tool_chars)
     chosen, _, _ = _choose(ranked, sizes, *budgets)
     more = _more(ranked, chosen, 1 << 30, 1 << 30, opts.max_more_chars)
@@ -293,11 +292,13 @@ def _actions(
 
 
 class _Sizes:
-    """The line and tool sizes of ranked entries, measured in batches as they are first asked
-    for and kept (a second choice over the same entries measures nothing again)."""
+    """The line and tool sizes of entries at one ``description_chars``, measured in batches
+    as they are first asked for and kept (a second choice over the same entries, or the
+    next assembly of :func:`build`, measures nothing again). Keyed by ``id``: the entries
+    must outlive it."""
 
-    def __init__(self, ranked: list[ActionEntry], lines: list[int], description_chars: int) -> None:
-        self.line = {id(e): n for e, n in zip(ranked, lines, strict=False)}
+    def __init__(self, description_chars: int) -> None:
+        self.line: dict[int, int] = {}
         self.tool: dict[int, int] = {}
         self.description_chars = description_chars
 
@@ -497,11 +498,25 @@ def assemble(
     ``entries`` are the snapshot's folded action entries
     (:func:`~cdpagent.snapshot.folding.fold_actions` of the snapshot that
     :func:`screen_record_ids` screened): the snapshot is folded once, by the caller.
-    Every section's candidates are measured in one :func:`~.render.measure`; a section
+    Every other section's candidates are measured in one :func:`~.render.measure`; a section
     asks again only for items past them, and the feedback when the regions it names
     were cut. The options, menu items and dialog controls among the tools named in ``first``
     (those that came with the last act) are offered room first.
     """
+    return _assemble(snapshot, options, entries, warnings, settle_ms, first, {})
+
+
+def _assemble(
+    snapshot: Snapshot,
+    options: ObserveOptions | None,
+    entries: list[ActionEntry],
+    warnings: list[str] | None,
+    settle_ms: float,
+    first: frozenset[str],
+    measured: dict[int, _Sizes],
+) -> Observation:
+    """:func:`assemble`, with the entries' line and tool sizes kept in ``measured`` (by
+    description bound) for the next assembly of the same ``entries``."""
     opts = options or ObserveOptions()
     chrome = _chrome(snapshot.regions)
     ways = {r.id for r in snapshot.regions if r.role in _WAYS}
@@ -516,7 +531,6 @@ def assemble(
     sizes = measure(
         identity=snapshot.identity,
         regions=listed_regions,
-        actions=ranked[: max(opts.max_actions, 0)],
         records=listed_records,
         record_ids=index.ids[:_FIRST_IDS],
         state=[*snapshot.state, *summaries],
@@ -526,7 +540,8 @@ def assemble(
         field_chars=opts.max_field_chars,
         description_chars=opts.max_description_chars,
     )
-    actions, more = _actions(entries, ranked, sizes.actions, opts)
+    chars = opts.max_description_chars
+    actions, more = _actions(entries, ranked, measured.setdefault(chars, _Sizes(chars)), opts)
     count, _ = _fit(listed_regions, sizes.regions, opts.max_scope_chars)
     regions = listed_regions[:count]
     records, fields_cut = _records(listed_records, sizes.records, opts)
@@ -619,13 +634,15 @@ def build(
         snapshot = screen_record_ids(snapshot)
         entries = fold_actions(snapshot, names)
     first = names.appeared() if names is not None else frozenset()
+    measured: dict[int, _Sizes] = {}
     for _ in range(8):
-        obs = assemble(snapshot, opts, entries=entries, warnings=warnings, settle_ms=settle_ms, first=first)
+        obs = _assemble(snapshot, opts, entries, warnings, settle_ms, first, measured)
         text, tools = present(obs, opts)
         used = len(text) + len(tools_json(tools))
         if used <= opts.max_total_chars:
             built = (obs, text, tools)
-            obs, text, tools = _lend(snapshot, opts, entries, built, used, warnings, settle_ms, first)
+            lent = _lend(snapshot, opts, entries, built, used, warnings, settle_ms, first, measured)
+            obs, text, tools = lent
             break
         opts = _shrink(opts)
     if names is not None:
@@ -656,6 +673,7 @@ def _lend(
     warnings: list[str] | None,
     settle_ms: float,
     first: frozenset[str],
+    measured: dict[int, _Sizes],
 ) -> tuple[Observation, str, list[dict[str, Any]]]:
     """``built``, or, when its budgets cut what the request has room left for under
     ``max_total_chars``, the observation assembled again with that room lent: first
@@ -664,7 +682,8 @@ def _lend(
     to the action budgets when they cut available entries (a short page text must not starve
     the actions: a one-form page's own submit button is not cut while the request is half
     empty). A loan whose request would pass ``max_total_chars`` is tried smaller (the lines
-    and tools it admits are only known once assembled). Within ``max_total_chars``."""
+    and tools it admits are only known once assembled; what one measured, ``measured`` keeps for
+    the next). Within ``max_total_chars``."""
     for section in ("index", "actions"):
         obs = built[0]
         if section == "index" and not obs.omitted.record_ids_not_listed:
@@ -687,9 +706,7 @@ def _lend(
                     max_tool_chars=opts.max_tool_chars + int(spare * _TOOL_SHARE),
                     max_action_chars=opts.max_action_chars + int(spare * (1 - _TOOL_SHARE)),
                 )
-            lent = assemble(
-                snapshot, wider, entries=entries, warnings=warnings, settle_ms=settle_ms, first=first
-            )
+            lent = _assemble(snapshot, wider, entries, warnings, settle_ms, first, measured)
             text, tools = present(lent, wider)
             size = len(text) + len(tools_json(tools))
             if size <= opts.max_total_chars:
