@@ -37,7 +37,7 @@
 //             docOrder(a, b), shapeOf(el), ancestorWalk(answer, none, known) (a
 //             memoised walk up the ancestors), isElement(node), WATCH (what the
 //             collectors' mutation observers watch);
-//   style     sheetLists(roots), rulesOf(sheet), sheetsPrint(roots),
+//   style     sheetLists(roots), rulesOf(sheet), everySheet(roots, test), sheetsPrint(roots),
 //             allAnimations(roots), lastingAnimations(roots);
 //   geometry  VIS, visFor(n, roots) (VIS, or none where nothing sets visibility),
 //             inViewport(rect, vw, vh), markViewport(list, vw, vh, elOf);
@@ -552,13 +552,7 @@
       }
       return true;
     };
-    for (const sheets of sheetLists(null)) {
-      for (const sheet of sheets) {
-        const rules = rulesOf(sheet);
-        if (!rules || !plain(rules)) return false;
-      }
-    }
-    return !document.getAnimations().some((a) => a.effect && a.effect.getKeyframes &&
+    return everySheet(null, plain) && !document.getAnimations().some((a) => a.effect && a.effect.getKeyframes &&
       a.effect.getKeyframes().some((frame) => 'visibility' in frame));
   }
 
@@ -625,6 +619,18 @@
     } catch (_) {
       return null;
     }
+  }
+
+  // Whether every style sheet of the document and of `roots` can be read and passes
+  // test(rules).
+  function everySheet(roots, test) {
+    for (const sheets of sheetLists(roots)) {
+      for (const sheet of sheets) {
+        const rules = rulesOf(sheet);
+        if (!rules || !test(rules)) return false;
+      }
+    }
+    return true;
   }
 
   // Rule counts of every style sheet of the document and of `roots`: a rule added or
@@ -762,7 +768,7 @@
       pass, isSensitive, sensitiveElements, pageText, textOf, editableText, byIdText, invalidMessage, ariaName, labelText, ownName,
       accessibleName,
       firstRole, COMPOSITES, kindOf, docOrder, shapeOf, ancestorWalk, isElement, WATCH, MAY_HOST, openShadowRoots,
-      sheetLists, rulesOf, sheetsPrint, allAnimations, lastingAnimations, inViewport, markViewport, anySensitiveNow, regionState,
+      sheetLists, rulesOf, everySheet, sheetsPrint, allAnimations, lastingAnimations, inViewport, markViewport, anySensitiveNow, regionState,
       visFor,
       behindDialog, orderActions, now, optionsKey, phaseClock, space,
     }),

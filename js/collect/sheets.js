@@ -6,7 +6,7 @@
 
   const P = globalThis.__cdpagentPrelude;
   const C = P.space('__cdpagentObserve');
-  const { sheetLists, rulesOf, lastingAnimations } = P;
+  const { rulesOf, everySheet, lastingAnimations } = P;
   const { clock } = C;
 
   // Properties whose animation can change which rows are rendered.
@@ -29,17 +29,6 @@
       return true;
     };
     return everySheet(roots, safe);
-  }
-
-  // Whether every style sheet of the index's trees can be read and passes test(rules).
-  function everySheet(roots, test) {
-    for (const sheets of sheetLists(roots)) {
-      for (const sheet of sheets) {
-        const rules = rulesOf(sheet);
-        if (!rules || !test(rules)) return false;
-      }
-    }
-    return true;
   }
 
   // The state of every animation that can change which rows are rendered (its play
