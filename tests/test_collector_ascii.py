@@ -10,8 +10,6 @@ while the observation keeps the page's own characters.
 
 from __future__ import annotations
 
-import json
-
 import msgspec
 import pytest
 from conftest import PAGES
@@ -30,23 +28,20 @@ STRINGS = [
     'quotes " and \\ and \n',
     "…",
 ]
+# asciiJson of the JSON text of its argument (null as null).
+ASCII_JSON = (
+    "function (v) { return globalThis.__cdpagentPrelude.asciiJson(v === null ? null : JSON.stringify(v)); }"
+)
 
 
 async def test_ascii_json_is_the_same_value(browser: cdpagent.Browser) -> None:
     tab = await browser.open((PAGES / "observe" / "bad_input.html").as_uri())
     context = await tab.context_id(WORLD)
-    expression = f"globalThis.__cdpagentPrelude.asciiJson(JSON.stringify({json.dumps(STRINGS)}))"
-    reply = await tab.session.send(
-        "Runtime.evaluate", {"expression": expression, "contextId": context, "returnByValue": True}
-    )
-    text = reply["result"]["value"]
+    text = await call_function(tab.session, ASCII_JSON, STRINGS, context=context)
     assert text.isascii()
     assert "\\u5220" in text and "\\ud83d\\ude00" in text
     assert msgspec.json.decode(text) == STRINGS
-    none = await call_function(
-        tab.session, "function () { return globalThis.__cdpagentPrelude.asciiJson(null); }", context=context
-    )
-    assert none is None
+    assert await call_function(tab.session, ASCII_JSON, None, context=context) is None
 
 
 @pytest.mark.parametrize(
