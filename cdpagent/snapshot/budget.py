@@ -264,10 +264,10 @@ def _actions(
 
     Chosen in :func:`_ranked` order, measured by ``sizes`` (lines and tools at
     ``opts.max_description_chars``). An entry that does not fit is skipped: a shorter one
-    further down may still fit. When a click is left without a line, the entries are chosen again with room
-    kept for the ``click_more`` line and tool (one entry of ``max_actions``), so what the
-    lines leave out is still named; that room comes out of the clicks' lines, never out of
-    an entry it cannot name.
+    further down may still fit. When a click is left without a line, the entries are chosen
+    again with room kept for the ``click_more`` line and tool (one entry of ``max_actions``),
+    so what the lines leave out is still named; that room comes out of the clicks' lines,
+    never out of an entry it cannot name.
     """
     budgets = (opts.max_actions, opts.max_action_chars, opts.max_tool_chars)
     chosen, _, _ = _choose(ranked, sizes, *budgets)
@@ -641,8 +641,9 @@ def build(
         used = len(text) + len(tools_json(tools))
         if used <= opts.max_total_chars:
             built = (obs, text, tools)
-            lent = _lend(snapshot, opts, entries, built, used, warnings, settle_ms, first, measured)
-            obs, text, tools = lent
+            obs, text, tools = _lend(
+                snapshot, opts, entries, built, used, warnings, settle_ms, first, measured
+            )
             break
         opts = _shrink(opts)
     if names is not None:
