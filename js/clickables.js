@@ -401,6 +401,19 @@
     return rest !== null && !squash(rest);
   }
 
+  // A wrapper around one control and nothing else (a list item around its link), through a
+  // chain of single children: delegates() is true for it, found without searching a subtree
+  // that may hold the whole page.
+  function wrapsOne(el) {
+    if (el.childElementCount !== 1) return false;
+    let c = el.firstElementChild;
+    while (!semantic(c)) {
+      if (c.childElementCount !== 1) return false;
+      c = c.firstElementChild;
+    }
+    return !squash(squash(el.textContent).replace(squash(c.textContent), ''));
+  }
+
   // Text areas whose text overflows: besides typing into one (infer.js), it can be
   // scrolled, and a disabled one ("scroll to the end to enable Sign") only scrolled.
   // These second actions are built here and found by find().
@@ -603,7 +616,8 @@
 
   // The listener probe: elements that might be clickable and were not read yet —
   // leaf-like non-semantic elements with little text, outside tables (whose cells
-  // infer.js reads as record fields), visible, nearest the viewport first.
+  // infer.js reads as record fields), visible, nearest the viewport first, and not
+  // wrappers whose verdict pass() would discard.
   function probe(max, budget) {
     const out = [];
     if (!document.body) return out;
@@ -631,6 +645,9 @@
       }
       const r = el.getBoundingClientRect();
       if (r.width <= 0 || r.height <= 0 || r.top > vh * 3) continue;
+      // A wrapper the pass would drop whatever its listeners (see wrapsOne) and that hides
+      // no menu a hover could open is not worth three commands.
+      if (wrapsOne(el) && !hiddenMenus(el, null).length) continue;
       probed.add(el);
       out.push(el);
     }

@@ -177,3 +177,20 @@ async def test_ob12_many_clickables_are_bounded_and_counted(browser: cdpagent.Br
     assert tags.kind == "click" and tags.rows == COLLECTOR_BOUNDS.max_clickables // 2
     # what the bound left out is said, not silently dropped
     assert any("not offered" in w for w in result.observation.warnings)
+
+
+async def test_ob12_probe_skips_wrappers_whose_verdict_is_discarded(browser: cdpagent.Browser) -> None:
+    # A list item around its link is reached through the link whatever it listens to: its
+    # listeners are not read. The nav, the list, the item that hides a submenu and the item
+    # with words of its own are.
+    tab = await browser.open(CLICKS / "wrappers.html")
+    await install(tab)
+    context = await tab.context_id(WORLD, 10)
+    bounds = COLLECTOR_BOUNDS
+    assert await probe_listeners(tab.session, context, bounds.listener_probe, None, bounds.click_scan) == 4
+    found = entries(await observe_page(tab))
+    assert {"introduction", "setup", "usage", "more_topics", "faq", "glossary"} <= set(found)
+    assert found["changelog_see_the_list"].kind == "click"
+    assert found["changelog_see_the_list"].source == "inferred"
+    ok(await tab.act("changelog_see_the_list"))
+    assert await result_text(tab) == "worded"

@@ -4,7 +4,8 @@ A ``div`` row or a ``span`` icon that a script listens to looks like any other
 element from the page's own DOM; only the browser knows its listeners
 (``DOMDebugger.getEventListeners``). Before an inferred collection the runtime
 asks ``js/clickables.js`` for a bounded set of not yet probed candidates
-(``CollectorBounds.listener_probe``: leaf-like visible elements, two per shape),
+(``CollectorBounds.listener_probe``: leaf-like visible elements, two per shape, not
+the wrappers around one control whose verdict the pass would discard),
 reads their listeners in pipelined batches (through a main-world handle of
 each: the browser reports a world's own listeners only), and hands the verdicts back
 (``mark``); the page side extends a verdict to the siblings of one class and
