@@ -147,6 +147,7 @@
     mark('context');
     const clickables = K ? K.clickables : click || (CLICK ? CLICK.pass(opts) : []);
     mark('clickables');
+    if (K) ctx.landmarks = K.landmarks;
     const regions = inferRegions(ctx);
     mark('regions');
     const containers = K ? K.containers : findContainers(ctx);
@@ -182,7 +183,7 @@
     noteUnread(ctx.unread);
     mark('row actions');
     if (!K) {
-      keep(ctx, opts, mode, { containers, entries, clickables, pageControls, pageOrdered });
+      keep(ctx, opts, mode, { containers, entries, clickables, pageControls, pageOrdered, landmarks: ctx.landmarks });
       mark('keep');
     }
     const page = inferPageActions(ctx, pageControls, pageOrdered);

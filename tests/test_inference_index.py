@@ -104,6 +104,7 @@ KINDS: dict[str, st.SearchStrategy[Step]] = {
     "disable": st.tuples(st.just("disable"), TARGET, SMALL),
     "hideControl": st.tuples(st.just("hideControl"), TARGET, SMALL, SMALL),
     "hideRow": st.tuples(st.just("hideRow"), TARGET, SMALL),
+    "landmark": st.tuples(st.just("landmark"), TARGET),
     "header": st.tuples(st.just("header"), SMALL, SMALL),
     "label": st.tuples(st.just("label"), TARGET),
     "value": st.tuples(st.just("value"), TARGET, SMALL),
@@ -124,7 +125,10 @@ KINDS: dict[str, st.SearchStrategy[Step]] = {
 EDIT: st.SearchStrategy[Step] = st.one_of(*KINDS.values())
 # The last edit before a comparison: inside one record (what patches the model).
 LOCAL = st.one_of(
-    *(KINDS[k] for k in ("cell", "append", "rename", "disable", "hideControl", "value", "check", "secret"))
+    *(
+        KINDS[k]
+        for k in ("cell", "append", "rename", "disable", "hideControl", "value", "check", "secret", "landmark")
+    )
 )
 
 # Every kind of edit once (rows far out of view too), with observations in between.
@@ -150,6 +154,9 @@ EVERY_KIND: list[Step] = [
     ("hideRow", 28, 3),
     ("hideRow", 27, 4),
     ("observe",),
+    ("landmark", 2),  # a section inside a task named: a region the model did not have
+    ("observe",),
+    ("landmark", 2),
     ("add", "order", 20),
     ("remove", "order", 21),
     ("move", "order", 22, 2),

@@ -4,6 +4,7 @@
 // keep what is expensive per record row and cannot have changed, and read again what can.
 //
 //   kept    the model: the attribute scan, the label map, the clickables pass, the
+//           elements that can be regions (their names and states are read again), the
 //           record containers and their rows, the page's controls outside rows (and whether
 //           they are in document order); per row
 //           (its entry) its id, whether it is rendered and inert, its controls with their
@@ -14,8 +15,8 @@
 //           Also kept: whether the document holds sensitive or aria-hidden elements (the
 //           two queries of P.pass; a row's change can only add a sensitive field, and is
 //           checked for one). (plan(null) keeps its answer by its own observer.)
-//   read    on every pass: regions, page actions, state, feedback, page text (the page
-//           side), the record ids in order (duplicates numbered), which rows are in the
+//   read    on every pass: regions (from the kept elements), page actions, state,
+//           feedback, page text (the page side), the record ids in order (duplicates numbered), which rows are in the
 //           viewport, the fold's counts and groups (from the entries, cheap), what exact
 //           rows show (fields, values, availability): values, because a value set by
 //           script fires no event and no mutation.
@@ -26,7 +27,8 @@
 //             the row must not be entangled (a label or an id reference ties it to another
 //             row or to the page), nest or sit in another row, be a card, hold an element
 //             of the clickables pass, and the change must add or remove nothing of
-//             KEEP_STRUCTURAL (roles, ids, labels, lists, cells, headings...); a row the
+//             KEEP_STRUCTURAL (roles, ids, labels, lists, cells, headings...) nor name a
+//             landmark inside it (an aria-label: it may make a region); a row the
 //             clickables pass looked at runs that pass again (bounded by click_scan), and
 //             the model stands only if it finds the same elements; the overflow of the
 //             scrollable boxes around the row (which that pass offers) must not change;
@@ -52,7 +54,7 @@
   const P = globalThis.__cdpagentPrelude;
   const C = P.space('__cdpagentInfer');
   const { squash, isElement, WATCH, optionsKey, sheetLists, rulesOf, sheetsPrint, lastingAnimations } = P;
-  const { CONTROL_TAG, TAG_CONTROLS, SLIDER_HANDLES, isControl, isSliderHandle, passLabels, hasOwnControls } = C;
+  const { CONTROL_TAG, TAG_CONTROLS, SLIDER_HANDLES, isControl, isSliderHandle, passLabels, hasOwnControls, LANDMARK, isLandmark } = C;
 
   // clicks: non-semantic controls, hover menus, scrollables, popups (js/clickables.js).
   const CLICK = globalThis.__cdpagentClickables || null;
@@ -280,6 +282,7 @@
       const name = m.attributeName;
       if (!ROW_ATTRS.has(name)) return null;
       if (name === 'class' && (t.hasAttribute('tabindex') || t.querySelector(':scope > [tabindex]'))) return null; // slider handles
+      if (name === 'aria-label' && t.matches(LANDMARK) && isLandmark(t)) return null; // it may become a region (model.landmarks)
     } else {
       for (const list of [m.addedNodes, m.removedNodes]) {
         for (const node of list) {

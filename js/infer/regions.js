@@ -42,10 +42,10 @@
     // Sections and articles without a role are asked for by selector with a name
     // attribute only (10,000 documentation sections are not read one by one); with a
     // role they come with the roled elements.
-    const keep = (el) => isLandmark(el) && !(NAMED_ONLY.test(landmarkRole(el) || '') && !ariaName(el, opts.name_chars));
-    const namedSections = Array.prototype.filter.call(document.querySelectorAll(NAMED_SECTIONS), keep);
-    const found = byTagAndRole(LANDMARK_TAGS.filter((t) => t !== 'section' && t !== 'article'), LANDMARK_ROLES, ctx.roled, keep, ctx.roots);
-    const candidates = namedSections.length ? inDocumentOrder(found.concat(namedSections)) : found;
+    // inferindex: a kept model holds them (ctx.landmarks): a row's change cannot add, remove
+    // or name one (js/infer/kept.js).
+    const candidates = ctx.landmarks || landmarks(ctx);
+    ctx.landmarks = candidates;
     for (const el of candidates) {
       if (skipDeclared && el.hasAttribute('data-agent-region')) continue;
       const role = landmarkRole(el);
@@ -100,6 +100,15 @@
       return null;
     };
     return { regions, total };
+  }
+
+  // The elements that can be regions, in document order: landmarks by tag or role, the ones
+  // that count only when named with their name.
+  function landmarks(ctx) {
+    const keep = (el) => isLandmark(el) && !(NAMED_ONLY.test(landmarkRole(el) || '') && !ariaName(el, ctx.opts.name_chars));
+    const namedSections = Array.prototype.filter.call(document.querySelectorAll(NAMED_SECTIONS), keep);
+    const found = byTagAndRole(LANDMARK_TAGS.filter((t) => t !== 'section' && t !== 'article'), LANDMARK_ROLES, ctx.roled, keep, ctx.roots);
+    return namedSections.length ? inDocumentOrder(found.concat(namedSections)) : found;
   }
 
   function landmarkRole(el) {
