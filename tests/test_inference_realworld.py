@@ -358,6 +358,20 @@ async def test_ob12_masking_and_feedback(browser: cdpagent.Browser) -> None:
     assert ("invalid", "Use your work address") in messages
 
 
+async def test_ob12_the_browsers_own_validation_is_feedback_once_a_submit_was_tried(
+    browser: cdpagent.Browser,
+) -> None:
+    tab = await browser.open(PAGES / "infer" / "validation.html")
+    before = await observed(tab)
+    assert not [f for f in before.observation.feedback if f.source == "validation"]
+    assert "2 issues" in {s.value for s in before.observation.state}  # the <output>
+    await tab.act("send")  # the browser refuses the empty required field: an invalid event
+    after = await observed(tab)
+    shown = [(f.level, f.field) for f in after.observation.feedback if f.source == "validation"]
+    assert shown == [("error", "Email")]
+    assert await evaluate(tab, "document.getElementById('done').textContent") == ""
+
+
 async def test_ob12_declared_page_is_not_inferred_by_default(browser: cdpagent.Browser) -> None:
     tab = await browser.open(EXAMPLES / "todos" / "index.html")
     plain = await observed(tab)

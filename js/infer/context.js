@@ -37,7 +37,7 @@
   // pages, are sorted into their lists by attribute reads, each list in document order.
   const SCANNED = `[role],[contenteditable],${SLIDER_HANDLES},[aria-hidden="true"],[inert],[aria-disabled="true"],` +
     '[aria-modal="true"],[aria-current],[aria-selected],[aria-pressed],[aria-checked],[aria-expanded],[aria-sort],' +
-    '[aria-live],[aria-invalid]';
+    '[aria-live],[aria-invalid],output';
   const STATE_ATTRS = ['aria-current', 'aria-selected', 'aria-pressed', 'aria-checked', 'aria-expanded'];
   // The open shadow roots of the document, searched only up to opts.shadow_scan elements
   // (null: not searched, too large).
@@ -55,7 +55,7 @@
   function scanAttributes(roots) {
     const scan = {
       roled: [], editable: [], sliderHandles: [], ariaHidden: [], inert: [], ariaDisabled: [], ariaModal: [],
-      stated: [], sorted: [], live: [], roots: roots && roots.length ? roots : null,
+      stated: [], sorted: [], live: [], outputs: [], roots: roots && roots.length ? roots : null,
     };
     for (const el of queryTrees(SCANNED, scan.roots)) {
       const roled = el.hasAttribute('role');
@@ -69,6 +69,7 @@
       if (STATE_ATTRS.some((a) => el.hasAttribute(a))) scan.stated.push(el);
       if (el.hasAttribute('aria-sort')) scan.sorted.push(el);
       if (el.hasAttribute('aria-live') || el.hasAttribute('aria-invalid')) scan.live.push(el);
+      if (el.localName === 'output') scan.outputs.push(el);
     }
     return scan;
   }

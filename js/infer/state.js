@@ -14,6 +14,13 @@
   const FEEDBACK = '[role=alert],[role=status],[role=log],[aria-live=polite],[aria-live=assertive],[aria-invalid=true]';
   const ERRORISH = /\b(error|invalid|failed|fail|required|wrong|cannot|can't|must|denied|expired|incorrect)\b/i; // clicks
   const COUNT = /\b\d[\d,.]*\s+(results?|items?|matches|entries|rows?|records?|hits)\b(\s+left)?/i;
+  // :user-invalid matches only a control a person changed or a form that tried to submit:
+  // after an input, change or invalid event, which this world hears from the document's
+  // start (a document it joined late may have had them). Until then no query is needed.
+  let validity = document.readyState !== 'loading';
+  if (!validity) {
+    for (const type of ['input', 'change', 'invalid']) addEventListener(type, () => { validity = true; }, { capture: true, once: true });
+  }
 
   function inferState(containers, opts, scan) {
     const items = [];
@@ -51,7 +58,7 @@
     for (const box of scan.roled) {
       if (firstRole(box) === 'combobox' && box.tagName !== 'INPUT' && box.tagName !== 'SELECT' && box.checkVisibility(VIS)) add(slugless(nameOf(box, 40)) || 'combobox', textOf(box, 200), 'the combobox\'s value');
     }
-    for (const out of document.querySelectorAll('output')) {
+    for (const out of scan.outputs) {
       if (!out.checkVisibility(VIS)) continue;
       add(slugless(nameOf(out, 40) || out.getAttribute('name') || 'output'), textOf(out, 200), '<output>');
     }
@@ -107,7 +114,7 @@
       const error = role === 'alert' || (el.getAttribute('aria-live') === 'assertive' && ERRORISH.test(message));
       push(error ? 'error' : 'info', message, null, el, source);
     }
-    for (const el of document.querySelectorAll(':user-invalid')) {
+    for (const el of validity ? document.querySelectorAll(':user-invalid') : []) {
       if (!el.checkVisibility(VIS)) continue;
       push('error', clip(el.validationMessage, opts.max_string), clip(nameOf(el, 80) || el.getAttribute('name') || '', 80) || null, el, 'validation');
     }
