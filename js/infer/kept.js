@@ -202,7 +202,7 @@
       key: keptKey(opts, mode), opts, allow, roots, print: keptPrint(roots), popup: popupPrint(),
       ...passLabels(), scan: ctx.scan, ...parts, recordOf: ctx.recordOf, rowAbove: ctx.rowAbove,
       alone: null, overflow: boxesAround(parts.containers),
-      // What P.pass asks the whole document each pass (see patchFacts): null until known.
+      // What P.pass asks the whole document each pass (factsNow): null until known.
       facts: null,
       undefinedEls: Array.from(document.querySelectorAll(':not(:defined)')),
     };
@@ -213,11 +213,15 @@
       requestIdleCallback(() => {
         if (kept !== K) return;
         if (!K.alone) aloneRows(K);
-        if (!K.facts) K.facts = { sensitive: !!document.querySelector(P.SENSITIVE), hidden: !!document.querySelector('[aria-hidden="true"]') };
+        if (!K.facts) K.facts = factsNow();
       });
     }
     return K;
   }
+
+  // P.pass's two document-wide questions, answered now: kept with the model (by the idle
+  // time after its first pass, or by the next pass that keeps it), patched by a row's change.
+  const factsNow = () => ({ sensitive: !!document.querySelector(P.SENSITIVE), hidden: !!document.querySelector('[aria-hidden="true"]') });
 
   // The scrollable boxes around the rows of containers, and whether each overflows now.
   function boxesAround(containers) {
@@ -326,6 +330,7 @@
     if (!sameList(popupPrint(), K.popup)) return drop('popup');
     if (K.undefinedEls.some((el) => el.matches(':defined'))) return drop('upgrade'); // a shadow root, maybe
     if (!records.length) {
+      if (!K.facts) K.facts = factsNow();
       lastModel = { model: 'kept', rows: 0, clickables: false };
       return { K, click };
     }
@@ -374,7 +379,8 @@
       K.entries.delete(row);
     }
     // A row's change can add a sensitive field (its type); aria-hidden never (it drops all).
-    if (K.facts && !K.facts.sensitive) {
+    if (!K.facts) K.facts = factsNow();
+    else if (!K.facts.sensitive) {
       for (const row of dirty) if (row.matches(P.SENSITIVE) || row.querySelector(P.SENSITIVE)) K.facts.sensitive = true;
     }
     lastModel = { model: 'patched', rows: dirty.size, clickables: !!click };
