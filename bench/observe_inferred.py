@@ -12,7 +12,8 @@ For each page, in one run:
   way that widens no column (the model patched: that row read again);
 - the same edit with the observation after it against the same edit with one
   ``Runtime.evaluate`` of a row's ``getBoundingClientRect`` (the floor: what any client's
-  first geometry read pays), wall and renderer CPU; on the tables also for an edit that
+  first geometry read pays), wall and renderer CPU, two pairs per load, one of them floor
+  first; on the tables also for an edit that
   widens a column (Chromium lays the whole table out again);
 - the in-page phases of the first pass and of the changed pass (``__cdpagentInfer.phases()``,
   performance.now()), and what the changed pass did with the model (``model()``);
@@ -188,9 +189,9 @@ async def measure(rows: dict[str, Row], samples: int, split: bool) -> None:
                 changed.append((time.perf_counter() - t0) * 1000)
                 changed_phases.append(await _phases(tab))
                 row.changed_model = json.dumps(await _infer_call(tab, "model"))
-                await same.measure(tab, edit, LAYOUT_ALONE[kind], 1)
+                await same.measure(tab, edit, LAYOUT_ALONE[kind], 2)
                 if widen is not None:
-                    await widened.measure(tab, widen, LAYOUT_ALONE[kind], 1)
+                    await widened.measure(tab, widen, LAYOUT_ALONE[kind], 2)
             await tab.close()
             ready = Ready("__cdpagentInfer")
             for _ in range(samples):

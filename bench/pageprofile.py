@@ -102,8 +102,10 @@ class EditCosts:
         self.samples: dict[str, list[float]] = {f: [] for f in EditCost.__struct_fields__}
 
     async def measure(self, tab: cdpagent.Tab, edit: str, floor: str, samples: int) -> None:
-        """``samples`` pairs on ``tab``, alternating: ``edit`` then an observe (settle off),
-        ``edit`` then one ``Runtime.evaluate`` of ``floor`` (a box in view)."""
+        """``samples`` pairs on ``tab``: ``edit`` then an observe (settle off), and ``edit``
+        then one ``Runtime.evaluate`` of ``floor`` (a box in view); every other pair floor
+        first, so that what the page still does after a load or a pass (its collections, its
+        idle work) lands on either side as often."""
         await tab.session.send("Performance.enable", {"timeDomain": "threadTicks"})
 
         async def observe() -> None:
@@ -112,8 +114,9 @@ class EditCosts:
         async def bare() -> None:
             await tab.session.send("Runtime.evaluate", {"expression": floor})
 
-        for _ in range(samples):
-            for name, read in (("observe", observe), ("floor", bare)):
+        pair = (("observe", observe), ("floor", bare))
+        for i in range(samples):
+            for name, read in pair if i % 2 == 0 else pair[::-1]:
                 wall, cpu = await _edit_then(tab, edit, read)
                 self.samples[f"{name}_ms"].append(wall)
                 self.samples[f"{name}_cpu_ms"].append(cpu)
