@@ -8,9 +8,12 @@
 //   plan(mode) -> "off" | "undeclared" | "all"
 //       what to infer: mode null means "all" when the page declares nothing
 //       (no data-agent-* region, action, record or state), else "off".
-//   infer(optionsJson, mode, fresh) -> string   one JSON snapshot
+//   infer(optionsJson, mode, fresh, have) -> string   one JSON snapshot
 //       (cdpagent.snapshot.model.Snapshot) built from semantic HTML and ARIA;
 //       every region, action, row-action group and record has source "inferred".
+//       have (a number) is the token of the snapshot the caller holds (0: none): the
+//       answer then carries a token of its own, and when its record ids are that
+//       snapshot's it leaves them out ("ids_from": have).
 //       mode "undeclared" skips what the page declares and the feedback that
 //       collect.js already reports; "all" reads the whole page. Later passes answer
 //       from the model kept between them (see "the inferred index"); fresh === true
@@ -84,7 +87,7 @@
   const {
     clock, TEXT_FIELD, controlsByRow, useLabels, keyOf, pageContext, inferRegions, findContainers, indexRecords,
     foldRowActions, inferPageActions, orderActions, readPageText, shownParts, textSkips, inferState, inferFeedback,
-    dropKept, declaresMaybe, keptModel, keep, heldModel, modelJson, noteUnread, controlsInRow, inPlaceIn,
+    dropKept, declaresMaybe, keptModel, keep, heldModel, modelJson, noteUnread, controlsInRow, inPlaceIn, sameList,
   } = C;
 
   // clicks: non-semantic controls, hover menus, scrollables, popups (js/clickables.js).
@@ -99,6 +102,8 @@
   let groups = new WeakMap();
   let lastOptions = null;
   let lastMode = 'all';
+  // The record ids of the last snapshot sent to a caller that holds snapshots, and its token.
+  let sent = { token: 0, ids: [] };
 
   // The answer of plan(null), kept while no element and no data-agent-* attribute came or
   // went (see declaresMaybe, js/infer/kept.js): a page that declares nothing is not
@@ -126,17 +131,17 @@
     return planned;
   }
 
-  function infer(optionsJson, mode, fresh) {
+  function infer(optionsJson, mode, fresh, have) {
     const opts = JSON.parse(optionsJson);
     lastOptions = optionsJson;
     lastMode = mode;
     const t0 = now();
     if (fresh === true) dropKept();
     const change = keptModel(opts, mode); // see "the inferred index"
-    return P.pass(() => inferPass(opts, mode, change, t0), change.K ? change.K.facts : null);
+    return P.pass(() => inferPass(opts, mode, change, t0, have), change.K ? change.K.facts : null);
   }
 
-  function inferPass(opts, mode, change, t0) {
+  function inferPass(opts, mode, change, t0, have) {
     clock.start(t0);
     const { mark } = clock;
     const { K, click } = change;
@@ -202,15 +207,26 @@
     const shown = held && held.containers === containers ? held.shown || (held.shown = shownParts(containers)) : shownParts(containers);
     const text = opts.page_text === false ? null : readPageText(ctx, textSkips(ctx, shown));
     mark('page text');
+    // A caller that holds snapshots (have: the token of the last it holds, or 0) is sent the
+    // record ids only when they differ from that snapshot's ("ids_from": have).
+    let index = recs.index;
+    let tokens = null;
+    if (typeof have === 'number') {
+      const same = have !== 0 && have === sent.token && sameList(index.ids, sent.ids);
+      sent = { token: sent.token + 1, ids: index.ids };
+      tokens = { token: sent.token, ids_from: same ? have : 0 };
+      if (same) index = { ...index, ids: [] };
+    }
     return JSON.stringify({
       identity: { title: clip(document.title, opts.note_chars), path: clip(location.pathname, opts.note_chars), route: null, route_params: {}, query: {} },
       regions: regions.regions, regions_total: regions.total,
       actions: page.actions, actions_total: page.total, actions_visible_unnamed: page.pastVisible, controls_unoffered: page.unoffered, row_actions: groupList.filter((g) => g.rows > 0),
-      records: recs.records, record_index: recs.index,
+      records: recs.records, record_index: index,
       state: state.items.slice(0, opts.max_state), state_total: state.items.length,
       feedback: feedback.items, feedback_total: feedback.total,
       page_text: text,
       modal: ctx.modalLabel, warnings: CLICK ? CLICK.warnings() : [], collect_ms: now() - t0, // clicks: what the clickables pass left out
+      ...tokens,
     });
   }
 

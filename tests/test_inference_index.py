@@ -36,7 +36,8 @@ from test_inference_equivalence import REAL
 from test_observation_index import first_difference, options
 
 import cdpagent
-from cdpagent.cdp.world import WORLD
+from cdpagent.cdp.world import WORLD, PageFunction, call_function
+from cdpagent.snapshot.observe import observe_page
 
 PAGE = PAGES / "index" / "inferred_edits.html"
 MINIWOB = "?seed=7&max_time=600000"
@@ -317,6 +318,38 @@ async def test_a_replaced_animation_the_browser_removes_keeps_the_model(browser:
     models: Counter[str] = Counter()
     await compare(tab, context, 3, "one removed as replaced", models)
     assert models["kept"] == 1, models
+
+
+async def test_record_ids_the_caller_holds_are_not_sent_again(browser: cdpagent.Browser) -> None:
+    """Like the declared collector, inference leaves out the record ids of the snapshot the
+    caller holds (``have``, its token) when they are the same, and an observation puts them
+    back from the one it held."""
+    tab = await browser.open(PAGE)
+    context = await tab.context_id(WORLD)
+    await start(tab, context, 40)
+
+    async def inferred(have: int) -> dict[str, Any]:
+        texts = await call_function(
+            tab.session, PageFunction.COLLECT, options(), None, 0, False, have, context=context
+        )
+        return dict(json.loads(texts[1]))
+
+    first = await inferred(0)
+    ids = first["record_index"]["ids"]
+    assert first["ids_from"] == 0 and len(ids) == 40 + 6 + 4 + 3
+    again = await inferred(first["token"])
+    assert (again["ids_from"], again["record_index"]["ids"]) == (first["token"], [])
+    # A token that is not the last one sent, and ids that changed, bring every id.
+    stale = await inferred(first["token"])
+    assert (stale["ids_from"], stale["record_index"]["ids"]) == (0, ids)
+    await evaluate(tab, 'window.edit.add("task", 1)')
+    added = await inferred(stale["token"])
+    assert added["ids_from"] == 0 and len(added["record_index"]["ids"]) == len(ids) + 1
+    # Through observe_page: the second observation's ids come from the first one's.
+    before = await observe_page(tab)
+    after = await observe_page(tab)
+    assert after.observation.record_ids == before.observation.record_ids
+    assert len(after.observation.record_ids) == len(ids) + 1
 
 
 async def test_kept_model_agrees_with_from_scratch_after_random_edits(browser: cdpagent.Browser) -> None:

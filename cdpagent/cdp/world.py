@@ -78,10 +78,11 @@ class PageFunction(enum.StrEnum):
     #: One round trip (OB-12): the declared snapshot, the inferred one, or both, as
     #: ``js/infer.js``'s ``plan`` decides, and the page text of a declared page that opts in;
     #: each JSON text in ASCII (``asciiJson`` in ``js/prelude.js``: Chromium sends it faster).
+    #: ``h`` and ``i``: the tokens of the declared and inferred snapshots the caller holds.
     COLLECT = (
-        "function (o, m, h, t) { const p = globalThis.__cdpagentInfer.plan(m); return ["
+        "function (o, m, h, t, i) { const p = globalThis.__cdpagentInfer.plan(m); return ["
         "p === 'all' ? null : globalThis.__cdpagentObserve.collect(o, false, h), "
-        "p === 'off' ? null : globalThis.__cdpagentInfer.infer(o, p), "
+        "p === 'off' ? null : globalThis.__cdpagentInfer.infer(o, p, false, i), "
         "p === 'off' && t ? globalThis.__cdpagentInfer.text(o) : null]"
         ".map(globalThis.__cdpagentPrelude.asciiJson); }"
     )

@@ -122,8 +122,10 @@ class _Same(msgspec.Struct, frozen=True):
 
 _SAME_DECODER = msgspec.json.Decoder(_Same)
 # The last declared snapshot of each isolated world, per session: the collector sends
-# a snapshot of a still page once (see ``collect`` in js/collect.js).
+# a snapshot of a still page once (see ``collect`` in js/collect.js), and record ids that
+# did not change not again (as ``infer`` in js/infer.js does, whose snapshots are held apart).
 _held: weakref.WeakKeyDictionary[Session, dict[int, Snapshot]] = weakref.WeakKeyDictionary()
+_held_inferred: weakref.WeakKeyDictionary[Session, dict[int, Snapshot]] = weakref.WeakKeyDictionary()
 _HELD_WORLDS: Final = 8
 
 
@@ -144,7 +146,13 @@ def _declared(text: object, session: Session, context: int) -> Snapshot | None:
     if text.startswith('{"same":'):
         same = _SAME_DECODER.decode(text)
         return msgspec.structs.replace(_held_snapshot(held, context, same.same), collect_ms=same.collect_ms)
-    snapshot = decode_snapshot(text)
+    return _holding(decode_snapshot(text), held, context)
+
+
+def _holding(snapshot: Snapshot, held: dict[int, Snapshot], context: int) -> Snapshot:
+    """``snapshot`` with the record ids it left out (``ids_from``) taken from the held one,
+    and held in its place when it carries a token. Raises :class:`ObservationError`
+    (``COLLECT_FAILED``) when it names a snapshot that is not held."""
     if snapshot.ids_from:
         ids = _held_snapshot(held, context, snapshot.ids_from).record_index.ids
         index = msgspec.structs.replace(snapshot.record_index, ids=ids)
@@ -166,6 +174,8 @@ async def _collect_in(
     (``ProtocolError`` when the world is gone, ``CallTimeout``).
     """
     mine = _held.get(session, {}).get(context)
+    inferred_held = _held_inferred.setdefault(session, {})
+    theirs = inferred_held.get(context)
     texts = await _call(
         session,
         PageFunction.COLLECT,
@@ -173,6 +183,7 @@ async def _collect_in(
         opts.infer,
         mine.token if mine is not None else 0,
         opts.page_text is True,
+        theirs.token if theirs is not None else 0,
         context=context,
         deadline=deadline,
     )
@@ -181,7 +192,9 @@ async def _collect_in(
     declared = _declared(texts[0], session, context)
     if declared is not None and isinstance(texts[2], str):
         declared = msgspec.structs.replace(declared, page_text=_PAGE_TEXT_DECODER.decode(texts[2]))
-    inferred = decode_snapshot(texts[1]) if isinstance(texts[1], str) else None
+    inferred = None
+    if isinstance(texts[1], str):
+        inferred = _holding(decode_snapshot(texts[1]), inferred_held, context)
     return combine(declared, inferred)
 
 

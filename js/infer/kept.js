@@ -400,5 +400,5 @@
   // Notes the rows the last pass's fold counted from a sample (see js/infer/rowactions.js).
   const noteUnread = (n) => { lastModel.unread = n; };
 
-  Object.assign(C, { dropKept, declaresMaybe, keptModel, keep, heldModel, modelJson, noteUnread, controlsInRow, inPlaceIn });
+  Object.assign(C, { dropKept, declaresMaybe, keptModel, keep, heldModel, modelJson, noteUnread, controlsInRow, inPlaceIn, sameList });
 })();
