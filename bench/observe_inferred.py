@@ -13,8 +13,8 @@ For each page, in one run:
 - the same edit with the observation after it against the same edit with one
   ``Runtime.evaluate`` of a row's ``getBoundingClientRect`` (the floor: what any client's
   first geometry read pays), wall and renderer CPU, two pairs per load, one of them floor
-  first; on the tables also for an edit that
-  widens a column (Chromium lays the whole table out again);
+  first; on the tables also for an edit that widens a column (Chromium lays the whole
+  table out again);
 - the in-page phases of the first pass and of the changed pass (``__cdpagentInfer.phases()``,
   performance.now()), and what the changed pass did with the model (``model()``);
 - with ``--split``, the share of one inference pass that is Chromium's style and layout

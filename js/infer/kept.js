@@ -16,10 +16,11 @@
 //           two queries of P.pass; a row's change can only add a sensitive field, and is
 //           checked for one). (plan(null) keeps its answer by its own observer.)
 //   read    on every pass: regions (from the kept elements), page actions, state,
-//           feedback, page text (the page side), the record ids in order (duplicates numbered), which rows are in the
-//           viewport, the fold's counts and groups (from the entries, cheap), what exact
-//           rows show (fields, values, availability): values, because a value set by
-//           script fires no event and no mutation.
+//           feedback, page text (the page side), the record ids in order (duplicates
+//           numbered; sent only when they changed), which rows are in the viewport, the
+//           fold's counts and groups (from the entries, cheap), what exact rows show
+//           (fields, values, availability): values, because a value set by script fires
+//           no event and no mutation.
 //   dropped a MutationObserver on the document and its open shadow roots, events in the
 //           capture phase and prints compared on every pass decide:
 //           - a change below one row of a table or list (text, controls added or removed,
@@ -286,7 +287,7 @@
       const name = m.attributeName;
       if (!ROW_ATTRS.has(name)) return null;
       if (name === 'class' && (t.hasAttribute('tabindex') || t.querySelector(':scope > [tabindex]'))) return null; // slider handles
-      if (name === 'aria-label' && t.matches(LANDMARK) && isLandmark(t)) return null; // it may become a region (model.landmarks)
+      if (name === 'aria-label' && t.matches(LANDMARK) && isLandmark(t)) return null; // it may become a region (K.landmarks)
     } else {
       for (const list of [m.addedNodes, m.removedNodes]) {
         for (const node of list) {
