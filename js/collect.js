@@ -48,7 +48,6 @@
   let sent = { token: 0, rest: '', ids: [] };
   const INDEX_START = '{"record_index":{';
 
-  const sameIds = (a, b) => a === b || (a.length === b.length && a.every((id, i) => id === b[i]));
 
   // The snapshot JSON; fresh drops the index first (js/collect/kept.js). A caller
   // that holds the snapshot of token `have` gets {"same": have, "collect_ms"} when
@@ -97,7 +96,7 @@
     });
     mark('json');
     finishInIdle(B);
-    const idsHeld = have === sent.token && sameIds(V.ids, sent.ids);
+    const idsHeld = have === sent.token && P.sameList(V.ids, sent.ids);
     if (idsHeld && rest === sent.rest) return `{"same":${have},"collect_ms":${now() - t0}}`;
     sent = { token: sent.token + 1, rest, ids: V.ids };
     const ids = idsHeld ? '[]' : JSON.stringify(V.ids);

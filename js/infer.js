@@ -87,7 +87,7 @@
   const {
     clock, TEXT_FIELD, controlsByRow, useLabels, keyOf, pageContext, inferRegions, findContainers, indexRecords,
     foldRowActions, inferPageActions, orderActions, readPageText, shownParts, textSkips, inferState, inferFeedback,
-    dropKept, declaresMaybe, keptModel, keep, heldModel, modelJson, noteUnread, controlsInRow, inPlaceIn, sameList,
+    dropKept, declaresMaybe, keptModel, keep, heldModel, modelJson, noteUnread, controlsInRow, inPlaceIn,
   } = C;
 
   // clicks: non-semantic controls, hover menus, scrollables, popups (js/clickables.js).
@@ -212,7 +212,7 @@
     let index = recs.index;
     let tokens = null;
     if (typeof have === 'number') {
-      const same = have !== 0 && have === sent.token && sameList(index.ids, sent.ids);
+      const same = have !== 0 && have === sent.token && P.sameList(index.ids, sent.ids);
       sent = { token: sent.token + 1, ids: index.ids };
       tokens = { token: sent.token, ids_from: same ? have : 0 };
       if (same) index = { ...index, ids: [] };

@@ -38,6 +38,7 @@
 //             memoised walk up the ancestors), isElement(node), WATCH (what the
 //             collectors' mutation observers watch);
 //   style     sheetLists(roots), rulesOf(sheet), everySheet(roots, test), sheetsPrint(roots),
+//             sameList(a, b) (the same items in the same order),
 //             allAnimations(roots), lastingAnimations(roots);
 //   geometry  VIS, visFor(n, roots) (VIS, or none where nothing sets visibility),
 //             inViewport(rect, vw, vh), markViewport(list, vw, vh, elOf);
@@ -621,6 +622,9 @@
     }
   }
 
+  // Whether lists a and b hold the same items in the same order.
+  const sameList = (a, b) => a === b || (a.length === b.length && a.every((x, i) => x === b[i]));
+
   // Whether every style sheet of the document and of `roots` can be read and passes
   // test(rules).
   function everySheet(roots, test) {
@@ -768,7 +772,7 @@
       pass, isSensitive, sensitiveElements, pageText, textOf, editableText, byIdText, invalidMessage, ariaName, labelText, ownName,
       accessibleName,
       firstRole, COMPOSITES, kindOf, docOrder, shapeOf, ancestorWalk, isElement, WATCH, MAY_HOST, openShadowRoots,
-      sheetLists, rulesOf, everySheet, sheetsPrint, allAnimations, lastingAnimations, inViewport, markViewport, anySensitiveNow, regionState,
+      sameList, sheetLists, rulesOf, everySheet, sheetsPrint, allAnimations, lastingAnimations, inViewport, markViewport, anySensitiveNow, regionState,
       visFor,
       behindDialog, orderActions, now, optionsKey, phaseClock, space,
     }),

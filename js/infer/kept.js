@@ -54,7 +54,7 @@
 
   const P = globalThis.__cdpagentPrelude;
   const C = P.space('__cdpagentInfer');
-  const { squash, isElement, WATCH, optionsKey, sheetLists, rulesOf, sheetsPrint, lastingAnimations } = P;
+  const { squash, isElement, WATCH, optionsKey, sheetLists, rulesOf, sheetsPrint, lastingAnimations, sameList } = P;
   const { CONTROL_TAG, TAG_CONTROLS, SLIDER_HANDLES, isControl, isSliderHandle, passLabels, hasOwnControls, LANDMARK, isLandmark } = C;
 
   // clicks: non-semantic controls, hover menus, scrollables, popups (js/clickables.js).
@@ -136,7 +136,6 @@
     const p = CLICK && CLICK.popup();
     return p ? [p.near, ...p.items] : [];
   };
-  const sameList = (a, b) => a.length === b.length && a.every((el, i) => el === b[i]);
 
   // What the readable sheets allow: 'none' (keep nothing), 'page' (keep, but every change
   // drops everything: :has() or a container query can carry a row's change elsewhere),
@@ -401,5 +400,5 @@
   // Notes the rows the last pass's fold counted from a sample (see js/infer/rowactions.js).
   const noteUnread = (n) => { lastModel.unread = n; };
 
-  Object.assign(C, { dropKept, declaresMaybe, keptModel, keep, heldModel, modelJson, noteUnread, controlsInRow, inPlaceIn, sameList });
+  Object.assign(C, { dropKept, declaresMaybe, keptModel, keep, heldModel, modelJson, noteUnread, controlsInRow, inPlaceIn });
 })();
